@@ -1,0 +1,7 @@
+// One default for every entry point (Prisma CLI, the app, tests, the demo), so a
+// newcomer never writes an env file: a SQLite file under ./data.
+export const DEFAULT_DATABASE_URL = "file:./data/app.sqlite";
+
+export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+}
