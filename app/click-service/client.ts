@@ -1,0 +1,149 @@
+// The merchant-side client of the Click Verification Service (shared/spec). Every outcome is
+// a typed result; nothing it returns or throws while calling can carry the API key.
+import type { z } from "zod";
+import {
+  clickRecordSchema,
+  LOOKUP_CLICK_PATH,
+  verificationResultSchema,
+  VERIFY_CLICK_PATH,
+  type ClickRecord,
+  type VerificationResult,
+} from "./contract";
+import {
+  boundedText,
+  errorMessageFromBody,
+  redactSecrets,
+  type ClickServiceError,
+  type ClickServiceResult,
+  type RetryableReason,
+} from "./errors";
+import { DEFAULT_TIMEOUTS, exchange, poolFor, type TimeoutOptions, type WireOutcome, type WireRequest } from "./http";
+import { buildVerifyBody, type VerifyClickInput } from "./request-body";
+import { DEFAULT_RETRY, withRetries, type AttemptVerdict, type RetryOptions } from "./retry";
+
+export interface ClickServiceClientOptions extends Partial<TimeoutOptions>, Partial<RetryOptions> {
+  /** e.g. "https://clicks.example.com"; a path prefix is kept in front of /api/v1/... */
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface CallOptions {
+  /** No retry is started once it would land after this (the click's end of life). */
+  deadline?: Date;
+}
+
+export interface ClickServiceClient {
+  lookupClick(clickId: string, options?: CallOptions): Promise<ClickServiceResult<ClickRecord>>;
+  verifyClick(input: VerifyClickInput, options?: CallOptions): Promise<ClickServiceResult<VerificationResult>>;
+}
+
+/** Throws only for a misconfiguration found at construction (bad URL, unusable key). */
+export function createClickServiceClient(options: ClickServiceClientOptions): ClickServiceClient {
+  const { baseUrl, apiKey, ...rest } = options;
+  if (typeof apiKey !== "string" || apiKey.length === 0 || /[^\x21-\x7e]/.test(apiKey)) {
+    // The message must not quote the key: it is a secret even when malformed.
+    throw new TypeError("Click service apiKey must be a non-empty string of visible ASCII characters");
+  }
+  const base = parseBaseUrl(baseUrl);
+  const timeouts: TimeoutOptions = { ...DEFAULT_TIMEOUTS, ...pick(rest, DEFAULT_TIMEOUTS) };
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...pick(rest, DEFAULT_RETRY) };
+  const secrets = [apiKey];
+
+  async function call<T>(
+    request: Omit<WireRequest, "headers">,
+    schema: z.ZodType<T>,
+    callOptions: CallOptions | undefined,
+  ): Promise<ClickServiceResult<T>> {
+    const headers: Record<string, string> = { accept: "application/json", "x-api-key": apiKey };
+    if (request.body !== undefined) headers["content-type"] = "application/json";
+    const wire: WireRequest = { ...request, path: base.pathPrefix + request.path, headers };
+    const { value, attempts } = await withRetries<ClickServiceResult<T>>(
+      async () => interpret(await exchange(poolFor(base.origin, timeouts.connectTimeoutMs), wire, timeouts), schema),
+      retry,
+      callOptions?.deadline,
+    );
+    if (!value.ok && value.error.kind === "retryable") value.error.attempts = attempts;
+    return value;
+  }
+
+  function interpret<T>(outcome: WireOutcome, schema: z.ZodType<T>): AttemptVerdict<ClickServiceResult<T>> {
+    if (outcome.kind !== "response") {
+      const message = boundedText(outcome.detail, secrets);
+      if (outcome.kind === "client") return { done: true, value: failure({ kind: "client", message }) };
+      return { done: false, value: retryable(outcome.kind, message) };
+    }
+    const { status, text } = outcome;
+    if (status >= 200 && status < 300) return { done: true, value: parseSuccess(status, text, outcome.truncated, schema) };
+    const message = errorMessageFromBody(text, secrets) || `HTTP ${status}`;
+    if (status === 429 || status === 408 || status >= 500) {
+      const reason: RetryableReason = status === 429 ? "rate-limited" : status === 408 ? "timeout" : "server-error";
+      return { done: false, value: retryable(reason, message, status), retryAfter: outcome.retryAfter };
+    }
+    if (status === 400) return { done: true, value: failure({ kind: "bad-request", status, message }) };
+    if (status === 401) return { done: true, value: failure({ kind: "credentials", status, message }) };
+    if (status === 404) return { done: true, value: failure({ kind: "expired", status, message }) };
+    return { done: true, value: failure({ kind: "unexpected-status", status, message }) };
+  }
+
+  function parseSuccess<T>(status: number, text: string, truncated: boolean, schema: z.ZodType<T>): ClickServiceResult<T> {
+    const offContract = (field: string, why: string) =>
+      failure({ kind: "invalid-response", status, field, message: boundedText(`${field}: ${why}`, secrets) });
+    if (truncated) return offContract("(body)", "response too large");
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return offContract("(body)", "not valid JSON");
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+    return offContract(field, issue?.message ?? "does not match the contract");
+  }
+
+  return {
+    lookupClick(clickId, callOptions) {
+      if (typeof clickId !== "string") {
+        return Promise.resolve(failure({ kind: "invalid-input", field: "clickId", message: "clickId must be a string" }));
+      }
+      const query = new URLSearchParams({ click_id: clickId }).toString();
+      return call({ method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` }, clickRecordSchema, callOptions);
+    },
+    verifyClick(input, callOptions) {
+      const body = buildVerifyBody(input ?? ({} as VerifyClickInput));
+      if (!body.ok) {
+        return Promise.resolve(failure({ kind: "invalid-input", field: body.field, message: redactSecrets(body.message, secrets) }));
+      }
+      return call({ method: "POST", path: VERIFY_CLICK_PATH, body: body.text }, verificationResultSchema, callOptions);
+    },
+  };
+}
+
+function failure(error: ClickServiceError): { ok: false; error: ClickServiceError } {
+  return { ok: false, error };
+}
+
+function retryable(reason: RetryableReason, message: string, status?: number): { ok: false; error: ClickServiceError } {
+  // attempts is filled in once the retry loop knows how many it made.
+  return failure({ kind: "retryable", reason, message, attempts: 1, ...(status === undefined ? {} : { status }) });
+}
+
+function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError("Click service baseUrl is not a valid URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("Click service baseUrl must be http(s)");
+  if (url.username || url.password) throw new TypeError("Click service baseUrl must not carry credentials");
+  return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
+}
+
+// Only the known option names are taken, and undefined never overrides a default.
+function pick<T extends object>(source: Record<string, unknown>, defaults: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) if (source[key] !== undefined) out[key] = source[key];
+  return out as Partial<T>;
+}

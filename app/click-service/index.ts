@@ -1,0 +1,11 @@
+// Public surface of the click-service client; everything else in this folder is internal.
+export { createClickServiceClient } from "./client";
+export type { CallOptions, ClickServiceClient, ClickServiceClientOptions } from "./client";
+export type { ClickGeo, ClickRecord, ClickStatus, VerificationResult } from "./contract";
+export { redactSecrets } from "./errors";
+export type { ClickServiceError, ClickServiceResult, RetryableReason } from "./errors";
+export { closeClickServicePools, DEFAULT_TIMEOUTS } from "./http";
+export type { TimeoutOptions } from "./http";
+export type { VerifyClickInput } from "./request-body";
+export { DEFAULT_RETRY } from "./retry";
+export type { RetryOptions } from "./retry";
