@@ -1,0 +1,168 @@
+// Every GraphQL document the app sends to the Admin API (2026-07), with the types of their
+// variables and results. tests/shopify-orders validates every string exported here against
+// the vendored Admin schema, so a document added to this module is covered automatically.
+// Plain module (no network): safe to import from anywhere.
+
+/** Where the hijack evidence lives on an order. `$app:` makes it app-owned (reserved). */
+export const EVIDENCE_METAFIELD = {
+  namespace: "$app:tag_guard",
+  key: "hijack_evidence",
+  type: "json",
+} as const;
+
+export interface UserError {
+  field: string[] | null;
+  message: string;
+}
+
+export interface CodedUserError extends UserError {
+  code: string | null;
+}
+
+export interface MetafieldsSetInput {
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  compareDigest?: string | null;
+}
+
+/**
+ * Tag the order and write the evidence in one round trip: both fields are idempotent
+ * (tagsAdd ignores tags already present; metafieldsSet is an upsert), so the whole
+ * mutation can be retried safely.
+ */
+export const MARK_ORDER_HIJACKED = `#graphql
+  mutation TagGuardMarkOrderHijacked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
+    tagsAdd(id: $id, tags: $tags) {
+      node { id }
+      userErrors { field message }
+    }
+    metafieldsSet(metafields: $metafields) {
+      metafields { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+export interface MarkOrderHijackedVariables {
+  id: string;
+  tags: string[];
+  metafields: MetafieldsSetInput[];
+}
+export interface MarkOrderHijackedData {
+  tagsAdd: { node: { id: string } | null; userErrors: UserError[] } | null;
+  metafieldsSet: {
+    metafields: Array<{ id: string; namespace: string; key: string }> | null;
+    userErrors: CodedUserError[];
+  } | null;
+}
+
+export const CURRENT_APP_INSTALLATION = `#graphql
+  query TagGuardCurrentAppInstallation {
+    currentAppInstallation { id }
+  }
+`;
+export type CurrentAppInstallationVariables = Record<string, never>;
+export interface CurrentAppInstallationData {
+  currentAppInstallation: { id: string };
+}
+
+export const METAFIELDS_SET = `#graphql
+  mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+export interface MetafieldsSetVariables {
+  metafields: MetafieldsSetInput[];
+}
+export interface MetafieldsSetData {
+  metafieldsSet: {
+    metafields: Array<{ id: string; namespace: string; key: string }> | null;
+    userErrors: CodedUserError[];
+  } | null;
+}
+
+/**
+ * Pins the evidence metafield to the order page with merchant read access, so the merchant
+ * sees it in the admin's Metafields card without being able to edit it. Once per shop.
+ */
+export const EVIDENCE_DEFINITION_CREATE = `#graphql
+  mutation TagGuardEvidenceDefinitionCreate($definition: MetafieldDefinitionInput!) {
+    metafieldDefinitionCreate(definition: $definition) {
+      createdDefinition { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+export interface EvidenceDefinitionCreateVariables {
+  definition: {
+    name: string;
+    namespace: string;
+    key: string;
+    type: string;
+    description?: string;
+    ownerType: "ORDER";
+    pin?: boolean;
+    access?: { admin?: "MERCHANT_READ" | "MERCHANT_READ_WRITE" };
+  };
+}
+export interface EvidenceDefinitionCreateData {
+  metafieldDefinitionCreate: {
+    createdDefinition: { id: string; namespace: string; key: string } | null;
+    userErrors: CodedUserError[];
+  } | null;
+}
+
+/** Reads back what the app wrote on an order (used by checks, support tooling and tests). */
+export const ORDER_TAG_GUARD_STATE = `#graphql
+  query TagGuardOrderState($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      tags
+      evidence: metafield(namespace: "$app:tag_guard", key: "hijack_evidence") {
+        id
+        namespace
+        key
+        type
+        value
+      }
+    }
+  }
+`;
+export interface OrderTagGuardStateVariables {
+  id: string;
+}
+export interface OrderTagGuardStateData {
+  order: {
+    id: string;
+    name: string;
+    tags: string[];
+    evidence: { id: string; namespace: string; key: string; type: string; value: string } | null;
+  } | null;
+}
+
+/** Reads the storefront config back from the app installation. */
+export const STOREFRONT_CONFIG_STATE = `#graphql
+  query TagGuardStorefrontConfigState {
+    currentAppInstallation {
+      id
+      storefrontConfig: metafield(namespace: "tag_guard", key: "storefront_config") {
+        id
+        type
+        value
+      }
+    }
+  }
+`;
+export type StorefrontConfigStateVariables = Record<string, never>;
+export interface StorefrontConfigStateData {
+  currentAppInstallation: {
+    id: string;
+    storefrontConfig: { id: string; type: string; value: string } | null;
+  };
+}

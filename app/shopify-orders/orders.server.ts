@@ -1,0 +1,180 @@
+// Writes the app's verdicts into Shopify: the hijack tag and evidence on an order, the
+// storefront settings on the app installation, and the evidence metafield's definition.
+import { STOREFRONT_CONFIG_METAFIELD } from "../attribution/cart-attributes";
+import {
+  callAdmin,
+  type AdminGraphql,
+  type AdminResult,
+  type RetryOptions,
+} from "./admin-client.server";
+import {
+  CURRENT_APP_INSTALLATION,
+  EVIDENCE_DEFINITION_CREATE,
+  EVIDENCE_METAFIELD,
+  MARK_ORDER_HIJACKED,
+  METAFIELDS_SET,
+  ORDER_TAG_GUARD_STATE,
+  type CodedUserError,
+  type CurrentAppInstallationData,
+  type EvidenceDefinitionCreateData,
+  type EvidenceDefinitionCreateVariables,
+  type MarkOrderHijackedData,
+  type MarkOrderHijackedVariables,
+  type MetafieldsSetData,
+  type MetafieldsSetVariables,
+  type OrderTagGuardStateData,
+  type UserError,
+} from "./documents";
+
+export type { AdminGraphql, AdminResult, RetryOptions } from "./admin-client.server";
+
+export const DEFAULT_HIJACK_TAG = "affiliate-hijacked";
+
+/** What the merchant sees on the order (JSON value of the evidence metafield). */
+export interface HijackEvidence {
+  /** Creator tag the click service says the order belongs to. */
+  expectedTag: string;
+  /** Tag that was on the cart when the order arrived (the hijacker's). */
+  arrivedTag: string | null;
+  creatorId: string;
+  /** Verdict of the click verification, e.g. "hijacked". */
+  verdict: string;
+  /** ISO 8601 time the verdict was reached. */
+  decidedAt: string;
+  /** Optional: click id the verdict was made on. */
+  clickId?: string | null;
+}
+
+export interface MarkOrderHijackedInput {
+  /** gid://shopify/Order/… (the webhook's admin_graphql_api_id). */
+  orderGid: string;
+  /** Merchant's hijack tag; DEFAULT_HIJACK_TAG when blank. */
+  tag?: string | null;
+  evidence: HijackEvidence;
+}
+
+export async function markOrderHijacked(
+  graphql: AdminGraphql,
+  { orderGid, tag, evidence }: MarkOrderHijackedInput,
+  options?: RetryOptions,
+): Promise<AdminResult> {
+  const hijackTag = tag?.trim() || DEFAULT_HIJACK_TAG;
+  const variables: MarkOrderHijackedVariables = {
+    id: orderGid,
+    tags: [hijackTag],
+    metafields: [
+      {
+        ownerId: orderGid,
+        namespace: EVIDENCE_METAFIELD.namespace,
+        key: EVIDENCE_METAFIELD.key,
+        type: EVIDENCE_METAFIELD.type,
+        value: JSON.stringify(evidence),
+      },
+    ],
+  };
+  const result = await callAdmin<MarkOrderHijackedData>(graphql, MARK_ORDER_HIJACKED, { ...variables }, options);
+  if (!result.ok) return result;
+  const { tagsAdd, metafieldsSet } = result.data;
+  const problems = [
+    ...describeUserErrors("tagsAdd", tagsAdd?.userErrors),
+    ...describeUserErrors("metafieldsSet", metafieldsSet?.userErrors),
+  ];
+  if (problems.length > 0) {
+    const notFound = problems.some((p) => /not (be )?found|does not exist|doesn't exist/i.test(p));
+    return {
+      ok: false,
+      retryable: false,
+      message: `${notFound ? "order not found" : "user errors"}: ${problems.join("; ")}`,
+    };
+  }
+  if (!tagsAdd?.node) return { ok: false, retryable: false, message: `order not found: ${orderGid}` };
+  if (!metafieldsSet?.metafields?.length) {
+    return { ok: false, retryable: false, message: "user errors: metafieldsSet returned no metafield" };
+  }
+  return { ok: true };
+}
+
+export interface StorefrontConfig {
+  tagParams: string[];
+}
+
+/** Publishes the settings the theme extension reads (app.metafields.tag_guard.storefront_config). */
+export async function writeStorefrontConfig(
+  graphql: AdminGraphql,
+  config: StorefrontConfig,
+  options?: RetryOptions,
+): Promise<AdminResult> {
+  const installation = await callAdmin<CurrentAppInstallationData>(graphql, CURRENT_APP_INSTALLATION, undefined, options);
+  if (!installation.ok) return installation;
+  const ownerId = installation.data.currentAppInstallation?.id;
+  if (!ownerId) return { ok: false, retryable: false, message: "access denied: no current app installation" };
+  const variables: MetafieldsSetVariables = {
+    metafields: [
+      {
+        ownerId,
+        namespace: STOREFRONT_CONFIG_METAFIELD.namespace,
+        key: STOREFRONT_CONFIG_METAFIELD.key,
+        type: "json",
+        value: JSON.stringify({ tagParams: config.tagParams }),
+      },
+    ],
+  };
+  const result = await callAdmin<MetafieldsSetData>(graphql, METAFIELDS_SET, { ...variables }, options);
+  if (!result.ok) return result;
+  const problems = describeUserErrors("metafieldsSet", result.data.metafieldsSet?.userErrors);
+  if (problems.length > 0) return { ok: false, retryable: false, message: `user errors: ${problems.join("; ")}` };
+  return { ok: true };
+}
+
+/**
+ * Creates the order metafield definition for the evidence, pinned, merchant-readable and
+ * app-writable only. Idempotent: a definition that already exists (TAKEN) counts as success.
+ * Call once per shop (e.g. afterAuth).
+ */
+export async function ensureEvidenceDefinition(
+  graphql: AdminGraphql,
+  options?: RetryOptions,
+): Promise<AdminResult> {
+  const variables: EvidenceDefinitionCreateVariables = {
+    definition: {
+      name: "Affiliate hijack evidence",
+      namespace: EVIDENCE_METAFIELD.namespace,
+      key: EVIDENCE_METAFIELD.key,
+      type: EVIDENCE_METAFIELD.type,
+      description:
+        "Written by Tag Guard when a coupon extension swapped the affiliate tag: expected tag, arrived tag, creator id, verdict and time.",
+      ownerType: "ORDER",
+      pin: true,
+      access: { admin: "MERCHANT_READ" },
+    },
+  };
+  const result = await callAdmin<EvidenceDefinitionCreateData>(graphql, EVIDENCE_DEFINITION_CREATE, { ...variables }, options);
+  if (!result.ok) return result;
+  const errors = result.data.metafieldDefinitionCreate?.userErrors ?? [];
+  const blocking = errors.filter((e) => e.code !== "TAKEN");
+  if (blocking.length > 0) {
+    return { ok: false, retryable: false, message: `user errors: ${describeUserErrors("metafieldDefinitionCreate", blocking).join("; ")}` };
+  }
+  return { ok: true };
+}
+
+export type OrderTagGuardState = NonNullable<OrderTagGuardStateData["order"]>;
+
+/** Reads an order's tags and evidence back. */
+export async function readOrderTagGuardState(
+  graphql: AdminGraphql,
+  orderGid: string,
+  options?: RetryOptions,
+): Promise<{ ok: true; order: OrderTagGuardState | null } | { ok: false; retryable: boolean; message: string }> {
+  const result = await callAdmin<OrderTagGuardStateData>(graphql, ORDER_TAG_GUARD_STATE, { id: orderGid }, options);
+  if (!result.ok) return result;
+  return { ok: true, order: result.data.order };
+}
+
+function describeUserErrors(field: string, errors: Array<UserError | CodedUserError> | undefined | null): string[] {
+  return (errors ?? []).map((e) => {
+    const code = "code" in e && e.code ? ` [${e.code}]` : "";
+    const path = e.field?.length ? ` (${e.field.join(".")})` : "";
+    return `${field}: ${e.message}${code}${path}`;
+  });
+}
