@@ -1,0 +1,106 @@
+// Sandbox-only management API (not part of the contract, no key needed): it stands in for the
+// creator side of the real service, and lets tests look inside and break things on purpose.
+import { parseFault } from "./faults";
+import { field, readJsonObject, sendError, sendJson } from "./http-io";
+import type { RouteContext } from "./router";
+import { toClickRecord, type StoredClick } from "./state";
+
+export function createApiKey({ res, state }: RouteContext): void {
+  sendJson(res, 201, { apiKey: state.createApiKey() });
+}
+
+export function revokeApiKey({ res, state, tail }: RouteContext): void {
+  let key: string;
+  try {
+    key = decodeURIComponent(tail);
+  } catch {
+    return sendError(res, 404, "API key not found");
+  }
+  // The message never repeats the key: error bodies end up in logs.
+  if (!state.revokeApiKey(key)) return sendError(res, 404, "API key not found");
+  sendJson(res, 204, null);
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export async function createClick(ctx: RouteContext): Promise<void> {
+  const { res, state } = ctx;
+  const raw = await readJsonObject(ctx.req, res);
+  if (!raw) return;
+  const body = raw.body;
+  const expectedTag = field(body, "expectedTag");
+  const creatorId = field(body, "creatorId");
+  const clickId = field(body, "clickId");
+  const timestamp = field(body, "timestamp");
+  const referrer = field(body, "referrer");
+  const geo = field(body, "geo");
+  if (typeof expectedTag !== "string") return sendError(res, 400, "expectedTag must be a string");
+  if (typeof creatorId !== "string" || creatorId === "") return sendError(res, 400, "creatorId must be a non-empty string");
+  if (clickId !== undefined && (typeof clickId !== "string" || clickId === "")) {
+    return sendError(res, 400, "clickId must be a non-empty string");
+  }
+  if (timestamp !== undefined && (typeof timestamp !== "string" || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp)))) {
+    return sendError(res, 400, "timestamp must be an ISO 8601 date-time with a time zone");
+  }
+  if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
+    return sendError(res, 400, "referrer must be a string or null");
+  }
+  const parsedGeo = parseGeo(geo);
+  if (parsedGeo === "invalid") return sendError(res, 400, "geo must be null or an object of string country, city, region");
+
+  const id = (clickId as string | undefined) ?? state.newClickId();
+  if (state.clicks.has(id)) return sendError(res, 409, "clickId already exists");
+  const click: StoredClick = {
+    clickId: id,
+    expectedTag,
+    creatorId,
+    timestamp: timestamp === undefined ? state.clock().toISOString() : new Date(timestamp as string).toISOString(),
+    status: "pending",
+    referrer: (referrer as string | null | undefined) ?? null,
+    geo: parsedGeo,
+  };
+  state.clicks.set(id, click);
+  sendJson(res, 201, toClickRecord(click));
+}
+
+function parseGeo(geo: unknown): StoredClick["geo"] | "invalid" {
+  if (geo === undefined || geo === null) return null;
+  if (typeof geo !== "object" || Array.isArray(geo)) return "invalid";
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(geo)) {
+    if (!["country", "city", "region"].includes(key) || typeof value !== "string") return "invalid";
+    out[key] = value;
+  }
+  return out;
+}
+
+export function listVerifications({ res, state, query }: RouteContext): void {
+  const clickId = query.get("click_id");
+  const verifications = clickId === null ? state.verifications : state.verifications.filter((v) => v.clickId === clickId);
+  sendJson(res, 200, { verifications });
+}
+
+export function listRequests({ res, state, query }: RouteContext): void {
+  const path = query.get("path");
+  const requests = path === null ? state.requests : state.requests.filter((r) => r.path === path);
+  sendJson(res, 200, { requests });
+}
+
+export function clearRequests({ res, state }: RouteContext): void {
+  state.requests.length = 0;
+  sendJson(res, 204, null);
+}
+
+export async function addFault(ctx: RouteContext): Promise<void> {
+  const raw = await readJsonObject(ctx.req, ctx.res);
+  if (!raw) return;
+  const parsed = parseFault(raw.body);
+  if (!parsed.ok) return sendError(ctx.res, 400, parsed.message);
+  ctx.state.faults.push(parsed.fault);
+  sendJson(ctx.res, 201, { fault: parsed.fault });
+}
+
+export function clearFaults({ res, state }: RouteContext): void {
+  state.faults = [];
+  sendJson(res, 204, null);
+}

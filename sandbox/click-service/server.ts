@@ -1,0 +1,165 @@
+// The sandbox Click Verification Service: the contract's two endpoints over plain node:http,
+// plus a management API. Started in-process by tests and the demo, or by main.ts.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
+import { takeFault, type Fault } from "./faults";
+import { sendError } from "./http-io";
+import * as manage from "./management-routes";
+import { lookupClick, verifyClick } from "./merchant-routes";
+import { matchRoute, splitTarget, type Route } from "./router";
+import { SandboxState, type StoredClick, type VerificationRecord } from "./state";
+
+export interface ClickServiceOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** What "now" is for click lifetimes and record times; tests move it. */
+  clock?: () => Date;
+  /** One line per request; off unless given. Lines never contain an API key. */
+  log?: (line: string) => void;
+}
+
+export interface RunningClickService {
+  /** e.g. "http://127.0.0.1:40123", no trailing slash: the client's baseUrl. */
+  url: string;
+  port: number;
+  state: SandboxState;
+  createApiKey(): string;
+  revokeApiKey(apiKey: string): boolean;
+  /** In-process twin of POST /sandbox/clicks, without validation. */
+  addClick(click: Partial<StoredClick> & { expectedTag: string; creatorId: string }): StoredClick;
+  verifications(clickId?: string): VerificationRecord[];
+  close(): Promise<void>;
+}
+
+const ROUTES: readonly Route[] = [
+  { path: LOOKUP_CLICK_PATH, methods: { GET: lookupClick } },
+  { path: VERIFY_CLICK_PATH, methods: { POST: verifyClick } },
+  { path: "/sandbox/api-keys", methods: { POST: manage.createApiKey } },
+  { path: "/sandbox/api-keys/", prefix: true, methods: { DELETE: manage.revokeApiKey } },
+  { path: "/sandbox/clicks", methods: { POST: manage.createClick } },
+  { path: "/sandbox/verifications", methods: { GET: manage.listVerifications } },
+  { path: "/sandbox/requests", methods: { GET: manage.listRequests, DELETE: manage.clearRequests } },
+  { path: "/sandbox/faults", methods: { POST: manage.addFault, DELETE: manage.clearFaults } },
+];
+
+export async function startClickService(options: ClickServiceOptions = {}): Promise<RunningClickService> {
+  const state = new SandboxState(options.clock ?? (() => new Date()));
+  const timers = new Set<NodeJS.Timeout>();
+  const log = options.log;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A handler bug must not take the process down; the caller still gets an answer.
+      sendError(res, 500, "Internal sandbox error");
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const method = req.method ?? "GET";
+    const { path, query } = splitTarget(req.url ?? "/");
+    const isMerchantCall = path.startsWith("/api/");
+    if (log) res.on("close", () => log(logLine(state, method, path, res, Date.now() - started)));
+
+    const fault = takeFault(state.faults, method, path);
+    if (isMerchantCall) {
+      const entry = { method, path, receivedAt: state.clock().toISOString(), status: 0, fault: fault !== undefined };
+      state.record(state.requests, entry);
+      res.on("finish", () => (entry.status = res.statusCode));
+    }
+    if (fault && (await applyFault(fault, req, res))) return;
+
+    const match = matchRoute(ROUTES, path);
+    if (!match) return sendError(res, 404, "Not found");
+    const handler = match.route.methods[method];
+    if (!handler) {
+      return sendError(res, 405, "Method not allowed", { allow: Object.keys(match.route.methods).join(", ") });
+    }
+    await handler({ req, res, state, path, query, tail: match.tail });
+  }
+
+  /** Returns true when the fault answered (or killed) the request itself. */
+  async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (fault.delayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, fault.delayMs);
+        timers.add(timer);
+      });
+      if (res.destroyed) return true;
+    }
+    if (fault.drop) {
+      req.socket.destroy();
+      return true;
+    }
+    if (fault.status !== undefined) {
+      req.resume();
+      sendError(res, fault.status, fault.error ?? "Injected fault", fault.retryAfter ? { "retry-after": fault.retryAfter } : {});
+      return true;
+    }
+    return false;
+  }
+
+  // Unparseable requests (bad request line, oversized headers) still get a JSON answer.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const body = JSON.stringify({ error: status === 431 ? "Request headers too large" : "Malformed HTTP request" });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    state,
+    createApiKey: () => state.createApiKey(),
+    revokeApiKey: (apiKey) => state.revokeApiKey(apiKey),
+    addClick(click) {
+      const stored: StoredClick = {
+        clickId: click.clickId ?? state.newClickId(),
+        timestamp: click.timestamp ?? state.clock().toISOString(),
+        status: click.status ?? "pending",
+        referrer: click.referrer ?? null,
+        geo: click.geo ?? null,
+        expectedTag: click.expectedTag,
+        creatorId: click.creatorId,
+      };
+      state.clicks.set(stored.clickId, stored);
+      return stored;
+    },
+    verifications: (clickId) =>
+      clickId === undefined ? [...state.verifications] : state.verifications.filter((v) => v.clickId === clickId),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// Only method, path shape, status and time: never headers or query (where keys could travel).
+function logLine(state: SandboxState, method: string, path: string, res: ServerResponse, ms: number): string {
+  let safePath = path.startsWith("/sandbox/api-keys/") ? "/sandbox/api-keys/[redacted]" : path;
+  for (const key of state.issuedKeys) safePath = safePath.split(key).join("[redacted]");
+  const status = res.writableFinished ? String(res.statusCode) : "dropped";
+  return `${method} ${safePath.slice(0, 200)} ${status} ${ms}ms`;
+}

@@ -1,0 +1,84 @@
+// Everything the sandbox remembers, in memory: keys, clicks, what merchants sent, and the
+// pending faults. One instance per running server, so parallel test files never share it.
+import { randomBytes } from "node:crypto";
+import { CLICK_LIFETIME_MS, type ClickGeo, type ClickRecord, type ClickStatus } from "../../app/click-service/contract";
+import type { Fault } from "./faults";
+
+export interface StoredClick {
+  clickId: string;
+  expectedTag: string;
+  creatorId: string;
+  /** Normalised ISO 8601. */
+  timestamp: string;
+  status: ClickStatus;
+  referrer: string | null;
+  geo: ClickGeo | null;
+}
+
+export interface VerificationRecord {
+  clickId: string;
+  arrivedTag: string;
+  conversion?: boolean;
+  orderId?: string;
+  orderValue?: number;
+  /** The body exactly as received, so tests can see e.g. that 120.10 arrived as 120.10. */
+  rawBody: string;
+  isHijacked: boolean;
+  receivedAt: string;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  receivedAt: string;
+  /** 0 while in flight or when the connection was dropped on purpose. */
+  status: number;
+  fault: boolean;
+}
+
+// Logs grow with traffic; a benchmark must not turn the sandbox into a memory leak.
+const MAX_LOG_ENTRIES = 10_000;
+
+export class SandboxState {
+  readonly activeKeys = new Set<string>();
+  /** Every key ever issued, revoked ones too: log lines are scrubbed of all of them. */
+  readonly issuedKeys = new Set<string>();
+  readonly clicks = new Map<string, StoredClick>();
+  readonly verifications: VerificationRecord[] = [];
+  readonly requests: RequestRecord[] = [];
+  faults: Fault[] = [];
+
+  constructor(readonly clock: () => Date) {}
+
+  createApiKey(): string {
+    const key = `sk_sandbox_${randomBytes(18).toString("base64url")}`;
+    this.activeKeys.add(key);
+    this.issuedKeys.add(key);
+    return key;
+  }
+
+  revokeApiKey(key: string): boolean {
+    return this.activeKeys.delete(key);
+  }
+
+  newClickId(): string {
+    return `clk_${randomBytes(12).toString("base64url")}`;
+  }
+
+  /** Alive until its age exceeds the lifetime: exactly 60 minutes old still counts as alive. */
+  liveClick(clickId: string): StoredClick | undefined {
+    const click = this.clicks.get(clickId);
+    if (!click) return undefined;
+    const age = this.clock().getTime() - Date.parse(click.timestamp);
+    return age <= CLICK_LIFETIME_MS ? click : undefined;
+  }
+
+  record<T>(log: T[], entry: T): void {
+    log.push(entry);
+    if (log.length > MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES);
+  }
+}
+
+export function toClickRecord(click: StoredClick): ClickRecord {
+  return { ...click };
+}
