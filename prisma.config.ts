@@ -12,6 +12,6 @@ export default defineConfig({
   engine: "js",
   schema: path.join("prisma", "schema.prisma"),
   async adapter() {
-    return new PrismaBetterSQLite3({ url: databaseUrl() });
+    return new PrismaBetterSQLite3({ url: databaseUrl() }, { timestampFormat: "unixepoch-ms" });
   },
 });

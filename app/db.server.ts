@@ -1,0 +1,22 @@
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@prisma/client";
+import { env } from "./env.server";
+
+declare global {
+  // eslint-disable-next-line no-var
+  var prismaGlobal: PrismaClient | undefined;
+}
+
+function createClient(): PrismaClient {
+  const file = env().DATABASE_URL.replace(/^file:/, "");
+  const adapter = new PrismaBetterSQLite3({ url: `file:${path.resolve(file)}` }, { timestampFormat: "unixepoch-ms" });
+  return new PrismaClient({ adapter });
+}
+
+// Development reloads modules on every change; one client per process keeps SQLite's
+// file handles and the worker's connection stable across reloads.
+const prisma: PrismaClient = globalThis.prismaGlobal ?? createClient();
+if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
+
+export default prisma;

@@ -1,0 +1,43 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { addDocumentResponseHeaders } from "./shopify.server";
+import { startBackgroundWork } from "./background.server";
+
+export const streamTimeout = 5000;
+
+// The verification worker lives in the app's server process and starts with it.
+startBackgroundWork();
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  addDocumentResponseHeaders(request, responseHeaders);
+  const userAgent = request.headers.get("user-agent");
+  const callbackName = isbot(userAgent ?? "") ? "onAllReady" : "onShellReady";
+
+  return new Promise((resolve, reject) => {
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+      [callbackName]: () => {
+        const body = new PassThrough();
+        const stream = createReadableStreamFromReadable(body);
+        responseHeaders.set("Content-Type", "text/html");
+        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError(error) {
+        reject(error);
+      },
+      onError(error) {
+        responseStatusCode = 500;
+        console.error(error);
+      },
+    });
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { databaseUrl } from "./database-url";
+
+// The environment is read and checked once, at start-up. A bad deploy fails with one
+// message naming every missing or malformed variable instead of a confusing error later.
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const sealingKey = z
+  .string()
+  .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded (openssl rand -base64 32)");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  SHOPIFY_API_KEY: z.string().min(1, "is required (the app's client id)"),
+  SHOPIFY_API_SECRET: z.string().min(1, "is required (the app's client secret)"),
+  SHOPIFY_APP_URL: z.url("must be the app's public https URL"),
+  SCOPES: z.string().default("read_orders,write_orders"),
+  DATABASE_URL: z.string().regex(/^file:/, "must be a SQLite file URL such as file:./data/app.sqlite"),
+  SETTINGS_ENCRYPTION_KEY: sealingKey,
+  SETTINGS_ENCRYPTION_KEY_PREVIOUS: sealingKey.optional(),
+  SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),
+  WORKER_ENABLED: booleanFlag.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const blankAsMissing = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
+  );
+  const result = EnvSchema.safeParse({ ...blankAsMissing, DATABASE_URL: databaseUrl(source) });
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${describe(issue)}`));
+  }
+  const env = result.data;
+  if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL) {
+    throw new EnvError(["SHOPIFY_STANDIN_URL must not be set in production: it reroutes Shopify traffic"]);
+  }
+  return env;
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  return issue.message;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

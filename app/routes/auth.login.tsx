@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AppProvider as PolarisAppProvider, Button, Card, FormLayout, Page, Text, TextField } from "@shopify/polaris";
+import polarisTranslations from "@shopify/polaris/locales/en.json";
+import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
+import { useState } from "react";
+import { login } from "../shopify.server";
+import { LoginErrorType } from "@shopify/shopify-app-remix/server";
+
+export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+
+function messageFor(errors: Awaited<ReturnType<typeof login>> | undefined): string | undefined {
+  if (!errors || errors instanceof Response || !("shop" in errors)) return undefined;
+  if (errors.shop === LoginErrorType.MissingShop) return "Enter your shop domain to log in.";
+  if (errors.shop === LoginErrorType.InvalidShop) return "Enter a valid shop domain, such as my-shop.myshopify.com.";
+  return undefined;
+}
+
+export const loader = async ({ request }: LoaderFunctionArgs) => ({ error: messageFor(await login(request)) });
+export const action = async ({ request }: ActionFunctionArgs) => ({ error: messageFor(await login(request)) });
+
+export default function Auth() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [shop, setShop] = useState("");
+  const error = actionData?.error ?? loaderData.error;
+  return (
+    <PolarisAppProvider i18n={polarisTranslations}>
+      <Page narrowWidth>
+        <Card>
+          <Form method="post">
+            <FormLayout>
+              <Text variant="headingMd" as="h2">Log in</Text>
+              <TextField type="text" name="shop" label="Shop domain" helpText="example.myshopify.com" value={shop} onChange={setShop} autoComplete="on" error={error} />
+              <Button submit>Log in</Button>
+            </FormLayout>
+          </Form>
+        </Card>
+      </Page>
+    </PolarisAppProvider>
+  );
+}

@@ -1,0 +1,10 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "../webhooks.server";
+import { handleAppUninstalled } from "../lifecycle/shop-lifecycle.server";
+
+// May arrive more than once, or after the sessions are already gone: both are no-ops.
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop } = await receiveWebhook(request);
+  await handleAppUninstalled(shop);
+  return new Response(null, { status: 200 });
+};

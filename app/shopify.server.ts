@@ -1,0 +1,41 @@
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import prisma from "./db.server";
+import { env } from "./env.server";
+import { logger, redact } from "./logger.server";
+
+const config = env();
+
+export const apiVersion = ApiVersion.July26;
+
+const severity = { silent: LogSeverity.Error, error: LogSeverity.Error, warn: LogSeverity.Warning, info: LogSeverity.Info, debug: LogSeverity.Debug } as const;
+
+const shopify = shopifyApp({
+  apiKey: config.SHOPIFY_API_KEY,
+  apiSecretKey: config.SHOPIFY_API_SECRET,
+  apiVersion,
+  scopes: config.SCOPES.split(",").map((scope) => scope.trim()),
+  appUrl: config.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
+  logger: {
+    level: severity[config.LOG_LEVEL],
+    log: (level, message) => {
+      if (config.LOG_LEVEL === "silent") return;
+      const text = redact(message);
+      if (level === LogSeverity.Error) logger.error(text, { source: "shopify" });
+      else if (level === LogSeverity.Warning) logger.warn(text, { source: "shopify" });
+      else logger.debug(text, { source: "shopify" });
+    },
+  },
+});
+
+export default shopify;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const sessionStorage = shopify.sessionStorage;
