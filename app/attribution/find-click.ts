@@ -1,0 +1,91 @@
+import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
+
+// Where a click id and the tag that arrived with it come from, best source first: the cart
+// attributes the storefront extension wrote (they survive navigation, and carry the time of
+// the click), else the order's landing_site URL, which Shopify records from the first page.
+
+export interface ClickEvidence {
+  source: "note_attributes" | "landing_site";
+  clickId: string;
+  /** null when the click id arrived without any tag (a stripped tag). */
+  arrivedTag: string | null;
+  /** When the storefront first saw this click, if it recorded it. */
+  capturedAt: Date | null;
+  /** Tags the storefront saw, oldest first, as evidence. */
+  tagHistory: { tag: string; at: string }[];
+}
+
+export type ClickSearch = { found: true; evidence: ClickEvidence } | { found: false; reason: string };
+
+/** Ids longer than this are not click ids; tags longer than this are cut before sending. */
+export const MAX_CLICK_ID_LENGTH = 256;
+export const MAX_TAG_LENGTH = 1024;
+
+interface OrderSources {
+  noteAttributes: { name: string; value: string }[];
+  landingSite: string | null;
+}
+
+export function findClick(order: OrderSources, tagParams: readonly string[]): ClickSearch {
+  const attributes = new Map(order.noteAttributes.map((attribute) => [attribute.name, attribute.value]));
+  const fromCart = clean(attributes.get(CART_ATTRIBUTES.clickId));
+  if (fromCart) {
+    return checked({
+      source: "note_attributes",
+      clickId: fromCart,
+      arrivedTag: clean(attributes.get(CART_ATTRIBUTES.arrivedTag)),
+      capturedAt: parseTime(attributes.get(CART_ATTRIBUTES.capturedAt)),
+      tagHistory: parseHistory(attributes.get(CART_ATTRIBUTES.tagHistory)),
+    });
+  }
+  const query = landingQuery(order.landingSite);
+  const fromLanding = clean(query?.getAll(CLICK_ID_PARAM).at(-1));
+  if (query && fromLanding) {
+    // Last occurrence wins, as in the storefront: an appended parameter is the later touch.
+    const arrivedTag = tagParams.map((name) => clean(query.getAll(name).at(-1))).find((tag) => tag !== null) ?? null;
+    return checked({ source: "landing_site", clickId: fromLanding, arrivedTag, capturedAt: null, tagHistory: [] });
+  }
+  return { found: false, reason: "no click id in the order's attributes or landing page" };
+}
+
+function checked(evidence: ClickEvidence): ClickSearch {
+  if (evidence.clickId.length > MAX_CLICK_ID_LENGTH) {
+    return { found: false, reason: `the click id is ${evidence.clickId.length} characters long, not a click id` };
+  }
+  const arrivedTag = evidence.arrivedTag === null ? null : evidence.arrivedTag.slice(0, MAX_TAG_LENGTH);
+  return { found: true, evidence: { ...evidence, arrivedTag } };
+}
+
+function clean(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function landingQuery(landingSite: string | null): URLSearchParams | null {
+  if (!landingSite) return null;
+  try {
+    return new URL(landingSite, "https://landing.invalid").searchParams;
+  } catch {
+    return null;
+  }
+}
+
+function parseTime(value: string | undefined): Date | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time);
+}
+
+function parseHistory(value: string | undefined): { tag: string; at: string }[] {
+  if (!value) return [];
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string")
+      .slice(-10)
+      .map(([tag, at]) => ({ tag: tag.slice(0, MAX_TAG_LENGTH), at: at.slice(0, 40) }));
+  } catch {
+    return [];
+  }
+}

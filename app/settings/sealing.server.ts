@@ -1,0 +1,65 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { env } from "../env.server";
+
+// The click-service API key is sealed with AES-256-GCM under SETTINGS_ENCRYPTION_KEY. The
+// shop domain is bound in as associated data, so a sealed value copied onto another shop's
+// row does not open. Format: v1.<key id>.<iv>.<auth tag>.<ciphertext> (base64url parts).
+// Rotation: set the new key, move the old one to SETTINGS_ENCRYPTION_KEY_PREVIOUS; values
+// sealed under the old key still open and are re-sealed under the new one when next read.
+
+interface SealingKey {
+  id: string;
+  bytes: Buffer;
+}
+
+function keyFrom(base64: string): SealingKey {
+  const bytes = Buffer.from(base64, "base64");
+  return { id: createHash("sha256").update(bytes).digest("hex").slice(0, 8), bytes };
+}
+
+function keys(): { current: SealingKey; previous?: SealingKey } {
+  const config = env();
+  return {
+    current: keyFrom(config.SETTINGS_ENCRYPTION_KEY),
+    previous: config.SETTINGS_ENCRYPTION_KEY_PREVIOUS ? keyFrom(config.SETTINGS_ENCRYPTION_KEY_PREVIOUS) : undefined,
+  };
+}
+
+export class SealError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SealError";
+  }
+}
+
+export function seal(plaintext: string, shop: string): string {
+  const { current } = keys();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", current.bytes, iv);
+  cipher.setAAD(Buffer.from(shop, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return ["v1", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+}
+
+export interface Unsealed {
+  plaintext: string;
+  /** True when it was sealed under the previous key and should be sealed again. */
+  stale: boolean;
+}
+
+export function unseal(sealed: string, shop: string): Unsealed {
+  const [version, keyId, iv, tag, body] = sealed.split(".");
+  if (version !== "v1" || !keyId || !iv || !tag || body === undefined) throw new SealError("sealed value is malformed");
+  const { current, previous } = keys();
+  const key = [current, previous].find((candidate) => candidate?.id === keyId);
+  if (!key) throw new SealError("sealed under a key that is no longer configured");
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"));
+    decipher.setAAD(Buffer.from(shop, "utf8"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+    return { plaintext, stale: key !== current };
+  } catch {
+    throw new SealError("sealed value failed authentication");
+  }
+}

@@ -1,0 +1,50 @@
+import Decimal from "decimal.js";
+import { z } from "zod";
+import { DEFAULT_TAG_PARAMS } from "../attribution/cart-attributes";
+import { ORDER_VALUE_BASES } from "../verification/order-facts";
+
+// What a merchant may save, checked the same way whether it comes from the settings form,
+// the demo or a test. Messages are shown inline next to the field they name.
+
+const ParamName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64, "parameter names are at most 64 characters")
+  .regex(/^[A-Za-z0-9_.-]+$/, "parameter names use letters, digits, '_', '-' or '.'")
+  .refine((name) => name !== "lb_click", "lb_click carries the click id, not a tag");
+
+export const SettingsInput = z.object({
+  clickServiceUrl: z
+    .string()
+    .trim()
+    .url("enter the service's base URL, such as https://clicks.example.com")
+    .refine((url) => /^https?:$/.test(new URL(url).protocol), "the URL must start with https:// or http://")
+    .transform((url) => url.replace(/\/+$/, "")),
+  /** Omitted or empty keeps the stored key: the browser never gets it back to resubmit. */
+  apiKey: z.string().trim().max(512, "the API key is too long").optional(),
+  tagParams: z
+    .array(ParamName)
+    .min(1, "list at least one affiliate tag parameter")
+    .max(10, "at most 10 tag parameters")
+    .default([...DEFAULT_TAG_PARAMS])
+    .transform((names) => [...new Set(names)]),
+  hijackTag: z
+    .string()
+    .trim()
+    .min(1, "enter the tag to add to hijacked orders")
+    .max(40, "Shopify tags are at most 40 characters")
+    .refine((tag) => !tag.includes(","), "a tag cannot contain a comma")
+    .default("affiliate-hijacked"),
+  commissionRate: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,4})?$/, "enter a percentage such as 10 or 7.5")
+    .refine((rate) => new Decimal(rate).lte(100), "the rate is a percentage from 0 to 100")
+    .default("10"),
+  orderValueBasis: z.enum(ORDER_VALUE_BASES).default("subtotal_after_discounts"),
+  autoVerify: z.boolean().default(true),
+});
+
+export type SettingsInput = z.input<typeof SettingsInput>;
+export type ValidSettings = z.output<typeof SettingsInput>;
