@@ -1,0 +1,235 @@
+// Storefront click capture for the Tag Guard app embed (blocks/click-capture.liquid).
+//
+// Built by scripts/build-extension.ts into assets/click-capture.js (minified IIFE, ES2018);
+// never edit the asset by hand. It carries the creator's click id and the affiliate tag
+// that arrived in the URL into the CART ATTRIBUTES, which Shopify copies to the order's
+// note_attributes for the server-side pipeline. Names come from the single definition in
+// app/attribution/cart-attributes.ts.
+//
+// Rules it keeps (docs/storefront.md explains why):
+// - does nothing at all (no request, no storage) on a page with no new parameters whose cart
+//   is the one it last wrote to: the memory is localStorage + the `cart` cookie value;
+// - writes only with marketing consent where the shop requires consent (Customer Privacy API);
+// - talks only to this shop's own Ajax Cart API, honouring Shopify.routes.root;
+// - never throws into the page, never touches the DOM beyond one status attribute on its own
+//   <script> element, and reports completion as a `tag-guard:captured` event.
+import {
+  CART_ATTRIBUTES,
+  CLICK_ID_PARAM,
+  DEFAULT_TAG_PARAMS,
+  MAX_ATTRIBUTE_LENGTH,
+  TAG_HISTORY_LIMIT,
+} from "../../../app/attribution/cart-attributes";
+
+type Attributes = Record<string, string>;
+/** What was last written, plus the cart it went to; k null = written to no cart yet (retry). */
+type Memory = Attributes & { k?: string | null };
+type Status = "idle" | "unchanged" | "saved" | "denied" | "failed";
+
+interface CustomerPrivacy {
+  marketingAllowed?: () => boolean;
+}
+interface ShopifyGlobal {
+  routes?: { root?: unknown };
+  customerPrivacy?: CustomerPrivacy;
+  loadFeatures?: (features: { name: string; version: string }[], callback: (error?: unknown) => void) => void;
+}
+
+const CLICK = CART_ATTRIBUTES.clickId;
+const TAG = CART_ATTRIBUTES.arrivedTag;
+const AT = CART_ATTRIBUTES.capturedAt;
+const TAGS = CART_ATTRIBUTES.tagHistory;
+const KEYS = [CLICK, TAG, AT, TAGS];
+const STORAGE_KEY = "tag_guard";
+/** Tags inside the history are cut shorter so five of them always fit one attribute. */
+const HISTORY_TAG_LENGTH = 64;
+
+const doc = document;
+const script = doc.currentScript;
+const shopify = (): ShopifyGlobal => (window as unknown as { Shopify?: ShopifyGlobal }).Shopify || {};
+
+/** Text only: no control characters, at most `max` UTF-16 units, never half a surrogate pair. */
+const cut = (value: unknown, max = MAX_ATTRIBUTE_LENGTH): string =>
+  typeof value == "string"
+    ? value
+        .replace(/[\u0000-\u001f\u007f]/g, "")
+        .trim()
+        .slice(0, max)
+        .replace(/[\ud800-\udbff]$/, "")
+    : "";
+
+/** Our four attributes out of anything (cart JSON, memory); missing or odd values become "". */
+const pick = (source: unknown): Attributes => {
+  const out: Attributes = {};
+  for (const key of KEYS) out[key] = cut(source && (source as Attributes)[key]);
+  return out;
+};
+
+const history = (attributes: Attributes): [string, string][] => {
+  try {
+    const parsed: unknown = JSON.parse(attributes[TAGS]!);
+    if (Array.isArray(parsed))
+      return parsed
+        .map((entry): [string, string] => [
+          cut(entry && entry[0], HISTORY_TAG_LENGTH),
+          cut(entry && entry[1], 40),
+        ])
+        .filter((entry) => entry[0]);
+  } catch (_) {
+    // unreadable history: start again
+  }
+  return [];
+};
+
+// Listeners' own errors are reported by the browser, never thrown back into this script.
+function done(status: Status) {
+  if (script) script.setAttribute("data-tag-guard", status);
+  doc.dispatchEvent(new CustomEvent("tag-guard:captured", { detail: { status } }));
+}
+
+function remember(attributes: Attributes, cart: string | null) {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...attributes, k: cart }));
+  } catch (_) {
+    // storage blocked or full: the cart itself stays the record
+  }
+}
+
+function recall(): Memory | null {
+  try {
+    const memory = JSON.parse(localStorage.getItem(STORAGE_KEY) as string);
+    if (memory) return { ...pick(memory), k: typeof memory.k == "string" ? memory.k : null };
+  } catch (_) {
+    // blocked or corrupt storage behaves as no memory
+  }
+  return null;
+}
+
+/** The `cart` cookie value identifies the cart; it changes after a checkout. "" = no cart yet. */
+const cartKey = (): string => {
+  const match = /(?:^|;\s*)cart=([^;]*)/.exec(doc.cookie);
+  return match ? match[1]! : "";
+};
+
+function cartApi(path: string, attributes?: Attributes): Promise<{ attributes?: unknown }> {
+  const configured = (shopify().routes || {}).root;
+  // Same-origin, locale-aware path only ("/" or "/fr/"): never another host.
+  const root = typeof configured == "string" && /^\/(?!\/)/.test(configured) ? configured : "/";
+  return fetch(root + path, {
+    method: attributes && "POST",
+    headers: { "Content-Type": "application/json" },
+    body: attributes && JSON.stringify({ attributes }),
+  }).then((response) => {
+    if (!response.ok) throw response.status;
+    return response.json();
+  });
+}
+
+/** Last touch: a new click starts a new journey; a different tag replaces the arrived one. */
+function apply(base: Attributes, click: string, tag: string, now: string): Attributes {
+  const next = { ...base };
+  let tags = history(next);
+  if (click && click != next[CLICK]) {
+    next[CLICK] = click;
+    next[AT] = now;
+    next[TAG] = "";
+    tags = [];
+  }
+  if (tag && tag != next[TAG]) {
+    next[TAG] = tag;
+    tags.push([cut(tag, HISTORY_TAG_LENGTH), now]);
+    // Keep the first tag of the journey (the creator's) and the most recent ones.
+    if (tags.length > TAG_HISTORY_LIMIT) tags.splice(1, tags.length - TAG_HISTORY_LIMIT);
+    while (JSON.stringify(tags).length > MAX_ATTRIBUTE_LENGTH && tags.length > 1) tags.splice(1, 1);
+    next[TAGS] = JSON.stringify(tags);
+  }
+  if (!tags.length) next[TAGS] = "";
+  return next;
+}
+
+function capture(click: string, tag: string, memory: Memory | null, cart: string): Promise<Status> {
+  const pending = memory && memory.k === null;
+  // Read the cart only when our memory does not describe it (new cart, no memory) and a cart exists.
+  return Promise.resolve()
+    .then(() => (cart && (!memory || memory.k !== cart) ? cartApi("cart.js") : null))
+    .then((current) => {
+      const inCart = current && pick(current.attributes);
+      const known = inCart || (memory && memory.k === cart ? memory : pick(0));
+      const base =
+        !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
+      const next = apply(base, click, tag, new Date().toISOString());
+      const changes: Attributes = {};
+      let changed = 0;
+      for (const key of KEYS)
+        if (next[key] != known[key]) {
+          changes[key] = next[key]!;
+          changed++;
+        }
+      if (!changed) {
+        remember(next, cart);
+        return "unchanged";
+      }
+      // Remember first, marked unwritten, so a failed write is retried on a later page view.
+      remember(next, null);
+      return cartApi("cart/update.js", changes).then(() => {
+        remember(next, cartKey());
+        return "saved";
+      });
+    });
+}
+
+/** Marketing consent where the shop requires it; the Allowed methods say yes where it does not. */
+function withConsent(then: (_?: unknown) => void) {
+  const check = () => {
+    const privacy = shopify().customerPrivacy;
+    if (!privacy || !privacy.marketingAllowed || privacy.marketingAllowed()) return then();
+    try {
+      localStorage.removeItem(STORAGE_KEY);
+    } catch (_) {
+      // nothing stored, nothing to remove
+    }
+    done("denied");
+    // Consent given later on this page (banner accepted) still captures this landing, once.
+    let waiting = 1;
+    doc.addEventListener("visitorConsentCollected", (event) => {
+      const detail = (event as CustomEvent<{ marketingAllowed?: boolean } | null>).detail;
+      if (waiting && detail && detail.marketingAllowed) then((waiting = 0));
+    });
+  };
+  const api = shopify();
+  if (api.customerPrivacy || !api.loadFeatures) return check();
+  api.loadFeatures([{ name: "consent-tracking-api", version: "0.1" }], (error) => {
+    // Without a consent answer, nothing is captured.
+    if (error) done("denied");
+    else safely(check);
+  });
+}
+
+function safely(run: () => void) {
+  try {
+    run();
+  } catch (_) {
+    done("failed");
+  }
+}
+
+safely(() => {
+  const query = new URLSearchParams(location.search);
+  const click = cut(query.get(CLICK_ID_PARAM));
+  let params: unknown;
+  try {
+    params = JSON.parse((script && script.getAttribute("data-tag-params")) as string);
+  } catch (_) {
+    // malformed configuration: defaults below
+  }
+  const names = (Array.isArray(params) ? params : []).filter(
+    (name) => typeof name == "string" && name && name != CLICK_ID_PARAM
+  );
+  let tag = "";
+  for (const name of names.length ? names : DEFAULT_TAG_PARAMS) tag = tag || cut(query.get(name));
+  const memory = recall();
+  const cart = cartKey();
+  // No new parameters and the cart we last wrote to: nothing to do, not a single request.
+  if (!click && !tag && (!memory || memory.k === cart)) return done("idle");
+  withConsent(() => capture(click, tag, memory, cart).then(done, () => done("failed")));
+});
