@@ -1,0 +1,8 @@
+export { startShopifyStandin } from "./server";
+export type { FaultPlan, RecordedRequest, ShopifyStandin, ShopifyStandinOptions, ValidationFailure } from "./server";
+export { buildOrderCreatePayload } from "./order-payload";
+export type { OrderDescription, OrderLineDescription, OrderWebhookPayload } from "./order-payload";
+export { signWebhook, webhookHeaders } from "./webhooks";
+export type { WebhookHeaderOptions } from "./webhooks";
+export { signSessionToken, verifySessionToken } from "./session-token";
+export { ShopifyStandinStore } from "./store";

@@ -1,0 +1,391 @@
+// A Shopify stand-in for development and tests: the Admin GraphQL endpoint (validated against
+// the real Admin schema), token exchange, and a small management API under /standin/.
+// Plain node:http; everything is in memory and lost on close().
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } from "graphql";
+import { queryCost, runOperation } from "./execute";
+import { hasAdminSchema, loadAdminSchema } from "./schema";
+import { verifySessionToken } from "./session-token";
+import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState, type TokenRecord } from "./store";
+
+export interface ShopifyStandinOptions {
+  port?: number;
+  host?: string;
+  /** Default API version (the one management reads use); any vendored version is served. */
+  apiVersion?: string;
+  /** Milliseconds since epoch; drives the throttle bucket, timestamps and JWT expiry. */
+  clock?: () => number;
+  /** The app's client secret (verifies session tokens and client_secret). */
+  appSecret?: string;
+  /** The app's client id (API key). */
+  apiKey?: string;
+}
+
+export interface RecordedRequest {
+  at: string;
+  method: string;
+  path: string;
+  shop: string | null;
+  status: number;
+  kind: "graphql" | "token" | "standin" | "other";
+  operationName?: string | null;
+  query?: string;
+  variables?: unknown;
+  validationErrors?: string[];
+  fault?: "throttle" | "server-error";
+}
+
+export interface ValidationFailure {
+  at: string;
+  shop: string | null;
+  apiVersion: string;
+  query: string;
+  errors: string[];
+}
+
+export interface FaultPlan {
+  /** Answer the next N GraphQL calls with a GraphQL THROTTLED error (HTTP 200). */
+  throttle?: number;
+  /** Answer the next N GraphQL calls with a 5xx. */
+  serverError?: number;
+  /** Status for serverError faults (default 500). */
+  status?: number;
+}
+
+export interface ShopifyStandin {
+  url: string;
+  port: number;
+  apiVersion: string;
+  apiKey: string;
+  appSecret: string;
+  store: ShopifyStandinStore;
+  close(): Promise<void>;
+  /** Create an order from a REST-shaped payload (see order-payload.ts). */
+  createOrder(shop: string, payload: Record<string, unknown>): OrderRecord;
+  /** Issue an access token without token exchange (for stored sessions in tests). */
+  issueToken(shop: string, options?: { scope?: string | string[]; online?: boolean }): TokenRecord;
+  faults(plan: FaultPlan): void;
+  requests(): RecordedRequest[];
+  validationFailures(): ValidationFailure[];
+  clearRequests(): void;
+}
+
+const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
+const MAX_BODY = 1_000_000;
+
+export async function startShopifyStandin(options: ShopifyStandinOptions = {}): Promise<ShopifyStandin> {
+  const clock = options.clock ?? Date.now;
+  const apiVersion = options.apiVersion ?? "2026-07";
+  const appSecret = options.appSecret ?? process.env.SHOPIFY_API_SECRET ?? "standin-secret";
+  const apiKey = options.apiKey ?? process.env.SHOPIFY_API_KEY ?? "standin-api-key";
+  if (!hasAdminSchema(apiVersion)) throw new Error(`No vendored Admin schema for ${apiVersion}`);
+  loadAdminSchema(apiVersion); // fail fast and pay the build cost once, up front
+  const store = new ShopifyStandinStore(clock);
+  const log: RecordedRequest[] = [];
+  const validationFailures: ValidationFailure[] = [];
+  const pending = { throttle: 0, serverError: 0, status: 500 };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { errors: `Stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
+      else res.end();
+    });
+  });
+
+  function record(entry: Omit<RecordedRequest, "at">) {
+    log.push({ at: new Date(clock()).toISOString(), ...entry });
+  }
+
+  function shopOf(req: IncomingMessage, url: URL): string | null {
+    const header = req.headers["x-shopify-standin-shop"];
+    if (typeof header === "string" && header) return header.toLowerCase();
+    const host = (req.headers.host ?? "").split(":")[0]!.toLowerCase();
+    if (host.endsWith(".myshopify.com")) return host;
+    const param = url.searchParams.get("shop");
+    return param ? param.toLowerCase() : null;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://standin.invalid");
+    const shop = shopOf(req, url);
+    const graphqlMatch = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(url.pathname);
+    if (graphqlMatch && req.method === "POST") return graphqlEndpoint(req, res, url, shop, graphqlMatch[1]!);
+    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST") return tokenEndpoint(req, res, url, shop);
+    if (url.pathname.startsWith("/standin/")) return management(req, res, url, shop);
+    record({ method: req.method ?? "GET", path: url.pathname, shop, status: 404, kind: "other" });
+    send(res, 404, { errors: "Not Found" });
+  }
+
+  async function graphqlEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shopHint: string | null, version: string) {
+    const base = { method: "POST", path: url.pathname, shop: shopHint, kind: "graphql" as const };
+    const rawBody = await readBody(req);
+    if (!hasAdminSchema(version)) {
+      record({ ...base, status: 404 });
+      return send(res, 404, { errors: "Not Found" });
+    }
+    const token = store.tokens.get(String(req.headers["x-shopify-access-token"] ?? ""));
+    const tokenValid = token && (token.expiresAt === null || token.expiresAt > clock()) && (!shopHint || token.shop === shopHint);
+    if (!token || !tokenValid) {
+      record({ ...base, status: 401 });
+      return send(res, 401, { errors: INVALID_TOKEN });
+    }
+    const shop = store.shop(token.shop);
+    base.shop = shop.domain;
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
+    try {
+      body = JSON.parse(rawBody.toString("utf8") || "{}");
+    } catch {
+      record({ ...base, status: 400 });
+      return send(res, 400, { errors: { query: "Required parameter missing or invalid" } });
+    }
+    if (typeof body.query !== "string" || !body.query.trim()) {
+      record({ ...base, status: 400 });
+      return send(res, 400, { errors: { query: "Required parameter missing or invalid" } });
+    }
+    const query = body.query;
+    const variables = (body.variables && typeof body.variables === "object" ? body.variables : undefined) as Record<string, unknown> | undefined;
+    const schema = loadAdminSchema(version);
+    let document: DocumentNode | undefined;
+    let errors: readonly GraphQLError[];
+    try {
+      document = parse(query);
+      errors = validate(schema, document);
+    } catch (error) {
+      errors = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+    }
+    const operation = document && errors.length === 0 ? getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined) : null;
+    if (document && errors.length === 0 && !operation) errors = [new GraphQLError("An operation name is required when the document has several operations")];
+    if (!document || errors.length > 0 || !operation) {
+      const messages = errors.map((e) => e.message);
+      validationFailures.push({ at: new Date(clock()).toISOString(), shop: shop.domain, apiVersion: version, query, errors: messages });
+      record({ ...base, status: 400, query, variables, validationErrors: messages });
+      return send(res, 400, { errors: errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })) });
+    }
+    const operationName = operation.name?.value ?? null;
+    const requested = queryCost(schema, document, operation, variables);
+    if (pending.serverError > 0) {
+      pending.serverError -= 1;
+      record({ ...base, status: pending.status, operationName, query, variables, fault: "server-error" });
+      return send(res, pending.status, { errors: `Internal error. Looks like something went wrong on our end.\nRequest ID: ${randomUUID()} (include this in support requests).` }, { "X-Request-Id": randomUUID() });
+    }
+    const available = store.bucketNow(shop);
+    if (pending.throttle > 0 || requested > available) {
+      const injected = pending.throttle > 0;
+      if (injected) pending.throttle -= 1;
+      record({ ...base, status: 200, operationName, query, variables, fault: injected ? "throttle" : undefined });
+      return send(res, 200, {
+        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        extensions: { cost: costExtension(requested, null, injected ? 0 : available) },
+      });
+    }
+    shop.bucket.available -= requested;
+    const result = await runOperation(schema, document, operation, variables, { store, shop, token });
+    const payload: Record<string, unknown> = {};
+    if (result.errors?.length) {
+      payload.errors = result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path, extensions: e.extensions && Object.keys(e.extensions).length ? e.extensions : undefined }));
+    }
+    payload.data = result.data ?? null;
+    payload.extensions = { cost: costExtension(requested, requested, shop.bucket.available) };
+    record({ ...base, status: 200, operationName, query, variables });
+    send(res, 200, payload, { "X-Request-Id": randomUUID() });
+  }
+
+  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
+    const raw = (await readBody(req)).toString("utf8");
+    const type = String(req.headers["content-type"] ?? "");
+    let params: Record<string, string> = {};
+    try {
+      params = type.includes("application/json") ? JSON.parse(raw || "{}") : Object.fromEntries(new URLSearchParams(raw));
+    } catch {
+      params = {};
+    }
+    const fail = (status: number, error: string, description: string) => {
+      record({ method: "POST", path: url.pathname, shop, status, kind: "token" });
+      send(res, status, { error, error_description: description });
+    };
+    if (!shop) return fail(400, "invalid_request", "Unknown shop");
+    if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange") return fail(400, "unsupported_grant_type", "Only token exchange is supported by the stand-in");
+    if (params.client_id !== apiKey || params.client_secret !== appSecret) return fail(401, "invalid_client", "Client authentication failed");
+    if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token") return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
+    const verified = verifySessionToken(String(params.subject_token ?? ""), appSecret, clock());
+    if (!verified.ok) return fail(400, "invalid_subject_token", `Session token is invalid: ${verified.reason}`);
+    if (verified.claims.aud !== apiKey) return fail(400, "invalid_subject_token", "Session token audience does not match client_id");
+    if (new URL(verified.claims.dest).hostname.toLowerCase() !== shop) return fail(400, "invalid_subject_token", "Session token destination does not match shop");
+    const online = params.requested_token_type === "urn:shopify:params:oauth:token-type:online-access-token";
+    if (!online && params.requested_token_type !== "urn:shopify:params:oauth:token-type:offline-access-token") {
+      return fail(400, "invalid_request", "requested_token_type must be an online or offline access token type");
+    }
+    const expiring = !online && String(params.expiring) === "1";
+    const issued = store.issueToken(shop, { online, ttlSeconds: online ? 86_399 : expiring ? 3_600 : undefined });
+    record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
+    const scope = issued.scope.join(",");
+    if (online) {
+      return send(res, 200, {
+        access_token: issued.token,
+        scope,
+        expires_in: 86_399,
+        associated_user_scope: scope,
+        session: verified.claims.sid,
+        associated_user: {
+          id: Number(verified.claims.sub) || 42,
+          first_name: "Stand",
+          last_name: "In",
+          email: "staff@example.com",
+          account_owner: true,
+          locale: "en",
+          collaborator: false,
+          email_verified: true,
+        },
+      });
+    }
+    send(res, 200, {
+      access_token: issued.token,
+      scope,
+      ...(expiring ? { expires_in: 3_600, refresh_token: `shprt_${randomUUID()}`, refresh_token_expires_in: 7_776_000 } : {}),
+    });
+  }
+
+  async function management(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
+    const method = req.method ?? "GET";
+    const done = (status: number, body: unknown) => {
+      record({ method, path: url.pathname, shop, status, kind: "standin" });
+      send(res, status, body);
+    };
+    const json = async () => {
+      const raw = (await readBody(req)).toString("utf8");
+      return raw ? (JSON.parse(raw) as Record<string, any>) : {};
+    };
+    if (url.pathname === "/standin/orders" && method === "POST") {
+      const body = await json();
+      const payload = (body.order ?? body) as Record<string, unknown>;
+      const target = (body.shop as string | undefined) ?? shop;
+      if (!target) return done(400, { error: "shop required (?shop=, body.shop or X-Shopify-Standin-Shop)" });
+      const order = store.createOrder(target, payload);
+      return done(201, { order: orderSnapshot(store.shop(target), order) });
+    }
+    const orderMatch = /^\/standin\/orders\/([^/]+)$/.exec(url.pathname);
+    if (orderMatch && method === "GET") {
+      const found = store.findOrder(decodeURIComponent(orderMatch[1]!));
+      if (!found || (shop && found.shop.domain !== shop)) return done(404, { error: "order not found" });
+      return done(200, { order: orderSnapshot(found.shop, found.order) });
+    }
+    if (url.pathname === "/standin/requests" && method === "GET") {
+      return send(res, 200, { requests: log, validationFailures });
+    }
+    if (url.pathname === "/standin/requests" && method === "DELETE") {
+      log.length = 0;
+      validationFailures.length = 0;
+      return send(res, 204, null);
+    }
+    if (url.pathname === "/standin/faults" && method === "POST") {
+      applyFaults(await json());
+      return done(200, { pending: { ...pending } });
+    }
+    if (url.pathname === "/standin/tokens" && method === "POST") {
+      const body = await json();
+      const target = (body.shop as string | undefined) ?? shop;
+      if (!target) return done(400, { error: "shop required" });
+      const issued = store.issueToken(target, { scope: body.scope, online: body.online });
+      return done(201, { access_token: issued.token, scope: issued.scope.join(","), shop: issued.shop });
+    }
+    if (url.pathname === "/standin/app-installation" && method === "GET") {
+      if (!shop) return done(400, { error: "shop required" });
+      const state = store.shop(shop);
+      return done(200, { id: state.appInstallationGid, metafields: store.metafieldsOf(state, state.appInstallationGid) });
+    }
+    if (url.pathname === "/standin/metafield-definitions" && method === "GET") {
+      if (!shop) return done(400, { error: "shop required" });
+      return done(200, { definitions: store.shop(shop).definitions });
+    }
+    done(404, { error: "unknown stand-in endpoint" });
+  }
+
+  function orderSnapshot(shop: ShopState, order: OrderRecord) {
+    return {
+      shop: shop.domain,
+      id: order.id,
+      admin_graphql_api_id: order.gid,
+      name: order.name,
+      tags: [...order.tags],
+      metafields: store.metafieldsOf(shop, order.gid).map((m) => ({ namespace: m.namespace, key: m.key, type: m.type, value: m.value, updated_at: m.updatedAt })),
+    };
+  }
+
+  function applyFaults(plan: FaultPlan) {
+    if (plan.throttle !== undefined) pending.throttle = Math.max(0, Math.floor(plan.throttle));
+    if (plan.serverError !== undefined) pending.serverError = Math.max(0, Math.floor(plan.serverError));
+    if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    port: address.port,
+    apiVersion,
+    apiKey,
+    appSecret,
+    store,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+    createOrder: (shop, payload) => store.createOrder(shop, payload),
+    issueToken: (shop, opts) => store.issueToken(shop, opts),
+    faults: applyFaults,
+    requests: () => [...log],
+    validationFailures: () => [...validationFailures],
+    clearRequests: () => {
+      log.length = 0;
+      validationFailures.length = 0;
+    },
+  };
+
+  function costExtension(requested: number, actual: number | null, currentlyAvailable: number) {
+    return {
+      requestedQueryCost: requested,
+      actualQueryCost: actual,
+      throttleStatus: {
+        maximumAvailable: THROTTLE.maximumAvailable,
+        currentlyAvailable: Math.max(0, Math.floor(currentlyAvailable)),
+        restoreRate: THROTTLE.restoreRate,
+      },
+    };
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (status === 204 || body === null) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error("request body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,303 @@
+// In-memory state of the stand-in: shops, their orders (kept in the REST webhook shape they
+// were created from), metafields by owner, metafield definitions, tokens and the leaky-bucket
+// throttle state. Business rules mirror the Admin API's documented behaviour for the few
+// operations the app uses.
+import { createHash } from "node:crypto";
+
+export interface MetafieldRecord {
+  id: number;
+  ownerId: string;
+  ownerType: "ORDER" | "API_PERMISSION";
+  namespace: string; // resolved (app--{id}--x for $app:x)
+  key: string;
+  type: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MetafieldDefinitionRecord {
+  id: number;
+  ownerType: string;
+  namespace: string;
+  key: string;
+  name: string;
+  type: string;
+  description: string | null;
+  pinnedPosition: number | null;
+  access: { admin: string | null };
+}
+
+export interface OrderRecord {
+  id: number;
+  gid: string;
+  name: string;
+  tags: string[];
+  payload: Record<string, unknown>;
+}
+
+export interface TokenRecord {
+  token: string;
+  shop: string;
+  scope: string[];
+  online: boolean;
+  expiresAt: number | null;
+}
+
+export interface ShopState {
+  domain: string;
+  appInstallationGid: string;
+  orders: Map<string, OrderRecord>; // by gid
+  metafields: Map<string, Map<string, MetafieldRecord>>; // ownerGid -> "ns\u0000key" -> record
+  definitions: MetafieldDefinitionRecord[];
+  bucket: { available: number; at: number };
+}
+
+export interface UserErrorOut {
+  field: string[] | null;
+  message: string;
+  code?: string | null;
+  elementIndex?: number | null;
+}
+
+export const THROTTLE = { maximumAvailable: 2000, restoreRate: 100 } as const;
+const TAG_MAX_LENGTH = 255;
+const KNOWN_TYPES = new Set([
+  "json", "single_line_text_field", "multi_line_text_field", "boolean", "number_integer",
+  "number_decimal", "date", "date_time", "url", "color", "rich_text_field",
+]);
+
+export class ShopifyStandinStore {
+  readonly shops = new Map<string, ShopState>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly appId: number;
+  private nextId = 1;
+
+  constructor(readonly clock: () => number, appId = 4_242_001) {
+    this.appId = appId;
+  }
+
+  id(): number {
+    return this.nextId++;
+  }
+
+  shop(domain: string): ShopState {
+    const key = domain.toLowerCase();
+    let shop = this.shops.get(key);
+    if (!shop) {
+      shop = {
+        domain: key,
+        appInstallationGid: `gid://shopify/AppInstallation/${900_000 + this.id()}`,
+        orders: new Map(),
+        metafields: new Map(),
+        definitions: [],
+        bucket: { available: THROTTLE.maximumAvailable, at: this.clock() },
+      };
+      this.shops.set(key, shop);
+    }
+    return shop;
+  }
+
+  /** `$app:x` -> `app--{appId}--x`; `$app` -> `app--{appId}`; anything else unchanged. */
+  resolveNamespace(namespace: string | null | undefined): string {
+    const ns = namespace ?? "$app";
+    if (ns === "$app") return `app--${this.appId}`;
+    if (ns.startsWith("$app:")) return `app--${this.appId}--${ns.slice(5)}`;
+    return ns;
+  }
+
+  createOrder(domain: string, payload: Record<string, unknown>): OrderRecord {
+    const shop = this.shop(domain);
+    const id = Number(payload.id ?? this.id());
+    const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Order/${id}`);
+    const tags = splitTags(payload.tags);
+    const record: OrderRecord = { id, gid, name: String(payload.name ?? `#${1000 + id}`), tags, payload };
+    shop.orders.set(gid, record);
+    return record;
+  }
+
+  findOrder(id: string | number): { shop: ShopState; order: OrderRecord } | undefined {
+    const gid = typeof id === "number" || /^\d+$/.test(id) ? `gid://shopify/Order/${id}` : id;
+    for (const shop of this.shops.values()) {
+      const order = shop.orders.get(gid);
+      if (order) return { shop, order };
+    }
+    return undefined;
+  }
+
+  metafieldsOf(shop: ShopState, ownerGid: string): MetafieldRecord[] {
+    return [...(shop.metafields.get(ownerGid)?.values() ?? [])];
+  }
+
+  metafield(shop: ShopState, ownerGid: string, namespace: string | null | undefined, key: string): MetafieldRecord | null {
+    return shop.metafields.get(ownerGid)?.get(`${this.resolveNamespace(namespace)}\u0000${key}`) ?? null;
+  }
+
+  /** tagsAdd: case-insensitive de-duplication; comma-separated entries are split like Shopify does. */
+  tagsAdd(shop: ShopState, id: string, tags: string[]): { node: { __typename: "Order"; id: string } | null; userErrors: UserErrorOut[] } {
+    const order = shop.orders.get(id);
+    if (!/^gid:\/\/shopify\/Order\/\d+$/.test(id) && !/^gid:\/\/shopify\/\w+\/\d+$/.test(id)) {
+      return { node: null, userErrors: [{ field: ["id"], message: "Invalid global id" }] };
+    }
+    if (!order) return { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] };
+    const incoming = tags.flatMap((t) => splitTags(t));
+    const tooLong = incoming.find((t) => t.length > TAG_MAX_LENGTH);
+    if (tooLong) return { node: null, userErrors: [{ field: ["tags"], message: `Tag '${tooLong.slice(0, 20)}…' is too long` }] };
+    for (const tag of incoming) {
+      if (!order.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
+    }
+    return { node: { __typename: "Order", id: order.gid }, userErrors: [] };
+  }
+
+  metafieldsSet(
+    shop: ShopState,
+    inputs: Array<{ ownerId: string; namespace?: string | null; key: string; type?: string | null; value: string; compareDigest?: string | null }>,
+  ): { metafields: MetafieldRecord[] | null; userErrors: UserErrorOut[] } {
+    const userErrors: UserErrorOut[] = [];
+    if (inputs.length > 25) {
+      return { metafields: null, userErrors: [{ field: ["metafields"], message: "Exceeded the maximum metafields input limit of 25.", code: "LESS_THAN_OR_EQUAL_TO", elementIndex: null }] };
+    }
+    const planned: Array<{ index: number; ownerType: MetafieldRecord["ownerType"]; namespace: string; type: string; input: (typeof inputs)[number] }> = [];
+    inputs.forEach((input, index) => {
+      const err = (field: string, message: string, code: string) =>
+        userErrors.push({ field: ["metafields", String(index), field], message, code, elementIndex: index });
+      let ownerType: MetafieldRecord["ownerType"] | undefined;
+      if (shop.orders.has(input.ownerId)) ownerType = "ORDER";
+      else if (input.ownerId === shop.appInstallationGid) ownerType = "API_PERMISSION";
+      if (!ownerType) return err("ownerId", "Owner does not exist.", "INVALID");
+      const namespace = this.resolveNamespace(input.namespace);
+      if (namespace.length < 2 || namespace.length > 255) return err("namespace", "Namespace is too short or too long.", "INVALID");
+      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) return err("key", "Key must be 2-64 characters of letters, numbers, '-' or '_'.", "INVALID");
+      const existing = shop.metafields.get(input.ownerId)?.get(`${namespace}\u0000${input.key}`);
+      const definition = shop.definitions.find((d) => d.ownerType === ownerType && d.namespace === namespace && d.key === input.key);
+      const type = input.type ?? definition?.type ?? existing?.type;
+      if (!type) return err("type", "Type can't be blank.", "BLANK");
+      if (!KNOWN_TYPES.has(type) && !type.startsWith("list.")) return err("type", `Type '${type}' is not a valid type.`, "INVALID_TYPE");
+      if (definition && definition.type !== type) return err("type", `Type must be ${definition.type} to match the metafield definition.`, "INVALID_TYPE");
+      if (input.compareDigest && existing && digest(existing) !== input.compareDigest) {
+        return err("compareDigest", "The resource has been updated since it was loaded.", "STALE_OBJECT");
+      }
+      const valueError = validateValue(type, input.value);
+      if (valueError) return err("value", valueError, "INVALID_VALUE");
+      planned.push({ index, ownerType, namespace, type, input });
+    });
+    // Shopify applies metafieldsSet atomically: any error and nothing is written.
+    if (userErrors.length > 0) return { metafields: null, userErrors };
+    const now = new Date(this.clock()).toISOString();
+    const written = planned.map(({ ownerType, namespace, type, input }) => {
+      let byKey = shop.metafields.get(input.ownerId);
+      if (!byKey) shop.metafields.set(input.ownerId, (byKey = new Map()));
+      const mapKey = `${namespace}\u0000${input.key}`;
+      const previous = byKey.get(mapKey);
+      const record: MetafieldRecord = {
+        id: previous?.id ?? this.id(),
+        ownerId: input.ownerId,
+        ownerType,
+        namespace,
+        key: input.key,
+        type,
+        value: normaliseValue(type, input.value),
+        createdAt: previous?.createdAt ?? now,
+        updatedAt: now,
+      };
+      byKey.set(mapKey, record);
+      return record;
+    });
+    return { metafields: written, userErrors: [] };
+  }
+
+  metafieldDefinitionCreate(
+    shop: ShopState,
+    input: { name: string; namespace?: string | null; key: string; type: string; ownerType: string; description?: string | null; pin?: boolean | null; access?: { admin?: string | null } | null },
+  ): { createdDefinition: MetafieldDefinitionRecord | null; userErrors: UserErrorOut[] } {
+    const namespace = this.resolveNamespace(input.namespace);
+    const fail = (field: string, message: string, code: string) => ({
+      createdDefinition: null,
+      userErrors: [{ field: ["definition", field], message, code }],
+    });
+    if (!input.name.trim()) return fail("name", "Name can't be blank.", "BLANK");
+    if (!KNOWN_TYPES.has(input.type) && !input.type.startsWith("list.")) return fail("type", `Type '${input.type}' is not a valid type.`, "INCLUSION");
+    if (!["ORDER", "API_PERMISSION"].includes(input.ownerType)) return fail("ownerType", `Stand-in supports ORDER and API_PERMISSION definitions only.`, "INCLUSION");
+    if (input.access?.admin && !namespace.startsWith(`app--${this.appId}`)) {
+      return fail("access", "Admin access can only be specified on metafield definitions that have an app namespace.", "ADMIN_ACCESS_INPUT_NOT_ALLOWED");
+    }
+    if (shop.definitions.some((d) => d.ownerType === input.ownerType && d.namespace === namespace && d.key === input.key)) {
+      return fail("key", `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`, "TAKEN");
+    }
+    const pinned = shop.definitions.filter((d) => d.ownerType === input.ownerType && d.pinnedPosition !== null).length;
+    const record: MetafieldDefinitionRecord = {
+      id: this.id(),
+      ownerType: input.ownerType,
+      namespace,
+      key: input.key,
+      name: input.name,
+      type: input.type,
+      description: input.description ?? null,
+      pinnedPosition: input.pin ? pinned + 1 : null,
+      access: { admin: input.access?.admin ?? (namespace.startsWith("app--") ? "MERCHANT_READ_WRITE" : null) },
+    };
+    shop.definitions.push(record);
+    return { createdDefinition: record, userErrors: [] };
+  }
+
+  issueToken(shop: string, options: { scope?: string | string[]; online?: boolean; ttlSeconds?: number } = {}): TokenRecord {
+    const scope = Array.isArray(options.scope) ? options.scope : (options.scope ?? "read_orders,write_orders").split(",").map((s) => s.trim()).filter(Boolean);
+    const token = `shpat_standin_${createHash("sha256").update(`${shop}:${this.id()}:${Math.random()}`).digest("hex").slice(0, 32)}`;
+    const record: TokenRecord = {
+      token,
+      shop: shop.toLowerCase(),
+      scope,
+      online: options.online ?? false,
+      expiresAt: options.ttlSeconds ? this.clock() + options.ttlSeconds * 1000 : null,
+    };
+    this.shop(shop);
+    this.tokens.set(token, record);
+    return record;
+  }
+
+  /** Leaky bucket: restores restoreRate points per second up to maximumAvailable. */
+  bucketNow(shop: ShopState): number {
+    const now = this.clock();
+    const restored = ((now - shop.bucket.at) / 1000) * THROTTLE.restoreRate;
+    shop.bucket.available = Math.min(THROTTLE.maximumAvailable, shop.bucket.available + Math.max(0, restored));
+    shop.bucket.at = now;
+    return shop.bucket.available;
+  }
+}
+
+export function digest(record: MetafieldRecord): string {
+  return createHash("sha256").update(`${record.id}:${record.value}:${record.updatedAt}`).digest("hex");
+}
+
+export function splitTags(tags: unknown): string[] {
+  if (Array.isArray(tags)) return tags.flatMap(splitTags);
+  if (typeof tags !== "string") return [];
+  return tags.split(",").map((t) => t.trim()).filter(Boolean);
+}
+
+function validateValue(type: string, value: string): string | null {
+  switch (type) {
+    case "json":
+      try {
+        JSON.parse(value);
+        return null;
+      } catch {
+        return "Value is invalid JSON.";
+      }
+    case "boolean":
+      return value === "true" || value === "false" ? null : "Value must be true or false.";
+    case "number_integer":
+      return /^-?\d+$/.test(value) ? null : "Value must be an integer.";
+    case "number_decimal":
+      return /^-?\d+(\.\d+)?$/.test(value) ? null : "Value must be a decimal.";
+    case "single_line_text_field":
+      return value.includes("\n") ? "Value must be a single line." : null;
+    default:
+      return null;
+  }
+}
+
+function normaliseValue(type: string, value: string): string {
+  // Shopify re-serialises json values (compact form).
+  return type === "json" ? JSON.stringify(JSON.parse(value)) : value;
+}
