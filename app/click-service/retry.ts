@@ -57,6 +57,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP date format spells out day and month names; Date.parse alone would take "-1".
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
