@@ -57,10 +57,13 @@ export function routeShopifyTrafficTo(standinUrl: string): StandinRouting {
   };
   const agent = new Agent().compose(interceptor);
   setGlobalDispatcher(agent);
+  let restored = false;
   return {
     origin,
     async restore() {
-      setGlobalDispatcher(previous);
+      if (restored) return;
+      restored = true;
+      if (getGlobalDispatcher() === agent) setGlobalDispatcher(previous);
       await agent.close();
     },
   };

@@ -1,0 +1,201 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-orders/documents";
+import type { AdminGraphql } from "../../app/shopify-orders/admin-client.server";
+import {
+  ensureEvidenceDefinition,
+  markOrderHijacked,
+  readOrderTagGuardState,
+  writeStorefrontConfig,
+  type HijackEvidence,
+} from "../../app/shopify-orders/orders.server";
+import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
+import { startHarness, type Harness } from "./support";
+
+const SHOP = "hijack-test.myshopify.com";
+let h: Harness;
+let graphql: AdminGraphql;
+const sleeps: number[] = [];
+const retry = { sleep: async (ms: number) => void sleeps.push(ms) };
+
+const evidence: HijackEvidence = {
+  expectedTag: "creator-anna",
+  arrivedTag: "couponbot-77",
+  creatorId: "cr_123",
+  verdict: "hijacked",
+  decidedAt: "2026-11-21T05:00:00.000Z",
+  clickId: "clk_abc",
+};
+
+function newOrder(tags = "vip") {
+  const payload = buildOrderCreatePayload({ tags, noteAttributes: { _lb_click: "clk_abc", _lb_tag: "couponbot-77" }, shop: SHOP });
+  h.standin.createOrder(SHOP, payload);
+  return payload.admin_graphql_api_id;
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.installShop(SHOP);
+  const { admin } = await h.app.unauthenticated.admin(SHOP);
+  graphql = admin.graphql; // the library's own admin.graphql must fit the structural type
+});
+afterAll(async () => h?.close());
+afterEach(() => {
+  sleeps.length = 0;
+  // The app must never send a document the schema rejects; only the deliberate test below does.
+  expect(h.standin.validationFailures().filter((f) => !f.query.includes("hijackTagOnPurpose"))).toEqual([]);
+});
+
+describe("markOrderHijacked through the real admin client and the stand-in", () => {
+  it("tags the order and stores the evidence, visible when read back", async () => {
+    const gid = newOrder();
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    const state = await readOrderTagGuardState(graphql, gid, retry);
+    expect(state.ok).toBe(true);
+    if (!state.ok) return;
+    expect(state.order?.tags).toEqual(["vip", "affiliate-hijacked"]);
+    expect(state.order?.evidence?.type).toBe("json");
+    expect(state.order?.evidence?.namespace).toMatch(/^app--\d+--tag_guard$/);
+    expect(JSON.parse(state.order!.evidence!.value)).toEqual(evidence);
+    // And through the stand-in's management view.
+    const res = await fetch(`${h.standin.url}/standin/orders/${encodeURIComponent(gid)}`);
+    const body = (await res.json()) as { order: { tags: string[]; metafields: Array<{ key: string; value: string }> } };
+    expect(body.order.tags).toEqual(["vip", "affiliate-hijacked"]);
+    expect(body.order.metafields.map((m) => m.key)).toEqual([EVIDENCE_METAFIELD.key]);
+  });
+
+  it("is idempotent: called twice, still one tag and the evidence intact", async () => {
+    const gid = newOrder("");
+    for (let i = 0; i < 2; i++) {
+      await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    }
+    // A differently cased tag is the same tag to Shopify.
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "Affiliate-Hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    const snapshot = h.standin.store.findOrder(gid)!;
+    expect(snapshot.order.tags).toEqual(["affiliate-hijacked"]);
+    const metafields = h.standin.store.metafieldsOf(snapshot.shop, gid);
+    expect(metafields).toHaveLength(1);
+    expect(JSON.parse(metafields[0]!.value)).toEqual(evidence);
+  });
+
+  it("defaults the tag when the merchant left it blank", async () => {
+    const gid = newOrder("");
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toEqual({ ok: true });
+    expect(h.standin.store.findOrder(gid)!.order.tags).toEqual(["affiliate-hijacked"]);
+  });
+
+  it("backs off on THROTTLED using the cost extension, then succeeds", async () => {
+    const gid = newOrder("");
+    h.standin.faults({ throttle: 2 });
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    expect(sleeps).toHaveLength(2);
+    // requestedQueryCost 24 (2 mutation fields x 10 + 4 payload objects), currentlyAvailable 0,
+    // restoreRate 100: wait (24 - 0) / 100 s.
+    expect(sleeps).toEqual([240, 240]);
+    expect(h.standin.store.findOrder(gid)!.order.tags).toEqual(["affiliate-hijacked"]);
+  });
+
+  it("gives up after bounded attempts when throttling persists, as retryable", async () => {
+    const gid = newOrder("");
+    h.standin.faults({ throttle: 10 });
+    const result = await markOrderHijacked(graphql, { orderGid: gid, evidence }, { ...retry, maxAttempts: 3 });
+    h.standin.faults({ throttle: 0 });
+    expect(result).toMatchObject({ ok: false, retryable: true });
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it("reports a 5xx as retryable", async () => {
+    const gid = newOrder("");
+    h.standin.faults({ serverError: 1, status: 502 });
+    const result = await markOrderHijacked(graphql, { orderGid: gid, evidence }, retry);
+    expect(result).toMatchObject({ ok: false, retryable: true });
+    if (!result.ok) expect(result.message).toMatch(/502/);
+  });
+
+  it("reports a network failure as retryable", async () => {
+    const gid = newOrder("");
+    const down = await startHarness();
+    await down.installShop(SHOP);
+    const { admin } = await down.app.unauthenticated.admin(SHOP);
+    await down.standin.close(); // the routed origin now refuses connections
+    try {
+      const result = await markOrderHijacked(admin.graphql, { orderGid: gid, evidence }, retry);
+      expect(result).toMatchObject({ ok: false, retryable: true });
+      if (!result.ok) expect(result.message).toMatch(/^network:/);
+    } finally {
+      await down.routing.restore();
+    }
+    // down.routing.restore() put the main harness's dispatcher back as the global one.
+  });
+
+  it("reports userErrors as not retryable, saying which", async () => {
+    const gid = newOrder("");
+    const result = await markOrderHijacked(graphql, { orderGid: gid, tag: "x".repeat(300), evidence }, retry);
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    if (!result.ok) expect(result.message).toMatch(/^user errors: tagsAdd: .*too long/);
+  });
+
+  it("reports an unknown order as not found, not retryable", async () => {
+    const result = await markOrderHijacked(graphql, { orderGid: "gid://shopify/Order/999999999", evidence }, retry);
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    if (!result.ok) expect(result.message).toMatch(/^order not found/);
+  });
+
+  it("reports missing scopes as access denied, not retryable", async () => {
+    const shop = "read-only.myshopify.com";
+    await h.installShop(shop, "read_products");
+    const { admin } = await h.app.unauthenticated.admin(shop);
+    const result = await markOrderHijacked(admin.graphql, { orderGid: "gid://shopify/Order/1", evidence }, retry);
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    if (!result.ok) expect(result.message).toMatch(/^access denied/);
+  });
+
+  it("reports a revoked token (401) as access denied, not retryable", async () => {
+    const shop = "revoked.myshopify.com";
+    await h.installShop(shop);
+    const session = h.sessions.sessions.get(`offline_${shop}`)!;
+    session.accessToken = "shpat_revoked";
+    const { admin } = await h.app.unauthenticated.admin(shop);
+    const result = await markOrderHijacked(admin.graphql, { orderGid: "gid://shopify/Order/1", evidence }, retry);
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    if (!result.ok) expect(result.message).toMatch(/^access denied: HTTP 401/);
+  });
+
+  it("gets a Shopify-style 400 from the stand-in for an invalid document", async () => {
+    const token = h.standin.issueToken(SHOP).token;
+    const res = await fetch(`https://${SHOP}/admin/api/2026-07/graphql.json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token },
+      body: JSON.stringify({ query: `query hijackTagOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }` }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Array<{ message: string }> };
+    expect(body.errors[0]!.message).toMatch(/hijackTag/);
+    expect(h.standin.validationFailures().filter((f) => f.query.includes("hijackTagOnPurpose"))).toHaveLength(1);
+    h.standin.clearRequests();
+  });
+
+  it("the read-back document is the one validated in documents.test.ts", () => {
+    expect(ORDER_TAG_GUARD_STATE).toContain(`namespace: "${EVIDENCE_METAFIELD.namespace}"`);
+  });
+});
+
+describe("storefront config and evidence definition", () => {
+  it("writes {tagParams} to the app installation metafield tag_guard.storefront_config", async () => {
+    await expect(writeStorefrontConfig(graphql, { tagParams: ["tag", "ref"] }, retry)).resolves.toEqual({ ok: true });
+    await expect(writeStorefrontConfig(graphql, { tagParams: ["aff"] }, retry)).resolves.toEqual({ ok: true });
+    const shop = h.standin.store.shop(SHOP);
+    const metafields = h.standin.store.metafieldsOf(shop, shop.appInstallationGid);
+    expect(metafields.map((m) => [m.namespace, m.key, m.type])).toEqual([["tag_guard", "storefront_config", "json"]]);
+    expect(JSON.parse(metafields[0]!.value)).toEqual({ tagParams: ["aff"] });
+  });
+
+  it("creates the pinned, merchant-readable evidence definition once; again is still ok", async () => {
+    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toEqual({ ok: true });
+    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toEqual({ ok: true });
+    const definitions = h.standin.store.shop(SHOP).definitions;
+    expect(definitions).toHaveLength(1);
+    expect(definitions[0]).toMatchObject({ ownerType: "ORDER", key: "hijack_evidence", type: "json", access: { admin: "MERCHANT_READ" } });
+    expect(definitions[0]!.pinnedPosition).toBe(1);
+    expect(definitions[0]!.namespace).toMatch(/^app--\d+--tag_guard$/);
+  });
+});
