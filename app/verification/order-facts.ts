@@ -49,12 +49,14 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
     return { ok: false, reason: issue ? `${issue.path.join(".") || "payload"} ${issue.message}` : "unreadable order" };
   }
   const order = parsed.data;
+  // The gid is a string and so exact; a JSON number id beyond 2^53 would already be rounded.
+  const id = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d+)$/)?.[1] ?? order.id;
   const subtotal = order.subtotal_price ?? order.current_subtotal_price;
   return {
     ok: true,
     facts: {
-      id: order.id,
-      gid: order.admin_graphql_api_id ?? `gid://shopify/Order/${order.id}`,
+      id,
+      gid: `gid://shopify/Order/${id}`,
       name: order.name ?? null,
       createdAt: new Date(order.created_at).toISOString(),
       currency: order.currency,

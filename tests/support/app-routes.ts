@@ -1,0 +1,19 @@
+import * as ordersCreate from "../../app/routes/webhooks.orders.create";
+import * as appUninstalled from "../../app/routes/webhooks.app.uninstalled";
+import * as scopesUpdate from "../../app/routes/webhooks.app.scopes_update";
+import * as shopRedact from "../../app/routes/webhooks.shop.redact";
+import * as customersRedact from "../../app/routes/webhooks.customers.redact";
+import * as dataRequest from "../../app/routes/webhooks.customers.data_request";
+import { serveRoutes } from "./route-server";
+
+/** The app's webhook routes, at the paths shopify.app.toml subscribes them to. */
+export function serveWebhookRoutes() {
+  return serveRoutes({
+    "/webhooks/orders/create": ordersCreate,
+    "/webhooks/app/uninstalled": appUninstalled,
+    "/webhooks/app/scopes_update": scopesUpdate,
+    "/webhooks/shop/redact": shopRedact,
+    "/webhooks/customers/redact": customersRedact,
+    "/webhooks/customers/data_request": dataRequest,
+  });
+}

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// Serves Remix route modules over real HTTP, the way remix-serve hands them a Fetch Request,
+// without a build: tests exercise the route code, the library's auth and a real socket.
+
+type Handler = (args: { request: Request; params: Record<string, string>; context: unknown }) => Promise<unknown> | unknown;
+export interface RouteModule {
+  loader?: Handler;
+  action?: Handler;
+}
+
+export interface RouteServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveRoutes(routes: Record<string, RouteModule>): Promise<RouteServer> {
+  const server = createServer((req, res) => {
+    handle(routes, req, res).catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function handle(routes: Record<string, RouteModule>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+  const route = routes[url.pathname];
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const method = req.method ?? "GET";
+  const request = new Request(url, { method, headers, body: chunks.length && method !== "GET" ? Buffer.concat(chunks) : undefined });
+  const handler = method === "GET" ? route?.loader : route?.action;
+  if (!handler) {
+    res.statusCode = route ? 405 : 404;
+    res.end();
+    return;
+  }
+  let response: unknown;
+  try {
+    response = await handler({ request, params: {}, context: {} });
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    response = thrown;
+  }
+  if (response instanceof Response) {
+    res.statusCode = response.status;
+    response.headers.forEach((value, name) => res.setHeader(name, value));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  } else {
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(response ?? null));
+  }
+}

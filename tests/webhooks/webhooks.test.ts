@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
+import { serveWebhookRoutes } from "../support/app-routes";
+import { deliver } from "../support/deliver";
+import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
+import type { RouteServer } from "../support/route-server";
+
+let app: RouteServer;
+beforeAll(async () => {
+  app = await serveWebhookRoutes();
+});
+afterAll(() => app.close());
+
+const settings = { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abcdef123456" };
+
+async function configure(shop: string) {
+  const saved = await saveSettings(shop, settings);
+  expect(saved.ok).toBe(true);
+}
+
+describe("HMAC verification by the library", () => {
+  const shop = "hmac-shop.myshopify.com";
+
+  it("accepts a correctly signed orders/create delivery and records it", async () => {
+    await configure(shop);
+    const payload = orderPayload();
+    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload, eventId: "evt-signed" });
+    expect(response.status).toBe(200);
+    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-signed" } } });
+    expect(delivery.status).toBe("recorded");
+    expect(delivery.orderId).toBe(String(payload.id));
+    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    expect(verification.state).toBe("queued");
+  });
+
+  it("answers 401 to a forged signature and records nothing", async () => {
+    const before = await prisma.webhookDelivery.count();
+    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload(), secret: "not-the-secret" });
+    expect(response.status).toBe(401);
+    expect(await prisma.webhookDelivery.count()).toBe(before);
+  });
+
+  it("answers 400 when the signature header is missing", async () => {
+    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload(), hmac: null });
+    expect(response.status).toBe(400);
+  });
+
+  it("rejects forged lifecycle and compliance webhooks too", async () => {
+    await storeOfflineSession(shop);
+    for (const [path, topic] of [
+      ["/webhooks/app/uninstalled", "app/uninstalled"],
+      ["/webhooks/shop/redact", "shop/redact"],
+      ["/webhooks/customers/redact", "customers/redact"],
+      ["/webhooks/customers/data_request", "customers/data_request"],
+      ["/webhooks/app/scopes_update", "app/scopes_update"],
+    ] as const) {
+      const response = await deliver(app.url, path, { topic, shop, body: { shop_domain: shop }, secret: "forged" });
+      expect(response.status, path).toBe(401);
+    }
+    expect(await prisma.session.count({ where: { shop } })).toBe(1);
+    expect(await prisma.shopSettings.count({ where: { shop } })).toBe(1);
+  });
+
+  it("records a signed body that is not JSON as invalid instead of failing", async () => {
+    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: "{not json", eventId: "evt-garbage" });
+    expect(response.status).toBe(200);
+    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-garbage" } } });
+    expect(delivery.status).toBe("invalid");
+    expect(delivery.reason).toMatch(/not JSON/);
+  });
+});
+
+describe("app/uninstalled", () => {
+  const shop = "uninstall-shop.myshopify.com";
+
+  it("deletes the shop's sessions, keeps its business records, and is safe twice", async () => {
+    await configure(shop);
+    await storeOfflineSession(shop);
+    await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload() });
+    for (let i = 0; i < 2; i += 1) {
+      const response = await deliver(app.url, "/webhooks/app/uninstalled", { topic: "app/uninstalled", shop, body: { id: 1, domain: shop } });
+      expect(response.status).toBe(200);
+    }
+    expect(await prisma.session.count({ where: { shop } })).toBe(0);
+    const kept = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(kept.uninstalledAt).toBeInstanceOf(Date);
+    expect(await prisma.verification.count({ where: { shop } })).toBe(1);
+  });
+
+  it("skips orders delivered after uninstall, with the reason", async () => {
+    const payload = orderPayload();
+    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload });
+    expect(response.status).toBe(200);
+    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    expect(verification.outcome).toBe("skipped");
+    expect(verification.reason).toBe("the app was uninstalled");
+  });
+});
+
+describe("app/scopes_update", () => {
+  it("stores the granted scopes on the shop's sessions", async () => {
+    const shop = "scopes-shop.myshopify.com";
+    await storeOfflineSession(shop, "shpat_x", "read_orders");
+    const response = await deliver(app.url, "/webhooks/app/scopes_update", {
+      topic: "app/scopes_update",
+      shop,
+      body: { id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() },
+    });
+    expect(response.status).toBe(200);
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } });
+    expect(session.scope).toBe("read_orders,write_orders");
+  });
+});
+
+describe("compliance webhooks", () => {
+  const shop = "privacy-shop.myshopify.com";
+  const other = "other-shop.myshopify.com";
+
+  async function seed(target: string) {
+    await configure(target);
+    await storeOfflineSession(target);
+    const payload = orderPayload({ noteAttributes: { _lb_click: "clk_1", _lb_tag: "alice-20" } });
+    await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop: target, body: payload });
+    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop: target, orderId: String(payload.id) } } });
+    await prisma.verificationAttempt.create({ data: { verificationId: verification.id, number: 1, step: "verify-click", result: "ok" } });
+    await prisma.commission.create({
+      data: {
+        shop: target, verificationId: verification.id, orderId: verification.orderId, creatorId: "cr_alice", expectedTag: "alice-20",
+        arrivedTag: "alice-20", orderValue: "100.00", currency: "USD", rate: "10", amount: "10.00", amountMinor: 1000n,
+      },
+    });
+    await prisma.verification.update({ where: { id: verification.id }, data: { clickId: "clk_1", arrivedTag: "alice-20" } });
+    return payload;
+  }
+
+  it("customers/data_request gathers what the app holds for the listed orders", async () => {
+    const payload = await seed(shop);
+    const response = await deliver(app.url, "/webhooks/customers/data_request", {
+      topic: "customers/data_request",
+      shop,
+      body: { shop_id: 1, shop_domain: shop, orders_requested: [payload.id], customer: { id: 99, email: "a@b.c" }, data_request: { id: 7 } },
+    });
+    expect(response.status).toBe(200);
+    const request = await prisma.dataRequest.findFirstOrThrow({ where: { shop } });
+    expect(request.customerId).toBe("99");
+    const data = JSON.parse(request.data) as { orders: { orderId: string; clickId: string; commission: { amount: string } }[] };
+    expect(data.orders).toHaveLength(1);
+    expect(data.orders[0]).toMatchObject({ orderId: String(payload.id), clickId: "clk_1", commission: { amount: "10.00" } });
+  });
+
+  it("customers/redact removes the click id and stored order data but keeps the creator's commission", async () => {
+    const payload = await seed(shop);
+    const body = { shop_id: 1, shop_domain: shop, customer: { id: 99 }, orders_to_redact: [payload.id] };
+    for (let i = 0; i < 2; i += 1) {
+      expect((await deliver(app.url, "/webhooks/customers/redact", { topic: "customers/redact", shop, body })).status).toBe(200);
+    }
+    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    expect(verification.clickId).toBeNull();
+    expect(verification.payload).toBe("{}");
+    expect(await prisma.commission.count({ where: { orderId: String(payload.id) } })).toBe(1);
+    expect(await prisma.dataRequest.count({ where: { shop, customerId: "99" } })).toBe(0);
+  });
+
+  it("shop/redact deletes everything held for the shop, in every table, and nothing of others", async () => {
+    await seed(shop);
+    await seed(other);
+    await prisma.dataRequest.create({ data: { shop, ordersAsked: "[]", data: "{}" } });
+    for (const [table, count] of Object.entries(await rowCounts(shop))) expect(count, table).toBeGreaterThan(0);
+    const othersBefore = await rowCounts(other);
+
+    for (let i = 0; i < 2; i += 1) {
+      const response = await deliver(app.url, "/webhooks/shop/redact", { topic: "shop/redact", shop, body: { shop_id: 1, shop_domain: shop } });
+      expect(response.status).toBe(200);
+    }
+
+    for (const [table, count] of Object.entries(await rowCounts(shop))) expect(count, table).toBe(0);
+    expect(await rowCounts(other)).toEqual(othersBefore);
+  });
+});
