@@ -1,0 +1,356 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// A local stand-in for a Shopify storefront, just faithful enough to run the click-capture
+// app embed for real in Chromium:
+// - pages render the app embed block exactly as its liquid outputs it (renderClickCaptureBlock);
+// - a `window.Shopify` like the one content_for_header defines (routes.root, and the Customer
+//   Privacy API in the states a shop can be in);
+// - the Ajax Cart API endpoints the script uses, following Shopify's documented contract:
+//   GET {root}cart.js returns the cart JSON; POST {root}cart/update.js with JSON
+//   {"attributes": {...}} MERGES the given attributes into the cart's (a key whose value is ""
+//   or null is removed, the long-standing Ajax API behaviour) and returns the cart JSON; the
+//   cart is identified by the `cart` cookie (created on the first write when there is none),
+//   and a checkout leaves the browser with a different cart.
+// Every request is logged so tests can count what the page asked for.
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const EXTENSION_DIR = path.resolve(here, "../../extensions/click-capture");
+export const BLOCK_FILE = path.join(EXTENSION_DIR, "blocks/click-capture.liquid");
+export const ASSET_FILE = path.join(EXTENSION_DIR, "assets/click-capture.js");
+export const ASSET_PATH = "/cdn/shop/extensions/click-capture/assets/click-capture.js";
+
+// ---------------------------------------------------------------------------------------
+// The block's liquid, rendered. Only the constructs the block actually uses are supported; any
+// other liquid left over makes rendering throw, so the block cannot drift from this stand-in.
+
+/** The block's one `{% liquid %}` program, whitespace-normalised. */
+export const EXPECTED_LIQUID_PROGRAM = [
+  "assign tag_params = app.metafields.tag_guard.storefront_config.value.tagParams",
+  "if tag_params == blank",
+  `assign tag_params_json = '["tag"]'`,
+  "else",
+  "assign tag_params_json = tag_params | json",
+  "endif",
+].join("\n");
+
+const escapeLiquid = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+const isBlank = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  value === false ||
+  (typeof value === "string" && value.trim() === "") ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
+
+export interface BlockContext {
+  /** What `'click-capture.js' | asset_url` returns. */
+  assetUrl: string;
+  /** The parsed JSON value of app.metafields.tag_guard.storefront_config (undefined: not set). */
+  storefrontConfig?: unknown;
+}
+
+export function renderClickCaptureBlock(liquid: string, context: BlockContext): string {
+  let rest = liquid
+    .replace(/\{%-?\s*comment\s*-?%\}[\s\S]*?\{%-?\s*endcomment\s*-?%\}/g, "")
+    .replace(/\{%-?\s*schema\s*-?%\}[\s\S]*?\{%-?\s*endschema\s*-?%\}/g, "");
+  const program = /\{%-?\s*liquid\s+([\s\S]*?)\s*-?%\}/.exec(rest);
+  if (!program) throw new Error("click-capture.liquid: expected one {% liquid %} block");
+  const normalised = program[1]!
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join("\n");
+  if (normalised !== EXPECTED_LIQUID_PROGRAM) {
+    throw new Error(`click-capture.liquid changed; update the stand-in renderer:\n${normalised}`);
+  }
+  rest = rest.replace(program[0], "");
+
+  const config = context.storefrontConfig as { tagParams?: unknown } | undefined;
+  const tagParams = config && typeof config === "object" ? config.tagParams : undefined;
+  const tagParamsJson = isBlank(tagParams) ? '["tag"]' : JSON.stringify(tagParams);
+
+  const outputs: Record<string, string> = {
+    "'click-capture.js' | asset_url": context.assetUrl,
+    "tag_params_json | escape": escapeLiquid(tagParamsJson),
+  };
+  rest = rest.replace(/\{\{-?\s*([\s\S]*?)\s*-?\}\}/g, (_, expression: string) => {
+    const value = outputs[expression.trim()];
+    if (value === undefined) throw new Error(`click-capture.liquid: unsupported output {{ ${expression} }}`);
+    return value;
+  });
+  if (/\{\{|\{%/.test(rest)) throw new Error(`click-capture.liquid: unsupported liquid left: ${rest}`);
+  return rest.trim();
+}
+
+// ---------------------------------------------------------------------------------------
+// The storefront.
+
+/** How the shop's Customer Privacy API looks to the page. */
+export type ConsentMode =
+  | "not-required" // API loaded; consent not required for this visitor (marketingAllowed() is true)
+  | "granted" // API loaded; consent required and given
+  | "denied" // API loaded; consent required and not (yet) given; window.__grantConsent() accepts the banner
+  | "lazy-denied" // API not loaded yet; Shopify.loadFeatures loads it (consent required, not given)
+  | "lazy-granted" // API not loaded yet; Shopify.loadFeatures loads it (consent required and given)
+  | "lazy-error" // API not loaded yet and loadFeatures reports an error
+  | "absent"; // no Shopify consent machinery on the page at all
+
+export interface PageSettings {
+  /** Shopify.routes.root: "/" or a locale prefix such as "/fr/". */
+  root: string;
+  consent: ConsentMode;
+  /** app.metafields.tag_guard.storefront_config value (undefined: merchant never saved settings). */
+  storefrontConfig?: unknown;
+  /** Raw replacement for the whole block HTML (hostile configuration tests). */
+  blockHtml?: string;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  body: string;
+  cart: string | null;
+}
+
+export interface Cart {
+  token: string;
+  attributes: Record<string, string>;
+  note: string | null;
+}
+
+export type Failure = "none" | "500" | "network";
+
+function shopifyStandIn(settings: PageSettings): string {
+  const lines = [`window.Shopify = { shop: "tag-guard-test.myshopify.com", routes: { root: ${JSON.stringify(settings.root)} } };`];
+  const api = (allowed: string) =>
+    `{ marketingAllowed: function () { return ${allowed}; }, analyticsProcessingAllowed: function () { return ${allowed}; } }`;
+  switch (settings.consent) {
+    case "not-required":
+    case "granted":
+      lines.push(`Shopify.customerPrivacy = ${api("true")};`);
+      lines.push("Shopify.loadFeatures = function (features, callback) { callback(); };");
+      break;
+    case "denied":
+      lines.push("window.__consent = false;");
+      lines.push(`Shopify.customerPrivacy = ${api("window.__consent")};`);
+      lines.push("Shopify.loadFeatures = function (features, callback) { callback(); };");
+      // What Shopify's banner does when the visitor accepts: consent recorded, then the event.
+      lines.push(
+        "window.__grantConsent = function () { window.__consent = true; document.dispatchEvent(new CustomEvent('visitorConsentCollected', { detail: { analyticsAllowed: true, marketingAllowed: true, preferencesAllowed: true, saleOfDataAllowed: true } })); };",
+      );
+      break;
+    case "lazy-denied":
+    case "lazy-granted": {
+      const allowed = settings.consent === "lazy-granted" ? "true" : "false";
+      lines.push(
+        `Shopify.loadFeatures = function (features, callback) { window.__loadedFeatures = features; setTimeout(function () { Shopify.customerPrivacy = ${api(allowed)}; callback(); }, 0); };`,
+      );
+      break;
+    }
+    case "lazy-error":
+      lines.push(
+        "Shopify.loadFeatures = function (features, callback) { setTimeout(function () { callback(new Error('failed to load')); }, 0); };",
+      );
+      break;
+    case "absent":
+      break;
+  }
+  return lines.join("\n");
+}
+
+export class Storefront {
+  readonly requests: LoggedRequest[] = [];
+  readonly carts = new Map<string, Cart>();
+  settings: PageSettings = { root: "/", consent: "not-required" };
+  /** Makes the cart endpoints fail: HTTP 500, or the connection dropped (a network error). */
+  failure: Failure = "none";
+  private server: Server | null = null;
+  origin = "";
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(String(error));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.origin = `http://127.0.0.1:${port}`;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  reset(settings: Partial<PageSettings> = {}): void {
+    this.requests.length = 0;
+    this.carts.clear();
+    this.failure = "none";
+    this.settings = { root: "/", consent: "not-required", ...settings };
+  }
+
+  url(pathAndQuery: string): string {
+    return this.origin + pathAndQuery;
+  }
+
+  /** Requests to the cart endpoints (anything the script asked for). */
+  cartRequests(): LoggedRequest[] {
+    return this.requests.filter((request) => /\/cart(\.js|\/update\.js)$/.test(request.path));
+  }
+
+  /** Checkout completed: the old cart is gone and the browser gets a new cart token. */
+  newCartToken(): string {
+    const token = `hWN${randomBytes(9).toString("hex")}?key=${randomBytes(8).toString("hex")}`;
+    this.carts.set(token, { token, attributes: {}, note: null });
+    return token;
+  }
+
+  cartByCookie(cookieValue: string | undefined): Cart | undefined {
+    return cookieValue === undefined ? undefined : this.carts.get(decodeURIComponent(cookieValue));
+  }
+
+  pageHtml(): string {
+    const block =
+      this.settings.blockHtml ??
+      renderClickCaptureBlock(readFileSync(BLOCK_FILE, "utf8"), {
+        assetUrl: ASSET_PATH,
+        storefrontConfig: this.settings.storefrontConfig,
+      });
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tag Guard test store</title>
+<link rel="icon" href="data:,">
+<script>
+${shopifyStandIn(this.settings)}
+</script>
+<style>
+body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #222; }
+header { height: 64px; display: flex; align-items: center; padding: 0 24px; background: #f4f1ea; }
+main { padding: 24px; max-width: 720px; }
+.price { font-size: 24px; font-weight: 600; }
+button { padding: 12px 20px; font: inherit; }
+</style>
+</head>
+<body>
+<header><strong>Tag Guard test store</strong></header>
+<main>
+<h1>Merino wool beanie</h1>
+<p class="price">$29.00</p>
+<p>Soft, warm, made to last. A product page standing in for a real theme.</p>
+<button type="button">Add to cart</button>
+</main>
+${block}
+</body>
+</html>`;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const body = await new Promise<string>((resolve) => {
+      let text = "";
+      request.setEncoding("utf8");
+      request.on("data", (chunk: string) => (text += chunk));
+      request.on("end", () => resolve(text));
+    });
+    const cookieValue = /(?:^|;\s*)cart=([^;]*)/.exec(request.headers.cookie ?? "")?.[1];
+    this.requests.push({ method: request.method ?? "GET", path: url.pathname, body, cart: cookieValue ?? null });
+
+    if (url.pathname === ASSET_PATH) {
+      response.writeHead(200, { "Content-Type": "application/javascript; charset=utf-8", "Cache-Control": "no-store" });
+      response.end(readFileSync(ASSET_FILE));
+      return;
+    }
+
+    const cartPath = /^(\/[a-z]{2}(?:-[a-z]{2})?)?\/(cart\.js|cart\/update\.js)$/i.exec(url.pathname);
+    if (cartPath) {
+      if (this.failure === "network") {
+        request.socket.destroy();
+        return;
+      }
+      if (this.failure === "500") {
+        response.writeHead(500, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ status: 500, message: "Internal Server Error" }));
+        return;
+      }
+      const endpoint = cartPath[2]!;
+      if (endpoint === "cart.js" && request.method === "GET") return this.sendCart(response, this.ensureCart(cookieValue, response));
+      if (endpoint === "cart/update.js" && request.method === "POST") {
+        if (!(request.headers["content-type"] ?? "").startsWith("application/json")) {
+          response.writeHead(400, { "Content-Type": "application/json" });
+          response.end(JSON.stringify({ status: 400, message: "Bad Request", description: "expected JSON" }));
+          return;
+        }
+        let parsed: { attributes?: unknown };
+        try {
+          parsed = JSON.parse(body) as { attributes?: unknown };
+        } catch {
+          response.writeHead(400, { "Content-Type": "application/json" });
+          response.end(JSON.stringify({ status: 400, message: "Bad Request", description: "invalid JSON" }));
+          return;
+        }
+        const cart = this.ensureCart(cookieValue, response);
+        if (parsed.attributes && typeof parsed.attributes === "object") {
+          for (const [key, value] of Object.entries(parsed.attributes as Record<string, unknown>)) {
+            if (value === null || value === "") delete cart.attributes[key];
+            else cart.attributes[key] = String(value);
+          }
+        }
+        return this.sendCart(response, cart);
+      }
+      response.writeHead(405);
+      response.end();
+      return;
+    }
+
+    if (request.method === "GET" && !url.pathname.startsWith("/cdn/")) {
+      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      response.end(this.pageHtml());
+      return;
+    }
+    response.writeHead(404);
+    response.end();
+  }
+
+  /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */
+  private ensureCart(cookieValue: string | undefined, response: ServerResponse): Cart {
+    const existing = this.cartByCookie(cookieValue);
+    if (existing) return existing;
+    const token = this.newCartToken();
+    response.setHeader("Set-Cookie", `cart=${encodeURIComponent(token)}; Path=/; SameSite=Lax; Max-Age=1209600`);
+    return this.carts.get(token)!;
+  }
+
+  private sendCart(response: ServerResponse, cart: Cart): void {
+    response.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
+    response.end(
+      JSON.stringify({
+        token: cart.token,
+        note: cart.note,
+        attributes: cart.attributes,
+        original_total_price: 0,
+        total_price: 0,
+        total_discount: 0,
+        total_weight: 0,
+        item_count: 0,
+        items: [],
+        requires_shipping: false,
+        currency: "USD",
+        items_subtotal_price: 0,
+        cart_level_discount_applications: [],
+      }),
+    );
+  }
+}

@@ -1,0 +1,538 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CART_ATTRIBUTES, MAX_ATTRIBUTE_LENGTH, TAG_HISTORY_LIMIT } from "../../app/attribution/cart-attributes";
+import { launchChromium } from "../support/chromium";
+import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "./storefront-server";
+
+// The click-capture app embed running for real in Chromium against a stand-in storefront
+// (./storefront-server.ts). Every case waits for the script's own completion signal (the
+// data-tag-guard attribute it sets on its <script> element) and then counts requests: no
+// sleeps, no timing assertions.
+
+const { clickId: CLICK, arrivedTag: TAG, capturedAt: AT, tagHistory: TAGS } = CART_ATTRIBUTES;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const STATUS_SELECTOR = "script[data-tag-params]";
+
+const store = new Storefront();
+let browser: Browser;
+const shoppers: Shopper[] = [];
+
+beforeAll(async () => {
+  await store.start();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await Promise.all(shoppers.map((shopper) => shopper.context.close().catch(() => undefined)));
+  await browser?.close();
+  await store.stop();
+});
+
+beforeEach(() => {
+  store.reset();
+});
+
+interface Visit {
+  status: string;
+  /** Cart API requests the page made during this visit, as the server saw them. */
+  cartRequests: LoggedRequest[];
+  /** Every request the page made other than the document itself and the script asset. */
+  scriptRequests: string[];
+}
+
+/** One browser profile (cookies + storage) visiting the store page after page. */
+class Shopper {
+  readonly errors: string[] = [];
+  readonly dialogs: string[] = [];
+  readonly requested: string[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  static async create(initScript?: string): Promise<Shopper> {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    if (initScript) await context.addInitScript(initScript);
+    const page = await context.newPage();
+    const shopper = new Shopper(context, page);
+    page.on("pageerror", (error) => shopper.errors.push(String(error)));
+    page.on("dialog", (dialog) => {
+      shopper.dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on("request", (request) => shopper.requested.push(request.url()));
+    shoppers.push(shopper);
+    return shopper;
+  }
+
+  /** Load a page and wait until the script reports it is done (or `until` status). */
+  async visit(pathAndQuery: string, until?: string): Promise<Visit> {
+    const serverBefore = store.requests.length;
+    const pageBefore = this.requested.length;
+    await this.page.goto(store.url(pathAndQuery), { waitUntil: "load" });
+    const status = await this.waitForStatus(until);
+    const document = store.url(pathAndQuery);
+    return {
+      status,
+      cartRequests: store.cartRequests().filter((request) => store.requests.indexOf(request) >= serverBefore),
+      scriptRequests: this.requested
+        .slice(pageBefore)
+        .filter((url) => url !== document && url !== store.url(ASSET_PATH)),
+    };
+  }
+
+  async waitForStatus(until?: string): Promise<string> {
+    const handle = await this.page.waitForFunction(
+      ([selector, wanted]) => {
+        const status = document.querySelector(selector!)?.getAttribute("data-tag-guard");
+        return status && (!wanted || status === wanted) ? status : null;
+      },
+      [STATUS_SELECTOR, until] as const,
+    );
+    return (await handle.jsonValue()) as string;
+  }
+
+  async cartCookie(): Promise<string | undefined> {
+    const cookies = await this.context.cookies(store.origin);
+    return cookies.find((cookie) => cookie.name === "cart")?.value;
+  }
+
+  async cart(): Promise<Cart | undefined> {
+    return store.cartByCookie(await this.cartCookie());
+  }
+
+  async attributes(): Promise<Record<string, string>> {
+    return (await this.cart())?.attributes ?? {};
+  }
+
+  async storage(): Promise<string | null> {
+    return this.page.evaluate(() => {
+      try {
+        return localStorage.getItem("tag_guard");
+      } catch {
+        return "(blocked)";
+      }
+    });
+  }
+}
+
+const history = (attributes: Record<string, string>) => JSON.parse(attributes[TAGS] ?? "null") as [string, string][];
+
+function expectNoRequests(visit: Visit) {
+  expect(visit.cartRequests).toEqual([]);
+  expect(visit.scriptRequests).toEqual([]);
+}
+
+const describeRequests = (visit: Visit) => visit.cartRequests.map((request) => `${request.method} ${request.path}`);
+
+describe("click capture on the storefront", () => {
+  it("first landing with a click and a tag writes all four attributes in one request", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/products/beanie?lb_click=clk_123&tag=creator-20");
+
+    expect(visit.status).toBe("saved");
+    // No cart yet, so nothing to read first: one write.
+    expect(describeRequests(visit)).toEqual(["POST /cart/update.js"]);
+    expect(visit.scriptRequests).toEqual([store.url("/cart/update.js")]);
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_123");
+    expect(attributes[TAG]).toBe("creator-20");
+    expect(attributes[AT]).toMatch(ISO);
+    expect(history(attributes)).toEqual([["creator-20", attributes[AT]]]);
+    expect(JSON.parse(visit.cartRequests[0]!.body)).toEqual({ attributes });
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("makes no request on later pages without parameters, nor when the same link is opened again", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+
+    const plain = await shopper.visit("/collections/all");
+    expect(plain.status).toBe("idle");
+    expectNoRequests(plain);
+
+    const again = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(again.status).toBe("unchanged");
+    expectNoRequests(again);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("a later page with a different tag replaces the arrived tag and keeps both in the history (the hijack)", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    const first = await shopper.attributes();
+
+    // A coupon extension redirects through its own link: the click id is gone, the tag swapped.
+    const hijack = await shopper.visit("/products/beanie?tag=honey-20");
+    expect(hijack.status).toBe("saved");
+    // Memory describes this cart: no read, one write of what changed.
+    expect(describeRequests(hijack)).toEqual(["POST /cart/update.js"]);
+    expect(Object.keys(JSON.parse(hijack.cartRequests[0]!.body).attributes).sort()).toEqual([TAG, TAGS].sort());
+
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_1");
+    expect(attributes[AT]).toBe(first[AT]);
+    expect(attributes[TAG]).toBe("honey-20");
+    const tags = history(attributes);
+    expect(tags.map(([tag]) => tag)).toEqual(["creator-20", "honey-20"]);
+    expect(tags[1]![1]).toMatch(ISO);
+    expect(Date.parse(tags[1]![1])).toBeGreaterThanOrEqual(Date.parse(tags[0]![1]));
+
+    // Same click, swapped tag (the extension kept lb_click): also last touch.
+    await shopper.visit("/?lb_click=clk_1&tag=other-21");
+    expect(history(await shopper.attributes()).map(([tag]) => tag)).toEqual(["creator-20", "honey-20", "other-21"]);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("keeps the tag history bounded: the journey's first tag and the most recent ones", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=t0");
+    for (let i = 1; i <= 7; i++) await shopper.visit(`/?tag=t${i}`);
+    const attributes = await shopper.attributes();
+    const tags = history(attributes).map(([tag]) => tag);
+    expect(tags).toHaveLength(TAG_HISTORY_LIMIT);
+    expect(tags).toEqual(["t0", "t4", "t5", "t6", "t7"]);
+    expect(attributes[TAG]).toBe("t7");
+  });
+
+  it("a click without a tag records the click only", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_only");
+    expect(visit.status).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes).toEqual({ [CLICK]: "clk_only", [AT]: expect.stringMatching(ISO) });
+  });
+
+  it("a new click starts a new journey: the old click's tag and history are cleared", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_old&tag=creator-20");
+    const visit = await shopper.visit("/?lb_click=clk_new");
+    expect(visit.status).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_new");
+    expect(attributes[TAG] ?? "").toBe("");
+    expect(attributes[TAGS] ?? "").toBe("");
+  });
+
+  it("a tag without a click records the tag and its history, no click", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?tag=creator-20");
+    expect(visit.status).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBeUndefined();
+    expect(attributes[AT]).toBeUndefined();
+    expect(attributes[TAG]).toBe("creator-20");
+    expect(history(attributes).map(([tag]) => tag)).toEqual(["creator-20"]);
+  });
+
+  it("a first visit without parameters makes no request, sets no cookie and stores nothing", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/");
+    expect(visit.status).toBe("idle");
+    expectNoRequests(visit);
+    expect(await shopper.cartCookie()).toBeUndefined();
+    expect(await shopper.storage()).toBeNull();
+    expect(store.carts.size).toBe(0);
+  });
+
+  it("writes the attributes again into the new cart after a checkout (new cart token)", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    const before = await shopper.attributes();
+
+    // Checkout done: the browser now holds a different cart.
+    const token = store.newCartToken();
+    await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
+
+    const visit = await shopper.visit("/");
+    expect(visit.status).toBe("saved");
+    // The new cart may already hold attributes (another tab): read it, then write.
+    expect(describeRequests(visit)).toEqual(["GET /cart.js", "POST /cart/update.js"]);
+    expect((await shopper.cart())?.token).toBe(token);
+    expect(await shopper.attributes()).toEqual(before);
+
+    const after = await shopper.visit("/products/beanie");
+    expect(after.status).toBe("idle");
+    expectNoRequests(after);
+  });
+
+  it("writes the attributes again when the checkout left no cart at all", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    const before = await shopper.attributes();
+    const oldCookie = await shopper.cartCookie();
+    await shopper.context.clearCookies();
+
+    const visit = await shopper.visit("/");
+    expect(visit.status).toBe("saved");
+    expect(describeRequests(visit)).toEqual(["POST /cart/update.js"]);
+    expect(await shopper.cartCookie()).not.toBe(oldCookie);
+    expect(await shopper.attributes()).toEqual(before);
+  });
+
+  it("works with storage blocked, using the cart itself as the record", async () => {
+    const shopper = await Shopper.create(`
+      Object.defineProperty(window, "localStorage", {
+        configurable: true,
+        get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+      });
+    `);
+    const landing = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(landing.status).toBe("saved");
+    expect(describeRequests(landing)).toEqual(["POST /cart/update.js"]);
+
+    // No memory: read the cart to extend its history, then write.
+    const hijack = await shopper.visit("/?tag=honey-20");
+    expect(hijack.status).toBe("saved");
+    expect(describeRequests(hijack)).toEqual(["GET /cart.js", "POST /cart/update.js"]);
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_1");
+    expect(history(attributes).map(([tag]) => tag)).toEqual(["creator-20", "honey-20"]);
+
+    const plain = await shopper.visit("/");
+    expect(plain.status).toBe("idle");
+    expectNoRequests(plain);
+    expect(await shopper.storage()).toBe("(blocked)");
+    expect(shopper.errors).toEqual([]);
+  });
+
+  for (const failure of ["500", "network"] as const) {
+    it(`survives a failing cart endpoint (${failure}) and retries on a later page view`, async () => {
+      const shopper = await Shopper.create();
+      // A network error is made in the browser (the request never reaches the server), so
+      // Chromium's own retry of a reset keep-alive connection cannot blur the count.
+      const cartUrls = /\/cart(\.js|\/update\.js)$/;
+      if (failure === "500") store.failure = "500";
+      else await shopper.context.route(cartUrls, (route) => route.abort("connectionreset"));
+
+      const landing = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+      expect(landing.status).toBe("failed");
+      expect(landing.scriptRequests).toEqual([store.url("/cart/update.js")]);
+      expect(shopper.errors).toEqual([]);
+      expect(await shopper.attributes()).toEqual({});
+
+      // Still failing: retried (and failing quietly) on the next page too.
+      const still = await shopper.visit("/collections/all");
+      expect(still.status).toBe("failed");
+      expect(still.scriptRequests).toEqual([store.url("/cart/update.js")]);
+      expect(shopper.errors).toEqual([]);
+
+      store.failure = "none";
+      await shopper.context.unroute(cartUrls);
+      const retry = await shopper.visit("/products/beanie");
+      expect(retry.status).toBe("saved");
+      const attributes = await shopper.attributes();
+      expect(attributes[CLICK]).toBe("clk_1");
+      expect(attributes[TAG]).toBe("creator-20");
+
+      const settled = await shopper.visit("/");
+      expect(settled.status).toBe("idle");
+      expectNoRequests(settled);
+      expect(shopper.errors).toEqual([]);
+    });
+  }
+
+  it("stores hostile values as bounded text and never puts them in the page", async () => {
+    const shopper = await Shopper.create(`
+      window.__mutations = [];
+      let watching = false;
+      const observer = new MutationObserver((records) => {
+        if (!watching) return;
+        for (const r of records) window.__mutations.push(r.type + ":" + (r.attributeName || "") + ":" + r.target.nodeName);
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      document.addEventListener("readystatechange", () => {
+        if (document.readyState === "interactive") { observer.takeRecords(); watching = true; }
+      });
+    `);
+    const script = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
+    const long = "x".repeat(5000);
+    const unicode = "créateur-😀-مرحبا-日本";
+    const split = `${"a".repeat(MAX_ATTRIBUTE_LENGTH - 1)}😀`; // the cut would halve the emoji
+
+    await shopper.visit(`/?lb_click=${encodeURIComponent(script)}&tag=${encodeURIComponent(unicode)}`);
+    let attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe(script);
+    expect(attributes[TAG]).toBe(unicode);
+
+    await shopper.visit(`/?tag=${encodeURIComponent(long)}`);
+    await shopper.visit(`/?lb_click=${encodeURIComponent(split)}&tag=%00%1Fctl%7F-tag`);
+    await shopper.visit(`/?tag=${encodeURIComponent(`${"\""}`.repeat(600))}`);
+    attributes = await shopper.attributes();
+    for (const value of Object.values(attributes)) expect(value.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_LENGTH);
+    expect(attributes[CLICK]).toBe("a".repeat(MAX_ATTRIBUTE_LENGTH - 1));
+    expect(history(attributes).map(([tag]) => tag)[0]).toBe("ctl-tag");
+    expect(attributes[TAG]).toBe("\"".repeat(MAX_ATTRIBUTE_LENGTH));
+
+    await shopper.visit(`/?tag=${encodeURIComponent(script)}`);
+    const last = await shopper.visit(`/?lb_click=clk_${encodeURIComponent(long)}&tag=${encodeURIComponent(long)}`);
+    expect(last.status).toBe("saved");
+    attributes = await shopper.attributes();
+    for (const value of Object.values(attributes)) expect(value.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_LENGTH);
+    expect(() => history(attributes)).not.toThrow();
+
+    // Text only: no dialog, no element added, nothing changed but the script's status attribute.
+    expect(shopper.dialogs).toEqual([]);
+    expect(shopper.errors).toEqual([]);
+    const mutations = await shopper.page.evaluate(() => (window as unknown as { __mutations: string[] }).__mutations);
+    expect(new Set(mutations)).toEqual(new Set(["attributes:data-tag-guard:SCRIPT"]));
+    expect(await shopper.page.locator("img, script:not([data-tag-params]):not([src])").count()).toBe(1); // the head's stand-in script
+  });
+
+  it("renders nothing: no layout shift and an unchanged page", async () => {
+    const shopper = await Shopper.create(`
+      window.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__shift += entry.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    `);
+    const visit = await shopper.visit("/products/beanie?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("saved");
+    const box = await shopper.page.locator("main").boundingBox();
+    await shopper.page.screenshot({ path: "/tmp/tag-guard-storefront.png", fullPage: true });
+    expect(await shopper.page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
+    // The embed's only element is its script, which is not rendered.
+    expect(await shopper.page.locator("body > script[data-tag-params]").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    expect(box).toEqual(expect.objectContaining({ x: 0, y: 64 }));
+  });
+
+  it("uses the locale-aware cart URL from Shopify.routes.root", async () => {
+    store.reset({ root: "/fr/" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/fr/products/beanie?lb_click=clk_fr&tag=createur-20");
+    expect(visit.status).toBe("saved");
+    expect(describeRequests(visit)).toEqual(["POST /fr/cart/update.js"]);
+    expect((await shopper.attributes())[CLICK]).toBe("clk_fr");
+  });
+
+  it("never leaves the shop's origin, even if routes.root points elsewhere", async () => {
+    store.reset({ root: "//evil.example/" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1");
+    expect(visit.status).toBe("saved");
+    expect(describeRequests(visit)).toEqual(["POST /cart/update.js"]);
+    expect(shopper.requested.every((url) => url.startsWith(store.origin))).toBe(true);
+  });
+});
+
+describe("tag parameter settings (app-owned metafield)", () => {
+  it("reads the tag from the parameters the merchant configured, in order", async () => {
+    store.reset({ storefrontConfig: { tagParams: ["ref", "tag"] } });
+    const shopper = await Shopper.create();
+    const html = store.pageHtml();
+    expect(html).toContain('data-tag-params="[&quot;ref&quot;,&quot;tag&quot;]"');
+    await shopper.visit("/?lb_click=clk_1&ref=creator-ref&tag=second");
+    expect((await shopper.attributes())[TAG]).toBe("creator-ref");
+    await shopper.visit("/?tag=fallback-tag");
+    expect((await shopper.attributes())[TAG]).toBe("fallback-tag");
+  });
+
+  it("falls back to ?tag= when the metafield is not set", async () => {
+    store.reset({ storefrontConfig: undefined });
+    expect(store.pageHtml()).toContain('data-tag-params="[&quot;tag&quot;]"');
+    const shopper = await Shopper.create();
+    const ignored = await shopper.visit("/?ref=creator-ref");
+    expect(ignored.status).toBe("idle");
+    expectNoRequests(ignored);
+    await shopper.visit("/?tag=creator-20");
+    expect((await shopper.attributes())[TAG]).toBe("creator-20");
+  });
+
+  it("falls back to ?tag= when the configuration is unusable", async () => {
+    for (const blockHtml of [
+      `<script src="${ASSET_PATH}" defer data-tag-params="{not json"></script>`,
+      `<script src="${ASSET_PATH}" defer data-tag-params="[&quot;lb_click&quot;, 7, null]"></script>`,
+      `<script src="${ASSET_PATH}" defer data-tag-params=""></script>`,
+    ]) {
+      store.reset({ blockHtml });
+      const shopper = await Shopper.create();
+      const visit = await shopper.visit("/?tag=creator-20");
+      expect(visit.status).toBe("saved");
+      expect((await shopper.attributes())[TAG]).toBe("creator-20");
+      expect(shopper.errors).toEqual([]);
+    }
+  });
+});
+
+describe("customer privacy (marketing consent where the shop requires it)", () => {
+  it("captures when consent is given", async () => {
+    store.reset({ consent: "granted" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("saved");
+    expect((await shopper.attributes())[CLICK]).toBe("clk_1");
+  });
+
+  it("captures nothing without consent, then captures the landing once the visitor accepts", async () => {
+    store.reset({ consent: "denied" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(await shopper.storage()).toBeNull();
+    expect(await shopper.cartCookie()).toBeUndefined();
+
+    await shopper.page.evaluate(() => (window as unknown as { __grantConsent(): void }).__grantConsent());
+    expect(await shopper.waitForStatus("saved")).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_1");
+    expect(attributes[TAG]).toBe("creator-20");
+    expect(store.cartRequests()).toHaveLength(1);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("stops, and forgets its memory, when consent is withdrawn", async () => {
+    store.reset({ consent: "granted" });
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(await shopper.storage()).not.toBeNull();
+
+    store.settings.consent = "denied";
+    const visit = await shopper.visit("/?tag=honey-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(await shopper.storage()).toBeNull();
+    expect((await shopper.attributes())[TAG]).toBe("creator-20");
+  });
+
+  it("loads the Customer Privacy API when the page has not, and respects its answer", async () => {
+    store.reset({ consent: "lazy-denied" });
+    const denied = await Shopper.create();
+    const visit = await denied.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(await denied.page.evaluate(() => (window as unknown as { __loadedFeatures: unknown }).__loadedFeatures)).toEqual([
+      { name: "consent-tracking-api", version: "0.1" },
+    ]);
+
+    store.reset({ consent: "lazy-granted" });
+    const granted = await Shopper.create();
+    expect((await granted.visit("/?lb_click=clk_2")).status).toBe("saved");
+    expect((await granted.attributes())[CLICK]).toBe("clk_2");
+  });
+
+  it("captures nothing when the consent API cannot be loaded", async () => {
+    store.reset({ consent: "lazy-error" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("captures when the page has no Shopify consent machinery at all", async () => {
+    store.reset({ consent: "absent" });
+    const shopper = await Shopper.create();
+    expect((await shopper.visit("/?lb_click=clk_1")).status).toBe("saved");
+  });
+
+  it("does not even look at consent on a page with nothing to do", async () => {
+    store.reset({ consent: "lazy-denied" });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/");
+    expect(visit.status).toBe("idle");
+    expectNoRequests(visit);
+    expect(await shopper.page.evaluate(() => (window as unknown as { __loadedFeatures?: unknown }).__loadedFeatures)).toBeUndefined();
+  });
+});
