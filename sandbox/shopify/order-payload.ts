@@ -57,7 +57,7 @@ const set = (amount: string, currency: string) => ({
 
 export function buildOrderCreatePayload(description: OrderDescription = {}): OrderWebhookPayload {
   sequence += 1;
-  const id = description.id ?? 820982911946154500 + sequence;
+  const id = description.id ?? 6_512_345_000_000 + sequence;
   const number = description.number ?? 1000 + sequence;
   const currency = description.currency ?? "USD";
   const createdAt =
@@ -118,7 +118,7 @@ export function buildOrderCreatePayload(description: OrderDescription = {}): Ord
     description.customer === null
       ? null
       : {
-          id: description.customer?.id ?? 115310627314723950,
+          id: description.customer?.id ?? 7_301_234_567_890,
           email: description.customer?.email ?? description.email ?? "buyer@example.com",
           first_name: description.customer?.firstName ?? "Bob",
           last_name: description.customer?.lastName ?? "Buyer",
@@ -130,7 +130,7 @@ export function buildOrderCreatePayload(description: OrderDescription = {}): Ord
           currency,
           created_at: createdAt,
           updated_at: createdAt,
-          admin_graphql_api_id: `gid://shopify/Customer/${description.customer?.id ?? 115310627314723950}`,
+          admin_graphql_api_id: `gid://shopify/Customer/${description.customer?.id ?? 7_301_234_567_890}`,
           default_address: null,
         };
   const discountCodes =
