@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const MAX_BODY_BYTES = 64 * 1024;
-// After a 413 the rest of the body is read and thrown away (so the client sees the answer
-// instead of a reset), but only up to this much; beyond it the connection is cut.
+// After a 413 the rest of the body is read and thrown away, but only up to this much; beyond
+// it the connection is cut. Closing at once instead would race the client's upload and hand
+// it EPIPE/ECONNRESET rather than the 413.
 const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -30,11 +31,11 @@ export function isJsonContentType(header: string | undefined): boolean {
 
 export type BodyRead = { ok: true; text: string } | { ok: false; status: 400 | 413; message: string };
 
-export function readBody(req: IncomingMessage, res: ServerResponse): Promise<BodyRead> {
+export function readBody(req: IncomingMessage): Promise<BodyRead> {
   const tooLarge: BodyRead = { ok: false, status: 413, message: `request body must not exceed ${MAX_BODY_BYTES} bytes` };
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-    discardRest(req, res, 0);
+    discardRest(req, 0);
     return Promise.resolve(tooLarge);
   }
   return new Promise((resolve) => {
@@ -45,7 +46,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse): Promise<Bod
       if (size > MAX_BODY_BYTES) {
         req.off("data", onData);
         req.off("end", onEnd);
-        discardRest(req, res, size);
+        discardRest(req, size);
         resolve(tooLarge);
         return;
       }
@@ -64,8 +65,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse): Promise<Bod
   });
 }
 
-function discardRest(req: IncomingMessage, res: ServerResponse, alreadyRead: number): void {
-  res.setHeader("connection", "close");
+function discardRest(req: IncomingMessage, alreadyRead: number): void {
   let discarded = alreadyRead;
   req.on("data", (chunk: Buffer) => {
     discarded += chunk.length;
@@ -94,11 +94,11 @@ export async function readJsonObject(
   res: ServerResponse,
 ): Promise<{ body: Record<string, unknown>; rawBody: string } | undefined> {
   if (!isJsonContentType(req.headers["content-type"])) {
-    discardRest(req, res, 0);
+    discardRest(req, 0);
     sendError(res, 415, "Content-Type must be application/json");
     return undefined;
   }
-  const body = await readBody(req, res);
+  const body = await readBody(req);
   if (!body.ok) {
     sendError(res, body.status, body.message);
     return undefined;
