@@ -8,7 +8,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-const service = await startClickService({ port, host, log: (line) => console.log(line) });
+const service = await startClickService({ port, host, log: (line) => console.log(line) }).catch((error: unknown) => {
+  // e.g. EADDRINUSE: one readable line beats a stack trace for "the port is taken".
+  console.error(`Could not listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 const apiKey = service.createApiKey();
 // The one deliberate print of a key: a sandbox key, for pasting into the app's settings.
 console.log(`Click service sandbox listening on ${service.url}`);
