@@ -59,15 +59,14 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     orderValueBasis: valid.orderValueBasis,
     autoVerify: valid.autoVerify,
   };
-  const key = valid.apiKey
-    ? { apiKeySealed: seal(valid.apiKey, shop), apiKeyLast4: valid.apiKey.slice(-4), credentialsRejectedAt: null }
-    : {};
-  if (valid.apiKey) registerSecret(valid.apiKey);
-  const row = await prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...fields, ...(key as { apiKeySealed: string; apiKeyLast4: string }) },
-    update: { ...fields, ...key },
-  });
+  let row;
+  if (valid.apiKey) {
+    registerSecret(valid.apiKey);
+    const key = { apiKeySealed: seal(valid.apiKey, shop), apiKeyLast4: valid.apiKey.slice(-4), credentialsRejectedAt: null };
+    row = await prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...fields, ...key }, update: { ...fields, ...key } });
+  } else {
+    row = await prisma.shopSettings.update({ where: { shop }, data: fields });
+  }
   return { ok: true, settings: toPublic(row) };
 }
 

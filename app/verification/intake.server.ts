@@ -93,8 +93,8 @@ async function recordAlone<T extends IntakeResult>(data: Prisma.WebhookDeliveryC
   }
 }
 
-async function deliveryExists(key: { shop: string; topic: string; eventId: string }): Promise<boolean> {
-  const found = await prisma.webhookDelivery.findUnique({ where: { shop_topic_eventId: key }, select: { id: true } });
+async function deliveryExists({ shop, topic, eventId }: { shop: string; topic: string; eventId: string }): Promise<boolean> {
+  const found = await prisma.webhookDelivery.findUnique({ where: { shop_topic_eventId: { shop, topic, eventId } }, select: { id: true } });
   return found !== null;
 }
 

@@ -1,0 +1,58 @@
+import { logger } from "../logger.server";
+import { writeStorefrontConfig, type AdminGraphql } from "../shopify-orders/orders.server";
+import { requeueRejected } from "../verification/worker.server";
+import { wakeWorker } from "../verification/wake.server";
+import { saveSettings, type PublicSettings } from "./shop-settings.server";
+
+// What "Save" on the settings page does, in order: validate and save (nothing is saved when a
+// field is wrong), give orders parked for a rejected key another go when a new key arrived,
+// then publish the tag parameter names to the storefront. The storefront push is a side
+// effect the save does not depend on: its failure is reported, not rolled back.
+
+export type ApplySettingsResult =
+  | { ok: false; errors: Record<string, string> }
+  | { ok: true; settings: PublicSettings; requeued: number; storefront: { ok: true } | { ok: false; message: string } };
+
+/** The settings form as the schema expects it. Empty key = keep the stored key. */
+export function settingsInputFromForm(form: FormData) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const tagParams = (text("tagParams") ?? "")
+    .split(/[\s,]+/)
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const apiKey = text("apiKey")?.trim();
+  return {
+    clickServiceUrl: text("clickServiceUrl") ?? "",
+    ...(apiKey ? { apiKey } : {}),
+    tagParams,
+    hijackTag: text("hijackTag") ?? "",
+    commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
+    orderValueBasis: text("orderValueBasis") ?? "subtotal_after_discounts",
+    autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
+  };
+}
+
+export async function applySettings(shop: string, form: FormData, graphql: AdminGraphql, now: Date = new Date()): Promise<ApplySettingsResult> {
+  const input = settingsInputFromForm(form);
+  const saved = await saveSettings(shop, input);
+  if (!saved.ok) return { ok: false, errors: saved.errors };
+
+  let requeued = 0;
+  if (input.apiKey) {
+    requeued = await requeueRejected(shop, now);
+    if (requeued > 0) wakeWorker();
+  }
+
+  let storefront: { ok: true } | { ok: false; message: string };
+  try {
+    const result = await writeStorefrontConfig(graphql, { tagParams: saved.settings.tagParams }, { maxAttempts: 2, maxWaitMs: 2_000 });
+    storefront = result.ok ? { ok: true } : { ok: false, message: result.message };
+  } catch (error) {
+    storefront = { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  if (!storefront.ok) logger.warn("storefront config not published", { shop, message: storefront.message });
+  return { ok: true, settings: saved.settings, requeued, storefront };
+}

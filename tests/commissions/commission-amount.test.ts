@@ -1,0 +1,31 @@
+import Decimal from "decimal.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { commissionAmount, minorDigits } from "../../app/commissions/commission-amount";
+
+describe("commissionAmount", () => {
+  it("is exact where floats are not", () => {
+    expect(commissionAmount("0.30", "10", "USD")).toEqual({ amount: "0.03", amountMinor: 3n });
+    expect(commissionAmount("99.99", "7.5", "USD")).toEqual({ amount: "7.50", amountMinor: 750n });
+    expect(commissionAmount("1.005", "100", "USD").amount).toBe("1.01");
+    expect(commissionAmount("123456789012345.67", "12.3456", "EUR").amount).toBe("15241481344308.15");
+  });
+
+  it("rounds to each currency's minor unit", () => {
+    expect(minorDigits("JPY")).toBe(0);
+    expect(minorDigits("KWD")).toBe(3);
+    expect(commissionAmount("1999", "7.5", "JPY")).toEqual({ amount: "150", amountMinor: 150n });
+    expect(commissionAmount("10.000", "12.5", "KWD")).toEqual({ amount: "1.250", amountMinor: 1250n });
+  });
+
+  it("amountMinor always equals amount in minor units", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 1_000_000 }), (cents, rateMillis) => {
+        const value = new Decimal(cents.toString()).dividedBy(100).toFixed(2);
+        const rate = new Decimal(rateMillis).dividedBy(10_000).toFixed(4);
+        const { amount, amountMinor } = commissionAmount(value, rate, "USD");
+        expect(new Decimal(amount).times(100).toFixed(0)).toBe(amountMinor.toString());
+      }),
+    );
+  });
+});

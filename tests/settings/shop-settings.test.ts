@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { seal, unseal, SealError } from "../../app/settings/sealing.server";
+import { getPublicSettings, getServerSettings, saveSettings } from "../../app/settings/shop-settings.server";
+
+const shop = "settings-shop.myshopify.com";
+const key = "ck_live_9f8e7d6c5b4a3210";
+
+describe("settings", () => {
+  it("seals the key at rest: the database holds no trace of it, the server can open it", async () => {
+    const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com/", apiKey: key, tagParams: ["tag", "aff", "tag"] });
+    expect(saved).toMatchObject({ ok: true, settings: { apiKeyLast4: "3210", clickServiceUrl: "https://clicks.example.com", tagParams: ["tag", "aff"] } });
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(JSON.stringify(row)).not.toContain(key);
+    expect(JSON.stringify(await getPublicSettings(shop))).not.toContain(key);
+    expect((await getServerSettings(shop))?.apiKey).toBe(key);
+  });
+
+  it("keeps the stored key when the form leaves it blank", async () => {
+    const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "", hijackTag: "stolen-tag" });
+    expect(saved.ok).toBe(true);
+    expect((await getServerSettings(shop))?.apiKey).toBe(key);
+  });
+
+  it("names each invalid field and saves nothing", async () => {
+    const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    const saved = await saveSettings(shop, { clickServiceUrl: "ftp://nope", tagParams: [], commissionRate: "150", hijackTag: "a,b" });
+    expect(saved.ok).toBe(false);
+    if (saved.ok) return;
+    expect(Object.keys(saved.errors).sort()).toEqual(["clickServiceUrl", "commissionRate", "hijackTag", "tagParams"]);
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).toEqual(before);
+  });
+
+  it("requires a key the first time", async () => {
+    const saved = await saveSettings("new-shop.myshopify.com", { clickServiceUrl: "https://clicks.example.com" });
+    expect(saved).toMatchObject({ ok: false, errors: { apiKey: expect.any(String) } });
+  });
+});
+
+describe("sealing", () => {
+  it("binds the sealed value to its shop and detects tampering", () => {
+    const sealed = seal("secret-value", "a.myshopify.com");
+    expect(unseal(sealed, "a.myshopify.com")).toEqual({ plaintext: "secret-value", stale: false });
+    expect(() => unseal(sealed, "b.myshopify.com")).toThrow(SealError);
+    const parts = sealed.split(".");
+    parts[4] = Buffer.from("tampered").toString("base64url");
+    expect(() => unseal(parts.join("."), "a.myshopify.com")).toThrow(SealError);
+  });
+});

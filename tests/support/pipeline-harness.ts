@@ -1,0 +1,141 @@
+import { createClickServiceClient } from "../../app/click-service";
+import prisma from "../../app/db.server";
+import { saveSettings, type SettingsInput } from "../../app/settings/shop-settings.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { defaultPipelineDeps, startVerificationWorker, type VerificationWorker } from "../../app/verification/worker.server";
+import type { PipelineDeps } from "../../app/verification/verify-order.server";
+import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
+import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { serveWebhookRoutes } from "./app-routes";
+import { deliver, TEST_SECRET } from "./deliver";
+import { orderPayload, storeOfflineSession } from "./fixtures";
+import type { RouteServer } from "./route-server";
+
+// Everything the order pipeline talks to, for real: the app's webhook routes over HTTP, the
+// sandbox click service over HTTP, and the Shopify stand-in reached through the library's
+// own Admin client (global fetch rerouted from *.myshopify.com), on a real SQLite file.
+
+export interface Harness {
+  app: RouteServer;
+  clicks: RunningClickService;
+  shopify: ShopifyStandin;
+  routing: StandinRouting;
+  apiKey: string;
+  /** The worker's clock: real time unless a test sets `now` to move it. */
+  clock: { now: Date | null };
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const clicks = await startClickService();
+  const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key" });
+  const routing = routeShopifyTrafficTo(shopify.url);
+  const app = await serveWebhookRoutes();
+  return {
+    app,
+    clicks,
+    shopify,
+    routing,
+    apiKey: clicks.createApiKey(),
+    clock: { now: null },
+    async close() {
+      await app.close();
+      await routing.restore();
+      await shopify.close();
+      await clicks.close();
+    },
+  };
+}
+
+export async function installShop(h: Harness, shop: string, settings: Partial<SettingsInput> = {}): Promise<void> {
+  const saved = await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey, ...settings });
+  if (!saved.ok) throw new Error(`settings refused: ${JSON.stringify(saved.errors)}`);
+  await storeOfflineSession(shop, h.shopify.issueToken(shop, { scope: ["read_orders", "write_orders"] }).token);
+}
+
+/** Pipeline dependencies on the harness clock, with the client's in-call backoff not slept. */
+export function testDeps(h: Harness, overrides: Partial<PipelineDeps> = {}): Partial<PipelineDeps> {
+  return {
+    now: () => h.clock.now ?? new Date(),
+    random: () => 0.5,
+    clickService: (settings) =>
+      createClickServiceClient({ baseUrl: settings.clickServiceUrl, apiKey: settings.apiKey, sleep: async () => {}, maxAttempts: 2 }),
+    adminGraphql: defaultPipelineDeps.adminGraphql,
+    ...overrides,
+  };
+}
+
+export function worker(h: Harness, overrides: Partial<PipelineDeps> = {}, owner?: string): VerificationWorker {
+  return startVerificationWorker({ owner, concurrency: 4, pollIntervalMs: 3_600_000, deps: testDeps(h, overrides) });
+}
+
+export interface OrderSpec {
+  shop: string;
+  expectedTag?: string;
+  creatorId?: string;
+  /** null: the click id arrived without any tag. */
+  arrivedTag?: string | null;
+  capture?: "cart_attributes" | "landing_site" | "none";
+  clickAgeMinutes?: number;
+  /** Use this click id instead of creating a click in the sandbox. */
+  clickId?: string;
+  subtotal?: string;
+  currency?: string;
+  deliveries?: number;
+  attributes?: Record<string, string>;
+}
+
+export async function placeOrder(h: Harness, spec: OrderSpec) {
+  const age = (spec.clickAgeMinutes ?? 5) * 60_000;
+  const clickedAt = new Date(Date.now() - age);
+  const clickId =
+    spec.clickId ??
+    h.clicks.addClick({ expectedTag: spec.expectedTag ?? "alice-20", creatorId: spec.creatorId ?? "cr_alice", timestamp: clickedAt.toISOString() }).clickId;
+  const arrivedTag = spec.arrivedTag === undefined ? (spec.expectedTag ?? "alice-20") : spec.arrivedTag;
+  const capture = spec.capture ?? "cart_attributes";
+  const attributes: Record<string, string> = { ...spec.attributes };
+  let landingSite: string | null = "/";
+  if (capture === "cart_attributes") {
+    attributes[CART_ATTRIBUTES.clickId] = clickId;
+    attributes[CART_ATTRIBUTES.capturedAt] = clickedAt.toISOString();
+    if (arrivedTag !== null) attributes[CART_ATTRIBUTES.arrivedTag] = arrivedTag;
+  } else if (capture === "landing_site") {
+    const query = new URLSearchParams({ lb_click: clickId });
+    if (arrivedTag !== null) query.set("tag", arrivedTag);
+    landingSite = `/products/widget?${query.toString()}`;
+  }
+  const payload = orderPayload({
+    currency: spec.currency ?? "USD",
+    lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
+    noteAttributes: attributes,
+    landingSite,
+    createdAt: new Date(Date.now() - 60_000),
+  });
+  h.shopify.createOrder(spec.shop, payload);
+  const eventId = `evt-${payload.id}`;
+  const responses = await Promise.all(
+    Array.from({ length: spec.deliveries ?? 1 }, () =>
+      deliver(h.app.url, "/webhooks/orders/create", { topic: "orders/create", shop: spec.shop, body: payload, eventId, webhookId: `wh-${payload.id}` }),
+    ),
+  );
+  return { payload, clickId, statuses: responses.map((response) => response.status) };
+}
+
+export async function verificationOf(shop: string, orderId: number | string) {
+  return prisma.verification.findUniqueOrThrow({
+    where: { shop_orderId: { shop, orderId: String(orderId) } },
+    include: { commission: true, attemptLog: { orderBy: { startedAt: "asc" } } },
+  });
+}
+
+export function tagsAddCalls(h: Harness, orderGid: string): number {
+  return h.shopify
+    .requests()
+    .filter((request) => request.operationName === "TagGuardMarkOrderHijacked" && request.status === 200 && !request.fault)
+    .filter((request) => (request.variables as { id?: string } | undefined)?.id === orderGid).length;
+}
+
+export function orderTags(h: Harness, orderId: number): string[] {
+  return h.shopify.store.findOrder(orderId)?.order.tags ?? [];
+}
