@@ -1,0 +1,145 @@
+import { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { formatMoney } from "../dashboard/money";
+import { PERIODS, periodStart } from "../dashboard/periods";
+
+// The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
+// per currency of the whole filtered set summed in SQL over integer minor units, and an
+// export that walks the same filter in keyset batches so memory stays flat for any size.
+
+export const LEDGER_STATUSES = ["pending", "approved", "paid", "void"] as const;
+export const PAGE_SIZE = 50;
+
+export interface LedgerFilter {
+  creatorId: string | null;
+  status: string | null;
+  redirectedOnly: boolean;
+  /** 7, 30 or 90 days; null for all time. */
+  days: number | null;
+}
+
+export interface LedgerCursor {
+  createdAt: number;
+  id: string;
+}
+
+export interface LedgerRow {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  verificationId: string;
+  creatorId: string;
+  expectedTag: string;
+  arrivedTag: string;
+  orderValue: string;
+  currency: string;
+  rate: string;
+  amount: string;
+  status: string;
+  redirected: boolean;
+  createdAt: string;
+}
+
+export interface LedgerPage {
+  filter: LedgerFilter;
+  rows: LedgerRow[];
+  nextCursor: string | null;
+  totals: { currency: string; total: string; records: number }[];
+}
+
+export function parseLedgerFilter(params: URLSearchParams): LedgerFilter {
+  const creator = params.get("creator")?.trim().slice(0, 200) || null;
+  const status = params.get("status");
+  const days = Number(params.get("days"));
+  return {
+    creatorId: creator,
+    status: status && (LEDGER_STATUSES as readonly string[]).includes(status) ? status : null,
+    redirectedOnly: params.get("redirected") === "1" || params.get("redirected") === "true",
+    days: (PERIODS as readonly number[]).includes(days) ? days : null,
+  };
+}
+
+export function encodeCursor(cursor: LedgerCursor): string {
+  return Buffer.from(`${cursor.createdAt}:${cursor.id}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(value: string | null | undefined): LedgerCursor | null {
+  if (!value) return null;
+  const text = Buffer.from(value, "base64url").toString("utf8");
+  const match = /^(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(text);
+  return match ? { createdAt: Number(match[1]), id: match[2]! } : null;
+}
+
+/** WHERE clause of the filtered set. The leading (shop, x, createdAt) columns match an index each. */
+function whereFilter(shop: string, filter: LedgerFilter, now: Date): Prisma.Sql {
+  const parts = [Prisma.sql`shop = ${shop}`];
+  if (filter.creatorId) parts.push(Prisma.sql`creatorId = ${filter.creatorId}`);
+  if (filter.status) parts.push(Prisma.sql`status = ${filter.status}`);
+  if (filter.redirectedOnly) parts.push(Prisma.sql`redirected = 1`);
+  if (filter.days) parts.push(Prisma.sql`createdAt >= ${periodStart(filter.days, now).getTime()}`);
+  return Prisma.join(parts, " AND ");
+}
+
+function afterCursor(cursor: LedgerCursor | null): Prisma.Sql {
+  if (!cursor) return Prisma.empty;
+  // Written so the index range stays on createdAt: <= bounds it, the OR breaks ties by id.
+  return Prisma.sql` AND createdAt <= ${cursor.createdAt} AND (createdAt < ${cursor.createdAt} OR id < ${cursor.id})`;
+}
+
+export function ledgerQueries(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date = new Date()) {
+  const where = whereFilter(shop, filter, now);
+  return {
+    page: Prisma.sql`
+      SELECT id, orderId, orderName, verificationId, creatorId, expectedTag, arrivedTag, orderValue, currency, rate, amount,
+             status, redirected, createdAt
+      FROM "Commission" WHERE ${where}${afterCursor(cursor)}
+      ORDER BY createdAt DESC, id DESC LIMIT ${limit}`,
+    totals: Prisma.sql`
+      SELECT currency, CAST(SUM(amountMinor) AS TEXT) AS total, COUNT(*) AS n
+      FROM "Commission" WHERE ${where}
+      GROUP BY currency ORDER BY currency`,
+  };
+}
+
+interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {
+  createdAt: number | bigint;
+  redirected: number | bigint | boolean;
+}
+
+function toRow(raw: RawRow): LedgerRow {
+  return { ...raw, redirected: Boolean(Number(raw.redirected)), createdAt: new Date(Number(raw.createdAt)).toISOString() };
+}
+
+async function fetchPage(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date) {
+  const raw = await prisma.$queryRaw<RawRow[]>(ledgerQueries(shop, filter, cursor, limit + 1, now).page);
+  const more = raw.length > limit;
+  const rows = raw.slice(0, limit);
+  const last = rows.at(-1);
+  const next = more && last ? { createdAt: Number(last.createdAt), id: last.id } : null;
+  return { rows, next };
+}
+
+export async function listLedger(shop: string, params: URLSearchParams, now: Date = new Date()): Promise<LedgerPage> {
+  const filter = parseLedgerFilter(params);
+  const cursor = decodeCursor(params.get("cursor"));
+  const [page, totals] = await Promise.all([
+    fetchPage(shop, filter, cursor, PAGE_SIZE, now),
+    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(ledgerQueries(shop, filter, null, 0, now).totals),
+  ]);
+  return {
+    filter,
+    rows: page.rows.map(toRow),
+    nextCursor: page.next ? encodeCursor(page.next) : null,
+    totals: totals.map((t) => ({ currency: t.currency, total: formatMoney(t.total ?? "0", t.currency), records: Number(t.n) })),
+  };
+}
+
+/** Every record of the filtered set, newest first, read in keyset batches. */
+export async function* ledgerRecords(shop: string, filter: LedgerFilter, now: Date = new Date(), batchSize = 1000): AsyncGenerator<LedgerRow> {
+  let cursor: LedgerCursor | null = null;
+  do {
+    const { rows, next } = await fetchPage(shop, filter, cursor, batchSize, now);
+    for (const row of rows) yield toRow(row);
+    cursor = next;
+  } while (cursor);
+}

@@ -1,0 +1,140 @@
+import prisma from "../db.server";
+import { env } from "../env.server";
+import { getPublicSettings } from "../settings/shop-settings.server";
+import { dashboardQueries, OUTCOMES, type DashboardOutcome } from "./dashboard-queries.server";
+import { formatMoney, percentage } from "./money";
+import { periodStart, type Period } from "./periods";
+
+// Everything the dashboard shows, as plain JSON: counts, exact money as text, banners with
+// a next step. The settings are read through getPublicSettings, which carries no key.
+
+export interface RecentVerification {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  outcome: string | null;
+  state: string;
+  expectedTag: string | null;
+  arrivedTag: string | null;
+  creatorId: string | null;
+  createdAt: string;
+}
+
+export interface DataRequestSummary {
+  id: string;
+  customerId: string | null;
+  ordersAsked: number;
+  ordersFound: number;
+  receivedAt: string;
+}
+
+export interface Dashboard {
+  configured: boolean;
+  period: Period;
+  counts: Record<DashboardOutcome | "verified" | "inProgress" | "total", number>;
+  hijackRate: string | null;
+  redirected: { currency: string; total: string; orders: number }[];
+  topArrivedTags: { tag: string; orders: number }[];
+  banners: {
+    credentialsRejectedAt: string | null;
+    captureNotSeen: boolean;
+    failing: number;
+  };
+  themeEditorUrl: string;
+  recent: RecentVerification[];
+  dataRequests: DataRequestSummary[];
+}
+
+export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
+  const settings = await getPublicSettings(shop);
+  const q = dashboardQueries(shop, periodStart(period, now));
+  const [outcomeRows, totalRows, tagRows, seenRows, recentRows, requestRows] = await Promise.all([
+    prisma.$queryRaw<{ outcome: string | null; n: number | bigint }[]>(q.outcomeCounts),
+    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(q.redirectedTotals),
+    prisma.$queryRaw<{ tag: string; n: number | bigint }[]>(q.topArrivedTags),
+    prisma.$queryRaw<{ seen: number | bigint }[]>(q.captureSeen),
+    prisma.$queryRaw<RawRecent[]>(q.recent),
+    prisma.$queryRaw<RawDataRequest[]>(q.dataRequests),
+  ]);
+
+  const counts = Object.fromEntries([...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0])) as Dashboard["counts"];
+  for (const row of outcomeRows) {
+    const n = Number(row.n);
+    counts.total += n;
+    if (row.outcome === null) counts.inProgress += n;
+    else if ((OUTCOMES as readonly string[]).includes(row.outcome)) counts[row.outcome as DashboardOutcome] += n;
+  }
+  counts.verified = counts.matched + counts.hijacked;
+
+  return {
+    configured: settings !== null,
+    period,
+    counts,
+    hijackRate: percentage(counts.hijacked, counts.verified),
+    redirected: totalRows.map((row) => ({ currency: row.currency, total: formatMoney(row.total ?? "0", row.currency), orders: Number(row.n) })),
+    topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
+    banners: {
+      credentialsRejectedAt: settings?.credentialsRejectedAt ? new Date(settings.credentialsRejectedAt).toISOString() : null,
+      captureNotSeen: settings !== null && Number(seenRows[0]?.seen ?? 0) === 0,
+      failing: counts.failed,
+    },
+    themeEditorUrl: themeEditorUrl(shop),
+    recent: recentRows.map((row) => ({
+      id: row.id,
+      orderId: row.orderId,
+      orderName: row.orderName,
+      outcome: row.outcome,
+      state: row.state,
+      expectedTag: row.expectedTag,
+      arrivedTag: row.arrivedTag,
+      creatorId: row.creatorId,
+      createdAt: new Date(Number(row.createdAt)).toISOString(),
+    })),
+    dataRequests: requestRows.map(summariseDataRequest),
+  };
+}
+
+/** Opens the theme editor on the app embed so the merchant can switch it on in one click. */
+export function themeEditorUrl(shop: string): string {
+  return `https://${shop}/admin/themes/current/editor?context=apps&activateAppId=${encodeURIComponent(env().SHOPIFY_API_KEY)}/click-capture`;
+}
+
+interface RawRecent {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  state: string;
+  outcome: string | null;
+  expectedTag: string | null;
+  arrivedTag: string | null;
+  creatorId: string | null;
+  createdAt: number | bigint;
+}
+
+interface RawDataRequest {
+  id: string;
+  customerId: string | null;
+  ordersAsked: string;
+  data: string;
+  receivedAt: number | bigint;
+}
+
+function summariseDataRequest(row: RawDataRequest): DataRequestSummary {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    ordersAsked: jsonArrayLength(row.ordersAsked),
+    ordersFound: jsonArrayLength(row.data, "orders"),
+    receivedAt: new Date(Number(row.receivedAt)).toISOString(),
+  };
+}
+
+function jsonArrayLength(json: string, key?: string): number {
+  try {
+    const value: unknown = JSON.parse(json);
+    const list = key && value && typeof value === "object" ? (value as Record<string, unknown>)[key] : value;
+    return Array.isArray(list) ? list.length : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,276 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link as RemixLink, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Card,
+  DataTable,
+  EmptyState,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  Page,
+  Select,
+  SkeletonBodyText,
+  Text,
+} from "@shopify/polaris";
+import { OutcomeBadge } from "../components/OutcomeBadge";
+import { PageError } from "../components/PageError";
+import { formatTime } from "../components/format";
+import { getDashboard } from "../dashboard/dashboard.server";
+import { parsePeriod, PERIODS } from "../dashboard/periods";
+import { t } from "../i18n";
+import { authenticate } from "../shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const period = parsePeriod(new URL(request.url).searchParams.get("days"));
+  return json(await getDashboard(session.shop, period));
+};
+
+const COUNT_KEYS = ["verified", "matched", "hijacked", "unattributed", "expired", "failed", "rejected", "skipped"] as const;
+
+export default function DashboardPage() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/app";
+
+  if (!data.configured) {
+    return (
+      <Page title={t("dashboard.title")}>
+        <Layout>
+          <Layout.Section>
+            <Card>
+              <EmptyState
+                heading={t("dashboard.emptyHeading")}
+                action={{ content: t("dashboard.emptyAction"), url: "/app/settings" }}
+                image="data:image/gif;base64,R0lGODlhAQABAAAAACw="
+              >
+                <p>{t("dashboard.emptyBody")}</p>
+              </EmptyState>
+            </Card>
+          </Layout.Section>
+        </Layout>
+      </Page>
+    );
+  }
+
+  const periodSelect = (
+    <Select
+      label={t("period.label")}
+      labelInline
+      options={PERIODS.map((days) => ({ label: t("period.option", { days }), value: String(days) }))}
+      value={String(data.period)}
+      onChange={(value) => {
+        const next = new URLSearchParams(searchParams);
+        next.set("days", value);
+        setSearchParams(next);
+      }}
+    />
+  );
+
+  const rows = data.recent.map((row) => [
+    <Link key="order" url={`shopify://admin/orders/${row.orderId}`} target="_top">
+      {row.orderName ?? `#${row.orderId}`}
+    </Link>,
+    <OutcomeBadge key="outcome" outcome={row.outcome} />,
+    row.expectedTag ?? t("common.none"),
+    row.arrivedTag ?? t("common.none"),
+    row.creatorId ?? t("common.none"),
+    formatTime(row.createdAt),
+    <RemixLink key="detail" to={`/app/orders/${row.id}`}>
+      {t("dashboard.details")}
+    </RemixLink>,
+  ]);
+
+  return (
+    <Page title={t("dashboard.title")} primaryAction={periodSelect}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {data.banners.credentialsRejectedAt ? (
+              <Banner tone="critical" title={t("dashboard.bannerKeyTitle")} action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}>
+                <Text as="p">{t("dashboard.bannerKeyBody", { time: formatTime(data.banners.credentialsRejectedAt) })}</Text>
+              </Banner>
+            ) : null}
+            {data.banners.failing > 0 ? (
+              <Banner
+                tone="warning"
+                title={t("dashboard.bannerFailingTitle", { count: data.banners.failing })}
+                action={{ content: t("dashboard.bannerFailingAction"), url: "/app/settings" }}
+              >
+                <Text as="p">{t("dashboard.bannerFailingBody")}</Text>
+              </Banner>
+            ) : null}
+            {data.banners.captureNotSeen ? (
+              <Banner
+                tone="info"
+                title={t("dashboard.bannerEmbedTitle")}
+                action={{ content: t("dashboard.bannerEmbedAction"), url: data.themeEditorUrl, target: "_top" }}
+              >
+                <Text as="p">{t("dashboard.bannerEmbedBody", { days: data.period })}</Text>
+              </Banner>
+            ) : null}
+
+            {loading ? (
+              <Card>
+                <SkeletonBodyText lines={6} />
+              </Card>
+            ) : (
+              <>
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {t("dashboard.counts", { days: data.period })}
+                    </Text>
+                    <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
+                      {COUNT_KEYS.map((key) => (
+                        <Box key={key} padding="200" background="bg-surface-secondary" borderRadius="200">
+                          <BlockStack gap="100">
+                            <Text as="span" tone="subdued">
+                              {key === "verified" ? t("dashboard.verified") : t(`outcome.${key}`)}
+                            </Text>
+                            <Text as="span" variant="headingLg" id={`count-${key}`}>
+                              {data.counts[key]}
+                            </Text>
+                          </BlockStack>
+                        </Box>
+                      ))}
+                    </InlineGrid>
+                    {data.counts.inProgress > 0 ? (
+                      <Text as="p" tone="subdued">
+                        {t("dashboard.inProgress")}: {data.counts.inProgress}
+                      </Text>
+                    ) : null}
+                  </BlockStack>
+                </Card>
+
+                <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
+                  <Card>
+                    <BlockStack gap="200">
+                      <Text as="h2" variant="headingMd">
+                        {t("dashboard.hijackRate")}
+                      </Text>
+                      <Text as="p" variant="heading2xl">
+                        {data.hijackRate ?? t("common.none")}
+                      </Text>
+                      <Text as="p" tone="subdued">
+                        {data.hijackRate ? t("dashboard.hijackRateHelp") : t("dashboard.hijackRateNone")}
+                      </Text>
+                    </BlockStack>
+                  </Card>
+                  <Card>
+                    <BlockStack gap="200">
+                      <Text as="h2" variant="headingMd">
+                        {t("dashboard.redirected")}
+                      </Text>
+                      {data.redirected.length === 0 ? (
+                        <Text as="p" tone="subdued">
+                          {t("dashboard.redirectedNone")}
+                        </Text>
+                      ) : (
+                        data.redirected.map((total) => (
+                          <InlineStack key={total.currency} align="space-between">
+                            <Text as="span" variant="headingLg">
+                              {total.total}
+                            </Text>
+                            <Text as="span" tone="subdued">
+                              {t("dashboard.redirectedOrders", { count: total.orders })}
+                            </Text>
+                          </InlineStack>
+                        ))
+                      )}
+                    </BlockStack>
+                  </Card>
+                  <Card>
+                    <BlockStack gap="200">
+                      <Text as="h2" variant="headingMd">
+                        {t("dashboard.topTags")}
+                      </Text>
+                      {data.topArrivedTags.length === 0 ? (
+                        <Text as="p" tone="subdued">
+                          {t("dashboard.topTagsNone")}
+                        </Text>
+                      ) : (
+                        data.topArrivedTags.map((tag) => (
+                          <InlineStack key={tag.tag} align="space-between">
+                            <Text as="span">{tag.tag || t("dashboard.strippedTag")}</Text>
+                            <Text as="span" tone="subdued">
+                              {tag.orders}
+                            </Text>
+                          </InlineStack>
+                        ))
+                      )}
+                    </BlockStack>
+                  </Card>
+                </InlineGrid>
+
+                <Card padding="0">
+                  <Box padding="400">
+                    <Text as="h2" variant="headingMd">
+                      {t("dashboard.recent")}
+                    </Text>
+                  </Box>
+                  {rows.length === 0 ? (
+                    <Box padding="400">
+                      <Text as="p" tone="subdued">
+                        {t("dashboard.recentEmpty")}
+                      </Text>
+                    </Box>
+                  ) : (
+                    <DataTable
+                      columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
+                      headings={[
+                        t("dashboard.columnOrder"),
+                        t("dashboard.columnOutcome"),
+                        t("dashboard.columnExpected"),
+                        t("dashboard.columnArrived"),
+                        t("dashboard.columnCreator"),
+                        t("dashboard.columnTime"),
+                        t("dashboard.columnDetails"),
+                      ]}
+                      rows={rows}
+                    />
+                  )}
+                </Card>
+              </>
+            )}
+
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {t("dashboard.dataRequests")}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {t("dashboard.dataRequestsHelp")}
+                </Text>
+                {data.dataRequests.length === 0 ? (
+                  <Text as="p">{t("dashboard.dataRequestsEmpty")}</Text>
+                ) : (
+                  data.dataRequests.map((request) => (
+                    <Text as="p" key={request.id}>
+                      {t("dashboard.dataRequestRow", {
+                        customer: request.customerId ?? t("dashboard.unknownCustomer"),
+                        asked: request.ordersAsked,
+                        found: request.ordersFound,
+                        time: formatTime(request.receivedAt),
+                      })}
+                    </Text>
+                  ))
+                )}
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
+}

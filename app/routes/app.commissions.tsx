@@ -1,0 +1,189 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link as RemixLink, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import {
+  Badge,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  DataTable,
+  EmptyState,
+  InlineStack,
+  Layout,
+  Page,
+  Select,
+  SkeletonBodyText,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useState } from "react";
+import { PageError } from "../components/PageError";
+import { formatTime } from "../components/format";
+import { listLedger } from "../commissions/ledger.server";
+import { PERIODS } from "../dashboard/periods";
+import { t } from "../i18n";
+import { authenticate } from "../shopify.server";
+
+// The commission ledger: filters live in the URL (shareable, back-button friendly), pages are
+// keyset cursors, totals cover the whole filtered set, the export downloads that same set.
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  return json(await listLedger(session.shop, new URL(request.url).searchParams));
+};
+
+const STATUS_OPTIONS = [
+  { label: t("ledger.statusAny"), value: "" },
+  { label: t("ledger.statusPending"), value: "pending" },
+  { label: t("ledger.statusApproved"), value: "approved" },
+  { label: t("ledger.statusPaid"), value: "paid" },
+  { label: t("ledger.statusVoid"), value: "void" },
+];
+
+const PERIOD_OPTIONS = [
+  { label: t("ledger.periodAll"), value: "" },
+  ...PERIODS.map((days) => ({ label: t("period.option", { days }), value: String(days) })),
+];
+
+function filterQuery(filter: { creatorId: string | null; status: string | null; redirectedOnly: boolean; days: number | null }, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams();
+  if (filter.creatorId) params.set("creator", filter.creatorId);
+  if (filter.status) params.set("status", filter.status);
+  if (filter.redirectedOnly) params.set("redirected", "1");
+  if (filter.days) params.set("days", String(filter.days));
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  return params;
+}
+
+export default function CommissionsPage() {
+  const { filter, rows, nextCursor, totals } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/app/commissions";
+  const [creator, setCreator] = useState(filter.creatorId ?? "");
+  const [status, setStatus] = useState(filter.status ?? "");
+  const [days, setDays] = useState(filter.days ? String(filter.days) : "");
+  const [redirectedOnly, setRedirectedOnly] = useState(filter.redirectedOnly);
+
+  // The embedded app's own query (shop, host, embedded) must ride along with the export link.
+  const exportParams = new URLSearchParams(location.search);
+  exportParams.delete("cursor");
+  const exportUrl = `/app/commissions/export?${exportParams.toString()}`;
+  const [exporting, setExporting] = useState(false);
+  // A plain link would be a document request without the session token; fetch goes through
+  // App Bridge, which adds it. The CSV streams from the server and is saved from a blob.
+  const download = async (url: string) => {
+    setExporting(true);
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const href = URL.createObjectURL(await response.blob());
+      const anchor = document.createElement("a");
+      anchor.href = href;
+      anchor.download = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "commissions.csv";
+      anchor.click();
+      URL.revokeObjectURL(href);
+    } finally {
+      setExporting(false);
+    }
+  };
+  const onFirstPage = !new URLSearchParams(location.search).get("cursor");
+
+  const tableRows = rows.map((row) => [
+    <RemixLink key="order" to={`/app/orders/${row.verificationId}`}>
+      {row.orderName ?? `#${row.orderId}`}
+    </RemixLink>,
+    row.creatorId,
+    <span key="tags">
+      {row.expectedTag} / {row.arrivedTag || t("common.none")} {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
+    </span>,
+    `${row.currency} ${row.amount}`,
+    row.status,
+    formatTime(row.createdAt),
+  ]);
+
+  return (
+    <Page title={t("ledger.title")} primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Card>
+              <Form method="get">
+                <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
+                <InlineStack gap="300" blockAlign="end" wrap>
+                  <div style={{ minWidth: 200 }}>
+                    <TextField label={t("ledger.creator")} name="creator" value={creator} onChange={setCreator} autoComplete="off" />
+                  </div>
+                  <Select label={t("ledger.status")} name="status" options={STATUS_OPTIONS} value={status} onChange={setStatus} />
+                  <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
+                  <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
+                  <Button submit loading={loading}>
+                    {t("ledger.apply")}
+                  </Button>
+                </InlineStack>
+              </Form>
+            </Card>
+
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {t("ledger.totals")}
+                </Text>
+                {totals.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t("common.none")}
+                  </Text>
+                ) : (
+                  totals.map((total) => (
+                    <Text as="p" key={total.currency}>
+                      {t("ledger.totalsRow", { total: total.total, count: total.records })}
+                    </Text>
+                  ))
+                )}
+              </BlockStack>
+            </Card>
+
+            <Card padding="0">
+              {loading ? (
+                <Box padding="400">
+                  <SkeletonBodyText lines={8} />
+                </Box>
+              ) : rows.length === 0 ? (
+                <EmptyState heading={t("ledger.empty")} image="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+                  <p>{t("ledger.emptyHelp")}</p>
+                </EmptyState>
+              ) : (
+                <DataTable
+                  columnContentTypes={["text", "text", "text", "numeric", "text", "text"]}
+                  headings={[
+                    t("ledger.columnOrder"),
+                    t("ledger.columnCreator"),
+                    t("ledger.columnTags"),
+                    t("ledger.columnAmount"),
+                    t("ledger.columnStatus"),
+                    t("ledger.columnRecorded"),
+                  ]}
+                  rows={tableRows}
+                />
+              )}
+              <Box padding="400">
+                <InlineStack gap="300">
+                  {!onFirstPage ? <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button> : null}
+                  {nextCursor ? (
+                    <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>{t("ledger.next")}</Button>
+                  ) : null}
+                </InlineStack>
+              </Box>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
+}

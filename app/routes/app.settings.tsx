@@ -1,0 +1,235 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useEffect, useRef, useState } from "react";
+import { PageError } from "../components/PageError";
+import { formatTime } from "../components/format";
+import { t } from "../i18n";
+import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
+import { getPublicSettings } from "../settings/shop-settings.server";
+import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
+import { authenticate } from "../shopify.server";
+
+// Settings. The API key is write-only: the loader sends its last four characters, the form's
+// key field always starts empty, and an empty key on save keeps the stored one.
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  return json({ settings: await getPublicSettings(session.shop) });
+};
+
+type ActionData = ({ intent: "save" } & ApplySettingsResult) | { intent: "test"; result: ConnectionResult };
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session, admin } = await authenticate.admin(request);
+  const form = await request.formData();
+  if (form.get("intent") === "test") {
+    const result = await testConnection(session.shop, {
+      clickServiceUrl: String(form.get("clickServiceUrl") ?? ""),
+      apiKey: String(form.get("apiKey") ?? ""),
+    });
+    return json<ActionData>({ intent: "test", result });
+  }
+  const result = await applySettings(session.shop, form, admin.graphql);
+  return json<ActionData>({ intent: "save", ...result }, { status: result.ok ? 200 : 400 });
+};
+
+const BASIS_OPTIONS = [
+  { label: t("settings.basisAfter"), value: "subtotal_after_discounts" },
+  { label: t("settings.basisBefore"), value: "subtotal_before_discounts" },
+  { label: t("settings.basisTotal"), value: "total_price" },
+];
+
+function connectionMessage(result: ConnectionResult): { tone: "success" | "critical" | "warning"; text: string } {
+  switch (result.status) {
+    case "connected":
+      return { tone: "success", text: t("settings.testConnected") };
+    case "rejected":
+      return { tone: "critical", text: t("settings.testRejected") };
+    case "unreachable":
+      return { tone: "warning", text: t("settings.testUnreachable", { message: result.message }) };
+    case "incomplete":
+      return { tone: "warning", text: t(result.field === "apiKey" ? "settings.testIncompleteKey" : "settings.testIncompleteUrl") };
+  }
+}
+
+export default function SettingsPage() {
+  const { settings } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const saved = actionData?.intent === "save" ? actionData : undefined;
+  const navigation = useNavigation();
+  const tester = useFetcher<typeof action>();
+  const testData = tester.data as ActionData | undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const [serviceUrl, setServiceUrl] = useState(settings?.clickServiceUrl ?? "");
+  const [apiKey, setApiKey] = useState("");
+  const [tagParams, setTagParams] = useState((settings?.tagParams ?? ["tag"]).join(", "));
+  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? "affiliate-hijacked");
+  const [rate, setRate] = useState(settings?.commissionRate ?? "10");
+  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? "subtotal_after_discounts");
+  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? true);
+
+  // After a successful save the key field empties again: the key is never kept in the page.
+  useEffect(() => {
+    if (saved?.ok) setApiKey("");
+  }, [saved]);
+
+  const errors = saved && !saved.ok ? saved.errors : {};
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  const testing = tester.state !== "idle";
+  const connection = testData?.intent === "test" ? connectionMessage(testData.result) : null;
+  const last4 = saved?.ok ? saved.settings.apiKeyLast4 : settings?.apiKeyLast4;
+
+  const runTest = () => {
+    if (!formRef.current) return;
+    const data = new FormData(formRef.current);
+    data.set("intent", "test");
+    tester.submit(data, { method: "post" });
+  };
+
+  return (
+    <Page title={t("settings.title")}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {saved?.ok ? (
+              <Banner tone="success" title={t("settings.saved")}>
+                {saved.requeued > 0 ? <Text as="p">{t("settings.savedRequeued", { count: saved.requeued })}</Text> : null}
+              </Banner>
+            ) : null}
+            {saved?.ok && !saved.storefront.ok ? (
+              <Banner tone="warning" title={t("settings.storefrontWarningTitle")}>
+                <Text as="p">{t("settings.storefrontWarningBody", { message: saved.storefront.message })}</Text>
+              </Banner>
+            ) : null}
+            {saved && !saved.ok ? <Banner tone="critical" title={t("settings.fixErrors")} /> : null}
+            {settings?.credentialsRejectedAt && !saved?.ok ? (
+              <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
+                <Text as="p">{t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}</Text>
+              </Banner>
+            ) : null}
+
+            <Form method="post" ref={formRef} data-testid="settings-form">
+              <input type="hidden" name="intent" value="save" />
+              <input type="hidden" name="autoVerify" value={autoVerify ? "true" : "false"} />
+              <BlockStack gap="400">
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {t("settings.serviceSection")}
+                    </Text>
+                    <FormLayout>
+                      <TextField
+                        label={t("settings.serviceUrl")}
+                        name="clickServiceUrl"
+                        value={serviceUrl}
+                        onChange={setServiceUrl}
+                        autoComplete="url"
+                        helpText={t("settings.serviceUrlHelp")}
+                        error={errors.clickServiceUrl}
+                      />
+                      <TextField
+                        label={t("settings.apiKey")}
+                        name="apiKey"
+                        type="password"
+                        value={apiKey}
+                        onChange={setApiKey}
+                        autoComplete="off"
+                        helpText={last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")}
+                        error={errors.apiKey}
+                      />
+                      <InlineStack gap="300" blockAlign="center">
+                        <Button onClick={runTest} loading={testing}>
+                          {t("settings.testConnection")}
+                        </Button>
+                        {connection ? (
+                          <div role="status" data-testid="connection-result">
+                            <Text as="span" tone={connection.tone === "success" ? "success" : "critical"}>
+                              {connection.text}
+                            </Text>
+                          </div>
+                        ) : null}
+                      </InlineStack>
+                    </FormLayout>
+                  </BlockStack>
+                </Card>
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {t("settings.trackingSection")}
+                    </Text>
+                    <FormLayout>
+                      <TextField
+                        label={t("settings.tagParams")}
+                        name="tagParams"
+                        value={tagParams}
+                        onChange={setTagParams}
+                        autoComplete="off"
+                        helpText={t("settings.tagParamsHelp")}
+                        error={errors.tagParams}
+                      />
+                      <TextField
+                        label={t("settings.hijackTag")}
+                        name="hijackTag"
+                        value={hijackTag}
+                        onChange={setHijackTag}
+                        autoComplete="off"
+                        helpText={t("settings.hijackTagHelp")}
+                        error={errors.hijackTag}
+                      />
+                    </FormLayout>
+                  </BlockStack>
+                </Card>
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {t("settings.commissionSection")}
+                    </Text>
+                    <FormLayout>
+                      <TextField
+                        label={t("settings.commissionRate")}
+                        name="commissionRate"
+                        value={rate}
+                        onChange={setRate}
+                        suffix="%"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        error={errors.commissionRate}
+                      />
+                      <Select
+                        label={t("settings.orderValueBasis")}
+                        name="orderValueBasis"
+                        options={BASIS_OPTIONS}
+                        value={basis}
+                        onChange={setBasis}
+                        error={errors.orderValueBasis}
+                      />
+                      <Checkbox
+                        label={t("settings.autoVerify")}
+                        helpText={t("settings.autoVerifyHelp")}
+                        checked={autoVerify}
+                        onChange={setAutoVerify}
+                        error={errors.autoVerify}
+                      />
+                    </FormLayout>
+                  </BlockStack>
+                </Card>
+                <InlineStack align="end">
+                  <Button submit variant="primary" loading={saving}>
+                    {t("settings.save")}
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Form>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
+}
