@@ -14,17 +14,20 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const STATUS_SELECTOR = "script[data-tag-params]";
 
 const store = new Storefront();
-let browser: Browser;
+let browser: Promise<Browser> | undefined;
 const shoppers: Shopper[] = [];
+
+// Launched by the first test that needs it, so a missing Chromium fails every test with the
+// launcher's message (install it) instead of skipping them.
+const chromium = () => (browser ??= launchChromium());
 
 beforeAll(async () => {
   await store.start();
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await Promise.all(shoppers.map((shopper) => shopper.context.close().catch(() => undefined)));
-  await browser?.close();
+  await (await browser?.catch(() => undefined))?.close();
   await store.stop();
 });
 
@@ -52,7 +55,7 @@ class Shopper {
   ) {}
 
   static async create(initScript?: string): Promise<Shopper> {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    const context = await (await chromium()).newContext({ viewport: { width: 1024, height: 700 } });
     if (initScript) await context.addInitScript(initScript);
     const page = await context.newPage();
     const shopper = new Shopper(context, page);
