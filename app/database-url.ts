@@ -2,6 +2,6 @@
 // newcomer never writes an env file: a SQLite file under ./data.
 export const DEFAULT_DATABASE_URL = "file:./data/app.sqlite";
 
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function databaseUrl(env: Record<string, string | undefined> = process.env): string {
   return env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
 }

@@ -3,9 +3,15 @@ import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/s
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
+import { handleReinstalled } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./logger.server";
+import { ensureEvidenceDefinition } from "./shopify-orders/orders.server";
+import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
 
 const config = env();
+
+// Local development and the demo only: env validation refuses this setting in production.
+if (config.SHOPIFY_STANDIN_URL) routeShopifyTrafficTo(config.SHOPIFY_STANDIN_URL);
 
 export const apiVersion = ApiVersion.July26;
 
@@ -21,6 +27,15 @@ const shopify = shopifyApp({
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
+  hooks: {
+    afterAuth: async ({ session, admin }) => {
+      // A merchant who reinstalls within 48 hours (before shop/redact) picks up where they left off.
+      await handleReinstalled(session.shop);
+      // The evidence metafield is app-owned: without a definition the merchant cannot see it.
+      const defined = await ensureEvidenceDefinition(admin.graphql);
+      if (!defined.ok) logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
+    },
+  },
   logger: {
     level: severity[config.LOG_LEVEL],
     log: (level, message) => {

@@ -8,7 +8,7 @@ const valid = {
   SETTINGS_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
 };
 
-function problems(source: NodeJS.ProcessEnv): string[] {
+function problems(source: Record<string, string>): string[] {
   try {
     parseEnv(source);
     return [];

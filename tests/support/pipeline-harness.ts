@@ -1,6 +1,7 @@
 import { createClickServiceClient } from "../../app/click-service";
 import prisma from "../../app/db.server";
-import { saveSettings, type SettingsInput } from "../../app/settings/shop-settings.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
+import type { SettingsInput } from "../../app/settings/settings-schema";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
 import { defaultPipelineDeps, startVerificationWorker, type VerificationWorker } from "../../app/verification/worker.server";
 import type { PipelineDeps } from "../../app/verification/verify-order.server";

@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 // Serves Remix route modules over real HTTP, the way remix-serve hands them a Fetch Request,
 // without a build: tests exercise the route code, the library's auth and a real socket.
 
-type Handler = (args: { request: Request; params: Record<string, string>; context: unknown }) => Promise<unknown> | unknown;
+import type { AppLoadContext } from "@remix-run/node";
+
+type Handler = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => Promise<unknown> | unknown;
 export interface RouteModule {
   loader?: Handler;
   action?: Handler;
