@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import * as settingsRoute from "../../app/routes/app.settings";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { adminRequest, call, resetTables, seedVerification, storeOfflineSession } from "./helpers";
+
+// The settings page through its real loader and action: validation inline and nothing saved,
+// the key write-only (never in any response), requeue after a new key, the storefront push
+// (to the Shopify stand-in) with a failure shown as a warning, and Test connection against
+// the sandbox Click Verification Service.
+
+const SHOP = "settings-test.myshopify.com";
+let clicks: RunningClickService;
+let standin: ShopifyStandin;
+let routing: StandinRouting;
+let validKey: string;
+
+beforeAll(async () => {
+  clicks = await startClickService();
+  validKey = clicks.createApiKey();
+  standin = await startShopifyStandin();
+  routing = routeShopifyTrafficTo(standin.url);
+  const token = standin.issueToken(SHOP, { scope: ["read_orders", "write_orders"] });
+  await storeOfflineSession(SHOP, token.token);
+});
+
+afterAll(async () => {
+  await routing?.restore();
+  await standin?.close();
+  await clicks?.close();
+});
+
+beforeEach(async () => {
+  await resetTables();
+});
+
+function form(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    intent: "save",
+    clickServiceUrl: clicks.url,
+    apiKey: validKey,
+    tagParams: "tag, ref  utm_tag",
+    hijackTag: "affiliate-hijacked",
+    commissionRate: "12.5",
+    orderValueBasis: "subtotal_before_discounts",
+    autoVerify: "true",
+    ...overrides,
+  };
+}
+
+async function save(fields: Record<string, string>) {
+  const response = await call(settingsRoute.action as never, adminRequest("/app/settings", SHOP, { form: fields }));
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) };
+}
+
+describe("settings loader and save", () => {
+  it("shows no settings before the first save", async () => {
+    const response = await call(settingsRoute.loader as never, adminRequest("/app/settings", SHOP));
+    expect(await response.json()).toEqual({ settings: null });
+  });
+
+  it("saves valid settings, returns the key only masked, and publishes the tag parameters", async () => {
+    const { status, text, body } = await save(form());
+    expect(status).toBe(200);
+    expect(body.ok).toBe(true);
+    expect(body.settings.apiKeyLast4).toBe(validKey.slice(-4));
+    expect(body.settings.tagParams).toEqual(["tag", "ref", "utm_tag"]);
+    expect(body.settings.orderValueBasis).toBe("subtotal_before_discounts");
+    expect(body.storefront).toEqual({ ok: true });
+    expect(text).not.toContain(validKey);
+
+    const installation = await fetch(`${standin.url}/standin/app-installation?shop=${SHOP}`).then((r) => r.json());
+    const config = installation.metafields.find((m: { key: string }) => m.key === "storefront_config");
+    expect(JSON.parse(config.value)).toEqual({ tagParams: ["tag", "ref", "utm_tag"] });
+
+    const loaded = await call(settingsRoute.loader as never, adminRequest("/app/settings", SHOP));
+    const loadedText = await loaded.text();
+    expect(loadedText).not.toContain(validKey);
+    expect(JSON.parse(loadedText).settings.apiKeyLast4).toBe(validKey.slice(-4));
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row.apiKeySealed).not.toContain(validKey);
+  });
+
+  it("keeps the stored key when the key field is left blank", async () => {
+    await save(form());
+    const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    const { body } = await save(form({ apiKey: "", hijackTag: "stolen-commission" }));
+    expect(body.ok).toBe(true);
+    const after = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(after.apiKeySealed).toBe(before.apiKeySealed);
+    expect(after.hijackTag).toBe("stolen-commission");
+  });
+
+  it("returns inline errors per field and saves nothing", async () => {
+    const { status, body, text } = await save(
+      form({ clickServiceUrl: "not a url", commissionRate: "150", hijackTag: "a,b", tagParams: "lb_click", apiKey: "typo-key-0000000" }),
+    );
+    expect(status).toBe(400);
+    expect(body.ok).toBe(false);
+    expect(Object.keys(body.errors).sort()).toEqual(["clickServiceUrl", "commissionRate", "hijackTag", "tagParams"]);
+    expect(text).not.toContain("typo-key-0000000");
+    expect(await prisma.shopSettings.count()).toBe(0);
+  });
+
+  it("asks for a key on the first save", async () => {
+    const { body } = await save(form({ apiKey: "" }));
+    expect(body.ok).toBe(false);
+    expect(body.errors.apiKey).toMatch(/API key/);
+  });
+
+  it("requeues orders parked for a rejected key when a new key is saved, and only then", async () => {
+    await save(form());
+    const alive = await seedVerification({ shop: SHOP, outcome: "rejected", deadlineAt: new Date(Date.now() + 30 * 60_000) });
+    const dead = await seedVerification({ shop: SHOP, outcome: "rejected", deadlineAt: new Date(Date.now() - 60_000) });
+
+    const blank = await save(form({ apiKey: "" }));
+    expect(blank.body.requeued).toBe(0);
+    expect((await prisma.verification.findUniqueOrThrow({ where: { id: alive.id } })).state).toBe("parked");
+
+    const fresh = await save(form({ apiKey: clicks.createApiKey() }));
+    expect(fresh.body.requeued).toBe(1);
+    const requeued = await prisma.verification.findUniqueOrThrow({ where: { id: alive.id } });
+    expect(requeued).toMatchObject({ state: "queued", outcome: null });
+    expect((await prisma.verification.findUniqueOrThrow({ where: { id: dead.id } })).state).toBe("parked");
+  });
+
+  it("saves and warns (without failing) when the storefront cannot be updated", async () => {
+    standin.faults({ serverError: 10 });
+    const { status, body } = await save(form());
+    standin.faults({ serverError: 0 });
+    expect(status).toBe(200);
+    expect(body.ok).toBe(true);
+    expect(body.storefront.ok).toBe(false);
+    expect(body.storefront.message).toMatch(/server|500/);
+    expect(await prisma.shopSettings.count()).toBe(1);
+  });
+});
+
+describe("test connection", () => {
+  async function test(fields: Record<string, string>) {
+    const response = await call(settingsRoute.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "test", ...fields } }));
+    const text = await response.text();
+    return { text, body: JSON.parse(text) };
+  }
+
+  it("reports a key the service accepts as connected", async () => {
+    const { body, text } = await test({ clickServiceUrl: clicks.url, apiKey: validKey });
+    expect(body.result).toEqual({ status: "connected" });
+    expect(text).not.toContain(validKey);
+  });
+
+  it("reports a key the service rejects", async () => {
+    const { body, text } = await test({ clickServiceUrl: clicks.url, apiKey: "sk_wrong_key_123456" });
+    expect(body.result).toEqual({ status: "rejected" });
+    expect(text).not.toContain("sk_wrong_key_123456");
+  });
+
+  it("uses the stored key when the field is blank", async () => {
+    await save(form());
+    const { body } = await test({ clickServiceUrl: "", apiKey: "" });
+    expect(body.result).toEqual({ status: "connected" });
+  });
+
+  it("reports a service it cannot reach, with the reason and without the key", async () => {
+    const { body, text } = await test({ clickServiceUrl: "http://127.0.0.1:9", apiKey: validKey });
+    expect(body.result.status).toBe("unreachable");
+    expect(body.result.message.length).toBeGreaterThan(0);
+    expect(text).not.toContain(validKey);
+  });
+
+  it("asks for the URL and key when nothing is stored", async () => {
+    const { body } = await test({ clickServiceUrl: "", apiKey: "" });
+    expect(body.result).toEqual({ status: "incomplete", field: "clickServiceUrl" });
+  });
+});
