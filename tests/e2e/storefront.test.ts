@@ -58,6 +58,8 @@ class Shopper {
     const context = await (await chromium()).newContext({ viewport: { width: 1024, height: 700 } });
     if (initScript) await context.addInitScript(initScript);
     const page = await context.newPage();
+    // Fail a wait with Playwright's message well before vitest's 30 s test timeout.
+    page.setDefaultTimeout(10_000);
     const shopper = new Shopper(context, page);
     page.on("pageerror", (error) => shopper.errors.push(String(error)));
     page.on("dialog", (dialog) => {
