@@ -1,0 +1,99 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+// Runs the real production build of the app as a child process, the way a host would run it.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+
+function newestSourceTime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceTime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds when there is no build, or when app/ changed since the last one. */
+export function ensureBuild(log: (line: string) => void): void {
+  if (existsSync(SERVER_BUILD) && statSync(SERVER_BUILD).mtimeMs >= newestSourceTime(path.join(ROOT, "app"))) return;
+  log("Building the app (first run only; about a minute)...");
+  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`the app build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export function migrate(databaseUrl: string): void {
+  const result = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startApp(env: Record<string, string>, log: (line: string) => void): Promise<AppProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  let exited = false;
+  child.once("exit", () => (exited = true));
+
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`the app exited during start-up:\n${output.join("")}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  if (Date.now() >= deadline) {
+    child.kill("SIGKILL");
+    throw new Error(`the app did not answer /healthz within 30 s:\n${output.join("")}`);
+  }
+  log(`App running at ${url}`);
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startClickService } from "../click-service/server";
+import { startShopifyStandin } from "../shopify";
+import { ensureBuild, migrate, startApp, type AppProcess } from "./app-process";
+import { chooseCapture } from "./storefront-capture";
+import { createClicks, placeOrders, readReport, saveSettings, waitForOutcomes, type Stack } from "./run-scenario";
+import { formatSummary, formatTable, summarise } from "./report";
+import { BUILT_IN_SCENARIO, parseScenario, ScenarioError } from "./scenario";
+
+// `npm run demo`: the whole flow on one machine with no Shopify account. Starts the sandbox
+// click service, a Shopify stand-in and the app's production build on a throwaway SQLite
+// file, plays a scenario through them, and prints what happened.
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { scenario: { type: "string" }, report: { type: "string" }, serve: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    log("Usage: npm run demo -- [--scenario FILE] [--report FILE] [--serve]");
+    return 0;
+  }
+  const scenario = parseScenario(values.scenario ? readScenarioFile(values.scenario) : BUILT_IN_SCENARIO);
+
+  const apiKey = process.env.SHOPIFY_API_KEY || randomBytes(16).toString("hex");
+  const apiSecret = process.env.SHOPIFY_API_SECRET || randomBytes(32).toString("hex");
+  const shop = "demo-shop.myshopify.com";
+  const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-demo-"));
+  const databaseFile = path.join(workDir, "demo.sqlite");
+
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(workDir, { recursive: true, force: true })];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    void cleanup().then(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  try {
+    ensureBuild(log);
+    migrate(`file:${databaseFile}`);
+    const clicks = await startClickService();
+    cleanups.push(() => clicks.close());
+    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
+    cleanups.push(() => shopify.close());
+    const app: AppProcess = await startApp(
+      {
+        // Not "development": remix-serve would wait for Vite's dev server. Any value but
+        // "production" lets the app accept the Shopify stand-in.
+        NODE_ENV: "test",
+        SHOPIFY_API_KEY: apiKey,
+        SHOPIFY_API_SECRET: apiSecret,
+        DATABASE_URL: `file:${databaseFile}`,
+        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        SHOPIFY_STANDIN_URL: shopify.url,
+        WORKER_POLL_INTERVAL_MS: "500",
+        LOG_LEVEL: "warn",
+      },
+      log,
+    );
+    cleanups.push(() => app.stop());
+
+    const stack: Stack = { appUrl: app.url, shop, apiKey, apiSecret, databaseFile, clickServiceUrl: clicks.url, clickServiceApiKey: clicks.createApiKey(), shopify };
+    await saveSettings(stack, scenario.settings);
+    log(`Installed ${shop} and saved its settings through the app's settings page`);
+    const capture = await chooseCapture(log);
+    cleanups.push(() => capture.close());
+    const clickRefs = await createClicks(stack, scenario);
+    const placed = await placeOrders(stack, scenario, clickRefs, capture.capture);
+    const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
+    log(`Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`);
+    await waitForOutcomes(stack, [...placed.values()].map((order) => order.orderId));
+
+    const orders = readReport(stack, scenario, placed);
+    const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
+    log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}`);
+    if (values.report) writeFileSync(values.report, `${JSON.stringify({ orders, summary }, null, 2)}\n`);
+
+    if (values.serve) {
+      const ready = { appUrl: app.url, shop, apiKey, apiSecret, clickServiceUrl: clicks.url, clickServiceApiKey: stack.clickServiceApiKey, shopifyStandinUrl: shopify.url };
+      log(`DEMO_READY ${JSON.stringify(ready)}`);
+      await new Promise<never>(() => {}); // until SIGINT or SIGTERM
+    }
+    return 0;
+  } finally {
+    if (!interrupted) await cleanup();
+  }
+}
+
+function readScenarioFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ScenarioError(`cannot read the scenario file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(`the scenario file ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ScenarioError ? error.message : `demo failed: ${error instanceof Error ? error.message : String(error)}`}\n`);
+    process.exit(error instanceof ScenarioError ? 2 : 1);
+  },
+);

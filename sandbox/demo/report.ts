@@ -1,0 +1,62 @@
+import Decimal from "decimal.js";
+import type { OrderReport } from "./run-scenario";
+
+export interface Summary {
+  orders: number;
+  deliveries: number;
+  outcomes: Record<string, number>;
+  hijackTagged: number;
+  commissions: number;
+  commissionTotals: Record<string, string>;
+  redirectedTotals: Record<string, string>;
+}
+
+export function summarise(orders: OrderReport[], deliveries: number, hijackTag: string): Summary {
+  const outcomes: Record<string, number> = {};
+  const totals: Record<string, Decimal> = {};
+  const redirected: Record<string, Decimal> = {};
+  for (const order of orders) {
+    const outcome = order.outcome ?? "pending";
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    if (!order.commission) continue;
+    const { currency, amount } = order.commission;
+    totals[currency] = (totals[currency] ?? new Decimal(0)).plus(amount);
+    if (order.commission.redirected) redirected[currency] = (redirected[currency] ?? new Decimal(0)).plus(amount);
+  }
+  const asText = (sums: Record<string, Decimal>) => Object.fromEntries(Object.entries(sums).map(([currency, sum]) => [currency, sum.toFixed()]));
+  return {
+    orders: orders.length,
+    deliveries,
+    outcomes,
+    hijackTagged: orders.filter((order) => order.tags.includes(hijackTag)).length,
+    commissions: orders.filter((order) => order.commission).length,
+    commissionTotals: asText(totals),
+    redirectedTotals: asText(redirected),
+  };
+}
+
+export function formatTable(orders: OrderReport[]): string {
+  const header = ["order", "ref", "outcome", "shopify tags", "credited creator", "commission", "redirected"];
+  const rows = orders.map((order) => [
+    order.orderName,
+    order.ref,
+    order.outcome ?? "(none)",
+    order.tags.join(", ") || "-",
+    order.commission?.creatorId ?? "-",
+    order.commission ? `${order.commission.amount} ${order.commission.currency}` : "-",
+    order.commission ? (order.commission.redirected ? "yes" : "no") : "-",
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+}
+
+export function formatSummary(summary: Summary): string {
+  const outcomes = Object.entries(summary.outcomes).map(([outcome, count]) => `${outcome} ${count}`).join(", ");
+  const money = (totals: Record<string, string>) => Object.entries(totals).map(([currency, total]) => `${total} ${currency}`).join(", ") || "none";
+  return [
+    `${summary.orders} orders from ${summary.deliveries} webhook deliveries: ${outcomes}`,
+    `${summary.hijackTagged} hijacked orders tagged in Shopify; ${summary.commissions} commission records`,
+    `Commission credited: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
+  ].join("\n");
+}

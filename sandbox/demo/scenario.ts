@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+// The demo's scenario format. It is a public interface (outsiders write scenario files to
+// check the product), so every refusal names the field that is wrong.
+
+const Money = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal amount such as \"120.00\"");
+
+const Click = z.object({
+  ref: z.string().min(1),
+  expectedTag: z.string().min(1),
+  creatorId: z.string().min(1),
+  ageMinutes: z.number().min(0).max(24 * 60).default(5),
+});
+
+const Order = z
+  .object({
+    ref: z.string().min(1),
+    click: z.string().min(1).optional(),
+    clickId: z.string().min(1).optional(),
+    arrivedTag: z.string().nullable().optional(),
+    capture: z.enum(["cart_attributes", "landing_site", "none"]).default("cart_attributes"),
+    subtotal: Money.default("100.00"),
+    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD").default("USD"),
+    deliveries: z.number().int().min(1).max(20).default(1),
+  })
+  .refine((order) => !(order.click && order.clickId), { message: "name a scenario click with `click` or a literal id with `clickId`, not both", path: ["click"] });
+
+export const Scenario = z
+  .object({
+    settings: z
+      .object({
+        commissionRate: z.string().default("10"),
+        hijackTag: z.string().default("affiliate-hijacked"),
+        tagParams: z.array(z.string()).min(1).default(["tag"]),
+        orderValueBasis: z.enum(["subtotal_after_discounts", "subtotal_before_discounts", "total_price"]).optional(),
+      })
+      .default({ commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] }),
+    clicks: z.array(Click).default([]),
+    orders: z.array(Order).min(1, "a scenario needs at least one order"),
+  })
+  .superRefine((scenario, ctx) => {
+    const refs = new Set<string>();
+    scenario.clicks.forEach((click, index) => {
+      if (refs.has(click.ref)) ctx.addIssue({ code: "custom", message: `duplicate click ref "${click.ref}"`, path: ["clicks", index, "ref"] });
+      refs.add(click.ref);
+    });
+    const orderRefs = new Set<string>();
+    scenario.orders.forEach((order, index) => {
+      if (order.click && !refs.has(order.click)) ctx.addIssue({ code: "custom", message: `names click "${order.click}", which the scenario does not define`, path: ["orders", index, "click"] });
+      if (orderRefs.has(order.ref)) ctx.addIssue({ code: "custom", message: `duplicate order ref "${order.ref}"`, path: ["orders", index, "ref"] });
+      orderRefs.add(order.ref);
+    });
+  });
+
+export type Scenario = z.output<typeof Scenario>;
+export type ScenarioOrder = Scenario["orders"][number];
+
+export class ScenarioError extends Error {}
+
+export function parseScenario(input: unknown): Scenario {
+  const result = Scenario.safeParse(input);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.length ? issue.path.join(".") : "(scenario)"}: ${issue.message}`);
+  throw new ScenarioError(`The scenario is not valid:\n${lines.join("\n")}`);
+}
+
+/** Shows every outcome the pipeline can reach from storefront input. */
+export const BUILT_IN_SCENARIO = {
+  settings: { commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] },
+  clicks: [
+    { ref: "alice", expectedTag: "alice-20", creatorId: "cr_alice", ageMinutes: 5 },
+    { ref: "bob", expectedTag: "bob-10", creatorId: "cr_bob", ageMinutes: 12 },
+    { ref: "carol", expectedTag: "carol-7", creatorId: "cr_carol", ageMinutes: 3 },
+    { ref: "dan", expectedTag: "dan-3", creatorId: "cr_dan", ageMinutes: 20 },
+    { ref: "old", expectedTag: "erin-1", creatorId: "cr_erin", ageMinutes: 75 },
+  ],
+  orders: [
+    { ref: "matched", click: "alice", arrivedTag: "alice-20", subtotal: "120.00", deliveries: 2 },
+    { ref: "hijacked", click: "bob", arrivedTag: "honey-77", subtotal: "89.90", deliveries: 3 },
+    { ref: "stripped-tag", click: "carol", arrivedTag: null, subtotal: "45.50" },
+    { ref: "landing-site", click: "dan", arrivedTag: "dan-3", capture: "landing_site", subtotal: "19999", currency: "JPY" },
+    { ref: "expired-click", click: "old", arrivedTag: "erin-1", subtotal: "60.00" },
+    { ref: "unknown-click", clickId: "clk_never_issued", arrivedTag: "alice-20", subtotal: "30.00" },
+    { ref: "no-click", capture: "none", subtotal: "15.00" },
+  ],
+};
