@@ -190,6 +190,17 @@ describe("click capture on the storefront", () => {
     expect(shopper.errors).toEqual([]);
   });
 
+  it("reads a repeated parameter in order: the last occurrence is the arrived tag, all are evidence", async () => {
+    const shopper = await Shopper.create();
+    // A coupon extension appended its own tag to the creator's link.
+    const visit = await shopper.visit("/?lb_click=clk_a&tag=creator-20&lb_click=clk_b&tag=&tag=honey-20");
+    expect(visit.status).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes[CLICK]).toBe("clk_b");
+    expect(attributes[TAG]).toBe("honey-20");
+    expect(history(attributes).map(([tag]) => tag)).toEqual(["creator-20", "honey-20"]);
+  });
+
   it("keeps the tag history bounded: the journey's first tag and the most recent ones", async () => {
     const shopper = await Shopper.create();
     await shopper.visit("/?lb_click=clk_1&tag=t0");
@@ -383,6 +394,35 @@ describe("click capture on the storefront", () => {
     const mutations = await shopper.page.evaluate(() => (window as unknown as { __mutations: string[] }).__mutations);
     expect(new Set(mutations)).toEqual(new Set(["attributes:data-tag-guard:SCRIPT"]));
     expect(await shopper.page.locator("img, script:not([data-tag-params]):not([src])").count()).toBe(1); // the head's stand-in script
+  });
+
+  it("copes with a cart whose attributes were tampered with", async () => {
+    const shopper = await Shopper.create();
+    const token = store.newCartToken();
+    const lone = "\ud800".repeat(600); // escapes to 6 characters each in JSON
+    store.carts.get(token)!.attributes = {
+      [CLICK]: "clk_1",
+      [TAG]: "creator-20",
+      [TAGS]: JSON.stringify([[lone, lone], [lone, lone], ["x", 5], "junk", [lone, lone], [lone, lone], [lone, lone]]),
+      Other: "kept",
+    };
+    await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
+
+    const visit = await shopper.visit("/?tag=honey-20");
+    expect(visit.status).toBe("saved");
+    const attributes = await shopper.attributes();
+    expect(attributes.Other).toBe("kept"); // merged, not replaced
+    expect(attributes[TAG]).toBe("honey-20");
+    expect(attributes[TAGS]!.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_LENGTH);
+    const tags = history(attributes);
+    expect(tags.at(-1)![0]).toBe("honey-20");
+    expect(tags.length).toBeLessThanOrEqual(TAG_HISTORY_LIMIT);
+    expect(shopper.errors).toEqual([]);
+
+    store.carts.get(token)!.attributes[TAGS] = "{not json";
+    await shopper.page.evaluate(() => localStorage.clear());
+    expect((await shopper.visit("/?tag=other-21")).status).toBe("saved");
+    expect(history(await shopper.attributes()).map(([tag]) => tag)).toEqual(["other-21"]);
   });
 
   it("renders nothing: no layout shift and an unchanged page", async () => {

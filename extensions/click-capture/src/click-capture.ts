@@ -41,8 +41,12 @@ const AT = CART_ATTRIBUTES.capturedAt;
 const TAGS = CART_ATTRIBUTES.tagHistory;
 const KEYS = [CLICK, TAG, AT, TAGS];
 const STORAGE_KEY = "tag_guard";
-/** Tags inside the history are cut shorter so five of them always fit one attribute. */
-const HISTORY_TAG_LENGTH = 64;
+/**
+ * Tags inside the history are cut shorter, times to an ISO string's 24: one entry, even
+ * fully JSON-escaped (6 units a character), is at most 48*6 + 24*6 + 9 = 441 < 512, so
+ * trimming the history to fit one attribute always ends.
+ */
+const HISTORY_TAG_LENGTH = 48;
 
 const doc = document;
 const script = doc.currentScript;
@@ -50,13 +54,11 @@ const shopify = (): ShopifyGlobal => (window as unknown as { Shopify?: ShopifyGl
 
 /** Text only: no control characters, at most `max` UTF-16 units, never half a surrogate pair. */
 const cut = (value: unknown, max = MAX_ATTRIBUTE_LENGTH): string =>
-  typeof value == "string"
-    ? value
-        .replace(/[\u0000-\u001f\u007f]/g, "")
-        .trim()
-        .slice(0, max)
-        .replace(/[\ud800-\udbff]$/, "")
-    : "";
+  ((value || "") + "")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, max)
+    .replace(/[\ud800-\udbff]$/, "");
 
 /** Our four attributes out of anything (cart JSON, memory); missing or odd values become "". */
 const pick = (source: unknown): Attributes => {
@@ -72,7 +74,7 @@ const history = (attributes: Attributes): [string, string][] => {
       return parsed
         .map((entry): [string, string] => [
           cut(entry && entry[0], HISTORY_TAG_LENGTH),
-          cut(entry && entry[1], 40),
+          cut(entry && entry[1], 24),
         ])
         .filter((entry) => entry[0]);
   } catch (_) {
@@ -84,7 +86,7 @@ const history = (attributes: Attributes): [string, string][] => {
 // Listeners' own errors are reported by the browser, never thrown back into this script.
 function done(status: Status) {
   if (script) script.setAttribute("data-tag-guard", status);
-  doc.dispatchEvent(new CustomEvent("tag-guard:captured", { detail: { status } }));
+  doc.dispatchEvent(new CustomEvent("tag-guard:captured", { detail: status }));
 }
 
 function remember(attributes: Attributes, cart: string | null) {
@@ -98,7 +100,8 @@ function remember(attributes: Attributes, cart: string | null) {
 function recall(): Memory | null {
   try {
     const memory = JSON.parse(localStorage.getItem(STORAGE_KEY) as string);
-    if (memory) return { ...pick(memory), k: typeof memory.k == "string" ? memory.k : null };
+    // k: the cart written to; null = not written yet. Anything else never matches a cart.
+    if (memory) return { ...pick(memory), k: memory.k };
   } catch (_) {
     // blocked or corrupt storage behaves as no memory
   }
@@ -120,13 +123,16 @@ function cartApi(path: string, attributes?: Attributes): Promise<{ attributes?: 
     headers: { "Content-Type": "application/json" },
     body: attributes && JSON.stringify({ attributes }),
   }).then((response) => {
-    if (!response.ok) throw response.status;
+    if (!response.ok) throw 0;
     return response.json();
   });
 }
 
-/** Last touch: a new click starts a new journey; a different tag replaces the arrived one. */
-function apply(base: Attributes, click: string, tag: string, now: string): Attributes {
+/**
+ * Last touch: a new click starts a new journey; a different tag replaces the arrived one.
+ * `arrived` lists the URL's tag values in order (a duplicated parameter is a later touch).
+ */
+function apply(base: Attributes, click: string, arrived: string[], now: string): Attributes {
   const next = { ...base };
   let tags = history(next);
   if (click && click != next[CLICK]) {
@@ -135,19 +141,19 @@ function apply(base: Attributes, click: string, tag: string, now: string): Attri
     next[TAG] = "";
     tags = [];
   }
-  if (tag && tag != next[TAG]) {
-    next[TAG] = tag;
-    tags.push([cut(tag, HISTORY_TAG_LENGTH), now]);
-    // Keep the first tag of the journey (the creator's) and the most recent ones.
-    if (tags.length > TAG_HISTORY_LIMIT) tags.splice(1, tags.length - TAG_HISTORY_LIMIT);
-    while (JSON.stringify(tags).length > MAX_ATTRIBUTE_LENGTH && tags.length > 1) tags.splice(1, 1);
-    next[TAGS] = JSON.stringify(tags);
-  }
+  for (const tag of arrived)
+    if (tag != next[TAG]) {
+      next[TAG] = tag;
+      tags.push([cut(tag, HISTORY_TAG_LENGTH), now]);
+      // Keep the first tag of the journey (the creator's) and the most recent ones.
+      while (tags.length > TAG_HISTORY_LIMIT || JSON.stringify(tags).length > MAX_ATTRIBUTE_LENGTH) tags.splice(1, 1);
+      next[TAGS] = JSON.stringify(tags);
+    }
   if (!tags.length) next[TAGS] = "";
   return next;
 }
 
-function capture(click: string, tag: string, memory: Memory | null, cart: string): Promise<Status> {
+function capture(click: string, arrived: string[], memory: Memory | null, cart: string): Promise<Status> {
   const pending = memory && memory.k === null;
   // Read the cart only when our memory does not describe it (new cart, no memory) and a cart exists.
   return Promise.resolve()
@@ -157,7 +163,7 @@ function capture(click: string, tag: string, memory: Memory | null, cart: string
       const known = inCart || (memory && memory.k === cart ? memory : pick(0));
       const base =
         !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
-      const next = apply(base, click, tag, new Date().toISOString());
+      const next = apply(base, click, arrived, new Date().toISOString());
       const changes: Attributes = {};
       let changed = 0;
       for (const key of KEYS)
@@ -215,7 +221,10 @@ function safely(run: () => void) {
 
 safely(() => {
   const query = new URLSearchParams(location.search);
-  const click = cut(query.get(CLICK_ID_PARAM));
+  // Every occurrence, in order, cleaned; empty ones dropped. The last one is the latest touch,
+  // as the order pipeline reads landing_site.
+  const values = (name: string) => query.getAll(name).map((value) => cut(value)).filter(Boolean);
+  const click = values(CLICK_ID_PARAM).pop() || "";
   let params: unknown;
   try {
     params = JSON.parse((script && script.getAttribute("data-tag-params")) as string);
@@ -223,13 +232,14 @@ safely(() => {
     // malformed configuration: defaults below
   }
   const names = (Array.isArray(params) ? params : []).filter(
-    (name) => typeof name == "string" && name && name != CLICK_ID_PARAM
+    (name) => typeof name == "string" && name != CLICK_ID_PARAM
   );
-  let tag = "";
-  for (const name of names.length ? names : DEFAULT_TAG_PARAMS) tag = tag || cut(query.get(name));
+  // The first configured parameter that has a value, as the pipeline reads landing_site.
+  let arrived: string[] = [];
+  for (const name of names.length ? names : DEFAULT_TAG_PARAMS) if (!arrived.length) arrived = values(name);
   const memory = recall();
   const cart = cartKey();
   // No new parameters and the cart we last wrote to: nothing to do, not a single request.
-  if (!click && !tag && (!memory || memory.k === cart)) return done("idle");
-  withConsent(() => capture(click, tag, memory, cart).then(done, () => done("failed")));
+  if (!click && !arrived.length && (!memory || memory.k === cart)) return done("idle");
+  withConsent(() => capture(click, arrived, memory, cart).then(done, () => done("failed")));
 });
