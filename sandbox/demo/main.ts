@@ -63,6 +63,7 @@ async function main(): Promise<number> {
         DATABASE_URL: `file:${databaseFile}`,
         SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
         SHOPIFY_STANDIN_URL: shopify.url,
+        WORKER_ENABLED: "true",
         WORKER_POLL_INTERVAL_MS: "500",
         LOG_LEVEL: "warn",
       },

@@ -1,0 +1,97 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { signSessionToken } from "../../sandbox/shopify";
+import { BROWSER_USER_AGENT } from "../../sandbox/demo/run-scenario";
+
+// Runs `npm run demo` as a user would, as a separate process, and checks its report and its
+// --serve mode. A scenario written here, not the built-in one, so nothing can be tuned to it.
+
+const dir = mkdtempSync(path.join(tmpdir(), "demo-test-"));
+
+function runDemo(args: string[], onLine?: (line: string, stop: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["tsx", "sandbox/demo/main.ts", ...args], { cwd: process.cwd(), env: { ...process.env, NODE_ENV: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of chunk.toString().split("\n")) onLine?.(line, () => child.kill("SIGTERM"));
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const scenario = {
+  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"] },
+  clicks: [
+    { ref: "k1", expectedTag: "zoe-9", creatorId: "cr_zoe", ageMinutes: 30 },
+    { ref: "k2", expectedTag: "yan-4", creatorId: "cr_yan", ageMinutes: 59 },
+    { ref: "k3", expectedTag: "xia-2", creatorId: "cr_xia", ageMinutes: 61 },
+  ],
+  orders: [
+    { ref: "a", click: "k1", arrivedTag: "cashback-1", subtotal: "33.33", currency: "EUR", deliveries: 4 },
+    { ref: "b", click: "k2", arrivedTag: "yan-4", capture: "landing_site", subtotal: "10.05", deliveries: 2 },
+    { ref: "c", click: "k3", arrivedTag: "xia-2", subtotal: "50.00" },
+    { ref: "d", clickId: "clk_made_up", arrivedTag: null, subtotal: "1.00" },
+    { ref: "e", capture: "none", subtotal: "5.00" },
+  ],
+};
+
+describe("npm run demo", { timeout: 180_000 }, () => {
+  it("plays a scenario file and reports tags read back from Shopify and exact commissions", async () => {
+    const scenarioFile = path.join(dir, "scenario.json");
+    const reportFile = path.join(dir, "report.json");
+    writeFileSync(scenarioFile, JSON.stringify(scenario));
+    const { code, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile]);
+    expect(stderr).not.toMatch(/demo failed/);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as { orders: { ref: string; outcome: string; tags: string[]; commission: Record<string, unknown> | null }[]; summary: Record<string, unknown> };
+    const byRef = Object.fromEntries(report.orders.map((order) => [order.ref, order]));
+    expect(byRef.a).toMatchObject({ outcome: "hijacked", tags: ["tag-stolen"], commission: { creatorId: "cr_zoe", expectedTag: "zoe-9", arrivedTag: "cashback-1", amount: "4.17", currency: "EUR", redirected: true } });
+    expect(byRef.b).toMatchObject({ outcome: "matched", tags: [], commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false } });
+    expect(byRef.c).toMatchObject({ outcome: "expired", commission: null });
+    expect(byRef.d).toMatchObject({ outcome: "expired", commission: null });
+    expect(byRef.e).toMatchObject({ outcome: "unattributed", tags: [], commission: null });
+    expect(report.summary).toMatchObject({ orders: 5, deliveries: 9, hijackTagged: 1, commissions: 2 });
+  });
+
+  it("refuses a bad scenario with a message naming the field", async () => {
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ clicks: [{ ref: "x", expectedTag: "t" }], orders: [{ ref: "o", click: "nope", subtotal: 12 }] }));
+    const { code, stderr } = await runDemo(["--scenario", bad]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/clicks\.0\.creatorId/);
+    expect(stderr).toMatch(/orders\.0\.subtotal/);
+  });
+
+  it("--serve prints DEMO_READY and keeps the admin serving until SIGTERM", async () => {
+    let ready: Record<string, string> | undefined;
+    let pages: { dashboard: number; settings: string; forged: number } | undefined;
+    const { code } = await runDemo(["--serve"], (line, stop) => {
+      if (!line.startsWith("DEMO_READY ")) return;
+      ready = JSON.parse(line.slice("DEMO_READY ".length)) as Record<string, string>;
+      const info = ready;
+      const open = (secret: string, route: string) =>
+        fetch(`${info.appUrl}${route}?_data=${encodeURIComponent(`routes/${route.slice(1).replace(/\//g, ".")}`)}`, {
+          headers: { authorization: `Bearer ${signSessionToken({ shop: info.shop!, apiKey: info.apiKey!, secret })}`, "user-agent": BROWSER_USER_AGENT },
+        });
+      void (async () => {
+        const dashboard = await open(info.apiSecret!, "/app");
+        const settings = await open(info.apiSecret!, "/app/settings");
+        const forged = await open("another-secret", "/app");
+        pages = { dashboard: dashboard.status, settings: await settings.text(), forged: forged.status };
+        stop();
+      })();
+    });
+    expect(ready).toMatchObject({ appUrl: expect.stringMatching(/^http:/), shop: "demo-shop.myshopify.com", clickServiceApiKey: expect.any(String), shopifyStandinUrl: expect.any(String) });
+    expect(pages?.dashboard).toBe(200);
+    expect(pages?.settings).toContain("clickServiceUrl");
+    expect(pages?.settings).not.toContain(ready!.clickServiceApiKey);
+    expect(pages?.forged).toBe(401);
+    expect(code === 0 || code === 130 || code === null).toBe(true);
+  });
+});
