@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type LaunchOptions } from "playwright-core";
 
-// One way to start a real browser for every browser test (storefront, admin): Debian's
+// One way to start a real browser for every browser test (storefront, admin) and the demo's
+// storefront step (tests import it through tests/support/chromium.ts): Debian's
 // Chromium driven by playwright-core, headless and quiet on the network. `chromium.launch`
 // gives each browser a fresh temporary profile (deleted on close), and each
 // `browser.newContext()` is isolated again (own cookies and storage), so tests never leak
@@ -24,7 +25,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
 export function assertChromiumInstalled(executablePath = CHROMIUM_PATH): void {
   if (!existsSync(executablePath)) {
     throw new Error(
-      `Chromium not found at ${executablePath}. Browser tests need it: run ` +
+      `Chromium not found at ${executablePath}. Browser tests and the demo's storefront step need it: run ` +
         "`apt-get update && apt-get install -y chromium` (CI does), or set CHROMIUM_PATH to a Chromium binary.",
     );
   }

@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 //   or null is removed, the long-standing Ajax API behaviour) and returns the cart JSON; the
 //   cart is identified by the `cart` cookie (created on the first write when there is none),
 //   and a checkout leaves the browser with a different cart.
-// Every request is logged so tests can count what the page asked for.
+// Every request is logged so tests can count what the page asked for. Used by the browser tests
+// (tests/e2e/storefront.test.ts) and by the demo's storefront step (sandbox/demo/storefront-capture.ts).
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const EXTENSION_DIR = path.resolve(here, "../../extensions/click-capture");

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CART_ATTRIBUTES, MAX_ATTRIBUTE_LENGTH, TAG_HISTORY_LIMIT } from "../../app/attribution/cart-attributes";
 import { launchChromium } from "../support/chromium";
-import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "./storefront-server";
+import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "../../sandbox/storefront/server";
 
 // The click-capture app embed running for real in Chromium against a stand-in storefront
 // (./storefront-server.ts). Every case waits for the script's own completion signal (the
