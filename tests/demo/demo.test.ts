@@ -13,7 +13,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "demo-test-"));
 
 function runDemo(args: string[], onLine?: (line: string, stop: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["tsx", "sandbox/demo/main.ts", ...args], { cwd: process.cwd(), env: { ...process.env, NODE_ENV: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npx", ["tsx", "sandbox/demo/main.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
