@@ -71,6 +71,39 @@ describe("HMAC verification by the library", () => {
   });
 });
 
+describe("orders/create intake", () => {
+  it("records an order from a shop without settings, or with verification off, as skipped with the reason", async () => {
+    const unconfigured = "no-settings.myshopify.com";
+    const off = "verification-off.myshopify.com";
+    await saveSettings(off, { ...settings, autoVerify: false });
+    for (const [shop, reason] of [
+      [unconfigured, "the shop has not configured the app"],
+      [off, "automatic verification is switched off"],
+    ] as const) {
+      const payload = orderPayload();
+      expect((await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload })).status).toBe(200);
+      const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+      expect(verification).toMatchObject({ state: "done", outcome: "skipped", reason });
+      expect(await prisma.webhookDelivery.count({ where: { shop, status: "skipped", reason } })).toBe(1);
+    }
+  });
+
+  it("keeps one verification when Shopify sends the same order under a new event id", async () => {
+    const shop = "resent.myshopify.com";
+    await configure(shop);
+    const payload = orderPayload();
+    for (const eventId of ["evt-first", "evt-second", "evt-first"]) {
+      expect((await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload, eventId })).status).toBe(200);
+    }
+    expect(await prisma.verification.count({ where: { shop } })).toBe(1);
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });
+    expect(deliveries.map((delivery) => [delivery.eventId, delivery.status])).toEqual([
+      ["evt-first", "recorded"],
+      ["evt-second", "duplicate-order"],
+    ]);
+  });
+});
+
 describe("app/uninstalled", () => {
   const shop = "uninstall-shop.myshopify.com";
 
