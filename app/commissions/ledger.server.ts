@@ -72,10 +72,14 @@ export function decodeCursor(value: string | null | undefined): LedgerCursor | n
 
 /** WHERE clause of the filtered set. The leading (shop, x, createdAt) columns match an index each. */
 function whereFilter(shop: string, filter: LedgerFilter, now: Date): Prisma.Sql {
+  // One index leads: the most selective filter given (creator, then status, then redirected).
+  // The others are written `+column`, which keeps their meaning but stops SQLite (which has no
+  // statistics unless ANALYZE ran) from picking a broad index such as status = 'pending'.
+  const lead = filter.creatorId ? "creator" : filter.status ? "status" : filter.redirectedOnly ? "redirected" : null;
   const parts = [Prisma.sql`shop = ${shop}`];
   if (filter.creatorId) parts.push(Prisma.sql`creatorId = ${filter.creatorId}`);
-  if (filter.status) parts.push(Prisma.sql`status = ${filter.status}`);
-  if (filter.redirectedOnly) parts.push(Prisma.sql`redirected = 1`);
+  if (filter.status) parts.push(lead === "status" ? Prisma.sql`status = ${filter.status}` : Prisma.sql`+status = ${filter.status}`);
+  if (filter.redirectedOnly) parts.push(lead === "redirected" ? Prisma.sql`redirected = 1` : Prisma.sql`+redirected = 1`);
   if (filter.days) parts.push(Prisma.sql`createdAt >= ${periodStart(filter.days, now).getTime()}`);
   return Prisma.join(parts, " AND ");
 }

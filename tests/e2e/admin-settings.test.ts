@@ -1,0 +1,220 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { launchChromium } from "../support/chromium";
+
+// The settings page in a real browser against the built app served by remix-serve: open it as
+// Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove
+// the raw key is in no HTML, JSON or client script the app serves. Shopify's side (token
+// exchange, the storefront metafield) is the stand-in; App Bridge's CDN script cannot load
+// offline, so it is replaced by a stub that does what App Bridge does for data requests:
+// add `Authorization: Bearer <session token>` to the app's own fetches.
+
+const ROOT = path.resolve(__dirname, "../..");
+const SHOP = "e2e-admin.myshopify.com";
+const API_KEY = "e2e-admin-api-key";
+const API_SECRET = "e2e-admin-api-secret";
+
+let server: ChildProcess | undefined;
+let serverLog = "";
+let appUrl = "";
+let standin: ShopifyStandin;
+let clicks: RunningClickService;
+let browser: Browser;
+let rawKey = "";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (server?.exitCode != null) throw new Error(`app server exited (${server.exitCode}):\n${serverLog}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`app server did not start:\n${serverLog}`);
+}
+
+const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+const token = () => signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: API_SECRET, ttlSeconds: 600 });
+
+function embeddedUrl(pathname: string): string {
+  const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+  return `${appUrl}${pathname}?embedded=1&shop=${SHOP}&host=${host}&id_token=${token()}`;
+}
+
+/** What App Bridge would do for the page's own requests, minus everything else it does. */
+function appBridgeStub(): string {
+  return `(() => {
+    const origin = ${JSON.stringify(appUrl)};
+    const realFetch = window.fetch.bind(window);
+    window.shopify = { idToken: async () => ${JSON.stringify(token())} };
+    window.fetch = (input, init = {}) => {
+      const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);
+      if (url.origin !== origin) return realFetch(input, init);
+      const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
+      headers.set("Authorization", "Bearer " + ${JSON.stringify(token())});
+      return realFetch(input, { ...init, headers });
+    };
+  })();`;
+}
+
+async function openPage(pathname: string, bodies: string[]): Promise<Page> {
+  // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
+  const context = await browser.newContext({ userAgent: BROWSER_UA });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on("pageerror", (error) => console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`));
+  page.on("response", (response) => {
+    if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") console.error(`[browser console] ${message.text().slice(0, 600)}`);
+  });
+  await page.route("https://cdn.shopify.com/**", (route) => {
+    const url = route.request().url();
+    if (url.endsWith(".js")) return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() });
+    return route.fulfill({ status: 200, contentType: "text/css", body: "" });
+  });
+  page.on("response", (response) => {
+    if (!response.url().startsWith(appUrl)) return;
+    response
+      .text()
+      .then((text) => bodies.push(`${response.url()}\n${text}`))
+      .catch(() => undefined);
+  });
+  await page.goto(embeddedUrl(pathname));
+  return page;
+}
+
+function clientScripts(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? clientScripts(full) : name.endsWith(".js") ? [full] : [];
+  });
+}
+
+beforeAll(async () => {
+  if (!process.env.TAG_GUARD_E2E_SKIP_BUILD) execFileSync("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: "pipe" });
+  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
+  clicks = await startClickService();
+  rawKey = clicks.createApiKey();
+  const port = await freePort();
+  appUrl = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: process.env.DATABASE_URL, // this test file's own migrated database
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_SECRET: API_SECRET,
+      SHOPIFY_APP_URL: appUrl,
+      SETTINGS_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+      WORKER_ENABLED: "false",
+      LOG_LEVEL: "error",
+      TAG_GUARD_E2E_STANDIN_URL: standin.url,
+      NODE_OPTIONS: `--import tsx --import ${path.join(ROOT, "tests/e2e/admin-standin-preload.ts")}`,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout?.on("data", (d) => (serverLog += d));
+  server.stderr?.on("data", (d) => (serverLog += d));
+  await waitForServer(`${appUrl}/`);
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+  await standin?.close();
+  await clicks?.close();
+});
+
+describe("settings in the embedded admin", () => {
+  it("saves a key, shows it only masked, and never serves it", { timeout: 120_000 }, async () => {
+    const bodies: string[] = [];
+    const page = await openPage("/app/settings", bodies);
+    await page.getByLabel("Service base URL").fill(clicks.url);
+    await page.getByLabel("API key").fill(rawKey);
+    await page.getByLabel("Affiliate tag parameter names").fill("tag, ref");
+
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect.poll(() => page.getByTestId("connection-result").textContent(), { timeout: 15_000 }).toBe(
+      "Connected: the service accepted the key",
+    );
+
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved").waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel("API key").inputValue()).toBe("");
+    await page.getByText(`Current key: ••••${rawKey.slice(-4)}. Leave blank to keep the current key.`).waitFor();
+    // The storefront config reached Shopify (the stand-in), so no warning banner.
+    expect(await page.getByText("the storefront was not updated").count()).toBe(0);
+    const installation = await fetch(`${standin.url}/standin/app-installation?shop=${SHOP}`).then((r) => r.json());
+    const config = installation.metafields.find((m: { key: string }) => m.key === "storefront_config");
+    expect(JSON.parse(config.value)).toEqual({ tagParams: ["tag", "ref"] });
+
+    // A fresh load of every admin page: the key is in none of them.
+    for (const pathname of ["/app/settings", "/app", "/app/commissions"]) {
+      const again = await openPage(pathname, bodies);
+      await again.waitForLoadState("networkidle");
+      await again.context().close();
+    }
+    await page.context().close();
+
+    expect(bodies.length).toBeGreaterThan(5);
+    for (const body of bodies) expect(body.includes(rawKey), body.slice(0, 200)).toBe(false);
+    expect(bodies.some((b) => b.includes(`••••${rawKey.slice(-4)}`) || b.includes(`"apiKeyLast4":"${rawKey.slice(-4)}"`))).toBe(true);
+
+    // Every client script the app serves.
+    const scripts = clientScripts(path.join(ROOT, "build/client"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of scripts) {
+      const served = await fetch(`${appUrl}/${path.relative(path.join(ROOT, "build/client"), file).split(path.sep).join("/")}`);
+      expect(served.status).toBe(200);
+      expect((await served.text()).includes(rawKey)).toBe(false);
+    }
+  });
+
+  it("shows inline errors and saves nothing for invalid input", { timeout: 60_000 }, async () => {
+    const page = await openPage("/app/settings", []);
+    await page.getByLabel("Commission rate").fill("250");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
+    await page.getByText("the rate is a percentage from 0 to 100").waitFor();
+    await page.context().close();
+  });
+
+  it("gives no admin page to a session token signed with another secret", async () => {
+    const forged = signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: "someone-else", ttlSeconds: 600 });
+    const host = Buffer.from(`admin.shopify.com/store/e2e-admin`).toString("base64url");
+    // A browser's user agent: the library answers bots with 410 before looking at the token.
+    const headers = { "user-agent": BROWSER_UA };
+    const response = await fetch(`${appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`, { redirect: "manual", headers });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/\/auth\/session-token/);
+    const data = await fetch(`${appUrl}/app/settings?_data=routes%2Fapp.settings`, { headers: { ...headers, authorization: `Bearer ${forged}` } });
+    expect(data.status).toBe(401);
+  });
+});
