@@ -39,12 +39,12 @@ async function main(): Promise<number> {
     for (const step of cleanups.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
   };
   let interrupted = false;
-  const onSignal = () => {
+  const onSignal = (code: number) => () => {
     interrupted = true;
-    void cleanup().then(() => process.exit(130));
+    void cleanup().then(() => process.exit(code));
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal(130));
+  process.once("SIGTERM", onSignal(143));
 
   try {
     ensureBuild(log);
