@@ -176,8 +176,14 @@ describe("settings in the embedded admin", () => {
     expect(JSON.parse(config.value)).toEqual({ tagParams: ["tag", "ref"] });
 
     // A fresh load of every admin page: the key is in none of them.
-    for (const pathname of ["/app/settings", "/app", "/app/commissions"]) {
+    const expectations: Record<string, string> = {
+      "/app/settings": `Current key: ••••${rawKey.slice(-4)}`,
+      "/app": "Orders in the last 30 days",
+      "/app/commissions": "No commission records match these filters.",
+    };
+    for (const [pathname, text] of Object.entries(expectations)) {
       const again = await openPage(pathname, bodies);
+      await again.getByText(text).first().waitFor();
       await again.waitForLoadState("networkidle");
       await again.context().close();
     }
