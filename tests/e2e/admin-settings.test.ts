@@ -6,6 +6,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import prisma from "../../app/db.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
 
 // The settings page in a real browser against the built app served by remix-serve: open it as
@@ -131,7 +133,7 @@ beforeAll(async () => {
       SHOPIFY_API_KEY: API_KEY,
       SHOPIFY_API_SECRET: API_SECRET,
       SHOPIFY_APP_URL: appUrl,
-      SETTINGS_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+      SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY, // same as this process, so both read what the other sealed
       WORKER_ENABLED: "false",
       LOG_LEVEL: "error",
       TAG_GUARD_E2E_STANDIN_URL: standin.url,
@@ -222,5 +224,57 @@ describe("settings in the embedded admin", () => {
     expect(response.headers.get("location")).toMatch(/\/auth\/session-token/);
     const data = await fetch(`${appUrl}/app/settings?_data=routes%2Fapp.settings`, { headers: { ...headers, authorization: `Bearer ${forged}` } });
     expect(data.status).toBe(401);
+  });
+});
+
+describe("dashboard, order page and ledger in the browser", () => {
+  it("changes the period, retries a failed order and exports the ledger", { timeout: 120_000 }, async () => {
+    if (!(await prisma.shopSettings.findUnique({ where: { shop: SHOP } }))) {
+      await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
+    }
+    const now = Date.now();
+    const base = { shop: SHOP, orderCreatedAt: new Date(now - 3 * 86_400_000), createdAt: new Date(now - 3 * 86_400_000), payload: "{}" };
+    const failed = await prisma.verification.create({
+      data: { ...base, orderId: "7001", orderGid: "gid://shopify/Order/7001", orderName: "#7001", state: "done", outcome: "failed",
+        reason: "gave up after 8 attempts", captureSource: "note_attributes", clickId: "clk-7001", arrivedTag: "creator-a", deadlineAt: new Date(now + 30 * 60_000) },
+    });
+    const hijacked = await prisma.verification.create({
+      data: { ...base, orderId: "7002", orderGid: "gid://shopify/Order/7002", orderName: "#7002", state: "done", outcome: "hijacked",
+        captureSource: "note_attributes", clickId: "clk-7002", arrivedTag: "=cmd|' /C calc'!A0", expectedTag: "creator-b", creatorId: "cr_b" },
+    });
+    await prisma.commission.create({
+      data: { shop: SHOP, verificationId: hijacked.id, orderId: "7002", orderName: "#7002", creatorId: "cr_b", expectedTag: "creator-b",
+        arrivedTag: hijacked.arrivedTag!, orderValue: "80.00", currency: "EUR", rate: "10", amount: "8.00", amountMinor: 800n, redirected: true, createdAt: base.createdAt },
+    });
+
+    const page = await openPage("/app", []);
+    await page.getByText("Orders in the last 30 days").waitFor();
+    expect(await page.locator("#count-hijacked").textContent()).toBe("1");
+    await page.getByText("EUR 8.00").waitFor();
+    await page.getByText("1 verifications failed in this period").waitFor();
+    // Period change is a client-side navigation: its data request carries the session token.
+    await page.getByLabel("Period").selectOption("7");
+    await page.waitForURL(/days=7/);
+    await page.getByText("Orders in the last 7 days").waitFor();
+
+    // The failed order's page, then Retry now.
+    await page.locator("tr", { hasText: "#7001" }).getByRole("link", { name: "View" }).click();
+    await page.getByRole("heading", { name: "Order #7001" }).first().waitFor();
+    await page.getByText("gave up after 8 attempts").waitFor();
+    await page.getByRole("button", { name: "Retry now" }).click();
+    await page.getByText("The order is queued and will be verified within seconds.").waitFor();
+    expect(await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ state: "queued", outcome: null });
+    await page.context().close();
+
+    // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
+    const ledger = await openPage("/app/commissions", []);
+    await ledger.getByText("EUR 8.00 across 1 records").waitFor();
+    const [download] = await Promise.all([ledger.waitForEvent("download"), ledger.getByRole("button", { name: "Export CSV" }).click()]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const csv = Buffer.concat(chunks).toString("utf8");
+    expect(download.suggestedFilename()).toMatch(/^commissions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv).toContain("#7002,7002,cr_b,creator-b,'=cmd|' /C calc'!A0,yes,80.00,EUR,10,8.00,pending");
+    await ledger.context().close();
   });
 });
