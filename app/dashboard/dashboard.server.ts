@@ -25,6 +25,8 @@ export interface DataRequestSummary {
   customerId: string | null;
   ordersAsked: number;
   ordersFound: number;
+  /** What the app holds for the customer, pretty-printed, for the merchant to pass on. */
+  data: string;
   receivedAt: string;
 }
 
@@ -125,6 +127,7 @@ function summariseDataRequest(row: RawDataRequest): DataRequestSummary {
     customerId: row.customerId,
     ordersAsked: jsonArrayLength(row.ordersAsked),
     ordersFound: jsonArrayLength(row.data, "orders"),
+    data: pretty(row.data),
     receivedAt: new Date(Number(row.receivedAt)).toISOString(),
   };
 }
@@ -136,5 +139,15 @@ function jsonArrayLength(json: string, key?: string): number {
     return Array.isArray(list) ? list.length : 0;
   } catch {
     return 0;
+  }
+}
+
+const MAX_SHOWN_DATA = 20_000;
+
+function pretty(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2).slice(0, MAX_SHOWN_DATA);
+  } catch {
+    return json.slice(0, MAX_SHOWN_DATA);
   }
 }

@@ -252,14 +252,20 @@ export default function DashboardPage() {
                   <Text as="p">{t("dashboard.dataRequestsEmpty")}</Text>
                 ) : (
                   data.dataRequests.map((request) => (
-                    <Text as="p" key={request.id}>
-                      {t("dashboard.dataRequestRow", {
-                        customer: request.customerId ?? t("dashboard.unknownCustomer"),
-                        asked: request.ordersAsked,
-                        found: request.ordersFound,
-                        time: formatTime(request.receivedAt),
-                      })}
-                    </Text>
+                    <BlockStack gap="100" key={request.id}>
+                      <Text as="p">
+                        {t("dashboard.dataRequestRow", {
+                          customer: request.customerId ?? t("dashboard.unknownCustomer"),
+                          asked: request.ordersAsked,
+                          found: request.ordersFound,
+                          time: formatTime(request.receivedAt),
+                        })}
+                      </Text>
+                      <details>
+                        <summary>{t("dashboard.dataRequestShow")}</summary>
+                        <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 300, overflow: "auto" }}>{request.data}</pre>
+                      </details>
+                    </BlockStack>
                   ))
                 )}
               </BlockStack>

@@ -23,7 +23,7 @@ import { PageError } from "../components/PageError";
 import { formatTime } from "../components/format";
 import { listLedger } from "../commissions/ledger.server";
 import { PERIODS } from "../dashboard/periods";
-import { t } from "../i18n";
+import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
 // The commission ledger: filters live in the URL (shareable, back-button friendly), pages are
@@ -100,7 +100,7 @@ export default function CommissionsPage() {
       {row.expectedTag} / {row.arrivedTag || t("common.none")} {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
     </span>,
     `${row.currency} ${row.amount}`,
-    row.status,
+    hasMessage(`ledger.statusLabel.${row.status}`) ? t(`ledger.statusLabel.${row.status}`) : row.status,
     formatTime(row.createdAt),
   ]);
 

@@ -7,7 +7,7 @@ import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { formatTime } from "../components/format";
 import { getOrderDetail } from "../dashboard/order-detail.server";
-import { t } from "../i18n";
+import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 import { retryVerificationNow, type ManualRetryResult } from "../verification/manual-retry.server";
 
@@ -91,7 +91,7 @@ export default function OrderPage() {
 
             <Card>
               <BlockStack gap="200">
-                <Row label={t("order.status")}>{order.state}</Row>
+                <Row label={t("order.status")}>{hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}</Row>
                 {order.reason ? <Row label={t("order.reason")}>{order.reason}</Row> : null}
                 {order.lastError ? <Row label={t("order.lastError")}>{order.lastError}</Row> : null}
                 <Row label={t("order.orderCreatedAt")}>{formatTime(order.orderCreatedAt)}</Row>
@@ -181,7 +181,7 @@ export default function OrderPage() {
                     <Row label={t("order.creator")}>{c.creatorId}</Row>
                     <Row label={t("order.rate")}>{`${c.rate}%`}</Row>
                     <Row label={t("order.orderValue")}>{`${c.currency} ${c.orderValue}`}</Row>
-                    <Row label={t("order.commissionStatus")}>{c.status}</Row>
+                    <Row label={t("order.commissionStatus")}>{hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}</Row>
                     <Row label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</Row>
                   </>
                 ) : (
