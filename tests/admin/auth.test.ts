@@ -81,3 +81,26 @@ describe("admin routes require a valid session token", () => {
     expect(response.headers.get("location")).toMatch(/\/auth\/login/);
   });
 });
+
+describe("the raw API key reaches no loader or action response", () => {
+  it("is absent from every admin response after it was saved", async () => {
+    const { saveSettings } = await import("../../app/settings/shop-settings.server");
+    const { seedVerification } = await import("./helpers");
+    const rawKey = "sk_live_never_leaves_0042";
+    expect((await saveSettings(SHOP, { clickServiceUrl: "http://127.0.0.1:9", apiKey: rawKey })).ok).toBe(true);
+    const row = await seedVerification({ shop: SHOP, outcome: "failed", deadlineAt: new Date(Date.now() + 600_000), commission: { amountMinor: 100n, amount: "1.00", currency: "USD" } });
+    const responses = [
+      ...(await Promise.all(loaders.map(([path, loader]) => call(loader as never, adminRequest(path, SHOP))))),
+      await call(order.loader as never, adminRequest(`/app/orders/${row.id}`, SHOP), { id: row.id }),
+      await call(settings.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "test", clickServiceUrl: "", apiKey: "" } })),
+      await call(settings.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "save", clickServiceUrl: "not a url", apiKey: "" } })),
+      await call(order.action as never, adminRequest(`/app/orders/${row.id}`, SHOP, { form: {} }), { id: row.id }),
+    ];
+    for (const response of responses) {
+      const text = await response.text();
+      expect(text.length).toBeGreaterThan(0);
+      expect(text).not.toContain(rawKey);
+      expect(text).not.toContain("never_leaves");
+    }
+  });
+});

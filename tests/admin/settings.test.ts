@@ -176,3 +176,19 @@ describe("test connection", () => {
     expect(body.result).toEqual({ status: "incomplete", field: "clickServiceUrl" });
   });
 });
+
+describe("fields the schema cannot check by itself", () => {
+  it("answers an empty or non-numeric rate inline instead of failing", async () => {
+    for (const commissionRate of ["", "ten", "1e3"]) {
+      const { status, body } = await save(form({ commissionRate }));
+      expect(status).toBe(400);
+      expect(body.errors).toEqual({ commissionRate: "enter a percentage such as 10 or 7.5" });
+    }
+    expect(await prisma.shopSettings.count()).toBe(0);
+  });
+
+  it("reports every field's error together with an unusable URL", async () => {
+    const { body } = await save(form({ clickServiceUrl: "", commissionRate: "", hijackTag: "" }));
+    expect(Object.keys(body.errors).sort()).toEqual(["clickServiceUrl", "commissionRate", "hijackTag"]);
+  });
+});
