@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseUrl } from "./app/database-url";
+import { databaseFile, databaseUrl } from "./app/database-url";
 
 // Prisma's JavaScript engine with the better-sqlite3 adapter works fully offline;
 // the native engines would be downloaded at every command (decision 001).
@@ -12,6 +12,6 @@ export default defineConfig({
   engine: "js",
   schema: path.join("prisma", "schema.prisma"),
   async adapter() {
-    return new PrismaBetterSQLite3({ url: databaseUrl() }, { timestampFormat: "unixepoch-ms" });
+    return new PrismaBetterSQLite3({ url: `file:${databaseFile(databaseUrl())}` }, { timestampFormat: "unixepoch-ms" });
   },
 });

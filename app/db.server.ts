@@ -1,6 +1,6 @@
-import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
+import { databaseFile } from "./database-url";
 import { env } from "./env.server";
 
 declare global {
@@ -9,8 +9,7 @@ declare global {
 }
 
 function createClient(): PrismaClient {
-  const file = env().DATABASE_URL.replace(/^file:/, "");
-  const adapter = new PrismaBetterSQLite3({ url: `file:${path.resolve(file)}` }, { timestampFormat: "unixepoch-ms" });
+  const adapter = new PrismaBetterSQLite3({ url: `file:${databaseFile(env().DATABASE_URL)}` }, { timestampFormat: "unixepoch-ms" });
   return new PrismaClient({ adapter });
 }
 
