@@ -72,7 +72,7 @@ describe("npm run demo", { timeout: 180_000 }, () => {
 
   it("--serve prints DEMO_READY and keeps the admin serving until SIGTERM", async () => {
     let ready: Record<string, string> | undefined;
-    let pages: { dashboard: number; settings: string; forged: number } | undefined;
+    let pages: { dashboard: number; settings: string; forged: number; definitions: unknown } | undefined;
     const { code } = await runDemo(["--serve"], (line, stop) => {
       if (!line.startsWith("DEMO_READY ")) return;
       ready = JSON.parse(line.slice("DEMO_READY ".length)) as Record<string, string>;
@@ -85,7 +85,8 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         const dashboard = await open(info.apiSecret!, "/app");
         const settings = await open(info.apiSecret!, "/app/settings");
         const forged = await open("another-secret", "/app");
-        pages = { dashboard: dashboard.status, settings: await settings.text(), forged: forged.status };
+        const definitions = await (await fetch(`${info.shopifyStandinUrl}/standin/metafield-definitions?shop=${info.shop}`)).json();
+        pages = { dashboard: dashboard.status, settings: await settings.text(), forged: forged.status, definitions };
         stop();
       })();
     });
@@ -94,6 +95,8 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(pages?.settings).toContain("clickServiceUrl");
     expect(pages?.settings).not.toContain(ready!.clickServiceApiKey);
     expect(pages?.forged).toBe(401);
+    // Installing the shop defined the evidence metafield so merchants can see it on orders.
+    expect(pages?.definitions).toMatchObject({ definitions: [expect.objectContaining({ key: "hijack_evidence", ownerType: "ORDER" })] });
     expect(code).toBe(143); // stopped by the signal, after cleaning up
   });
 });
