@@ -80,6 +80,12 @@ function appBridgeStub(): string {
   })();`;
 }
 
+/** TAG_GUARD_E2E_SCREENSHOTS=dir saves a full-page screenshot at each checkpoint, for a human to look at. */
+async function snap(page: Page, name: string): Promise<void> {
+  const dir = process.env.TAG_GUARD_E2E_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
 async function openPage(pathname: string, bodies: string[]): Promise<Page> {
   // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
   const context = await browser.newContext({ userAgent: BROWSER_UA });
@@ -170,6 +176,7 @@ describe("settings in the embedded admin", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor({ timeout: 15_000 });
     expect(await page.getByLabel("API key").inputValue()).toBe("");
+    await snap(page, "settings-saved");
     await page.getByText(`Current key: ••••${rawKey.slice(-4)}. Leave blank to keep the current key.`).waitFor();
     // The storefront config reached Shopify (the stand-in), so no warning banner.
     expect(await page.getByText("the storefront was not updated").count()).toBe(0);
@@ -211,6 +218,7 @@ describe("settings in the embedded admin", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
     await page.getByText("the rate is a percentage from 0 to 100").waitFor();
+    await snap(page, "settings-invalid");
     await page.context().close();
   });
 
@@ -252,6 +260,7 @@ describe("dashboard, order page and ledger in the browser", () => {
     expect(await page.locator("#count-hijacked").textContent()).toBe("1");
     await page.getByText("EUR 8.00").waitFor();
     await page.getByText("1 verifications failed in this period").waitFor();
+    await snap(page, "dashboard");
     // Period change is a client-side navigation: its data request carries the session token.
     await page.getByLabel("Period").selectOption("7");
     await page.waitForURL(/days=7/);
@@ -263,12 +272,14 @@ describe("dashboard, order page and ledger in the browser", () => {
     await page.getByText("gave up after 8 attempts").waitFor();
     await page.getByRole("button", { name: "Retry now" }).click();
     await page.getByText("The order is queued and will be verified within seconds.").waitFor();
+    await snap(page, "order-retried");
     expect(await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ state: "queued", outcome: null });
     await page.context().close();
 
     // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
     const ledger = await openPage("/app/commissions", []);
     await ledger.getByText("EUR 8.00 across 1 records").waitFor();
+    await snap(ledger, "ledger");
     const [download] = await Promise.all([ledger.waitForEvent("download"), ledger.getByRole("button", { name: "Export CSV" }).click()]);
     const chunks: Buffer[] = [];
     for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
