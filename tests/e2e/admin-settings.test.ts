@@ -1,5 +1,5 @@
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -122,7 +122,9 @@ function clientScripts(dir: string): string[] {
 }
 
 beforeAll(async () => {
-  if (!process.env.TAG_GUARD_E2E_SKIP_BUILD) execFileSync("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: "pipe" });
+  // The production build (npx remix vite:build) is made once per run by tests/support/global-setup.ts,
+  // so no two browser suites write build/ at the same time.
+  if (!existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no app build: run `npx remix vite:build` (global setup does)");
   standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
   clicks = await startClickService();
   rawKey = clicks.createApiKey();
