@@ -111,6 +111,11 @@ export default function CommissionsPage() {
           <BlockStack gap="400">
             <Card>
               <Form method="get">
+                {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
+                {["embedded", "shop", "host", "locale"].map((name) => {
+                  const value = new URLSearchParams(location.search).get(name);
+                  return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
+                })}
                 <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
                 <InlineStack gap="300" blockAlign="end" wrap>
                   <div style={{ minWidth: 200 }}>

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerCsvStream, neutraliseCell } from "../../app/commissions/csv";
-import { decodeCursor, encodeCursor, PAGE_SIZE, type LedgerRow } from "../../app/commissions/ledger.server";
+import { decodeCursor, encodeCursor, ledgerRecords, PAGE_SIZE, parseLedgerFilter, type LedgerRow } from "../../app/commissions/ledger.server";
 import prisma from "../../app/db.server";
 import * as ledgerRoute from "../../app/routes/app.commissions";
 import * as exportRoute from "../../app/routes/app.commissions.export";
@@ -103,6 +103,16 @@ describe("commission ledger", () => {
 });
 
 describe("CSV export", () => {
+  it("reads the filtered set in keyset batches, each record once, in order", async () => {
+    const ids: string[] = [];
+    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("redirected=1")), new Date(), 7)) ids.push(row.id);
+    expect(ids).toHaveLength(44);
+    expect(new Set(ids).size).toBe(44);
+    const all: string[] = [];
+    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("")), new Date(), 1000)) all.push(row.id);
+    expect(all.filter((id) => ids.includes(id))).toEqual(ids);
+  });
+
   it("neutralises formula cells", () => {
     for (const cell of ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"]) expect(neutraliseCell(cell)).toBe(`'${cell}`);
     expect(neutraliseCell("creator-tag")).toBe("creator-tag");
