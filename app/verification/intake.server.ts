@@ -38,11 +38,13 @@ export async function recordOrderDelivery(delivery: VerifiedDelivery): Promise<I
   const order = facts.facts;
   const skipReason = await reasonToSkip(delivery.shop);
   try {
-    const verification = await prisma.$transaction(async (tx) => {
-      await tx.webhookDelivery.create({
+    // One batched transaction (not an interactive one): both rows or neither, in one round trip.
+    const [, verification] = await prisma.$transaction([
+      prisma.webhookDelivery.create({
         data: { ...base, orderId: order.id, status: skipReason ? "skipped" : "recorded", reason: skipReason },
-      });
-      return tx.verification.create({
+        select: { id: true },
+      }),
+      prisma.verification.create({
         data: {
           shop: delivery.shop,
           orderId: order.id,
@@ -56,8 +58,8 @@ export async function recordOrderDelivery(delivery: VerifiedDelivery): Promise<I
             : { state: "queued" }),
         },
         select: { id: true },
-      });
-    });
+      }),
+    ]);
     if (skipReason) return { status: "skipped", reason: skipReason };
     wakeWorker();
     return { status: "queued", verificationId: verification.id };
