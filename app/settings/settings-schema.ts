@@ -22,7 +22,12 @@ export const SettingsInput = z.object({
     .refine((url) => /^https?:$/.test(new URL(url).protocol), "the URL must start with https:// or http://")
     .transform((url) => url.replace(/\/+$/, "")),
   /** Omitted or empty keeps the stored key: the browser never gets it back to resubmit. */
-  apiKey: z.string().trim().max(512, "the API key is too long").optional(),
+  apiKey: z
+    .string()
+    .trim()
+    .max(512, "the API key is too long")
+    .regex(/^[\x21-\x7e]*$/, "the API key contains spaces or characters an HTTP header cannot carry")
+    .optional(),
   tagParams: z
     .array(ParamName)
     .min(1, "list at least one affiliate tag parameter")

@@ -4,7 +4,7 @@ import prisma from "../db.server";
 import { env } from "../env.server";
 import { logger } from "../logger.server";
 import { unauthenticated } from "../shopify.server";
-import { backoffDelay } from "./retry-policy";
+import { backoffDelay, MAX_ATTEMPTS } from "./retry-policy";
 import { LeaseLost, verifyOrder, type PipelineDeps } from "./verify-order.server";
 import { onWake } from "./wake.server";
 
@@ -82,16 +82,26 @@ export function startVerificationWorker(options: WorkerOptions = {}): Verificati
         logger.warn("verification lease lost; another worker took over", { verificationId: id });
         return;
       }
-      // An unexpected fault (database busy, a bug): put the order back, never drop it.
+      // An unexpected fault (database busy, a bug): put the order back, never drop it, but
+      // count it, so a fault that repeats ends as `failed` with its message instead of looping.
       logger.error("verification step failed; will retry", { verificationId: id, error });
-      const retryAt = new Date(deps.now().getTime() + backoffDelay(1, deps.random));
-      await prisma.verification
-        .updateMany({
-          where: { id, leaseOwner: owner },
-          data: { state: "queued", nextAttemptAt: retryAt, leaseOwner: null, leaseExpiresAt: null, lastError: String(error).slice(0, 500) },
-        })
-        .catch((releaseError: unknown) => logger.error("could not release verification", { verificationId: id, error: releaseError }));
+      await releaseAfterFault(id, String(error).slice(0, 500)).catch((releaseError: unknown) =>
+        logger.error("could not release verification", { verificationId: id, error: releaseError }),
+      );
     }
+  }
+
+  async function releaseAfterFault(id: string, message: string): Promise<void> {
+    const row = await prisma.verification.findUnique({ where: { id }, select: { attempts: true } });
+    const attempts = (row?.attempts ?? 0) + 1;
+    const now = deps.now();
+    const giveUp = attempts >= MAX_ATTEMPTS;
+    await prisma.verification.updateMany({
+      where: { id, leaseOwner: owner },
+      data: giveUp
+        ? { state: "done", outcome: "failed", reason: `internal error: ${message}`, attempts, completedAt: now, leaseOwner: null, leaseExpiresAt: null, lastError: message }
+        : { state: "queued", attempts, nextAttemptAt: new Date(now.getTime() + backoffDelay(attempts, deps.random)), leaseOwner: null, leaseExpiresAt: null, lastError: message },
+    });
   }
 
   async function drain(): Promise<number> {

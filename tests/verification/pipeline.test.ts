@@ -176,6 +176,25 @@ describe("failures and recovery", () => {
     expect(v.commission).toBeNull();
   });
 
+  it("an internal fault that keeps happening ends as failed, with its message, instead of looping", async () => {
+    const shop = await newShop();
+    const w = startWorker({
+      clickService: () => {
+        throw new Error("simulated fault while building the client");
+      },
+    });
+    const { payload } = await placeOrder(h, { shop });
+    for (let round = 0; round < 20; round += 1) {
+      await w.runOnce();
+      const v = await verificationOf(shop, payload.id);
+      if (v.state === "done") break;
+      h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
+    }
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ state: "done", outcome: "failed", attempts: 8 });
+    expect(v.reason).toMatch(/simulated fault/);
+  });
+
   it("GraphQL throttled then accepted: the tag lands once", async () => {
     const shop = await newShop();
     const w = startWorker();
