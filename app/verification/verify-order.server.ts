@@ -59,13 +59,16 @@ class Run {
       if (!verdict) return;
       row = verdict;
     }
-    if (row.outcome === "hijacked" && row.taggedAt === null) {
+    // The verdict comes from the stored answer, not from `outcome`, which a fault or a manual
+    // retry may have overwritten since the service was asked.
+    const verdict: Outcome = row.hijacked ? "hijacked" : "matched";
+    if (verdict === "hijacked" && row.taggedAt === null) {
       const tagged = await this.tagOrder(row, settings);
       if (!tagged) return;
       row = tagged;
     }
-    await this.credit(row, settings);
-    await this.finish(row.outcome as Outcome, row.reason);
+    await this.credit(row, verdict, settings);
+    await this.finish(verdict, row.reason);
   }
 
   private async settings(shop: string): Promise<ServerSettings | "missing" | "uninstalled" | "off" | "unreadable"> {
@@ -125,6 +128,7 @@ class Run {
         creatorId: verdict.creatorId,
         verdict: verdict.verdict,
         recorded: verdict.recorded,
+        hijacked: verdict.isHijacked,
         outcome: verdict.isHijacked ? "hijacked" : "matched",
         lastError: null,
       });
@@ -189,8 +193,7 @@ class Run {
   }
 
   /** Step 4: one commission record, credited to the creator of the expected tag. */
-  private async credit(row: Verification, settings: ServerSettings): Promise<void> {
-    if (row.outcome !== "matched" && row.outcome !== "hijacked") return;
+  private async credit(row: Verification, verdict: Outcome, settings: ServerSettings): Promise<void> {
     await creditCommission({
       shop: row.shop,
       verificationId: row.id,
@@ -202,7 +205,7 @@ class Run {
       orderValue: row.orderValue ?? "0",
       currency: row.currency ?? "USD",
       ratePercent: settings.commissionRate,
-      hijacked: row.outcome === "hijacked",
+      hijacked: verdict === "hijacked",
     });
   }
 

@@ -8,13 +8,21 @@ import { describe, expect, inject, it } from "vitest";
 // The committed migrations must build exactly the database the schema describes. (Prisma's own
 // drift check cannot read a database through a driver adapter, so we compare the two by hand.)
 
-function objects(file: string): Record<string, string> {
+/** Tables as sorted column definitions (ALTER TABLE appends columns) and indexes as SQL. */
+function objects(file: string): Record<string, unknown> {
   const db = new Database(file, { readonly: true });
   try {
     const rows = db
       .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE '_prisma_migrations%' AND name NOT LIKE 'sqlite_%'")
       .all() as { type: string; name: string; sql: string }[];
-    return Object.fromEntries(rows.map((row) => [`${row.type} ${row.name}`, row.sql.replace(/\s+/g, " ").trim()]));
+    return Object.fromEntries(
+      rows.map((row) => [
+        `${row.type} ${row.name}`,
+        row.type === "table"
+          ? (db.prepare(`PRAGMA table_info("${row.name}")`).all() as { name: string }[]).map(({ name, ...rest }) => ({ name, ...rest, cid: undefined })).sort((a, b) => a.name.localeCompare(b.name))
+          : row.sql.replace(/\s+/g, " ").trim(),
+      ]),
+    );
   } finally {
     db.close();
   }

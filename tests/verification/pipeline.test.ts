@@ -195,6 +195,34 @@ describe("failures and recovery", () => {
     expect(v.reason).toMatch(/simulated fault/);
   });
 
+  it("a retry after a fault that struck past the verdict keeps the verdict and finishes the order", async () => {
+    const shop = await newShop();
+    const broken = startWorker({
+      adminGraphql: () => {
+        throw new Error("simulated fault while reaching Shopify");
+      },
+    });
+    const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    for (let round = 0; round < 20; round += 1) {
+      await broken.runOnce();
+      const v = await verificationOf(shop, payload.id);
+      if (v.state === "done") break;
+      h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
+    }
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "failed", hijacked: true });
+    await broken.stop();
+    h.clock.now = null;
+
+    const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
+    expect(await retryVerificationNow(shop, String(payload.id))).toEqual({ ok: true });
+    await startWorker().runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ state: "done", outcome: "hijacked" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+    expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
+    expect(h.clicks.verifications(clickId)).toHaveLength(1);
+  });
+
   it("GraphQL throttled then accepted: the tag lands once", async () => {
     const shop = await newShop();
     const w = startWorker();

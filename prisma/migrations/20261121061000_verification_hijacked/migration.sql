@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Verification" ADD COLUMN "hijacked" BOOLEAN;
+
