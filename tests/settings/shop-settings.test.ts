@@ -31,6 +31,13 @@ describe("settings", () => {
     expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).toEqual(before);
   });
 
+  it("answers garbage in any field with field errors, never an exception", async () => {
+    for (const input of [{ clickServiceUrl: "not a url", commissionRate: "" }, { clickServiceUrl: "", commissionRate: "abc" }, null, "x", { tagParams: "tag" }]) {
+      const saved = await saveSettings(shop, input);
+      expect(saved.ok).toBe(false);
+    }
+  });
+
   it("requires a key the first time", async () => {
     const saved = await saveSettings("new-shop.myshopify.com", { clickServiceUrl: "https://clicks.example.com" });
     expect(saved).toMatchObject({ ok: false, errors: { apiKey: expect.any(String) } });
