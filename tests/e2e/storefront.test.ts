@@ -5,7 +5,7 @@ import { launchChromium } from "../support/chromium";
 import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "../../sandbox/storefront/server";
 
 // The click-capture app embed running for real in Chromium against a stand-in storefront
-// (./storefront-server.ts). Every case waits for the script's own completion signal (the
+// (sandbox/storefront/server.ts). Every case waits for the script's own completion signal (the
 // data-tag-guard attribute it sets on its <script> element) and then counts requests: no
 // sleeps, no timing assertions.
 

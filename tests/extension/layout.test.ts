@@ -8,7 +8,7 @@ import {
   DEFAULT_TAG_PARAMS,
   STOREFRONT_CONFIG_METAFIELD,
 } from "../../app/attribution/cart-attributes";
-import { ASSET_FILE, BLOCK_FILE, EXTENSION_DIR, renderClickCaptureBlock } from "../e2e/storefront-server";
+import { ASSET_FILE, BLOCK_FILE, EXTENSION_DIR, renderClickCaptureBlock } from "../../sandbox/storefront/server";
 
 // Shopify's rules for theme app extensions, checked on extensions/click-capture before
 // `shopify app deploy` would reject it (or a merchant's storefront would pay for it).
