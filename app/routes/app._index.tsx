@@ -1,24 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  Banner,
-  BlockStack,
-  Box,
-  Card,
-  DataTable,
-  EmptyState,
-  InlineGrid,
-  InlineStack,
-  Layout,
-  Link,
-  Page,
-  Select,
-  SkeletonBodyText,
-  Text,
-} from "@shopify/polaris";
+import { Banner, BlockStack, Box, Card, DataTable, EmptyState, InlineGrid, Layout, Link, Page, Select, SkeletonBodyText, Text } from "@shopify/polaris";
+import { AdminPage } from "../components/AdminPage";
+import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
+import { SectionCard } from "../components/SectionCard";
+import { SplitRow } from "../components/SplitRow";
 import { formatTime } from "../components/format";
 import { getDashboard } from "../dashboard/dashboard.server";
 import { parsePeriod, PERIODS } from "../dashboard/periods";
@@ -88,192 +77,147 @@ export default function DashboardPage() {
   ]);
 
   return (
-    <Page title={t("dashboard.title")} primaryAction={periodSelect}>
-      <Layout>
-        <Layout.Section>
-          <BlockStack gap="400">
-            {data.banners.credentialsRejectedAt ? (
-              <Banner tone="critical" title={t("dashboard.bannerKeyTitle")} action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}>
-                <Text as="p">{t("dashboard.bannerKeyBody", { time: formatTime(data.banners.credentialsRejectedAt) })}</Text>
-              </Banner>
-            ) : null}
-            {data.banners.failing > 0 ? (
-              <Banner
-                tone="warning"
-                title={t("dashboard.bannerFailingTitle", { count: data.banners.failing })}
-                action={{ content: t("dashboard.bannerFailingAction"), url: "/app/settings" }}
-              >
-                <Text as="p">{t("dashboard.bannerFailingBody")}</Text>
-              </Banner>
-            ) : null}
-            {data.banners.captureNotSeen ? (
-              <Banner
-                tone="info"
-                title={t("dashboard.bannerEmbedTitle")}
-                action={{ content: t("dashboard.bannerEmbedAction"), url: data.themeEditorUrl, target: "_top" }}
-              >
-                <Text as="p">{t("dashboard.bannerEmbedBody", { days: data.period })}</Text>
-              </Banner>
-            ) : null}
+    <AdminPage title={t("dashboard.title")} primaryAction={periodSelect}>
+      {data.banners.credentialsRejectedAt ? (
+        <Banner tone="critical" title={t("dashboard.bannerKeyTitle")} action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}>
+          <Text as="p">{t("dashboard.bannerKeyBody", { time: formatTime(data.banners.credentialsRejectedAt) })}</Text>
+        </Banner>
+      ) : null}
+      {data.banners.failing > 0 ? (
+        <Banner
+          tone="warning"
+          title={t("dashboard.bannerFailingTitle", { count: data.banners.failing })}
+          action={{ content: t("dashboard.bannerFailingAction"), url: "/app/settings" }}
+        >
+          <Text as="p">{t("dashboard.bannerFailingBody")}</Text>
+        </Banner>
+      ) : null}
+      {data.banners.captureNotSeen ? (
+        <Banner
+          tone="info"
+          title={t("dashboard.bannerEmbedTitle")}
+          action={{ content: t("dashboard.bannerEmbedAction"), url: data.themeEditorUrl, target: "_top" }}
+        >
+          <Text as="p">{t("dashboard.bannerEmbedBody", { days: data.period })}</Text>
+        </Banner>
+      ) : null}
 
-            {loading ? (
-              <Card>
-                <SkeletonBodyText lines={6} />
-              </Card>
-            ) : (
-              <>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("dashboard.counts", { days: data.period })}
+      {loading ? (
+        <Card>
+          <SkeletonBodyText lines={6} />
+        </Card>
+      ) : (
+        <>
+          <SectionCard title={t("dashboard.counts", { days: data.period })} gap="300">
+            <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
+              {COUNT_KEYS.map((key) => (
+                <Box key={key} padding="200" background="bg-surface-secondary" borderRadius="200">
+                  <BlockStack gap="100">
+                    <Text as="span" tone="subdued">
+                      {key === "verified" ? t("dashboard.verified") : t(`outcome.${key}`)}
                     </Text>
-                    <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
-                      {COUNT_KEYS.map((key) => (
-                        <Box key={key} padding="200" background="bg-surface-secondary" borderRadius="200">
-                          <BlockStack gap="100">
-                            <Text as="span" tone="subdued">
-                              {key === "verified" ? t("dashboard.verified") : t(`outcome.${key}`)}
-                            </Text>
-                            <Text as="span" variant="headingLg" id={`count-${key}`}>
-                              {data.counts[key]}
-                            </Text>
-                          </BlockStack>
-                        </Box>
-                      ))}
-                    </InlineGrid>
-                    {data.counts.inProgress > 0 ? (
-                      <Text as="p" tone="subdued">
-                        {t("dashboard.inProgress")}: {data.counts.inProgress}
-                      </Text>
-                    ) : null}
+                    <Text as="span" variant="headingLg" id={`count-${key}`}>
+                      {data.counts[key]}
+                    </Text>
                   </BlockStack>
-                </Card>
+                </Box>
+              ))}
+            </InlineGrid>
+            {data.counts.inProgress > 0 ? (
+              <Text as="p" tone="subdued">
+                {t("dashboard.inProgress")}: {data.counts.inProgress}
+              </Text>
+            ) : null}
+          </SectionCard>
 
-                <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
-                  <Card>
-                    <BlockStack gap="200">
-                      <Text as="h2" variant="headingMd">
-                        {t("dashboard.hijackRate")}
-                      </Text>
-                      <Text as="p" variant="heading2xl">
-                        {data.hijackRate ?? t("common.none")}
-                      </Text>
-                      <Text as="p" tone="subdued">
-                        {data.hijackRate ? t("dashboard.hijackRateHelp") : t("dashboard.hijackRateNone")}
-                      </Text>
-                    </BlockStack>
-                  </Card>
-                  <Card>
-                    <BlockStack gap="200">
-                      <Text as="h2" variant="headingMd">
-                        {t("dashboard.redirected")}
-                      </Text>
-                      {data.redirected.length === 0 ? (
-                        <Text as="p" tone="subdued">
-                          {t("dashboard.redirectedNone")}
-                        </Text>
-                      ) : (
-                        data.redirected.map((total) => (
-                          <InlineStack key={total.currency} align="space-between">
-                            <Text as="span" variant="headingLg">
-                              {total.total}
-                            </Text>
-                            <Text as="span" tone="subdued">
-                              {t("dashboard.redirectedOrders", { count: total.orders })}
-                            </Text>
-                          </InlineStack>
-                        ))
-                      )}
-                    </BlockStack>
-                  </Card>
-                  <Card>
-                    <BlockStack gap="200">
-                      <Text as="h2" variant="headingMd">
-                        {t("dashboard.topTags")}
-                      </Text>
-                      {data.topArrivedTags.length === 0 ? (
-                        <Text as="p" tone="subdued">
-                          {t("dashboard.topTagsNone")}
-                        </Text>
-                      ) : (
-                        data.topArrivedTags.map((tag) => (
-                          <InlineStack key={tag.tag} align="space-between">
-                            <Text as="span">{tag.tag || t("dashboard.strippedTag")}</Text>
-                            <Text as="span" tone="subdued">
-                              {tag.orders}
-                            </Text>
-                          </InlineStack>
-                        ))
-                      )}
-                    </BlockStack>
-                  </Card>
-                </InlineGrid>
+          <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
+            <SectionCard title={t("dashboard.hijackRate")}>
+              <Text as="p" variant="heading2xl">
+                {data.hijackRate ?? t("common.none")}
+              </Text>
+              <Text as="p" tone="subdued">
+                {data.hijackRate ? t("dashboard.hijackRateHelp") : t("dashboard.hijackRateNone")}
+              </Text>
+            </SectionCard>
+            <SectionCard title={t("dashboard.redirected")}>
+              {data.redirected.length === 0 ? (
+                <EmptyNote>{t("dashboard.redirectedNone")}</EmptyNote>
+              ) : (
+                data.redirected.map((total) => (
+                  <SplitRow key={total.currency} variant="headingLg" note={t("dashboard.redirectedOrders", { count: total.orders })}>
+                    {total.total}
+                  </SplitRow>
+                ))
+              )}
+            </SectionCard>
+            <SectionCard title={t("dashboard.topTags")}>
+              {data.topArrivedTags.length === 0 ? (
+                <EmptyNote>{t("dashboard.topTagsNone")}</EmptyNote>
+              ) : (
+                data.topArrivedTags.map((tag) => (
+                  <SplitRow key={tag.tag} note={tag.orders}>
+                    {tag.tag || t("dashboard.strippedTag")}
+                  </SplitRow>
+                ))
+              )}
+            </SectionCard>
+          </InlineGrid>
 
-                <Card padding="0">
-                  <Box padding="400">
-                    <Text as="h2" variant="headingMd">
-                      {t("dashboard.recent")}
-                    </Text>
-                  </Box>
-                  {rows.length === 0 ? (
-                    <Box padding="400">
-                      <Text as="p" tone="subdued">
-                        {t("dashboard.recentEmpty")}
-                      </Text>
-                    </Box>
-                  ) : (
-                    <DataTable
-                      columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
-                      headings={[
-                        t("dashboard.columnOrder"),
-                        t("dashboard.columnOutcome"),
-                        t("dashboard.columnExpected"),
-                        t("dashboard.columnArrived"),
-                        t("dashboard.columnCreator"),
-                        t("dashboard.columnTime"),
-                        t("dashboard.columnDetails"),
-                      ]}
-                      rows={rows}
-                    />
-                  )}
-                </Card>
-              </>
+          <Card padding="0">
+            <Box padding="400">
+              <Text as="h2" variant="headingMd">
+                {t("dashboard.recent")}
+              </Text>
+            </Box>
+            {rows.length === 0 ? (
+              <Box padding="400">
+                <EmptyNote>{t("dashboard.recentEmpty")}</EmptyNote>
+              </Box>
+            ) : (
+              <DataTable
+                columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
+                headings={[
+                  t("dashboard.columnOrder"),
+                  t("dashboard.columnOutcome"),
+                  t("dashboard.columnExpected"),
+                  t("dashboard.columnArrived"),
+                  t("dashboard.columnCreator"),
+                  t("dashboard.columnTime"),
+                  t("dashboard.columnDetails"),
+                ]}
+                rows={rows}
+              />
             )}
+          </Card>
+        </>
+      )}
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("dashboard.dataRequests")}
-                </Text>
-                <Text as="p" tone="subdued">
-                  {t("dashboard.dataRequestsHelp")}
-                </Text>
-                {data.dataRequests.length === 0 ? (
-                  <Text as="p">{t("dashboard.dataRequestsEmpty")}</Text>
-                ) : (
-                  data.dataRequests.map((request) => (
-                    <BlockStack gap="100" key={request.id}>
-                      <Text as="p">
-                        {t("dashboard.dataRequestRow", {
-                          customer: request.customerId ?? t("dashboard.unknownCustomer"),
-                          asked: request.ordersAsked,
-                          found: request.ordersFound,
-                          time: formatTime(request.receivedAt),
-                        })}
-                      </Text>
-                      <details>
-                        <summary>{t("dashboard.dataRequestShow")}</summary>
-                        <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 300, overflow: "auto" }}>{request.data}</pre>
-                      </details>
-                    </BlockStack>
-                  ))
-                )}
-              </BlockStack>
-            </Card>
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
-    </Page>
+      <SectionCard title={t("dashboard.dataRequests")}>
+        <Text as="p" tone="subdued">
+          {t("dashboard.dataRequestsHelp")}
+        </Text>
+        {data.dataRequests.length === 0 ? (
+          <Text as="p">{t("dashboard.dataRequestsEmpty")}</Text>
+        ) : (
+          data.dataRequests.map((request) => (
+            <BlockStack gap="100" key={request.id}>
+              <Text as="p">
+                {t("dashboard.dataRequestRow", {
+                  customer: request.customerId ?? t("dashboard.unknownCustomer"),
+                  asked: request.ordersAsked,
+                  found: request.ordersFound,
+                  time: formatTime(request.receivedAt),
+                })}
+              </Text>
+              <details>
+                <summary>{t("dashboard.dataRequestShow")}</summary>
+                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 300, overflow: "auto" }}>{request.data}</pre>
+              </details>
+            </BlockStack>
+          ))
+        )}
+      </SectionCard>
+    </AdminPage>
   );
 }
 

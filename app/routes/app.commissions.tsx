@@ -1,25 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link as RemixLink, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import {
-  Badge,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  Checkbox,
-  DataTable,
-  EmptyState,
-  InlineStack,
-  Layout,
-  Page,
-  Select,
-  SkeletonBodyText,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Badge, Box, Button, Card, Checkbox, DataTable, EmptyState, InlineStack, Select, SkeletonBodyText, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
+import { AdminPage } from "../components/AdminPage";
+import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { listLedger } from "../commissions/ledger.server";
 import { PERIODS } from "../dashboard/periods";
@@ -105,87 +92,72 @@ export default function CommissionsPage() {
   ]);
 
   return (
-    <Page title={t("ledger.title")} primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}>
-      <Layout>
-        <Layout.Section>
-          <BlockStack gap="400">
-            <Card>
-              <Form method="get">
-                {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
-                {["embedded", "shop", "host", "locale"].map((name) => {
-                  const value = new URLSearchParams(location.search).get(name);
-                  return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-                })}
-                <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
-                <InlineStack gap="300" blockAlign="end" wrap>
-                  <div style={{ minWidth: 200 }}>
-                    <TextField label={t("ledger.creator")} name="creator" value={creator} onChange={setCreator} autoComplete="off" />
-                  </div>
-                  <Select label={t("ledger.status")} name="status" options={STATUS_OPTIONS} value={status} onChange={setStatus} />
-                  <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
-                  <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
-                  <Button submit loading={loading}>
-                    {t("ledger.apply")}
-                  </Button>
-                </InlineStack>
-              </Form>
-            </Card>
+    <AdminPage title={t("ledger.title")} primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}>
+      <Card>
+        <Form method="get">
+          {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
+          {["embedded", "shop", "host", "locale"].map((name) => {
+            const value = new URLSearchParams(location.search).get(name);
+            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
+          })}
+          <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
+          <InlineStack gap="300" blockAlign="end" wrap>
+            <div style={{ minWidth: 200 }}>
+              <TextField label={t("ledger.creator")} name="creator" value={creator} onChange={setCreator} autoComplete="off" />
+            </div>
+            <Select label={t("ledger.status")} name="status" options={STATUS_OPTIONS} value={status} onChange={setStatus} />
+            <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
+            <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
+            <Button submit loading={loading}>
+              {t("ledger.apply")}
+            </Button>
+          </InlineStack>
+        </Form>
+      </Card>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("ledger.totals")}
-                </Text>
-                {totals.length === 0 ? (
-                  <Text as="p" tone="subdued">
-                    {t("common.none")}
-                  </Text>
-                ) : (
-                  totals.map((total) => (
-                    <Text as="p" key={total.currency}>
-                      {t("ledger.totalsRow", { total: total.total, count: total.records })}
-                    </Text>
-                  ))
-                )}
-              </BlockStack>
-            </Card>
+      <SectionCard title={t("ledger.totals")}>
+        {totals.length === 0 ? (
+          <EmptyNote>{t("common.none")}</EmptyNote>
+        ) : (
+          totals.map((total) => (
+            <Text as="p" key={total.currency}>
+              {t("ledger.totalsRow", { total: total.total, count: total.records })}
+            </Text>
+          ))
+        )}
+      </SectionCard>
 
-            <Card padding="0">
-              {loading ? (
-                <Box padding="400">
-                  <SkeletonBodyText lines={8} />
-                </Box>
-              ) : rows.length === 0 ? (
-                <EmptyState heading={t("ledger.empty")} image="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
-                  <p>{t("ledger.emptyHelp")}</p>
-                </EmptyState>
-              ) : (
-                <DataTable
-                  columnContentTypes={["text", "text", "text", "numeric", "text", "text"]}
-                  headings={[
-                    t("ledger.columnOrder"),
-                    t("ledger.columnCreator"),
-                    t("ledger.columnTags"),
-                    t("ledger.columnAmount"),
-                    t("ledger.columnStatus"),
-                    t("ledger.columnRecorded"),
-                  ]}
-                  rows={tableRows}
-                />
-              )}
-              <Box padding="400">
-                <InlineStack gap="300">
-                  {!onFirstPage ? <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button> : null}
-                  {nextCursor ? (
-                    <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>{t("ledger.next")}</Button>
-                  ) : null}
-                </InlineStack>
-              </Box>
-            </Card>
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
-    </Page>
+      <Card padding="0">
+        {loading ? (
+          <Box padding="400">
+            <SkeletonBodyText lines={8} />
+          </Box>
+        ) : rows.length === 0 ? (
+          <EmptyState heading={t("ledger.empty")} image="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+            <p>{t("ledger.emptyHelp")}</p>
+          </EmptyState>
+        ) : (
+          <DataTable
+            columnContentTypes={["text", "text", "text", "numeric", "text", "text"]}
+            headings={[
+              t("ledger.columnOrder"),
+              t("ledger.columnCreator"),
+              t("ledger.columnTags"),
+              t("ledger.columnAmount"),
+              t("ledger.columnStatus"),
+              t("ledger.columnRecorded"),
+            ]}
+            rows={tableRows}
+          />
+        )}
+        <Box padding="400">
+          <InlineStack gap="300">
+            {!onFirstPage ? <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button> : null}
+            {nextCursor ? <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>{t("ledger.next")}</Button> : null}
+          </InlineStack>
+        </Box>
+      </Card>
+    </AdminPage>
   );
 }
 

@@ -1,10 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
-import type { ReactNode } from "react";
+import { Banner, BlockStack, Button, Card, InlineStack, List, Text } from "@shopify/polaris";
+import { AdminPage } from "../components/AdminPage";
+import { DetailRow } from "../components/DetailRow";
+import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
+import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { getOrderDetail } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
@@ -26,21 +29,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const result = await retryVerificationNow(session.shop, params.id ?? "");
   return json<ManualRetryResult>(result, { status: result.ok ? 200 : result.reason === "not-found" ? 404 : 409 });
 };
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <InlineStack gap="200" wrap={false}>
-      <div style={{ minWidth: 200 }}>
-        <Text as="span" tone="subdued">
-          {label}
-        </Text>
-      </div>
-      <Text as="span" breakWord>
-        {children}
-      </Text>
-    </InlineStack>
-  );
-}
 
 const none = () => t("common.none");
 
@@ -66,135 +54,100 @@ export default function OrderPage() {
   const c = order.commission;
 
   return (
-    <Page
+    <AdminPage
       backAction={{ content: t("common.back"), url: "/app" }}
       title={t("order.title", { name: order.orderName ?? `#${order.orderId}` })}
       titleMetadata={<OutcomeBadge outcome={order.outcome} />}
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}
     >
-      <Layout>
-        <Layout.Section>
-          <BlockStack gap="400">
-            {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
-            {order.canRetry && !retried?.ok ? (
-              <Card>
-                <InlineStack align="space-between" blockAlign="center">
-                  <Text as="p">{t("order.retryHelp")}</Text>
-                  <Form method="post">
-                    <Button submit variant="primary" loading={retrying}>
-                      {t("order.retry")}
-                    </Button>
-                  </Form>
-                </InlineStack>
-              </Card>
-            ) : null}
+      {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
+      {order.canRetry && !retried?.ok ? (
+        <Card>
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="p">{t("order.retryHelp")}</Text>
+            <Form method="post">
+              <Button submit variant="primary" loading={retrying}>
+                {t("order.retry")}
+              </Button>
+            </Form>
+          </InlineStack>
+        </Card>
+      ) : null}
 
-            <Card>
-              <BlockStack gap="200">
-                <Row label={t("order.status")}>{hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}</Row>
-                {order.reason ? <Row label={t("order.reason")}>{order.reason}</Row> : null}
-                {order.lastError ? <Row label={t("order.lastError")}>{order.lastError}</Row> : null}
-                <Row label={t("order.orderCreatedAt")}>{formatTime(order.orderCreatedAt)}</Row>
-              </BlockStack>
-            </Card>
+      <Card>
+        <BlockStack gap="200">
+          <DetailRow label={t("order.status")}>{hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}</DetailRow>
+          {order.reason ? <DetailRow label={t("order.reason")}>{order.reason}</DetailRow> : null}
+          {order.lastError ? <DetailRow label={t("order.lastError")}>{order.lastError}</DetailRow> : null}
+          <DetailRow label={t("order.orderCreatedAt")}>{formatTime(order.orderCreatedAt)}</DetailRow>
+        </BlockStack>
+      </Card>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("order.arrived")}
-                </Text>
-                <Row label={t("order.captureSource")}>{sourceLabel(order.arrived.captureSource)}</Row>
-                <Row label={t("order.clickId")}>{order.arrived.clickId ?? none()}</Row>
-                <Row label={t("order.arrivedTag")}>{order.arrived.arrivedTag ?? none()}</Row>
-                <Row label={t("order.capturedAt")}>{formatTime(order.arrived.capturedAt)}</Row>
-                <Row label={t("order.deadlineAt")}>{formatTime(order.arrived.deadlineAt)}</Row>
-                <Row label={t("order.tagHistory")}>
-                  {order.arrived.tagHistory.length === 0
-                    ? t("order.tagHistoryEmpty")
-                    : order.arrived.tagHistory.map((h) => `${h.tag} (${formatTime(h.at || null)})`).join(" → ")}
-                </Row>
-              </BlockStack>
-            </Card>
+      <SectionCard title={t("order.arrived")}>
+        <DetailRow label={t("order.captureSource")}>{sourceLabel(order.arrived.captureSource)}</DetailRow>
+        <DetailRow label={t("order.clickId")}>{order.arrived.clickId ?? none()}</DetailRow>
+        <DetailRow label={t("order.arrivedTag")}>{order.arrived.arrivedTag ?? none()}</DetailRow>
+        <DetailRow label={t("order.capturedAt")}>{formatTime(order.arrived.capturedAt)}</DetailRow>
+        <DetailRow label={t("order.deadlineAt")}>{formatTime(order.arrived.deadlineAt)}</DetailRow>
+        <DetailRow label={t("order.tagHistory")}>
+          {order.arrived.tagHistory.length === 0
+            ? t("order.tagHistoryEmpty")
+            : order.arrived.tagHistory.map((h) => `${h.tag} (${formatTime(h.at || null)})`).join(" → ")}
+        </DetailRow>
+      </SectionCard>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("order.attempts")}
-                </Text>
-                {order.attempts.length === 0 ? (
-                  <Text as="p" tone="subdued">
-                    {t("order.attemptsEmpty")}
-                  </Text>
-                ) : (
-                  <List type="number">
-                    {order.attempts.map((a) => (
-                      <List.Item key={`${a.number}-${a.step}-${a.startedAt}`}>
-                        {t("order.attemptRow", { number: a.number, step: a.step, result: a.result })} — {formatTime(a.startedAt)}
-                        {a.error ? ` — ${a.error}` : ""}
-                      </List.Item>
-                    ))}
-                  </List>
-                )}
-              </BlockStack>
-            </Card>
+      <SectionCard title={t("order.attempts")}>
+        {order.attempts.length === 0 ? (
+          <EmptyNote>{t("order.attemptsEmpty")}</EmptyNote>
+        ) : (
+          <List type="number">
+            {order.attempts.map((a) => (
+              <List.Item key={`${a.number}-${a.step}-${a.startedAt}`}>
+                {t("order.attemptRow", { number: a.number, step: a.step, result: a.result })} — {formatTime(a.startedAt)}
+                {a.error ? ` — ${a.error}` : ""}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </SectionCard>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("order.verdict")}
-                </Text>
-                <Row label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</Row>
-                <Row label={t("order.creator")}>{order.verdict.creatorId ?? none()}</Row>
-                <Row label={t("order.verdictText")}>{order.verdict.verdict ?? none()}</Row>
-                <Row label={t("order.recorded")}>
-                  {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
-                </Row>
-              </BlockStack>
-            </Card>
+      <SectionCard title={t("order.verdict")}>
+        <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
+        <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
+        <DetailRow label={t("order.verdictText")}>{order.verdict.verdict ?? none()}</DetailRow>
+        <DetailRow label={t("order.recorded")}>
+          {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
+        </DetailRow>
+      </SectionCard>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("order.tagWritten")}
-                </Text>
-                {order.tagging.taggedAt ? (
-                  <>
-                    <Row label={t("settings.hijackTag")}>{order.tagging.hijackTag ?? none()}</Row>
-                    <Row label={t("order.taggedAt")}>{formatTime(order.tagging.taggedAt)}</Row>
-                  </>
-                ) : (
-                  <Text as="p" tone="subdued">
-                    {t("order.notTagged")}
-                  </Text>
-                )}
-              </BlockStack>
-            </Card>
+      <SectionCard title={t("order.tagWritten")}>
+        {order.tagging.taggedAt ? (
+          <>
+            <DetailRow label={t("settings.hijackTag")}>{order.tagging.hijackTag ?? none()}</DetailRow>
+            <DetailRow label={t("order.taggedAt")}>{formatTime(order.tagging.taggedAt)}</DetailRow>
+          </>
+        ) : (
+          <EmptyNote>{t("order.notTagged")}</EmptyNote>
+        )}
+      </SectionCard>
 
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {t("order.commission")}
-                </Text>
-                {c ? (
-                  <>
-                    <Row label={t("order.amount")}>{`${c.currency} ${c.amount}`}</Row>
-                    <Row label={t("order.creator")}>{c.creatorId}</Row>
-                    <Row label={t("order.rate")}>{`${c.rate}%`}</Row>
-                    <Row label={t("order.orderValue")}>{`${c.currency} ${c.orderValue}`}</Row>
-                    <Row label={t("order.commissionStatus")}>{hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}</Row>
-                    <Row label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</Row>
-                  </>
-                ) : (
-                  <Text as="p" tone="subdued">
-                    {t("order.commissionNone")}
-                  </Text>
-                )}
-              </BlockStack>
-            </Card>
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
-    </Page>
+      <SectionCard title={t("order.commission")}>
+        {c ? (
+          <>
+            <DetailRow label={t("order.amount")}>{`${c.currency} ${c.amount}`}</DetailRow>
+            <DetailRow label={t("order.creator")}>{c.creatorId}</DetailRow>
+            <DetailRow label={t("order.rate")}>{`${c.rate}%`}</DetailRow>
+            <DetailRow label={t("order.orderValue")}>{`${c.currency} ${c.orderValue}`}</DetailRow>
+            <DetailRow label={t("order.commissionStatus")}>
+              {hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}
+            </DetailRow>
+            <DetailRow label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</DetailRow>
+          </>
+        ) : (
+          <EmptyNote>{t("order.commissionNone")}</EmptyNote>
+        )}
+      </SectionCard>
+    </AdminPage>
   );
 }
 

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
+import { AdminPage } from "../components/AdminPage";
 import { PageError } from "../components/PageError";
+import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
@@ -90,143 +92,122 @@ export default function SettingsPage() {
   };
 
   return (
-    <Page title={t("settings.title")}>
-      <Layout>
-        <Layout.Section>
-          <BlockStack gap="400">
-            {saved?.ok ? (
-              <Banner tone="success" title={t("settings.saved")}>
-                {saved.requeued > 0 ? <Text as="p">{t("settings.savedRequeued", { count: saved.requeued })}</Text> : null}
-              </Banner>
-            ) : null}
-            {saved?.ok && !saved.storefront.ok ? (
-              <Banner tone="warning" title={t("settings.storefrontWarningTitle")}>
-                <Text as="p">{t("settings.storefrontWarningBody", { message: saved.storefront.message })}</Text>
-              </Banner>
-            ) : null}
-            {saved && !saved.ok ? <Banner tone="critical" title={t("settings.fixErrors")} /> : null}
-            {settings?.credentialsRejectedAt && !saved?.ok ? (
-              <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
-                <Text as="p">{t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}</Text>
-              </Banner>
-            ) : null}
+    <AdminPage title={t("settings.title")}>
+      {saved?.ok ? (
+        <Banner tone="success" title={t("settings.saved")}>
+          {saved.requeued > 0 ? <Text as="p">{t("settings.savedRequeued", { count: saved.requeued })}</Text> : null}
+        </Banner>
+      ) : null}
+      {saved?.ok && !saved.storefront.ok ? (
+        <Banner tone="warning" title={t("settings.storefrontWarningTitle")}>
+          <Text as="p">{t("settings.storefrontWarningBody", { message: saved.storefront.message })}</Text>
+        </Banner>
+      ) : null}
+      {saved && !saved.ok ? <Banner tone="critical" title={t("settings.fixErrors")} /> : null}
+      {settings?.credentialsRejectedAt && !saved?.ok ? (
+        <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
+          <Text as="p">{t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}</Text>
+        </Banner>
+      ) : null}
 
-            <Form method="post" ref={formRef} data-testid="settings-form">
-              <input type="hidden" name="intent" value="save" />
-              <input type="hidden" name="autoVerify" value={autoVerify ? "true" : "false"} />
-              <BlockStack gap="400">
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("settings.serviceSection")}
+      <Form method="post" ref={formRef} data-testid="settings-form">
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="autoVerify" value={autoVerify ? "true" : "false"} />
+        <BlockStack gap="400">
+          <SectionCard title={t("settings.serviceSection")} gap="300">
+            <FormLayout>
+              <TextField
+                label={t("settings.serviceUrl")}
+                name="clickServiceUrl"
+                value={serviceUrl}
+                onChange={setServiceUrl}
+                autoComplete="url"
+                helpText={t("settings.serviceUrlHelp")}
+                error={errors.clickServiceUrl}
+              />
+              <TextField
+                label={t("settings.apiKey")}
+                name="apiKey"
+                type="password"
+                value={apiKey}
+                onChange={setApiKey}
+                autoComplete="off"
+                helpText={last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")}
+                error={errors.apiKey}
+              />
+              <InlineStack gap="300" blockAlign="center">
+                <Button onClick={runTest} loading={testing}>
+                  {t("settings.testConnection")}
+                </Button>
+                {connection ? (
+                  <div role="status" data-testid="connection-result">
+                    <Text as="span" tone={connection.tone === "success" ? "success" : "critical"}>
+                      {connection.text}
                     </Text>
-                    <FormLayout>
-                      <TextField
-                        label={t("settings.serviceUrl")}
-                        name="clickServiceUrl"
-                        value={serviceUrl}
-                        onChange={setServiceUrl}
-                        autoComplete="url"
-                        helpText={t("settings.serviceUrlHelp")}
-                        error={errors.clickServiceUrl}
-                      />
-                      <TextField
-                        label={t("settings.apiKey")}
-                        name="apiKey"
-                        type="password"
-                        value={apiKey}
-                        onChange={setApiKey}
-                        autoComplete="off"
-                        helpText={last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")}
-                        error={errors.apiKey}
-                      />
-                      <InlineStack gap="300" blockAlign="center">
-                        <Button onClick={runTest} loading={testing}>
-                          {t("settings.testConnection")}
-                        </Button>
-                        {connection ? (
-                          <div role="status" data-testid="connection-result">
-                            <Text as="span" tone={connection.tone === "success" ? "success" : "critical"}>
-                              {connection.text}
-                            </Text>
-                          </div>
-                        ) : null}
-                      </InlineStack>
-                    </FormLayout>
-                  </BlockStack>
-                </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("settings.trackingSection")}
-                    </Text>
-                    <FormLayout>
-                      <TextField
-                        label={t("settings.tagParams")}
-                        name="tagParams"
-                        value={tagParams}
-                        onChange={setTagParams}
-                        autoComplete="off"
-                        helpText={t("settings.tagParamsHelp")}
-                        error={errors.tagParams}
-                      />
-                      <TextField
-                        label={t("settings.hijackTag")}
-                        name="hijackTag"
-                        value={hijackTag}
-                        onChange={setHijackTag}
-                        autoComplete="off"
-                        helpText={t("settings.hijackTagHelp")}
-                        error={errors.hijackTag}
-                      />
-                    </FormLayout>
-                  </BlockStack>
-                </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("settings.commissionSection")}
-                    </Text>
-                    <FormLayout>
-                      <TextField
-                        label={t("settings.commissionRate")}
-                        name="commissionRate"
-                        value={rate}
-                        onChange={setRate}
-                        suffix="%"
-                        inputMode="decimal"
-                        autoComplete="off"
-                        error={errors.commissionRate}
-                      />
-                      <Select
-                        label={t("settings.orderValueBasis")}
-                        name="orderValueBasis"
-                        options={BASIS_OPTIONS}
-                        value={basis}
-                        onChange={setBasis}
-                        error={errors.orderValueBasis}
-                      />
-                      <Checkbox
-                        label={t("settings.autoVerify")}
-                        helpText={t("settings.autoVerifyHelp")}
-                        checked={autoVerify}
-                        onChange={setAutoVerify}
-                        error={errors.autoVerify}
-                      />
-                    </FormLayout>
-                  </BlockStack>
-                </Card>
-                <InlineStack align="end">
-                  <Button submit variant="primary" loading={saving}>
-                    {t("settings.save")}
-                  </Button>
-                </InlineStack>
-              </BlockStack>
-            </Form>
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
-    </Page>
+                  </div>
+                ) : null}
+              </InlineStack>
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.trackingSection")} gap="300">
+            <FormLayout>
+              <TextField
+                label={t("settings.tagParams")}
+                name="tagParams"
+                value={tagParams}
+                onChange={setTagParams}
+                autoComplete="off"
+                helpText={t("settings.tagParamsHelp")}
+                error={errors.tagParams}
+              />
+              <TextField
+                label={t("settings.hijackTag")}
+                name="hijackTag"
+                value={hijackTag}
+                onChange={setHijackTag}
+                autoComplete="off"
+                helpText={t("settings.hijackTagHelp")}
+                error={errors.hijackTag}
+              />
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.commissionSection")} gap="300">
+            <FormLayout>
+              <TextField
+                label={t("settings.commissionRate")}
+                name="commissionRate"
+                value={rate}
+                onChange={setRate}
+                suffix="%"
+                inputMode="decimal"
+                autoComplete="off"
+                error={errors.commissionRate}
+              />
+              <Select
+                label={t("settings.orderValueBasis")}
+                name="orderValueBasis"
+                options={BASIS_OPTIONS}
+                value={basis}
+                onChange={setBasis}
+                error={errors.orderValueBasis}
+              />
+              <Checkbox
+                label={t("settings.autoVerify")}
+                helpText={t("settings.autoVerifyHelp")}
+                checked={autoVerify}
+                onChange={setAutoVerify}
+                error={errors.autoVerify}
+              />
+            </FormLayout>
+          </SectionCard>
+          <InlineStack align="end">
+            <Button submit variant="primary" loading={saving}>
+              {t("settings.save")}
+            </Button>
+          </InlineStack>
+        </BlockStack>
+      </Form>
+    </AdminPage>
   );
 }
 
