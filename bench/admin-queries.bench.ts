@@ -138,21 +138,6 @@ export async function main(): Promise<boolean> {
       console.log(`seeded ${seeded.verifications.toLocaleString("en")} verifications and ${seeded.commissions.toLocaleString("en")} commissions in ${seeded.seconds.toFixed(1)} s (${file})`);
     }
 
-    if (args.includes("--proposed-indexes")) {
-      // The schema change docs/admin.md recommends: make the Commission indexes that totals
-      // walk covering, so SUM(amountMinor) GROUP BY currency never reads the table.
-      const db = new Database(file);
-      db.exec(`
-        DROP INDEX IF EXISTS "Commission_shop_createdAt_idx";
-        CREATE INDEX "Commission_shop_createdAt_idx" ON "Commission"(shop, createdAt, currency, amountMinor);
-        DROP INDEX IF EXISTS "Commission_shop_redirected_createdAt_idx";
-        CREATE INDEX "Commission_shop_redirected_createdAt_idx" ON "Commission"(shop, redirected, createdAt, currency, amountMinor);
-        DROP INDEX IF EXISTS "Commission_shop_status_createdAt_idx";
-        CREATE INDEX "Commission_shop_status_createdAt_idx" ON "Commission"(shop, status, createdAt, currency, amountMinor);`);
-      db.close();
-      console.log("applied the proposed covering Commission indexes");
-    }
-
     Object.assign(process.env, {
       NODE_ENV: "production",
       DATABASE_URL: `file:${file}`,

@@ -98,11 +98,38 @@ export function ledgerQueries(shop: string, filter: LedgerFilter, cursor: Ledger
              status, redirected, createdAt
       FROM "Commission" WHERE ${where}${afterCursor(cursor)}
       ORDER BY createdAt DESC, id DESC LIMIT ${limit}`,
-    totals: Prisma.sql`
+    totals: totalsQuery(shop, filter, where, now),
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Per-currency totals of the filtered set. By creator: that creator's records (an index range).
+ * Otherwise whole days come from CommissionDay, the trigger-kept rollup, and only the partial
+ * first day of a period is read from Commission, so the cost no longer grows with history.
+ */
+function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now: Date): Prisma.Sql {
+  if (filter.creatorId) {
+    return Prisma.sql`
       SELECT currency, CAST(SUM(amountMinor) AS TEXT) AS total, COUNT(*) AS n
       FROM "Commission" WHERE ${where}
-      GROUP BY currency ORDER BY currency`,
-  };
+      GROUP BY currency ORDER BY currency`;
+  }
+  const start = filter.days ? periodStart(filter.days, now).getTime() : null;
+  const firstFullDay = start === null ? null : Math.ceil(start / DAY_MS);
+  const days = [Prisma.sql`shop = ${shop}`];
+  if (filter.status) days.push(Prisma.sql`status = ${filter.status}`);
+  if (filter.redirectedOnly) days.push(Prisma.sql`redirected = 1`);
+  if (firstFullDay !== null) days.push(Prisma.sql`day >= ${firstFullDay}`);
+  const parts = [Prisma.sql`SELECT currency, SUM(amountMinor) AS total, SUM(records) AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY currency`];
+  if (start !== null && firstFullDay !== null && start < firstFullDay * DAY_MS) {
+    parts.push(Prisma.sql`SELECT currency, SUM(amountMinor), COUNT(*) FROM "Commission" WHERE ${where} AND createdAt < ${firstFullDay * DAY_MS} GROUP BY currency`);
+  }
+  return Prisma.sql`
+    SELECT currency, CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
+    FROM (${Prisma.join(parts, " UNION ALL ")})
+    GROUP BY currency HAVING SUM(n) > 0 ORDER BY currency`;
 }
 
 interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {

@@ -16,6 +16,7 @@ const CustomerRequest = z.object({
 export async function handleShopRedact(shop: string): Promise<void> {
   await prisma.$transaction([
     prisma.commission.deleteMany({ where: { shop } }),
+    prisma.commissionDay.deleteMany({ where: { shop } }),
     prisma.verification.deleteMany({ where: { shop } }),
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
     prisma.dataRequest.deleteMany({ where: { shop } }),
