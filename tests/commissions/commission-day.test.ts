@@ -62,7 +62,7 @@ describe("commission totals", () => {
 
         for (const days of [null, 7, 30, 90]) {
           const since = days ? new Date(NOW.getTime() - days * DAY) : undefined;
-          const period = days ? { days: String(days) } : {};
+          const period: Record<string, string> = days ? { days: String(days) } : {};
           expect(await ledgerTotals(shop, period)).toEqual(await directTotals(shop, { since }));
           expect(await ledgerTotals(shop, { ...period, status: "paid" })).toEqual(await directTotals(shop, { since, status: "paid" }));
           expect(await ledgerTotals(shop, { ...period, redirected: "1" })).toEqual(await directTotals(shop, { since, redirected: true }));
