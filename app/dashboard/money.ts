@@ -17,6 +17,12 @@ export function formatMinor(minor: bigint | string, currency: string): string {
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+/** A stored decimal amount as the totals show it: ("2000", "JPY") -> "JPY 2,000". */
+export function formatAmount(amount: string, currency: string): string {
+  const [whole = "0", fraction] = amount.split(".");
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction ? `.${fraction}` : ""}`;
+}
+
 /** "USD 1,234.56" */
 export function formatMoney(minor: bigint | string, currency: string): string {
   return `${currency} ${formatMinor(minor, currency)}`;

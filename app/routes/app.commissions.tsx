@@ -9,6 +9,7 @@ import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { listLedger } from "../commissions/ledger.server";
+import { formatAmount } from "../dashboard/money";
 import { PERIODS } from "../dashboard/periods";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -86,7 +87,7 @@ export default function CommissionsPage() {
     <span key="tags">
       {row.expectedTag} / {row.arrivedTag || t("common.none")} {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
     </span>,
-    `${row.currency} ${row.amount}`,
+    formatAmount(row.amount, row.currency),
     hasMessage(`ledger.statusLabel.${row.status}`) ? t(`ledger.statusLabel.${row.status}`) : row.status,
     formatTime(row.createdAt),
   ]);

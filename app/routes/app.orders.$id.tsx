@@ -9,6 +9,7 @@ import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
+import { formatAmount } from "../dashboard/money";
 import { getOrderDetail } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -134,10 +135,10 @@ export default function OrderPage() {
       <SectionCard title={t("order.commission")}>
         {c ? (
           <>
-            <DetailRow label={t("order.amount")}>{`${c.currency} ${c.amount}`}</DetailRow>
+            <DetailRow label={t("order.amount")}>{formatAmount(c.amount, c.currency)}</DetailRow>
             <DetailRow label={t("order.creator")}>{c.creatorId}</DetailRow>
             <DetailRow label={t("order.rate")}>{`${c.rate}%`}</DetailRow>
-            <DetailRow label={t("order.orderValue")}>{`${c.currency} ${c.orderValue}`}</DetailRow>
+            <DetailRow label={t("order.orderValue")}>{formatAmount(c.orderValue, c.currency)}</DetailRow>
             <DetailRow label={t("order.commissionStatus")}>
               {hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}
             </DetailRow>

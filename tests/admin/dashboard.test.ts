@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { formatMinor, formatMoney, percentage } from "../../app/dashboard/money";
+import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/dashboard/money";
 import * as dashboardRoute from "../../app/routes/app._index";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
@@ -19,6 +19,8 @@ async function load(shop: string, query = "") {
 describe("money and rates without floats", () => {
   it("formats minor units exactly, for every currency's digits", () => {
     expect(formatMinor(123456n, "USD")).toBe("1,234.56");
+    expect(formatAmount("2000", "JPY")).toBe("JPY 2,000");
+    expect(formatAmount("1234567.891", "KWD")).toBe("KWD 1,234,567.891");
     expect(formatMinor(5n, "USD")).toBe("0.05");
     expect(formatMinor(-5n, "EUR")).toBe("-0.05");
     expect(formatMinor(1200n, "JPY")).toBe("1,200");
