@@ -1,8 +1,8 @@
 // The sandbox Click Verification Service: the contract's two endpoints over plain node:http,
 // plus a management API. Started in-process by tests and the demo, or by main.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
+import { listen } from "../listen";
 import { takeFault, type Fault } from "./faults";
 import { sendError } from "./http-io";
 import * as manage from "./management-routes";
@@ -115,19 +115,11 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const { url, port } = await listen(server, options.port, options.host);
 
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url,
+    port,
     state,
     createApiKey: () => state.createApiKey(),
     revokeApiKey: (apiKey) => state.revokeApiKey(apiKey),

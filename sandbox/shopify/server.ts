@@ -3,8 +3,8 @@
 // Plain node:http; everything is in memory and lost on close().
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } from "graphql";
+import { listen } from "../listen";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
 import { verifySessionToken } from "./session-token";
@@ -319,15 +319,10 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const { url, port } = await listen(server, options.port, options.host);
   return {
-    url: `http://${hostForUrl}:${address.port}`,
-    port: address.port,
+    url,
+    port,
     apiVersion,
     apiKey,
     appSecret,

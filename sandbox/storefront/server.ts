@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listen } from "../listen";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -182,9 +182,7 @@ export class Storefront {
         response.end(String(error));
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    const { port } = this.server.address() as AddressInfo;
-    this.origin = `http://127.0.0.1:${port}`;
+    this.origin = (await listen(this.server)).url;
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listen } from "../../sandbox/listen";
 
 // Serves Remix route modules over real HTTP, the way remix-serve hands them a Fetch Request,
 // without a build: tests exercise the route code, the library's auth and a real socket.
@@ -24,10 +24,9 @@ export async function serveRoutes(routes: Record<string, RouteModule>): Promise<
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url } = await listen(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
