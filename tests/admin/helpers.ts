@@ -78,6 +78,7 @@ export interface SeedVerification {
   expectedTag?: string | null;
   creatorId?: string | null;
   deadlineAt?: Date | null;
+  hijacked?: boolean | null;
   payload?: unknown;
   orderName?: string;
   commission?: { amountMinor: bigint; amount: string; currency: string; redirected?: boolean; status?: string; creatorId?: string; createdAt?: Date };
@@ -103,6 +104,7 @@ export async function seedVerification(seed: SeedVerification) {
       expectedTag: seed.expectedTag === undefined ? (seed.outcome === "matched" || seed.outcome === "hijacked" ? "creator-tag" : null) : seed.expectedTag,
       creatorId: seed.creatorId === undefined ? "creator-1" : seed.creatorId,
       deadlineAt: seed.deadlineAt === undefined ? null : seed.deadlineAt,
+      hijacked: seed.hijacked ?? null,
       currency: seed.commission?.currency ?? "USD",
       payload: JSON.stringify(seed.payload ?? { noteAttributes: [] }),
     },

@@ -101,6 +101,11 @@ describe("retry now", () => {
     expect(await response.json()).toEqual({ ok: false, reason: "click-expired" });
     expect((await (await load(SHOP, expired.id)).json()).order.canRetry).toBe(false);
 
+    // The verdict is stored (a later step failed): the rest does not need the click.
+    const verdictKnown = await seedVerification({ shop: SHOP, outcome: "failed", hijacked: true, deadlineAt: new Date(Date.now() - 1000) });
+    expect((await (await load(SHOP, verdictKnown.id)).json()).order.canRetry).toBe(true);
+    expect((await retry(SHOP, verdictKnown.id)).status).toBe(200);
+
     const matched = await seedVerification({ shop: SHOP, outcome: "matched", deadlineAt: alive() });
     expect(await (await retry(SHOP, matched.id)).json()).toEqual({ ok: false, reason: "not-retryable" });
 
