@@ -7,6 +7,8 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+/** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
+const START_TIMEOUT_MS = 90_000;
 
 function newestSourceTime(dir: string): number {
   let newest = 0;
@@ -70,11 +72,11 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   let exited = false;
   child.once("exit", () => (exited = true));
 
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`the app exited during start-up:\n${output.join("")}`);
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       if (response.ok) break;
     } catch {
       // not listening yet
@@ -83,7 +85,7 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   }
   if (Date.now() >= deadline) {
     child.kill("SIGKILL");
-    throw new Error(`the app did not answer /healthz within 30 s:\n${output.join("")}`);
+    throw new Error(`the app did not answer /healthz within ${START_TIMEOUT_MS / 1000} s:\n${output.join("")}`);
   }
   log(`App running at ${url}`);
   return {

@@ -41,16 +41,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForServer(url: string, timeoutMs = 90_000): Promise<void> {
+async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (server?.exitCode != null) throw new Error(`app server exited (${server.exitCode}):\n${serverLog}`);
     try {
-      await fetch(url);
-      return;
+      // Each probe is bounded, so one stalled connection on a loaded machine cannot eat the wait.
+      if ((await fetch(url, { signal: AbortSignal.timeout(5_000) })).ok) return;
     } catch {
-      await new Promise((r) => setTimeout(r, 200));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`app server did not start:\n${serverLog}`);
 }
@@ -151,9 +152,9 @@ beforeAll(async () => {
   });
   server.stdout?.on("data", (d) => (serverLog += d));
   server.stderr?.on("data", (d) => (serverLog += d));
-  await waitForServer(`${appUrl}/`);
+  await waitForServer(`${appUrl}/healthz`);
   browser = await launchChromium();
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
