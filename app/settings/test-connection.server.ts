@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createClickServiceClient } from "../click-service";
+import { CONTRACT_ERRORS } from "../click-service/contract";
 import { registerSecret } from "../logger.server";
 import { getServerSettings } from "./shop-settings.server";
 
 // "Test connection": looks up a click id that cannot exist. The service checks the key before
-// it looks for the click, so 404 proves the URL and the key work, 401 that the key is wrong,
-// anything else that the service could not be reached. One attempt, short timeouts: the
+// it looks for the click, so its own 404 ("Click not found or expired") proves the URL and the
+// key work, 401 that the key is wrong, anything else that the service could not be reached. A
+// 404 without that message comes from some other server (a mistyped base URL, say). One attempt, short timeouts: the
 // merchant is waiting on the page. The key (entered or stored) never appears in the answer.
 
 export type ConnectionResult =
@@ -40,7 +42,8 @@ export async function testConnection(shop: string, input: ConnectionInput): Prom
   if (result.ok) return { status: "connected" }; // a click by that id exists: the key works all the same
   switch (result.error.kind) {
     case "expired":
-      return { status: "connected" };
+      if (result.error.message.toLowerCase().includes(CONTRACT_ERRORS.clickNotFound.toLowerCase())) return { status: "connected" };
+      return { status: "unreachable", message: `${baseUrl} answered 404 but not as the Click Verification Service does; check the base URL` };
     case "credentials":
       return { status: "rejected" };
     default:

@@ -171,6 +171,12 @@ describe("test connection", () => {
     expect(text).not.toContain(validKey);
   });
 
+  it("does not call a mistyped base URL connected just because it answers 404", async () => {
+    const { body } = await test({ clickServiceUrl: `${clicks.url}/not-the-service`, apiKey: validKey });
+    expect(body.result.status).toBe("unreachable");
+    expect(body.result.message).toMatch(/check the base URL/);
+  });
+
   it("asks for the URL and key when nothing is stored", async () => {
     const { body } = await test({ clickServiceUrl: "", apiKey: "" });
     expect(body.result).toEqual({ status: "incomplete", field: "clickServiceUrl" });

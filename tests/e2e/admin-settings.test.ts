@@ -262,7 +262,7 @@ describe("dashboard, order page and ledger in the browser", () => {
     await page.getByText("Orders in the last 30 days").waitFor();
     expect(await page.locator("#count-hijacked").textContent()).toBe("1");
     await page.getByText("EUR 8.00").waitFor();
-    await page.getByText("1 verifications failed in this period").waitFor();
+    await page.getByText("1 verification failed in this period").waitFor();
     await snap(page, "dashboard");
     // Period change is a client-side navigation: its data request carries the session token.
     await page.getByLabel("Period").selectOption("7");
