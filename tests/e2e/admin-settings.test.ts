@@ -281,7 +281,7 @@ describe("dashboard, order page and ledger in the browser", () => {
 
     // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
     const ledger = await openPage("/app/commissions", []);
-    await ledger.getByText("EUR 8.00 across 1 records").waitFor();
+    await ledger.getByText("EUR 8.00 across 1 record").waitFor();
     await snap(ledger, "ledger");
     const [download] = await Promise.all([ledger.waitForEvent("download"), ledger.getByRole("button", { name: "Export CSV" }).click()]);
     const chunks: Buffer[] = [];
