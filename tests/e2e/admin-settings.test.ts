@@ -145,8 +145,10 @@ beforeAll(async () => {
       SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY, // same as this process, so both read what the other sealed
       WORKER_ENABLED: "false",
       LOG_LEVEL: "error",
-      TAG_GUARD_E2E_STANDIN_URL: standin.url,
-      NODE_OPTIONS: `--import tsx --import ${path.join(ROOT, "tests/e2e/admin-standin-preload.ts")}`,
+      // The app's own development setting sends Shopify traffic to the stand-in. (No TypeScript
+      // preload: on Node 20 a cold-cache tsx transform inside remix-serve deadlocked start-up.)
+      SHOPIFY_STANDIN_URL: standin.url,
+      NODE_OPTIONS: "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
