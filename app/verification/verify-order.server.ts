@@ -1,4 +1,4 @@
-import type { Verification } from "@prisma/client";
+import { Prisma, type Verification } from "@prisma/client";
 import { findClick } from "../attribution/find-click";
 import type { ClickServiceClient } from "../click-service";
 import { creditCommission } from "../commissions/credit.server";
@@ -227,10 +227,14 @@ class Run {
     await this.update({ state: "done", outcome, reason, completedAt: this.deps.now(), leaseOwner: null, leaseExpiresAt: null });
   }
 
+  /** One fenced write that returns the row: it only lands while this worker holds the lease. */
   private async update(data: Partial<Verification>): Promise<Verification> {
-    const { count } = await prisma.verification.updateMany({ where: { id: this.id, leaseOwner: this.owner }, data });
-    if (count !== 1) throw new LeaseLost(this.id);
-    return prisma.verification.findUniqueOrThrow({ where: { id: this.id } });
+    try {
+      return await prisma.verification.update({ where: { id: this.id, leaseOwner: this.owner }, data });
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") throw new LeaseLost(this.id);
+      throw error;
+    }
   }
 
   private async startAttempt(number: number, step: string): Promise<string> {
