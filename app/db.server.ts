@@ -1,5 +1,5 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@prisma/client";
+import { Prisma, PrismaClient } from "@prisma/client";
 import { databaseFile } from "./database-url";
 import { env } from "./env.server";
 
@@ -27,3 +27,8 @@ const prisma: PrismaClient = globalThis.prismaGlobal ?? createClient();
 if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
+
+/** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

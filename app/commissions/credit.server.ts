@@ -1,5 +1,4 @@
-import prisma from "../db.server";
-import { isUniqueViolation } from "../verification/intake.server";
+import prisma, { isUniqueViolation } from "../db.server";
 import { commissionAmount } from "./commission-amount";
 
 export interface CommissionInput {

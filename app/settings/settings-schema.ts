@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import { DEFAULT_TAG_PARAMS } from "../attribution/cart-attributes";
-import { ORDER_VALUE_BASES } from "../verification/order-facts";
+import { ORDER_VALUE_BASES } from "./order-value-basis";
 
 // What a merchant may save, checked the same way whether it comes from the settings form,
 // the demo or a test. Messages are shown inline next to the field they name.

@@ -1,6 +1,6 @@
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
-import type { OrderValueBasis } from "../verification/order-facts";
+import type { OrderValueBasis } from "./order-value-basis";
 import { seal, unseal } from "./sealing.server";
 import { SettingsInput, type ValidSettings } from "./settings-schema";
 

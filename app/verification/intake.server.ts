@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { isUniqueViolation } from "../db.server";
 import { readOrderFacts } from "./order-facts";
 import { wakeWorker } from "./wake.server";
 import type { VerifiedDelivery } from "../webhooks.server";
@@ -98,8 +98,4 @@ async function recordAlone<T extends IntakeResult>(data: Prisma.WebhookDeliveryC
 async function deliveryExists({ shop, topic, eventId }: { shop: string; topic: string; eventId: string }): Promise<boolean> {
   const found = await prisma.webhookDelivery.findUnique({ where: { shop_topic_eventId: { shop, topic, eventId } }, select: { id: true } });
   return found !== null;
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OrderValueBasis } from "../settings/order-value-basis";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
 // whole payload: it carries the shopper's name and addresses, which the app has no use for.
@@ -26,8 +27,6 @@ const OrderPayload = z.object({
   landing_site: z.string().nullish(),
 });
 
-export const ORDER_VALUE_BASES = ["subtotal_after_discounts", "subtotal_before_discounts", "total_price"] as const;
-export type OrderValueBasis = (typeof ORDER_VALUE_BASES)[number];
 
 export interface OrderFacts {
   id: string;

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../listen";
 
 // Runs the real production build of the app as a child process, the way a host would run it.
 
@@ -35,18 +35,6 @@ export function migrate(databaseUrl: string): void {
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface AppProcess {

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
+import { BROWSER_USER_AGENT } from "../storefront/chromium";
 import { buildOrderCreatePayload, signSessionToken, webhookHeaders, type ShopifyStandin } from "../shopify";
 import type { Scenario, ScenarioOrder } from "./scenario";
 
@@ -41,9 +42,6 @@ export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arri
     ...(history.length > 0 && { [CART_ATTRIBUTES.tagHistory]: JSON.stringify(history.map((tag) => [tag, now])) }),
   };
 };
-
-/** The admin is a browser page; the library turns away requests that look like bots. */
-export const BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
 
 export function sessionToken(stack: Stack): string {
   return signSessionToken({ shop: stack.shop, apiKey: stack.apiKey, secret: stack.apiSecret, ttlSeconds: 300 });

@@ -9,6 +9,13 @@ import { chromium, type Browser, type LaunchOptions } from "playwright-core";
 // into each other. CI installs the browser with `apt-get install -y chromium`; set
 // CHROMIUM_PATH to use another binary. A missing browser is a failure, never a skipped test.
 
+/**
+ * A desktop Chrome user agent. The Shopify library answers requests that look like bots (Node's
+ * fetch, headless Chromium's default) with 410, so anything acting as the merchant's browser
+ * presents this.
+ */
+export const BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export const CHROMIUM_ARGS: readonly string[] = [

@@ -1,6 +1,6 @@
 // Retries and timeouts of the client against the sandbox's fault injection. Counts and kinds
 // are asserted, never durations: sleep is injected and records what it was asked to wait.
-import { createServer } from "node:net";
+import { freePort } from "../../sandbox/listen";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeClickServicePools, createClickServiceClient, type ClickServiceClientOptions } from "../../app/click-service";
 import { startHarness, uniqueClickId, type Harness } from "./harness";
@@ -228,11 +228,3 @@ describe("the API key never leaks", () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { signSessionToken } from "../../sandbox/shopify";
-import { BROWSER_USER_AGENT } from "../../sandbox/demo/run-scenario";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 
 // Runs `npm run demo` as a user would, as a separate process, and checks its report and its
 // --serve mode. A scenario written here, not the built-in one, so nothing can be tuned to it.

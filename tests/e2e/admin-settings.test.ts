@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "../../sandbox/listen";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,17 +31,6 @@ let clicks: RunningClickService;
 let browser: Browser;
 let rawKey = "";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -55,8 +45,6 @@ async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
   }
   throw new Error(`app server did not start:\n${serverLog}`);
 }
-
-const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 const token = () => signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: API_SECRET, ttlSeconds: 600 });
 
@@ -89,7 +77,7 @@ async function snap(page: Page, name: string): Promise<void> {
 
 async function openPage(pathname: string, bodies: string[]): Promise<Page> {
   // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
-  const context = await browser.newContext({ userAgent: BROWSER_UA });
+  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (error) => console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`));
@@ -231,7 +219,7 @@ describe("settings in the embedded admin", () => {
     const forged = signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: "someone-else", ttlSeconds: 600 });
     const host = Buffer.from(`admin.shopify.com/store/e2e-admin`).toString("base64url");
     // A browser's user agent: the library answers bots with 410 before looking at the token.
-    const headers = { "user-agent": BROWSER_UA };
+    const headers = { "user-agent": BROWSER_USER_AGENT };
     const response = await fetch(`${appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`, { redirect: "manual", headers });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/\/auth\/session-token/);

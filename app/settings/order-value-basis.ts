@@ -1,0 +1,4 @@
+// Which amount of an order its commission (and the order_value sent to the click service) is
+// computed from. A merchant setting; the pipeline reads the matching amount from the order.
+export const ORDER_VALUE_BASES = ["subtotal_after_discounts", "subtotal_before_discounts", "total_price"] as const;
+export type OrderValueBasis = (typeof ORDER_VALUE_BASES)[number];
