@@ -9,7 +9,10 @@ declare global {
 }
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaBetterSQLite3({ url: `file:${databaseFile(env().DATABASE_URL)}` }, { timestampFormat: "unixepoch-ms" });
+  const adapter = new PrismaBetterSQLite3(
+    { url: `file:${databaseFile(env().DATABASE_URL)}` },
+    { timestampFormat: "unixepoch-ms" },
+  );
   const client = new PrismaClient({ adapter });
   // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and
   // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across

@@ -4,13 +4,14 @@ import { databaseUrl } from "./database-url";
 // The environment is read and checked once, at start-up. A bad deploy fails with one
 // message naming every missing or malformed variable instead of a confusing error later.
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0"])
-  .transform((value) => value === "true" || value === "1");
+const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
 const sealingKey = z
   .string()
-  .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded (openssl rand -base64 32)");
+  .refine(
+    (value) => Buffer.from(value, "base64").length === 32,
+    "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
+  );
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),

@@ -21,7 +21,11 @@ export function redact(text: string): string {
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (LEVELS[level] > LEVELS[env().LOG_LEVEL]) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, (_key, value) =>
-    value instanceof Error ? { name: value.name, message: value.message } : typeof value === "bigint" ? value.toString() : value,
+    value instanceof Error
+      ? { name: value.name, message: value.message }
+      : typeof value === "bigint"
+        ? value.toString()
+        : value,
   );
   (level === "error" ? process.stderr : process.stdout).write(`${redact(line)}\n`);
 }

@@ -15,7 +15,13 @@ if (config.SHOPIFY_STANDIN_URL) routeShopifyTrafficTo(config.SHOPIFY_STANDIN_URL
 
 export const apiVersion = ApiVersion.July26;
 
-const severity = { silent: LogSeverity.Error, error: LogSeverity.Error, warn: LogSeverity.Warning, info: LogSeverity.Info, debug: LogSeverity.Debug } as const;
+const severity = {
+  silent: LogSeverity.Error,
+  error: LogSeverity.Error,
+  warn: LogSeverity.Warning,
+  info: LogSeverity.Info,
+  debug: LogSeverity.Debug,
+} as const;
 
 const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY,
@@ -33,7 +39,8 @@ const shopify = shopifyApp({
       await handleReinstalled(session.shop);
       // The evidence metafield is app-owned: without a definition the merchant cannot see it.
       const defined = await ensureEvidenceDefinition(admin.graphql);
-      if (!defined.ok) logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
+      if (!defined.ok)
+        logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
     },
   },
   logger: {

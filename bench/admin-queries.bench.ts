@@ -83,18 +83,49 @@ function seed(file: string, now: number): { verifications: number; commissions: 
       const arrived = outcome === "hijacked" ? ARRIVED[i % ARRIVED.length]! : "creator-tag";
       const source = attributed ? (i % 4 === 0 ? "landing_site" : "note_attributes") : null;
       insertV.run(
-        id, shop, orderId, `gid://shopify/Order/${orderId}`, `#${i}`, createdAt,
-        outcome === null ? "queued" : outcome === "rejected" ? "parked" : "done", outcome,
-        source, attributed ? `click-${i}` : null, attributed ? arrived : null, attributed ? createdAt - 60_000 : null,
-        "120.00", currency, verified ? "creator-tag" : null, verified ? creator : null, verified ? outcome : null, verified ? 1 : null,
-        createdAt, attributed ? createdAt + 3_600_000 : null, createdAt, createdAt, outcome ? createdAt + 5_000 : null,
+        id,
+        shop,
+        orderId,
+        `gid://shopify/Order/${orderId}`,
+        `#${i}`,
+        createdAt,
+        outcome === null ? "queued" : outcome === "rejected" ? "parked" : "done",
+        outcome,
+        source,
+        attributed ? `click-${i}` : null,
+        attributed ? arrived : null,
+        attributed ? createdAt - 60_000 : null,
+        "120.00",
+        currency,
+        verified ? "creator-tag" : null,
+        verified ? creator : null,
+        verified ? outcome : null,
+        verified ? 1 : null,
+        createdAt,
+        attributed ? createdAt + 3_600_000 : null,
+        createdAt,
+        createdAt,
+        outcome ? createdAt + 5_000 : null,
       );
       if (verified) {
         const minor = currency === "JPY" ? 1200n : 1200n + BigInt(i % 100);
         const amount = currency === "JPY" ? "1200" : (Number(minor) / 100).toFixed(2);
         insertC.run(
-          `c${i.toString(36).padStart(8, "0")}`, shop, id, orderId, `#${i}`, creator, "creator-tag", arrived, "120.00", currency,
-          amount, minor, i % 20 === 0 ? "paid" : "pending", outcome === "hijacked" ? 1 : 0, createdAt + 5_000,
+          `c${i.toString(36).padStart(8, "0")}`,
+          shop,
+          id,
+          orderId,
+          `#${i}`,
+          creator,
+          "creator-tag",
+          arrived,
+          "120.00",
+          currency,
+          amount,
+          minor,
+          i % 20 === 0 ? "paid" : "pending",
+          outcome === "hijacked" ? 1 : 0,
+          createdAt + 5_000,
         );
         commissions++;
       }
@@ -133,9 +164,14 @@ export async function main(): Promise<boolean> {
     if (KEEP_DB && existsSync(file)) {
       console.log(`reusing ${file}`);
     } else {
-      execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${file}` }, stdio: "pipe" });
+      execFileSync("npx", ["prisma", "migrate", "deploy"], {
+        env: { ...process.env, DATABASE_URL: `file:${file}` },
+        stdio: "pipe",
+      });
       const seeded = seed(file, now);
-      console.log(`seeded ${seeded.verifications.toLocaleString("en")} verifications and ${seeded.commissions.toLocaleString("en")} commissions in ${seeded.seconds.toFixed(1)} s (${file})`);
+      console.log(
+        `seeded ${seeded.verifications.toLocaleString("en")} verifications and ${seeded.commissions.toLocaleString("en")} commissions in ${seeded.seconds.toFixed(1)} s (${file})`,
+      );
     }
 
     Object.assign(process.env, {
@@ -152,7 +188,8 @@ export async function main(): Promise<boolean> {
     await saveSettings(SHOP, { clickServiceUrl: "https://clicks.example.com", apiKey: "sk_bench_key_0000" });
     const { getDashboard } = await import("../app/dashboard/dashboard.server");
     const { dashboardQueries } = await import("../app/dashboard/dashboard-queries.server");
-    const { listLedger, ledgerQueries, parseLedgerFilter, decodeCursor } = await import("../app/commissions/ledger.server");
+    const { listLedger, ledgerQueries, parseLedgerFilter, decodeCursor } =
+      await import("../app/commissions/ledger.server");
     const { periodStart } = await import("../app/dashboard/periods");
     const prisma = (await import("../app/db.server")).default;
 
@@ -162,9 +199,14 @@ export async function main(): Promise<boolean> {
     const explain = (name: string, sql: { sql: string; values: unknown[] }) => {
       const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql.sql}`).all(...(sql.values as never[])) as { detail: string }[];
       const plan = rows.map((r) => r.detail);
-      plans.push({ name, plan, scans: plan.some((d) => /^SCAN (Verification|Commission|DataRequest)\b(?! USING)/.test(d)) });
+      plans.push({
+        name,
+        plan,
+        scans: plan.some((d) => /^SCAN (Verification|Commission|DataRequest)\b(?! USING)/.test(d)),
+      });
     };
-    for (const [name, sql] of Object.entries(dashboardQueries(SHOP, periodStart(90, new Date(now))))) explain(`dashboard.${name}`, sql);
+    for (const [name, sql] of Object.entries(dashboardQueries(SHOP, periodStart(90, new Date(now)))))
+      explain(`dashboard.${name}`, sql);
     const filters: [string, string][] = [
       ["all", ""],
       ["creator", "creator=creator-7"],
@@ -178,7 +220,13 @@ export async function main(): Promise<boolean> {
       explain(`ledger.page[${name}]`, q.page);
       explain(`ledger.totals[${name}]`, q.totals);
     }
-    const cursorQuery = ledgerQueries(SHOP, parseLedgerFilter(new URLSearchParams("")), { createdAt: now - 30 * DAY, id: "vzzzz" }, 51, new Date(now));
+    const cursorQuery = ledgerQueries(
+      SHOP,
+      parseLedgerFilter(new URLSearchParams("")),
+      { createdAt: now - 30 * DAY, id: "vzzzz" },
+      51,
+      new Date(now),
+    );
     explain("ledger.page[after cursor]", cursorQuery.page);
     db.close();
 
@@ -187,7 +235,8 @@ export async function main(): Promise<boolean> {
 
     // Server time of the loaders' work (authentication excluded: it is a JWT check and one session read).
     const results = [];
-    for (const days of [7, 30, 90] as const) results.push(await time(`dashboard ${days}d`, () => getDashboard(SHOP, days)));
+    for (const days of [7, 30, 90] as const)
+      results.push(await time(`dashboard ${days}d`, () => getDashboard(SHOP, days)));
     if (args.includes("--detail")) {
       for (const [name, sql] of Object.entries(dashboardQueries(SHOP, periodStart(90, new Date(now))))) {
         results.push(await time(`  90d ${name}`, () => prisma.$queryRaw(sql)));
@@ -198,15 +247,23 @@ export async function main(): Promise<boolean> {
         results.push(await time(`  totals ${name}`, () => prisma.$queryRaw(q.totals)));
       }
     }
-    for (const [name, query] of filters) results.push(await time(`ledger ${name}`, () => listLedger(SHOP, new URLSearchParams(query))));
+    for (const [name, query] of filters)
+      results.push(await time(`ledger ${name}`, () => listLedger(SHOP, new URLSearchParams(query))));
     const first = await listLedger(SHOP, new URLSearchParams(""));
     let cursor = first.nextCursor;
-    for (let i = 0; i < 20 && cursor; i++) cursor = (await listLedger(SHOP, new URLSearchParams({ cursor }))).nextCursor;
-    if (cursor && decodeCursor(cursor)) results.push(await time("ledger page 22 (cursor)", () => listLedger(SHOP, new URLSearchParams({ cursor: cursor! }))));
+    for (let i = 0; i < 20 && cursor; i++)
+      cursor = (await listLedger(SHOP, new URLSearchParams({ cursor }))).nextCursor;
+    if (cursor && decodeCursor(cursor))
+      results.push(
+        await time("ledger page 22 (cursor)", () => listLedger(SHOP, new URLSearchParams({ cursor: cursor! }))),
+      );
 
     console.log(`\nServer time over ${RUNS} runs (budget ${BUDGET_MS} ms at p95):`);
     console.log(`  ${"query".padEnd(28)} ${"median".padStart(9)} ${"p95".padStart(9)}  under ${BUDGET_MS} ms`);
-    for (const r of results) console.log(`  ${r.label.padEnd(28)} ${r.median.toFixed(1).padStart(7)}ms ${r.p95.toFixed(1).padStart(7)}ms  ${r.ok ? "yes" : "NO"}`);
+    for (const r of results)
+      console.log(
+        `  ${r.label.padEnd(28)} ${r.median.toFixed(1).padStart(7)}ms ${r.p95.toFixed(1).padStart(7)}ms  ${r.ok ? "yes" : "NO"}`,
+      );
     await prisma.$disconnect();
     return results.every((r) => r.ok) && plans.every((p) => !p.scans);
   } finally {
@@ -217,7 +274,9 @@ export async function main(): Promise<boolean> {
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("admin-queries.bench.ts")) {
   main().then(
     (ok) => {
-      console.log(ok ? "\nall admin queries within budget" : "\nsome admin queries are over budget or scan a table (see above)");
+      console.log(
+        ok ? "\nall admin queries within budget" : "\nsome admin queries are over budget or scan a table (see above)",
+      );
     },
     (error: unknown) => {
       console.error(error);

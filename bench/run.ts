@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2).find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
 let failed = false;
-for (const file of readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort()) {
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n=== ${file}`);
   const bench = (await import(pathToFileURL(path.join(here, file)).href)) as { main?: () => Promise<boolean> };

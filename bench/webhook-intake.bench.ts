@@ -43,9 +43,24 @@ export async function main(): Promise<boolean> {
       const id = 8_000_000_000_000 + sequence;
       orders.add(id);
       const body = JSON.stringify(
-        buildOrderCreatePayload({ id, number: sequence, noteAttributes: { _lb_click: `clk_${sequence}`, _lb_tag: "alice-20" }, lineItems: [{ title: "Bench", price: "42.00" }] }),
+        buildOrderCreatePayload({
+          id,
+          number: sequence,
+          noteAttributes: { _lb_click: `clk_${sequence}`, _lb_tag: "alice-20" },
+          lineItems: [{ title: "Bench", price: "42.00" }],
+        }),
       );
-      previous = { body, headers: webhookHeaders({ topic: "orders/create", shop: SHOP, apiVersion: "2026-07", body, secret, eventId: `evt-${id}` }) };
+      previous = {
+        body,
+        headers: webhookHeaders({
+          topic: "orders/create",
+          shop: SHOP,
+          apiVersion: "2026-07",
+          body,
+          secret,
+          eventId: `evt-${id}`,
+        }),
+      };
       return previous;
     };
     const result = await autocannon({
@@ -73,7 +88,17 @@ export async function main(): Promise<boolean> {
 
 /** The app's route in a process of its own, so the load generator does not share its thread. */
 function startServer(secret: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), "--import", "tsx", SELF, "--server"], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+      "--import",
+      "tsx",
+      SELF,
+      "--server",
+    ],
+    { env: { ...process.env, BENCH_SECRET: secret }, stdio: ["ignore", "pipe", "inherit"] },
+  );
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
     child.stdout.on("data", (chunk: Buffer) => {
@@ -86,7 +111,10 @@ function startServer(secret: string): Promise<{ url: string; stop(): void }> {
 async function server(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-intake-"));
   const database = `file:${path.join(dir, "bench.sqlite")}`;
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: database }, stdio: "pipe" });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: database },
+    stdio: "pipe",
+  });
   Object.assign(process.env, {
     NODE_ENV: "production",
     DATABASE_URL: database,

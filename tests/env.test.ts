@@ -40,8 +40,19 @@ describe("parseEnv", () => {
   });
 
   it("names malformed values and treats blank as missing", () => {
-    const found = problems({ ...valid, SHOPIFY_APP_URL: "not a url", SETTINGS_ENCRYPTION_KEY: "c2hvcnQ=", WORKER_ENABLED: "maybe", SHOPIFY_API_KEY: "  " });
-    expect(found.map((problem) => problem.split(" ")[0]).sort()).toEqual(["SETTINGS_ENCRYPTION_KEY", "SHOPIFY_API_KEY", "SHOPIFY_APP_URL", "WORKER_ENABLED"]);
+    const found = problems({
+      ...valid,
+      SHOPIFY_APP_URL: "not a url",
+      SETTINGS_ENCRYPTION_KEY: "c2hvcnQ=",
+      WORKER_ENABLED: "maybe",
+      SHOPIFY_API_KEY: "  ",
+    });
+    expect(found.map((problem) => problem.split(" ")[0]).sort()).toEqual([
+      "SETTINGS_ENCRYPTION_KEY",
+      "SHOPIFY_API_KEY",
+      "SHOPIFY_APP_URL",
+      "WORKER_ENABLED",
+    ]);
     expect(found.join("\n")).toMatch(/32 bytes/);
   });
 

@@ -82,7 +82,10 @@ function parseHistory(value: string | undefined): { tag: string; at: string }[] 
     const parsed: unknown = JSON.parse(value);
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string")
+      .filter(
+        (entry): entry is [string, string] =>
+          Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string",
+      )
       .slice(-10)
       .map(([tag, at]) => ({ tag: tag.slice(0, MAX_TAG_LENGTH), at: at.slice(0, 40) }));
   } catch {

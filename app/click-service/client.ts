@@ -73,7 +73,8 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
       return { done: false, value: retryable(outcome.kind, message) };
     }
     const { status, text } = outcome;
-    if (status >= 200 && status < 300) return { done: true, value: parseSuccess(status, text, outcome.truncated, schema) };
+    if (status >= 200 && status < 300)
+      return { done: true, value: parseSuccess(status, text, outcome.truncated, schema) };
     const message = errorMessageFromBody(text, secrets) || `HTTP ${status}`;
     if (status === 429 || status === 408 || status >= 500) {
       const reason: RetryableReason = status === 429 ? "rate-limited" : status === 408 ? "timeout" : "server-error";
@@ -85,7 +86,12 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     return { done: true, value: failure({ kind: "unexpected-status", status, message }) };
   }
 
-  function parseSuccess<T>(status: number, text: string, truncated: boolean, schema: z.ZodType<T>): ClickServiceResult<T> {
+  function parseSuccess<T>(
+    status: number,
+    text: string,
+    truncated: boolean,
+    schema: z.ZodType<T>,
+  ): ClickServiceResult<T> {
     const offContract = (field: string, why: string) =>
       failure({ kind: "invalid-response", status, field, message: boundedText(`${field}: ${why}`, secrets) });
     if (truncated) return offContract("(body)", "response too large");
@@ -105,7 +111,9 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
   return {
     lookupClick(clickId, callOptions) {
       if (typeof clickId !== "string") {
-        return Promise.resolve(failure({ kind: "invalid-input", field: "clickId", message: "clickId must be a string" }));
+        return Promise.resolve(
+          failure({ kind: "invalid-input", field: "clickId", message: "clickId must be a string" }),
+        );
       }
       const query = new URLSearchParams({ click_id: clickId }).toString();
       return call({ method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` }, clickRecordSchema, callOptions);
@@ -113,7 +121,9 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     verifyClick(input, callOptions) {
       const body = buildVerifyBody(input ?? ({} as VerifyClickInput));
       if (!body.ok) {
-        return Promise.resolve(failure({ kind: "invalid-input", field: body.field, message: redactSecrets(body.message, secrets) }));
+        return Promise.resolve(
+          failure({ kind: "invalid-input", field: body.field, message: redactSecrets(body.message, secrets) }),
+        );
       }
       return call({ method: "POST", path: VERIFY_CLICK_PATH, body: body.text }, verificationResultSchema, callOptions);
     },
@@ -136,7 +146,8 @@ function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
   } catch {
     throw new TypeError("Click service baseUrl is not a valid URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("Click service baseUrl must be http(s)");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError("Click service baseUrl must be http(s)");
   if (url.username || url.password) throw new TypeError("Click service baseUrl must not carry credentials");
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
 }

@@ -18,10 +18,7 @@ export function buildVerifyBody(input: VerifyClickInput): BodyResult {
   // Callers in plain JS (or with `any`) can still hand us anything, so check at run time.
   if (typeof input.clickId !== "string") return invalid("clickId", "must be a string");
   if (typeof input.arrivedTag !== "string") return invalid("arrivedTag", "must be a string");
-  const members = [
-    `"click_id":${JSON.stringify(input.clickId)}`,
-    `"arrived_tag":${JSON.stringify(input.arrivedTag)}`,
-  ];
+  const members = [`"click_id":${JSON.stringify(input.clickId)}`, `"arrived_tag":${JSON.stringify(input.arrivedTag)}`];
   if (input.conversion !== undefined) {
     if (typeof input.conversion !== "boolean") return invalid("conversion", "must be a boolean");
     members.push(`"conversion":${input.conversion ? "true" : "false"}`);
@@ -32,7 +29,7 @@ export function buildVerifyBody(input: VerifyClickInput): BodyResult {
   }
   if (input.orderValue !== undefined) {
     if (typeof input.orderValue !== "string" || !DECIMAL.test(input.orderValue)) {
-      return invalid("orderValue", "must be a decimal string such as \"120.10\"");
+      return invalid("orderValue", 'must be a decimal string such as "120.10"');
     }
     members.push(`"order_value":${jsonNumberText(input.orderValue)}`);
   }

@@ -46,7 +46,10 @@ export async function creditCommission(input: CommissionInput): Promise<{ id: st
     return { id: record.id, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const existing = await prisma.commission.findUniqueOrThrow({ where: { verificationId: input.verificationId }, select: { id: true } });
+    const existing = await prisma.commission.findUniqueOrThrow({
+      where: { verificationId: input.verificationId },
+      select: { id: true },
+    });
     return { id: existing.id, created: false };
   }
 }

@@ -43,7 +43,12 @@ export function ledgerCsvStream(rows: AsyncIterable<LedgerRow> | Iterable<Ledger
       for await (const row of rows) yield toRecord(row);
     })(),
   );
-  const csv = stringify({ header: true, columns: CSV_COLUMNS.map((c) => c.header), eof: true, record_delimiter: "windows" });
+  const csv = stringify({
+    header: true,
+    columns: CSV_COLUMNS.map((c) => c.header),
+    eof: true,
+    record_delimiter: "windows",
+  });
   records.on("error", (error) => csv.destroy(error));
   return records.pipe(csv);
 }

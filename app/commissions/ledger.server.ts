@@ -78,8 +78,10 @@ function whereFilter(shop: string, filter: LedgerFilter, now: Date): Prisma.Sql 
   const lead = filter.creatorId ? "creator" : filter.status ? "status" : filter.redirectedOnly ? "redirected" : null;
   const parts = [Prisma.sql`shop = ${shop}`];
   if (filter.creatorId) parts.push(Prisma.sql`creatorId = ${filter.creatorId}`);
-  if (filter.status) parts.push(lead === "status" ? Prisma.sql`status = ${filter.status}` : Prisma.sql`+status = ${filter.status}`);
-  if (filter.redirectedOnly) parts.push(lead === "redirected" ? Prisma.sql`redirected = 1` : Prisma.sql`+redirected = 1`);
+  if (filter.status)
+    parts.push(lead === "status" ? Prisma.sql`status = ${filter.status}` : Prisma.sql`+status = ${filter.status}`);
+  if (filter.redirectedOnly)
+    parts.push(lead === "redirected" ? Prisma.sql`redirected = 1` : Prisma.sql`+redirected = 1`);
   if (filter.days) parts.push(Prisma.sql`createdAt >= ${periodStart(filter.days, now).getTime()}`);
   return Prisma.join(parts, " AND ");
 }
@@ -90,7 +92,13 @@ function afterCursor(cursor: LedgerCursor | null): Prisma.Sql {
   return Prisma.sql` AND createdAt <= ${cursor.createdAt} AND (createdAt < ${cursor.createdAt} OR id < ${cursor.id})`;
 }
 
-export function ledgerQueries(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date = new Date()) {
+export function ledgerQueries(
+  shop: string,
+  filter: LedgerFilter,
+  cursor: LedgerCursor | null,
+  limit: number,
+  now: Date = new Date(),
+) {
   const where = whereFilter(shop, filter, now);
   return {
     page: Prisma.sql`
@@ -122,9 +130,13 @@ function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now:
   if (filter.status) days.push(Prisma.sql`status = ${filter.status}`);
   if (filter.redirectedOnly) days.push(Prisma.sql`redirected = 1`);
   if (firstFullDay !== null) days.push(Prisma.sql`day >= ${firstFullDay}`);
-  const parts = [Prisma.sql`SELECT currency, SUM(amountMinor) AS total, SUM(records) AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY currency`];
+  const parts = [
+    Prisma.sql`SELECT currency, SUM(amountMinor) AS total, SUM(records) AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY currency`,
+  ];
   if (start !== null && firstFullDay !== null && start < firstFullDay * DAY_MS) {
-    parts.push(Prisma.sql`SELECT currency, SUM(amountMinor), COUNT(*) FROM "Commission" WHERE ${where} AND createdAt < ${firstFullDay * DAY_MS} GROUP BY currency`);
+    parts.push(
+      Prisma.sql`SELECT currency, SUM(amountMinor), COUNT(*) FROM "Commission" WHERE ${where} AND createdAt < ${firstFullDay * DAY_MS} GROUP BY currency`,
+    );
   }
   return Prisma.sql`
     SELECT currency, CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
@@ -138,7 +150,11 @@ interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {
 }
 
 function toRow(raw: RawRow): LedgerRow {
-  return { ...raw, redirected: Boolean(Number(raw.redirected)), createdAt: new Date(Number(raw.createdAt)).toISOString() };
+  return {
+    ...raw,
+    redirected: Boolean(Number(raw.redirected)),
+    createdAt: new Date(Number(raw.createdAt)).toISOString(),
+  };
 }
 
 async function fetchPage(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date) {
@@ -155,18 +171,29 @@ export async function listLedger(shop: string, params: URLSearchParams, now: Dat
   const cursor = decodeCursor(params.get("cursor"));
   const [page, totals] = await Promise.all([
     fetchPage(shop, filter, cursor, PAGE_SIZE, now),
-    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(ledgerQueries(shop, filter, null, 0, now).totals),
+    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(
+      ledgerQueries(shop, filter, null, 0, now).totals,
+    ),
   ]);
   return {
     filter,
     rows: page.rows.map(toRow),
     nextCursor: page.next ? encodeCursor(page.next) : null,
-    totals: totals.map((t) => ({ currency: t.currency, total: formatMoney(t.total ?? "0", t.currency), records: Number(t.n) })),
+    totals: totals.map((t) => ({
+      currency: t.currency,
+      total: formatMoney(t.total ?? "0", t.currency),
+      records: Number(t.n),
+    })),
   };
 }
 
 /** Every record of the filtered set, newest first, read in keyset batches. */
-export async function* ledgerRecords(shop: string, filter: LedgerFilter, now: Date = new Date(), batchSize = 1000): AsyncGenerator<LedgerRow> {
+export async function* ledgerRecords(
+  shop: string,
+  filter: LedgerFilter,
+  now: Date = new Date(),
+  batchSize = 1000,
+): AsyncGenerator<LedgerRow> {
   let cursor: LedgerCursor | null = null;
   do {
     const { rows, next } = await fetchPage(shop, filter, cursor, batchSize, now);

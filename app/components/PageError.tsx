@@ -10,11 +10,18 @@ export function PageError({ notFoundBody }: { notFoundBody?: string }) {
   // Auth responses (bounce page, exit-iframe, 401) are Shopify's to render.
   if (isRouteErrorResponse(error) && !notFound) return boundary.error(error);
   return (
-    <Page backAction={{ content: t("common.back"), url: "/app" }} title={notFound ? t("common.notFoundTitle") : t("common.errorTitle")}>
+    <Page
+      backAction={{ content: t("common.back"), url: "/app" }}
+      title={notFound ? t("common.notFoundTitle") : t("common.errorTitle")}
+    >
       <Layout>
         <Layout.Section>
           <Banner tone={notFound ? "info" : "critical"}>
-            <Text as="p">{notFound ? (notFoundBody ?? t("common.notFoundBody")) : t("common.errorBody", { time: new Date().toISOString() })}</Text>
+            <Text as="p">
+              {notFound
+                ? (notFoundBody ?? t("common.notFoundBody"))
+                : t("common.errorBody", { time: new Date().toISOString() })}
+            </Text>
           </Banner>
         </Layout.Section>
       </Layout>

@@ -4,7 +4,16 @@ import { Prisma } from "@prisma/client";
 // statements the page runs. DateTimes are stored as unix milliseconds (db.server.ts), so
 // periods are compared as integers. Every statement starts from an index on (shop, ...).
 
-export const OUTCOMES = ["matched", "hijacked", "unattributed", "expired", "failed", "rejected", "skipped", "invalid"] as const;
+export const OUTCOMES = [
+  "matched",
+  "hijacked",
+  "unattributed",
+  "expired",
+  "failed",
+  "rejected",
+  "skipped",
+  "invalid",
+] as const;
 export type DashboardOutcome = (typeof OUTCOMES)[number];
 
 export function dashboardQueries(shop: string, since: Date) {

@@ -59,7 +59,9 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     prisma.$queryRaw<RawDataRequest[]>(q.dataRequests),
   ]);
 
-  const counts = Object.fromEntries([...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0])) as Dashboard["counts"];
+  const counts = Object.fromEntries(
+    [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
+  ) as Dashboard["counts"];
   for (const row of outcomeRows) {
     const n = Number(row.n);
     counts.total += n;
@@ -73,10 +75,16 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     period,
     counts,
     hijackRate: percentage(counts.hijacked, counts.verified),
-    redirected: totalRows.map((row) => ({ currency: row.currency, total: formatMoney(row.total ?? "0", row.currency), orders: Number(row.n) })),
+    redirected: totalRows.map((row) => ({
+      currency: row.currency,
+      total: formatMoney(row.total ?? "0", row.currency),
+      orders: Number(row.n),
+    })),
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
     banners: {
-      credentialsRejectedAt: settings?.credentialsRejectedAt ? new Date(settings.credentialsRejectedAt).toISOString() : null,
+      credentialsRejectedAt: settings?.credentialsRejectedAt
+        ? new Date(settings.credentialsRejectedAt).toISOString()
+        : null,
       captureNotSeen: settings !== null && Number(seenRows[0]?.seen ?? 0) === 0,
       failing: counts.failed,
     },

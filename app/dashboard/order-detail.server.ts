@@ -27,7 +27,14 @@ export interface OrderDetail {
     deadlineAt: string | null;
     tagHistory: { tag: string; at: string }[];
   };
-  attempts: { number: number; step: string; result: string; error: string | null; startedAt: string; finishedAt: string | null }[];
+  attempts: {
+    number: number;
+    step: string;
+    result: string;
+    error: string | null;
+    startedAt: string;
+    finishedAt: string | null;
+  }[];
   verdict: { expectedTag: string | null; creatorId: string | null; verdict: string | null; recorded: boolean | null };
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
@@ -46,7 +53,11 @@ export interface OrderDetail {
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
-export async function getOrderDetail(shop: string, idOrOrderId: string, now: Date = new Date()): Promise<OrderDetail | null> {
+export async function getOrderDetail(
+  shop: string,
+  idOrOrderId: string,
+  now: Date = new Date(),
+): Promise<OrderDetail | null> {
   const where = /^\d{1,20}$/.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
   const row = await prisma.verification.findFirst({
     where,
@@ -84,7 +95,11 @@ export async function getOrderDetail(shop: string, idOrOrderId: string, now: Dat
       finishedAt: iso(a.finishedAt),
     })),
     verdict: { expectedTag: row.expectedTag, creatorId: row.creatorId, verdict: row.verdict, recorded: row.recorded },
-    tagging: { taggedAt: iso(row.taggedAt), hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null, evidenceAt: iso(row.evidenceAt) },
+    tagging: {
+      taggedAt: iso(row.taggedAt),
+      hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
+      evidenceAt: iso(row.evidenceAt),
+    },
     commission: c
       ? {
           id: c.id,
@@ -110,14 +125,17 @@ export function tagHistory(payload: string): { tag: string; at: string }[] {
     if (!raw) return [];
     const list: unknown = JSON.parse(raw);
     if (!Array.isArray(list)) return [];
-    return list.flatMap((entry): { tag: string; at: string }[] => {
-      if (Array.isArray(entry) && typeof entry[0] === "string") return [{ tag: entry[0], at: typeof entry[1] === "string" ? entry[1] : "" }];
-      if (entry && typeof entry === "object" && typeof (entry as { tag?: unknown }).tag === "string") {
-        const e = entry as { tag: string; at?: unknown };
-        return [{ tag: e.tag, at: typeof e.at === "string" ? e.at : "" }];
-      }
-      return [];
-    }).slice(0, 20);
+    return list
+      .flatMap((entry): { tag: string; at: string }[] => {
+        if (Array.isArray(entry) && typeof entry[0] === "string")
+          return [{ tag: entry[0], at: typeof entry[1] === "string" ? entry[1] : "" }];
+        if (entry && typeof entry === "object" && typeof (entry as { tag?: unknown }).tag === "string") {
+          const e = entry as { tag: string; at?: unknown };
+          return [{ tag: e.tag, at: typeof e.at === "string" ? e.at : "" }];
+        }
+        return [];
+      })
+      .slice(0, 20);
   } catch {
     return [];
   }

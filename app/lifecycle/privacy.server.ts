@@ -8,7 +8,10 @@ import prisma from "../db.server";
 const OrderIds = z.array(z.union([z.number(), z.string()]).transform(String)).catch([]);
 
 const CustomerRequest = z.object({
-  customer: z.object({ id: z.union([z.number(), z.string()]).transform(String).optional() }).partial().optional(),
+  customer: z
+    .object({ id: z.union([z.number(), z.string()]).transform(String).optional() })
+    .partial()
+    .optional(),
   orders_requested: OrderIds.optional(),
   orders_to_redact: OrderIds.optional(),
 });
@@ -48,8 +51,15 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown)
   const verifications = await prisma.verification.findMany({
     where: { shop, orderId: { in: orderIds } },
     select: {
-      orderId: true, orderName: true, clickId: true, arrivedTag: true, expectedTag: true, creatorId: true,
-      outcome: true, capturedAt: true, createdAt: true,
+      orderId: true,
+      orderName: true,
+      clickId: true,
+      arrivedTag: true,
+      expectedTag: true,
+      creatorId: true,
+      outcome: true,
+      capturedAt: true,
+      createdAt: true,
       commission: { select: { creatorId: true, amount: true, currency: true, status: true } },
     },
   });

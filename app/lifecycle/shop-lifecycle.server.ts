@@ -8,7 +8,10 @@ export async function handleAppUninstalled(shop: string): Promise<void> {
 }
 
 export async function handleReinstalled(shop: string): Promise<void> {
-  await prisma.shopSettings.updateMany({ where: { shop, uninstalledAt: { not: null } }, data: { uninstalledAt: null } });
+  await prisma.shopSettings.updateMany({
+    where: { shop, uninstalledAt: { not: null } },
+    data: { uninstalledAt: null },
+  });
 }
 
 export async function handleScopesUpdate(shop: string, payload: unknown): Promise<void> {

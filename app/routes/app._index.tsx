@@ -1,7 +1,21 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Box, Card, DataTable, EmptyState, InlineGrid, Layout, Link, Page, Select, SkeletonBodyText, Text } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Card,
+  DataTable,
+  EmptyState,
+  InlineGrid,
+  Layout,
+  Link,
+  Page,
+  Select,
+  SkeletonBodyText,
+  Text,
+} from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
@@ -20,7 +34,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json(await getDashboard(session.shop, period));
 };
 
-const COUNT_KEYS = ["verified", "matched", "hijacked", "unattributed", "expired", "failed", "rejected", "skipped"] as const;
+const COUNT_KEYS = [
+  "verified",
+  "matched",
+  "hijacked",
+  "unattributed",
+  "expired",
+  "failed",
+  "rejected",
+  "skipped",
+] as const;
 
 export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();
@@ -79,7 +102,11 @@ export default function DashboardPage() {
   return (
     <AdminPage title={t("dashboard.title")} primaryAction={periodSelect}>
       {data.banners.credentialsRejectedAt ? (
-        <Banner tone="critical" title={t("dashboard.bannerKeyTitle")} action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}>
+        <Banner
+          tone="critical"
+          title={t("dashboard.bannerKeyTitle")}
+          action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}
+        >
           <Text as="p">{t("dashboard.bannerKeyBody", { time: formatTime(data.banners.credentialsRejectedAt) })}</Text>
         </Banner>
       ) : null}
@@ -144,7 +171,11 @@ export default function DashboardPage() {
                 <EmptyNote>{t("dashboard.redirectedNone")}</EmptyNote>
               ) : (
                 data.redirected.map((total) => (
-                  <SplitRow key={total.currency} variant="headingLg" note={t("dashboard.redirectedOrders", { count: total.orders })}>
+                  <SplitRow
+                    key={total.currency}
+                    variant="headingLg"
+                    note={t("dashboard.redirectedOrders", { count: total.orders })}
+                  >
                     {total.total}
                   </SplitRow>
                 ))
@@ -211,7 +242,9 @@ export default function DashboardPage() {
               </Text>
               <details>
                 <summary>{t("dashboard.dataRequestShow")}</summary>
-                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 300, overflow: "auto" }}>{request.data}</pre>
+                <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 300, overflow: "auto" }}>
+                  {request.data}
+                </pre>
               </details>
             </BlockStack>
           ))

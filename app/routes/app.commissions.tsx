@@ -1,7 +1,20 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link as RemixLink, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { Badge, Box, Button, Card, Checkbox, DataTable, EmptyState, InlineStack, Select, SkeletonBodyText, Text, TextField } from "@shopify/polaris";
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  DataTable,
+  EmptyState,
+  InlineStack,
+  Select,
+  SkeletonBodyText,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
@@ -35,7 +48,10 @@ const PERIOD_OPTIONS = [
   ...PERIODS.map((days) => ({ label: t("period.option", { days }), value: String(days) })),
 ];
 
-function filterQuery(filter: { creatorId: string | null; status: string | null; redirectedOnly: boolean; days: number | null }, extra: Record<string, string> = {}) {
+function filterQuery(
+  filter: { creatorId: string | null; status: string | null; redirectedOnly: boolean; days: number | null },
+  extra: Record<string, string> = {},
+) {
   const params = new URLSearchParams();
   if (filter.creatorId) params.set("creator", filter.creatorId);
   if (filter.status) params.set("status", filter.status);
@@ -70,7 +86,8 @@ export default function CommissionsPage() {
       const href = URL.createObjectURL(await response.blob());
       const anchor = document.createElement("a");
       anchor.href = href;
-      anchor.download = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "commissions.csv";
+      anchor.download =
+        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "commissions.csv";
       anchor.click();
       URL.revokeObjectURL(href);
     } finally {
@@ -85,7 +102,8 @@ export default function CommissionsPage() {
     </RemixLink>,
     row.creatorId,
     <span key="tags">
-      {row.expectedTag} / {row.arrivedTag || t("common.none")} {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
+      {row.expectedTag} / {row.arrivedTag || t("common.none")}{" "}
+      {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
     </span>,
     formatAmount(row.amount, row.currency),
     hasMessage(`ledger.statusLabel.${row.status}`) ? t(`ledger.statusLabel.${row.status}`) : row.status,
@@ -93,7 +111,10 @@ export default function CommissionsPage() {
   ]);
 
   return (
-    <AdminPage title={t("ledger.title")} primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}>
+    <AdminPage
+      title={t("ledger.title")}
+      primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}
+    >
       <Card>
         <Form method="get">
           {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
@@ -104,9 +125,21 @@ export default function CommissionsPage() {
           <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
           <InlineStack gap="300" blockAlign="end" wrap>
             <div style={{ minWidth: 200 }}>
-              <TextField label={t("ledger.creator")} name="creator" value={creator} onChange={setCreator} autoComplete="off" />
+              <TextField
+                label={t("ledger.creator")}
+                name="creator"
+                value={creator}
+                onChange={setCreator}
+                autoComplete="off"
+              />
             </div>
-            <Select label={t("ledger.status")} name="status" options={STATUS_OPTIONS} value={status} onChange={setStatus} />
+            <Select
+              label={t("ledger.status")}
+              name="status"
+              options={STATUS_OPTIONS}
+              value={status}
+              onChange={setStatus}
+            />
             <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
             <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
             <Button submit loading={loading}>
@@ -153,8 +186,14 @@ export default function CommissionsPage() {
         )}
         <Box padding="400">
           <InlineStack gap="300">
-            {!onFirstPage ? <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button> : null}
-            {nextCursor ? <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>{t("ledger.next")}</Button> : null}
+            {!onFirstPage ? (
+              <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button>
+            ) : null}
+            {nextCursor ? (
+              <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>
+                {t("ledger.next")}
+              </Button>
+            ) : null}
           </InlineStack>
         </Box>
       </Card>

@@ -77,7 +77,9 @@ export default function OrderPage() {
 
       <Card>
         <BlockStack gap="200">
-          <DetailRow label={t("order.status")}>{hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}</DetailRow>
+          <DetailRow label={t("order.status")}>
+            {hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}
+          </DetailRow>
           {order.reason ? <DetailRow label={t("order.reason")}>{order.reason}</DetailRow> : null}
           {order.lastError ? <DetailRow label={t("order.lastError")}>{order.lastError}</DetailRow> : null}
           <DetailRow label={t("order.orderCreatedAt")}>{formatTime(order.orderCreatedAt)}</DetailRow>
@@ -104,7 +106,8 @@ export default function OrderPage() {
           <List type="number">
             {order.attempts.map((a) => (
               <List.Item key={`${a.number}-${a.step}-${a.startedAt}`}>
-                {t("order.attemptRow", { number: a.number, step: a.step, result: a.result })} — {formatTime(a.startedAt)}
+                {t("order.attemptRow", { number: a.number, step: a.step, result: a.result })} —{" "}
+                {formatTime(a.startedAt)}
                 {a.error ? ` — ${a.error}` : ""}
               </List.Item>
             ))}

@@ -1,7 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Checkbox,
+  FormLayout,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { PageError } from "../components/PageError";
@@ -52,7 +62,10 @@ function connectionMessage(result: ConnectionResult): { tone: "success" | "criti
     case "unreachable":
       return { tone: "warning", text: t("settings.testUnreachable", { message: result.message }) };
     case "incomplete":
-      return { tone: "warning", text: t(result.field === "apiKey" ? "settings.testIncompleteKey" : "settings.testIncompleteUrl") };
+      return {
+        tone: "warning",
+        text: t(result.field === "apiKey" ? "settings.testIncompleteKey" : "settings.testIncompleteUrl"),
+      };
   }
 }
 
@@ -106,7 +119,9 @@ export default function SettingsPage() {
       {saved && !saved.ok ? <Banner tone="critical" title={t("settings.fixErrors")} /> : null}
       {settings?.credentialsRejectedAt && !saved?.ok ? (
         <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
-          <Text as="p">{t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}</Text>
+          <Text as="p">
+            {t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}
+          </Text>
         </Banner>
       ) : null}
 
@@ -132,7 +147,9 @@ export default function SettingsPage() {
                 value={apiKey}
                 onChange={setApiKey}
                 autoComplete="off"
-                helpText={last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")}
+                helpText={
+                  last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")
+                }
                 error={errors.apiKey}
               />
               <InlineStack gap="300" blockAlign="center">

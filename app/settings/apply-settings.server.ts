@@ -36,7 +36,12 @@ export function settingsInputFromForm(form: FormData) {
   };
 }
 
-export async function applySettings(shop: string, form: FormData, graphql: AdminGraphql, now: Date = new Date()): Promise<ApplySettingsResult> {
+export async function applySettings(
+  shop: string,
+  form: FormData,
+  graphql: AdminGraphql,
+  now: Date = new Date(),
+): Promise<ApplySettingsResult> {
   const input = settingsInputFromForm(form);
   const preflight = preflightErrors(input);
   if (preflight) return { ok: false, errors: preflight };
@@ -51,7 +56,11 @@ export async function applySettings(shop: string, form: FormData, graphql: Admin
 
   let storefront: { ok: true } | { ok: false; message: string };
   try {
-    const result = await writeStorefrontConfig(graphql, { tagParams: saved.settings.tagParams }, { maxAttempts: 2, maxWaitMs: 2_000 });
+    const result = await writeStorefrontConfig(
+      graphql,
+      { tagParams: saved.settings.tagParams },
+      { maxAttempts: 2, maxWaitMs: 2_000 },
+    );
     storefront = result.ok ? { ok: true } : { ok: false, message: result.message };
   } catch (error) {
     storefront = { ok: false, message: error instanceof Error ? error.message : String(error) };

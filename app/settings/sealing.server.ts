@@ -38,7 +38,13 @@ export function seal(plaintext: string, shop: string): string {
   const cipher = createCipheriv("aes-256-gcm", current.bytes, iv);
   cipher.setAAD(Buffer.from(shop, "utf8"));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+  return [
+    "v1",
+    current.id,
+    iv.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+    body.toString("base64url"),
+  ].join(".");
 }
 
 export interface Unsealed {
@@ -57,7 +63,9 @@ export function unseal(sealed: string, shop: string): Unsealed {
     const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"));
     decipher.setAAD(Buffer.from(shop, "utf8"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    const plaintext = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString(
+      "utf8",
+    );
     return { plaintext, stale: key !== current };
   } catch {
     throw new SealError("sealed value failed authentication");

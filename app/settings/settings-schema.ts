@@ -20,7 +20,10 @@ export const SettingsInput = z.object({
     .trim()
     .url("enter the service's base URL, such as https://clicks.example.com")
     // zod 4 runs refinements even after .url() failed, so each guards its own parse.
-    .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "the URL must start with https:// or http://")
+    .refine(
+      (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
+      "the URL must start with https:// or http://",
+    )
     .transform((url) => url.replace(/\/+$/, "")),
   /** Omitted or empty keeps the stored key: the browser never gets it back to resubmit. */
   apiKey: z
@@ -46,7 +49,10 @@ export const SettingsInput = z.object({
     .string()
     .trim()
     .regex(/^\d{1,3}(\.\d{1,4})?$/, "enter a percentage such as 10 or 7.5")
-    .refine((rate) => /^\d+(\.\d+)?$/.test(rate) && new Decimal(rate).lte(100), "the rate is a percentage from 0 to 100")
+    .refine(
+      (rate) => /^\d+(\.\d+)?$/.test(rate) && new Decimal(rate).lte(100),
+      "the rate is a percentage from 0 to 100",
+    )
     .default("10"),
   orderValueBasis: z.enum(ORDER_VALUE_BASES).default("subtotal_after_discounts"),
   autoVerify: z.boolean().default(true),

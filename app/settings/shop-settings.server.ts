@@ -62,8 +62,16 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
   let row;
   if (valid.apiKey) {
     registerSecret(valid.apiKey);
-    const key = { apiKeySealed: seal(valid.apiKey, shop), apiKeyLast4: valid.apiKey.slice(-4), credentialsRejectedAt: null };
-    row = await prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...fields, ...key }, update: { ...fields, ...key } });
+    const key = {
+      apiKeySealed: seal(valid.apiKey, shop),
+      apiKeyLast4: valid.apiKey.slice(-4),
+      credentialsRejectedAt: null,
+    };
+    row = await prisma.shopSettings.upsert({
+      where: { shop },
+      create: { shop, ...fields, ...key },
+      update: { ...fields, ...key },
+    });
   } else {
     row = await prisma.shopSettings.update({ where: { shop }, data: fields });
   }
@@ -71,7 +79,10 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
 }
 
 export async function flagCredentialsRejected(shop: string, at: Date): Promise<void> {
-  await prisma.shopSettings.updateMany({ where: { shop, credentialsRejectedAt: null }, data: { credentialsRejectedAt: at } });
+  await prisma.shopSettings.updateMany({
+    where: { shop, credentialsRejectedAt: null },
+    data: { credentialsRejectedAt: at },
+  });
 }
 
 function toPublic(row: {

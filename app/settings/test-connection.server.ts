@@ -33,7 +33,14 @@ export async function testConnection(shop: string, input: ConnectionInput): Prom
 
   let client;
   try {
-    client = createClickServiceClient({ baseUrl, apiKey, maxAttempts: 1, connectTimeoutMs: 3_000, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000 });
+    client = createClickServiceClient({
+      baseUrl,
+      apiKey,
+      maxAttempts: 1,
+      connectTimeoutMs: 3_000,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+    });
   } catch (error) {
     // Construction fails for a malformed URL or key; the message never quotes the key.
     return { status: "unreachable", message: error instanceof Error ? error.message : String(error) };
@@ -42,8 +49,12 @@ export async function testConnection(shop: string, input: ConnectionInput): Prom
   if (result.ok) return { status: "connected" }; // a click by that id exists: the key works all the same
   switch (result.error.kind) {
     case "expired":
-      if (result.error.message.toLowerCase().includes(CONTRACT_ERRORS.clickNotFound.toLowerCase())) return { status: "connected" };
-      return { status: "unreachable", message: `${baseUrl} answered 404 but not as the Click Verification Service does; check the base URL` };
+      if (result.error.message.toLowerCase().includes(CONTRACT_ERRORS.clickNotFound.toLowerCase()))
+        return { status: "connected" };
+      return {
+        status: "unreachable",
+        message: `${baseUrl} answered 404 but not as the Click Verification Service does; check the base URL`,
+      };
     case "credentials":
       return { status: "rejected" };
     default:

@@ -15,23 +15,13 @@
 //  - Contexts built with a handleClientError (authenticate.admin / authenticate.webhook) turn
 //    every HttpResponseError into a thrown `Response` carrying the status and body instead.
 // This module never passes `tries`: it owns the retry policy.
-import {
-  GraphqlQueryError,
-  HttpMaxRetriesError,
-  HttpRequestError,
-  HttpResponseError,
-} from "@shopify/shopify-api";
+import { GraphqlQueryError, HttpMaxRetriesError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
 
 /** Structural type of `admin.graphql`, so the real client and test doubles both fit. */
-export type AdminGraphql = (
-  query: string,
-  options?: { variables?: any; tries?: number },
-) => Promise<Response>;
+export type AdminGraphql = (query: string, options?: { variables?: any; tries?: number }) => Promise<Response>;
 
 export type AdminResult = { ok: true } | { ok: false; retryable: boolean; message: string };
-export type AdminCallResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; retryable: boolean; message: string };
+export type AdminCallResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };
 
 export interface ThrottleStatus {
   maximumAvailable: number;
@@ -89,7 +79,9 @@ export async function callAdmin<T>(
     if (last.kind === "ok") return { ok: true, data: last.data };
     if (last.kind === "fail") return { ok: false, retryable: last.retryable, message: last.message };
     if (attempt < maxAttempts) {
-      await sleep(last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, maxWaitMs) : throttleWaitMs(last.cost, maxWaitMs));
+      await sleep(
+        last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, maxWaitMs) : throttleWaitMs(last.cost, maxWaitMs),
+      );
     }
   }
   return {
@@ -136,8 +128,7 @@ function classifyThrown<T>(error: unknown): Attempt<T> {
   }
   if (error instanceof GraphqlQueryError) {
     const body = error.body as
-      | { errors?: { graphQLErrors?: GraphqlErrorLike[] }; extensions?: { cost?: QueryCost } }
-      | undefined;
+      { errors?: { graphQLErrors?: GraphqlErrorLike[] }; extensions?: { cost?: QueryCost } } | undefined;
     const errors = body?.errors?.graphQLErrors ?? [{ message: error.message }];
     return classifyGraphqlErrors(errors, body?.extensions?.cost);
   }
@@ -168,10 +159,26 @@ function classifyStatus<T>(status: number, body: unknown, retryAfterMs: number |
   const detail = describeBody(body);
   if (status === 429) return { kind: "throttled", retryAfterMs, message: `HTTP 429${detail}` };
   if (status >= 500) return { kind: "fail", retryable: true, message: `server: HTTP ${status}${detail}` };
-  if (status === 401) return { kind: "fail", retryable: false, message: `access denied: HTTP 401 (invalid or revoked access token)${detail}` };
-  if (status === 403) return { kind: "fail", retryable: false, message: `access denied: HTTP 403 (missing scope or shop unavailable)${detail}` };
-  if (status === 404) return { kind: "fail", retryable: false, message: `not found: HTTP 404 (shop or API version unavailable)${detail}` };
-  if (status === 402 || status === 423) return { kind: "fail", retryable: false, message: `shop unavailable: HTTP ${status}${detail}` };
+  if (status === 401)
+    return {
+      kind: "fail",
+      retryable: false,
+      message: `access denied: HTTP 401 (invalid or revoked access token)${detail}`,
+    };
+  if (status === 403)
+    return {
+      kind: "fail",
+      retryable: false,
+      message: `access denied: HTTP 403 (missing scope or shop unavailable)${detail}`,
+    };
+  if (status === 404)
+    return {
+      kind: "fail",
+      retryable: false,
+      message: `not found: HTTP 404 (shop or API version unavailable)${detail}`,
+    };
+  if (status === 402 || status === 423)
+    return { kind: "fail", retryable: false, message: `shop unavailable: HTTP ${status}${detail}` };
   return { kind: "fail", retryable: false, message: `rejected: HTTP ${status}${detail}` };
 }
 

@@ -1,12 +1,7 @@
 // Writes the app's verdicts into Shopify: the hijack tag and evidence on an order, the
 // storefront settings on the app installation, and the evidence metafield's definition.
 import { STOREFRONT_CONFIG_METAFIELD } from "../attribution/cart-attributes";
-import {
-  callAdmin,
-  type AdminGraphql,
-  type AdminResult,
-  type RetryOptions,
-} from "./admin-client.server";
+import { callAdmin, type AdminGraphql, type AdminResult, type RetryOptions } from "./admin-client.server";
 import {
   CURRENT_APP_INSTALLATION,
   EVIDENCE_DEFINITION_CREATE,
@@ -104,7 +99,12 @@ export async function writeStorefrontConfig(
   config: StorefrontConfig,
   options?: RetryOptions,
 ): Promise<AdminResult> {
-  const installation = await callAdmin<CurrentAppInstallationData>(graphql, CURRENT_APP_INSTALLATION, undefined, options);
+  const installation = await callAdmin<CurrentAppInstallationData>(
+    graphql,
+    CURRENT_APP_INSTALLATION,
+    undefined,
+    options,
+  );
   if (!installation.ok) return installation;
   const ownerId = installation.data.currentAppInstallation?.id;
   if (!ownerId) return { ok: false, retryable: false, message: "access denied: no current app installation" };
@@ -131,10 +131,7 @@ export async function writeStorefrontConfig(
  * app-writable only. Idempotent: a definition that already exists (TAKEN) counts as success.
  * Call once per shop (e.g. afterAuth).
  */
-export async function ensureEvidenceDefinition(
-  graphql: AdminGraphql,
-  options?: RetryOptions,
-): Promise<AdminResult> {
+export async function ensureEvidenceDefinition(graphql: AdminGraphql, options?: RetryOptions): Promise<AdminResult> {
   const variables: EvidenceDefinitionCreateVariables = {
     definition: {
       name: "Affiliate hijack evidence",
@@ -148,12 +145,21 @@ export async function ensureEvidenceDefinition(
       access: { admin: "MERCHANT_READ" },
     },
   };
-  const result = await callAdmin<EvidenceDefinitionCreateData>(graphql, EVIDENCE_DEFINITION_CREATE, { ...variables }, options);
+  const result = await callAdmin<EvidenceDefinitionCreateData>(
+    graphql,
+    EVIDENCE_DEFINITION_CREATE,
+    { ...variables },
+    options,
+  );
   if (!result.ok) return result;
   const errors = result.data.metafieldDefinitionCreate?.userErrors ?? [];
   const blocking = errors.filter((e) => e.code !== "TAKEN");
   if (blocking.length > 0) {
-    return { ok: false, retryable: false, message: `user errors: ${describeUserErrors("metafieldDefinitionCreate", blocking).join("; ")}` };
+    return {
+      ok: false,
+      retryable: false,
+      message: `user errors: ${describeUserErrors("metafieldDefinitionCreate", blocking).join("; ")}`,
+    };
   }
   return { ok: true };
 }

@@ -32,7 +32,10 @@ export async function recordOrderDelivery(delivery: VerifiedDelivery): Promise<I
   if (!facts || !facts.ok) {
     const reason = facts ? facts.reason : `body is not JSON (${delivery.unreadable?.slice(0, 200)})`;
     const body = delivery.unreadable ?? JSON.stringify(delivery.payload ?? null);
-    return recordAlone({ ...base, status: "invalid", reason, payload: body.slice(0, MAX_STORED_BODY) }, { status: "invalid", reason });
+    return recordAlone(
+      { ...base, status: "invalid", reason, payload: body.slice(0, MAX_STORED_BODY) },
+      { status: "invalid", reason },
+    );
   }
 
   const order = facts.facts;
@@ -85,7 +88,10 @@ async function reasonToSkip(shop: string): Promise<string | null> {
   return null;
 }
 
-async function recordAlone<T extends IntakeResult>(data: Prisma.WebhookDeliveryCreateInput, result: T): Promise<T | { status: "duplicate-delivery" }> {
+async function recordAlone<T extends IntakeResult>(
+  data: Prisma.WebhookDeliveryCreateInput,
+  result: T,
+): Promise<T | { status: "duplicate-delivery" }> {
   try {
     await prisma.webhookDelivery.create({ data });
     return result;
@@ -95,7 +101,18 @@ async function recordAlone<T extends IntakeResult>(data: Prisma.WebhookDeliveryC
   }
 }
 
-async function deliveryExists({ shop, topic, eventId }: { shop: string; topic: string; eventId: string }): Promise<boolean> {
-  const found = await prisma.webhookDelivery.findUnique({ where: { shop_topic_eventId: { shop, topic, eventId } }, select: { id: true } });
+async function deliveryExists({
+  shop,
+  topic,
+  eventId,
+}: {
+  shop: string;
+  topic: string;
+  eventId: string;
+}): Promise<boolean> {
+  const found = await prisma.webhookDelivery.findUnique({
+    where: { shop_topic_eventId: { shop, topic, eventId } },
+    select: { id: true },
+  });
   return found !== null;
 }

@@ -27,7 +27,6 @@ const OrderPayload = z.object({
   landing_site: z.string().nullish(),
 });
 
-
 export interface OrderFacts {
   id: string;
   gid: string;

@@ -23,6 +23,7 @@ export type NextStep = { retryAt: Date } | { giveUp: string };
 export function nextAttempt(attempts: number, now: Date, deadline: Date | null, random?: () => number): NextStep {
   if (attempts >= MAX_ATTEMPTS) return { giveUp: `gave up after ${attempts} attempts` };
   const retryAt = new Date(now.getTime() + backoffDelay(attempts, random));
-  if (deadline && retryAt > deadline) return { giveUp: "the click's one-hour lifetime ended before the service answered" };
+  if (deadline && retryAt > deadline)
+    return { giveUp: "the click's one-hour lifetime ended before the service answered" };
   return { retryAt };
 }

@@ -15,7 +15,8 @@ import { clickDeadline, nextAttempt } from "./retry-policy";
 // credited once. Every write is fenced by the lease owner, so a worker whose lease expired
 // cannot overwrite the one that took over.
 
-export type Outcome = "matched" | "hijacked" | "unattributed" | "expired" | "rejected" | "failed" | "skipped" | "invalid";
+export type Outcome =
+  "matched" | "hijacked" | "unattributed" | "expired" | "rejected" | "failed" | "skipped" | "invalid";
 
 export interface PipelineDeps {
   now(): Date;
@@ -47,7 +48,8 @@ class Run {
   async execute(): Promise<void> {
     let row = await prisma.verification.findUniqueOrThrow({ where: { id: this.id } });
     const settings = await this.settings(row.shop);
-    if (typeof settings === "string") return this.finish(settings === "unreadable" ? "rejected" : "skipped", reasonFor(settings));
+    if (typeof settings === "string")
+      return this.finish(settings === "unreadable" ? "rejected" : "skipped", reasonFor(settings));
 
     if (row.outcome === null && row.captureSource === null) {
       const attributed = await this.attribute(row, settings);
@@ -93,7 +95,11 @@ class Run {
       return null;
     }
     const { evidence } = search;
-    const orderValue = facts.amounts[settings.orderValueBasis] ?? facts.amounts.subtotal_after_discounts ?? facts.amounts.total_price ?? "0";
+    const orderValue =
+      facts.amounts[settings.orderValueBasis] ??
+      facts.amounts.subtotal_after_discounts ??
+      facts.amounts.total_price ??
+      "0";
     return this.update({
       captureSource: evidence.source,
       clickId: evidence.clickId,
@@ -142,7 +148,9 @@ class Run {
         return null;
       case "credentials":
         await flagCredentialsRejected(row.shop, this.deps.now());
-        await this.park("the Click Verification Service rejected the API key; fix it in Settings and the order is retried while its click is alive");
+        await this.park(
+          "the Click Verification Service rejected the API key; fix it in Settings and the order is retried while its click is alive",
+        );
         return null;
       case "retryable":
       case "invalid-response":
@@ -209,7 +217,12 @@ class Run {
     });
   }
 
-  private async reschedule(attempts: number, deadline: Date | null, message: string, finalOnGiveUp = true): Promise<boolean> {
+  private async reschedule(
+    attempts: number,
+    deadline: Date | null,
+    message: string,
+    finalOnGiveUp = true,
+  ): Promise<boolean> {
     const step = nextAttempt(attempts, this.deps.now(), deadline, this.deps.random);
     if ("retryAt" in step) {
       await this.update({ state: "queued", nextAttemptAt: step.retryAt, leaseOwner: null, leaseExpiresAt: null });
@@ -224,7 +237,14 @@ class Run {
   }
 
   private async finish(outcome: Outcome, reason: string | null): Promise<void> {
-    await this.update({ state: "done", outcome, reason, completedAt: this.deps.now(), leaseOwner: null, leaseExpiresAt: null });
+    await this.update({
+      state: "done",
+      outcome,
+      reason,
+      completedAt: this.deps.now(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
   }
 
   /** One fenced write that returns the row: it only lands while this worker holds the lease. */

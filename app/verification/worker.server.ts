@@ -62,7 +62,12 @@ export function startVerificationWorker(options: WorkerOptions = {}): Verificati
         { state: "processing", leaseExpiresAt: { lt: now } },
       ],
     };
-    const candidates = await prisma.verification.findMany({ where: due, orderBy: { nextAttemptAt: "asc" }, take: limit, select: { id: true } });
+    const candidates = await prisma.verification.findMany({
+      where: due,
+      orderBy: { nextAttemptAt: "asc" },
+      take: limit,
+      select: { id: true },
+    });
     const claimed: string[] = [];
     for (const { id } of candidates) {
       const { count } = await prisma.verification.updateMany({
@@ -99,8 +104,24 @@ export function startVerificationWorker(options: WorkerOptions = {}): Verificati
     await prisma.verification.updateMany({
       where: { id, leaseOwner: owner },
       data: giveUp
-        ? { state: "done", outcome: "failed", reason: `internal error: ${message}`, attempts, completedAt: now, leaseOwner: null, leaseExpiresAt: null, lastError: message }
-        : { state: "queued", attempts, nextAttemptAt: new Date(now.getTime() + backoffDelay(attempts, deps.random)), leaseOwner: null, leaseExpiresAt: null, lastError: message },
+        ? {
+            state: "done",
+            outcome: "failed",
+            reason: `internal error: ${message}`,
+            attempts,
+            completedAt: now,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            lastError: message,
+          }
+        : {
+            state: "queued",
+            attempts,
+            nextAttemptAt: new Date(now.getTime() + backoffDelay(attempts, deps.random)),
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            lastError: message,
+          },
     });
   }
 

@@ -32,7 +32,8 @@ export function parseFault(body: Record<string, unknown>): ParsedFault {
   }
   if (typeof drop !== "boolean") return bad("drop must be a boolean");
   if (error !== undefined && typeof error !== "string") return bad("error must be a string");
-  if (!drop && status === undefined && delay_ms === 0) return bad("a fault needs at least one of status, drop, delay_ms");
+  if (!drop && status === undefined && delay_ms === 0)
+    return bad("a fault needs at least one of status, drop, delay_ms");
   return {
     ok: true,
     fault: {

@@ -8,18 +8,30 @@ export const MAX_BODY_BYTES = 64 * 1024;
 // it EPIPE/ECONNRESET rather than the 413.
 const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = status === 204 ? "" : JSON.stringify(body);
   res.writeHead(status, {
-    ...(status === 204 ? {} : { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) }),
+    ...(status === 204
+      ? {}
+      : { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) }),
     "cache-control": "no-store",
     ...headers,
   });
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: message }, headers);
 }
 
@@ -32,7 +44,11 @@ export function isJsonContentType(header: string | undefined): boolean {
 export type BodyRead = { ok: true; text: string } | { ok: false; status: 400 | 413; message: string };
 
 export function readBody(req: IncomingMessage): Promise<BodyRead> {
-  const tooLarge: BodyRead = { ok: false, status: 413, message: `request body must not exceed ${MAX_BODY_BYTES} bytes` };
+  const tooLarge: BodyRead = {
+    ok: false,
+    status: 413,
+    message: `request body must not exceed ${MAX_BODY_BYTES} bytes`,
+  };
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
     discardRest(req, 0);
@@ -75,7 +91,9 @@ function discardRest(req: IncomingMessage, alreadyRead: number): void {
 }
 
 /** Parses a JSON object body; anything else is a 400 with a message saying what was wrong. */
-export function parseJsonObject(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function parseJsonObject(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -35,18 +35,23 @@ export async function createClick(ctx: RouteContext): Promise<void> {
   const referrer = field(body, "referrer");
   const geo = field(body, "geo");
   if (typeof expectedTag !== "string") return sendError(res, 400, "expectedTag must be a string");
-  if (typeof creatorId !== "string" || creatorId === "") return sendError(res, 400, "creatorId must be a non-empty string");
+  if (typeof creatorId !== "string" || creatorId === "")
+    return sendError(res, 400, "creatorId must be a non-empty string");
   if (clickId !== undefined && (typeof clickId !== "string" || clickId === "")) {
     return sendError(res, 400, "clickId must be a non-empty string");
   }
-  if (timestamp !== undefined && (typeof timestamp !== "string" || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp)))) {
+  if (
+    timestamp !== undefined &&
+    (typeof timestamp !== "string" || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp)))
+  ) {
     return sendError(res, 400, "timestamp must be an ISO 8601 date-time with a time zone");
   }
   if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
     return sendError(res, 400, "referrer must be a string or null");
   }
   const parsedGeo = parseGeo(geo);
-  if (parsedGeo === "invalid") return sendError(res, 400, "geo must be null or an object of string country, city, region");
+  if (parsedGeo === "invalid")
+    return sendError(res, 400, "geo must be null or an object of string country, city, region");
 
   const id = (clickId as string | undefined) ?? state.newClickId();
   if (state.clicks.has(id)) return sendError(res, 409, "clickId already exists");
@@ -76,7 +81,8 @@ function parseGeo(geo: unknown): StoredClick["geo"] | "invalid" {
 
 export function listVerifications({ res, state, query }: RouteContext): void {
   const clickId = query.get("click_id");
-  const verifications = clickId === null ? state.verifications : state.verifications.filter((v) => v.clickId === clickId);
+  const verifications =
+    clickId === null ? state.verifications : state.verifications.filter((v) => v.clickId === clickId);
   sendJson(res, 200, { verifications });
 }
 

@@ -46,7 +46,8 @@ export async function verifyClick(ctx: RouteContext): Promise<void> {
   if (typeof clickId !== "string") return sendError(res, 400, "click_id must be a string");
   if (arrivedTag === undefined) return sendError(res, 400, "arrived_tag is required");
   if (typeof arrivedTag !== "string") return sendError(res, 400, "arrived_tag must be a string");
-  if (conversion !== undefined && typeof conversion !== "boolean") return sendError(res, 400, "conversion must be a boolean");
+  if (conversion !== undefined && typeof conversion !== "boolean")
+    return sendError(res, 400, "conversion must be a boolean");
   if (orderId !== undefined && typeof orderId !== "string") return sendError(res, 400, "order_id must be a string");
   if (orderValue !== undefined && (typeof orderValue !== "number" || !Number.isFinite(orderValue))) {
     return sendError(res, 400, "order_value must be a finite number");

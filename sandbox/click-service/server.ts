@@ -98,7 +98,12 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     }
     if (fault.status !== undefined) {
       req.resume();
-      sendError(res, fault.status, fault.error ?? "Injected fault", fault.retryAfter ? { "retry-after": fault.retryAfter } : {});
+      sendError(
+        res,
+        fault.status,
+        fault.error ?? "Injected fault",
+        fault.retryAfter ? { "retry-after": fault.retryAfter } : {},
+      );
       return true;
     }
     return false;

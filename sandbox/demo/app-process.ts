@@ -23,7 +23,11 @@ function newestSourceTime(dir: string): number {
 export function ensureBuild(log: (line: string) => void): void {
   if (existsSync(SERVER_BUILD) && statSync(SERVER_BUILD).mtimeMs >= newestSourceTime(path.join(ROOT, "app"))) return;
   log("Building the app (first run only; about a minute)...");
-  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const result = spawnSync("npx", ["remix", "vite:build"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
   if (result.status !== 0) throw new Error(`the app build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -45,11 +49,15 @@ export interface AppProcess {
 export async function startApp(env: Record<string, string>, log: (line: string) => void): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());

@@ -19,7 +19,12 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { scenario: { type: "string" }, report: { type: "string" }, serve: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+    options: {
+      scenario: { type: "string" },
+      report: { type: "string" },
+      serve: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
     allowPositionals: false,
   });
   if (values.help) {
@@ -71,7 +76,16 @@ async function main(): Promise<number> {
     );
     cleanups.push(() => app.stop());
 
-    const stack: Stack = { appUrl: app.url, shop, apiKey, apiSecret, databaseFile, clickServiceUrl: clicks.url, clickServiceApiKey: clicks.createApiKey(), shopify };
+    const stack: Stack = {
+      appUrl: app.url,
+      shop,
+      apiKey,
+      apiSecret,
+      databaseFile,
+      clickServiceUrl: clicks.url,
+      clickServiceApiKey: clicks.createApiKey(),
+      shopify,
+    };
     await saveSettings(stack, scenario.settings);
     log(`Installed ${shop} and saved its settings through the app's settings page`);
     const capture = await chooseCapture(log);
@@ -79,8 +93,13 @@ async function main(): Promise<number> {
     const clickRefs = await createClicks(stack, scenario);
     const placed = await placeOrders(stack, scenario, clickRefs, capture.capture);
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
-    log(`Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`);
-    await waitForOutcomes(stack, [...placed.values()].map((order) => order.orderId));
+    log(
+      `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`,
+    );
+    await waitForOutcomes(
+      stack,
+      [...placed.values()].map((order) => order.orderId),
+    );
 
     const orders = readReport(stack, scenario, placed);
     const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
@@ -88,7 +107,15 @@ async function main(): Promise<number> {
     if (values.report) writeFileSync(values.report, `${JSON.stringify({ orders, summary }, null, 2)}\n`);
 
     if (values.serve) {
-      const ready = { appUrl: app.url, shop, apiKey, apiSecret, clickServiceUrl: clicks.url, clickServiceApiKey: stack.clickServiceApiKey, shopifyStandinUrl: shopify.url };
+      const ready = {
+        appUrl: app.url,
+        shop,
+        apiKey,
+        apiSecret,
+        clickServiceUrl: clicks.url,
+        clickServiceApiKey: stack.clickServiceApiKey,
+        shopifyStandinUrl: shopify.url,
+      };
       log(`DEMO_READY ${JSON.stringify(ready)}`);
       await new Promise<never>(() => {}); // until SIGINT or SIGTERM
     }
@@ -115,7 +142,9 @@ function readScenarioFile(file: string): unknown {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof ScenarioError ? error.message : `demo failed: ${error instanceof Error ? error.message : String(error)}`}\n`);
+    process.stderr.write(
+      `${error instanceof ScenarioError ? error.message : `demo failed: ${error instanceof Error ? error.message : String(error)}`}\n`,
+    );
     process.exit(error instanceof ScenarioError ? 2 : 1);
   },
 );

@@ -23,7 +23,8 @@ export function summarise(orders: OrderReport[], deliveries: number, hijackTag: 
     totals[currency] = (totals[currency] ?? new Decimal(0)).plus(amount);
     if (order.commission.redirected) redirected[currency] = (redirected[currency] ?? new Decimal(0)).plus(amount);
   }
-  const asText = (sums: Record<string, Decimal>) => Object.fromEntries(Object.entries(sums).map(([currency, sum]) => [currency, sum.toFixed()]));
+  const asText = (sums: Record<string, Decimal>) =>
+    Object.fromEntries(Object.entries(sums).map(([currency, sum]) => [currency, sum.toFixed()]));
   return {
     orders: orders.length,
     deliveries,
@@ -47,13 +48,22 @@ export function formatTable(orders: OrderReport[]): string {
     order.commission ? (order.commission.redirected ? "yes" : "no") : "-",
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
 export function formatSummary(summary: Summary): string {
-  const outcomes = Object.entries(summary.outcomes).map(([outcome, count]) => `${outcome} ${count}`).join(", ");
-  const money = (totals: Record<string, string>) => Object.entries(totals).map(([currency, total]) => `${total} ${currency}`).join(", ") || "none";
+  const outcomes = Object.entries(summary.outcomes)
+    .map(([outcome, count]) => `${outcome} ${count}`)
+    .join(", ");
+  const money = (totals: Record<string, string>) =>
+    Object.entries(totals)
+      .map(([currency, total]) => `${total} ${currency}`)
+      .join(", ") || "none";
   return [
     `${summary.orders} orders from ${summary.deliveries} webhook deliveries: ${outcomes}`,
     `${summary.hijackTagged} hijacked orders tagged in Shopify; ${summary.commissions} commission records`,

@@ -25,16 +25,30 @@ export interface OrderReport {
   orderName: string;
   outcome: string | null;
   tags: string[];
-  commission: { creatorId: string; expectedTag: string; arrivedTag: string; amount: string; currency: string; redirected: boolean } | null;
+  commission: {
+    creatorId: string;
+    expectedTag: string;
+    arrivedTag: string;
+    amount: string;
+    currency: string;
+    redirected: boolean;
+  } | null;
 }
 
 /** Captures the storefront's cart attributes for one order; the browser step replaces the default. */
-export type CaptureCart = (input: { clickId: string; expectedTag: string | null; arrivedTag: string | null; tagParam: string }) => Promise<Record<string, string>>;
+export type CaptureCart = (input: {
+  clickId: string;
+  expectedTag: string | null;
+  arrivedTag: string | null;
+  tagParam: string;
+}) => Promise<Record<string, string>>;
 
 export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arrivedTag }) => {
   // What the storefront extension writes, for machines without a browser.
   const now = new Date().toISOString();
-  const history = [expectedTag, arrivedTag].filter((tag, i, all): tag is string => tag !== null && all.indexOf(tag) === i);
+  const history = [expectedTag, arrivedTag].filter(
+    (tag, i, all): tag is string => tag !== null && all.indexOf(tag) === i,
+  );
   return {
     [CART_ATTRIBUTES.clickId]: clickId,
     [CART_ATTRIBUTES.capturedAt]: now,
@@ -60,25 +74,43 @@ export async function saveSettings(stack: Stack, settings: Scenario["settings"])
   });
   const response = await fetch(`${stack.appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${sessionToken(stack)}`, "content-type": "application/x-www-form-urlencoded", "user-agent": BROWSER_USER_AGENT },
+    headers: {
+      authorization: `Bearer ${sessionToken(stack)}`,
+      "content-type": "application/x-www-form-urlencoded",
+      "user-agent": BROWSER_USER_AGENT,
+    },
     body: form,
   });
   const body = (await response.json().catch(() => null)) as { ok?: boolean; errors?: Record<string, string> } | null;
   if (!response.ok || !body?.ok) {
-    const detail = body?.errors ? Object.entries(body.errors).map(([field, message]) => `settings.${field}: ${message}`).join("; ") : `HTTP ${response.status}`;
+    const detail = body?.errors
+      ? Object.entries(body.errors)
+          .map(([field, message]) => `settings.${field}: ${message}`)
+          .join("; ")
+      : `HTTP ${response.status}`;
     throw new Error(`the app refused the scenario's settings: ${detail}`);
   }
 }
 
-export async function createClicks(stack: Stack, scenario: Scenario): Promise<Map<string, { clickId: string; expectedTag: string }>> {
+export async function createClicks(
+  stack: Stack,
+  scenario: Scenario,
+): Promise<Map<string, { clickId: string; expectedTag: string }>> {
   const clicks = new Map<string, { clickId: string; expectedTag: string }>();
   for (const click of scenario.clicks) {
     const response = await fetch(`${stack.clickServiceUrl}/sandbox/clicks`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ expectedTag: click.expectedTag, creatorId: click.creatorId, timestamp: new Date(Date.now() - click.ageMinutes * 60_000).toISOString() }),
+      body: JSON.stringify({
+        expectedTag: click.expectedTag,
+        creatorId: click.creatorId,
+        timestamp: new Date(Date.now() - click.ageMinutes * 60_000).toISOString(),
+      }),
     });
-    if (response.status !== 201) throw new Error(`the click service refused click "${click.ref}": HTTP ${response.status} ${await response.text()}`);
+    if (response.status !== 201)
+      throw new Error(
+        `the click service refused click "${click.ref}": HTTP ${response.status} ${await response.text()}`,
+      );
     const record = (await response.json()) as { clickId: string };
     clicks.set(click.ref, { clickId: record.clickId, expectedTag: click.expectedTag });
   }
@@ -96,21 +128,46 @@ export async function placeOrders(
   for (const [index, order] of scenario.orders.entries()) {
     const click = order.click ? clicks.get(order.click) : undefined;
     const clickId = click?.clickId ?? order.clickId ?? null;
-    const payload = await orderPayload(order, base + index, clickId, click?.expectedTag ?? null, scenario.settings.tagParams[0] ?? "tag", capture);
+    const payload = await orderPayload(
+      order,
+      base + index,
+      clickId,
+      click?.expectedTag ?? null,
+      scenario.settings.tagParams[0] ?? "tag",
+      capture,
+    );
     stack.shopify.createOrder(stack.shop, payload);
     const body = JSON.stringify(payload);
-    const headers = webhookHeaders({ topic: "orders/create", shop: stack.shop, apiVersion: "2026-07", body, secret: stack.apiSecret, eventId: `demo-evt-${payload.id}` });
+    const headers = webhookHeaders({
+      topic: "orders/create",
+      shop: stack.shop,
+      apiVersion: "2026-07",
+      body,
+      secret: stack.apiSecret,
+      eventId: `demo-evt-${payload.id}`,
+    });
     // Identical deliveries (same headers, same body), all at once: what Shopify's retries look like.
     const statuses = await Promise.all(
-      Array.from({ length: order.deliveries }, async () => (await fetch(`${stack.appUrl}/webhooks/orders/create`, { method: "POST", headers, body })).status),
+      Array.from(
+        { length: order.deliveries },
+        async () => (await fetch(`${stack.appUrl}/webhooks/orders/create`, { method: "POST", headers, body })).status,
+      ),
     );
-    if (statuses.some((status) => status !== 200)) throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its deliveries`);
+    if (statuses.some((status) => status !== 200))
+      throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its deliveries`);
     placed.set(order.ref, { orderId: String(payload.id), orderName: String(payload.name) });
   }
   return placed;
 }
 
-async function orderPayload(order: ScenarioOrder, id: number, clickId: string | null, expectedTag: string | null, tagParam: string, capture: CaptureCart) {
+async function orderPayload(
+  order: ScenarioOrder,
+  id: number,
+  clickId: string | null,
+  expectedTag: string | null,
+  tagParam: string,
+  capture: CaptureCart,
+) {
   const arrivedTag = order.arrivedTag ?? null;
   let noteAttributes: Record<string, string> = {};
   let landingSite = "/";
@@ -121,9 +178,22 @@ async function orderPayload(order: ScenarioOrder, id: number, clickId: string | 
     if (arrivedTag !== null) query.set(tagParam, arrivedTag);
     landingSite = `/products/demo?${query.toString()}`;
   }
-  const payload = buildOrderCreatePayload({ id, number: 1000 + (id % 100_000), currency: order.currency, lineItems: [{ title: "Demo product", price: order.subtotal }], noteAttributes, landingSite });
+  const payload = buildOrderCreatePayload({
+    id,
+    number: 1000 + (id % 100_000),
+    currency: order.currency,
+    lineItems: [{ title: "Demo product", price: order.subtotal }],
+    noteAttributes,
+    landingSite,
+  });
   // The scenario's subtotal as written, never through a float.
-  return { ...payload, subtotal_price: order.subtotal, current_subtotal_price: order.subtotal, total_line_items_price: order.subtotal, total_price: order.subtotal };
+  return {
+    ...payload,
+    subtotal_price: order.subtotal,
+    current_subtotal_price: order.subtotal,
+    total_line_items_price: order.subtotal,
+    total_price: order.subtotal,
+  };
 }
 
 const FINAL = new Set(["done", "parked"]);
@@ -138,7 +208,8 @@ export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutM
       const rows = query.all(stack.shop, ...orderIds) as { orderId: string; state: string }[];
       const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id && FINAL.has(row.state)));
       if (pending.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
+      if (Date.now() > deadline)
+        throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
@@ -146,15 +217,24 @@ export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutM
   }
 }
 
-export function readReport(stack: Stack, scenario: Scenario, placed: Map<string, { orderId: string; orderName: string }>): OrderReport[] {
+export function readReport(
+  stack: Stack,
+  scenario: Scenario,
+  placed: Map<string, { orderId: string; orderName: string }>,
+): OrderReport[] {
   const db = new Database(stack.databaseFile, { readonly: true, fileMustExist: true });
   try {
     const verification = db.prepare("SELECT id, outcome FROM Verification WHERE shop = ? AND orderId = ?");
-    const commission = db.prepare("SELECT creatorId, expectedTag, arrivedTag, amount, currency, redirected FROM Commission WHERE verificationId = ?");
+    const commission = db.prepare(
+      "SELECT creatorId, expectedTag, arrivedTag, amount, currency, redirected FROM Commission WHERE verificationId = ?",
+    );
     return scenario.orders.map((order) => {
       const { orderId, orderName } = placed.get(order.ref)!;
       const row = verification.get(stack.shop, orderId) as { id: string; outcome: string | null } | undefined;
-      const credit = row ? (commission.get(row.id) as (Omit<NonNullable<OrderReport["commission"]>, "redirected"> & { redirected: number }) | undefined) : undefined;
+      const credit = row
+        ? (commission.get(row.id) as
+            (Omit<NonNullable<OrderReport["commission"]>, "redirected"> & { redirected: number }) | undefined)
+        : undefined;
       return {
         ref: order.ref,
         orderId,

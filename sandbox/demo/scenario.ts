@@ -3,13 +3,17 @@ import { z } from "zod";
 // The demo's scenario format. It is a public interface (outsiders write scenario files to
 // check the product), so every refusal names the field that is wrong.
 
-const Money = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal amount such as \"120.00\"");
+const Money = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal amount such as "120.00"');
 
 const Click = z.object({
   ref: z.string().min(1),
   expectedTag: z.string().min(1),
   creatorId: z.string().min(1),
-  ageMinutes: z.number().min(0).max(24 * 60).default(5),
+  ageMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(5),
 });
 
 const Order = z
@@ -20,10 +24,16 @@ const Order = z
     arrivedTag: z.string().nullable().optional(),
     capture: z.enum(["cart_attributes", "landing_site", "none"]).default("cart_attributes"),
     subtotal: Money.default("100.00"),
-    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD").default("USD"),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD")
+      .default("USD"),
     deliveries: z.number().int().min(1).max(20).default(1),
   })
-  .refine((order) => !(order.click && order.clickId), { message: "name a scenario click with `click` or a literal id with `clickId`, not both", path: ["click"] });
+  .refine((order) => !(order.click && order.clickId), {
+    message: "name a scenario click with `click` or a literal id with `clickId`, not both",
+    path: ["click"],
+  });
 
 export const Scenario = z
   .object({
@@ -41,13 +51,20 @@ export const Scenario = z
   .superRefine((scenario, ctx) => {
     const refs = new Set<string>();
     scenario.clicks.forEach((click, index) => {
-      if (refs.has(click.ref)) ctx.addIssue({ code: "custom", message: `duplicate click ref "${click.ref}"`, path: ["clicks", index, "ref"] });
+      if (refs.has(click.ref))
+        ctx.addIssue({ code: "custom", message: `duplicate click ref "${click.ref}"`, path: ["clicks", index, "ref"] });
       refs.add(click.ref);
     });
     const orderRefs = new Set<string>();
     scenario.orders.forEach((order, index) => {
-      if (order.click && !refs.has(order.click)) ctx.addIssue({ code: "custom", message: `names click "${order.click}", which the scenario does not define`, path: ["orders", index, "click"] });
-      if (orderRefs.has(order.ref)) ctx.addIssue({ code: "custom", message: `duplicate order ref "${order.ref}"`, path: ["orders", index, "ref"] });
+      if (order.click && !refs.has(order.click))
+        ctx.addIssue({
+          code: "custom",
+          message: `names click "${order.click}", which the scenario does not define`,
+          path: ["orders", index, "click"],
+        });
+      if (orderRefs.has(order.ref))
+        ctx.addIssue({ code: "custom", message: `duplicate order ref "${order.ref}"`, path: ["orders", index, "ref"] });
       orderRefs.add(order.ref);
     });
   });
@@ -60,7 +77,9 @@ export class ScenarioError extends Error {}
 export function parseScenario(input: unknown): Scenario {
   const result = Scenario.safeParse(input);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.length ? issue.path.join(".") : "(scenario)"}: ${issue.message}`);
+  const lines = result.error.issues.map(
+    (issue) => `  ${issue.path.length ? issue.path.join(".") : "(scenario)"}: ${issue.message}`,
+  );
   throw new ScenarioError(`The scenario is not valid:\n${lines.join("\n")}`);
 }
 
@@ -78,7 +97,14 @@ export const BUILT_IN_SCENARIO = {
     { ref: "matched", click: "alice", arrivedTag: "alice-20", subtotal: "120.00", deliveries: 2 },
     { ref: "hijacked", click: "bob", arrivedTag: "honey-77", subtotal: "89.90", deliveries: 3 },
     { ref: "stripped-tag", click: "carol", arrivedTag: null, subtotal: "45.50" },
-    { ref: "landing-site", click: "dan", arrivedTag: "dan-3", capture: "landing_site", subtotal: "19999", currency: "JPY" },
+    {
+      ref: "landing-site",
+      click: "dan",
+      arrivedTag: "dan-3",
+      capture: "landing_site",
+      subtotal: "19999",
+      currency: "JPY",
+    },
     { ref: "expired-click", click: "old", arrivedTag: "erin-1", subtotal: "60.00" },
     { ref: "unknown-click", clickId: "clk_never_issued", arrivedTag: "alice-20", subtotal: "30.00" },
     { ref: "no-click", capture: "none", subtotal: "15.00" },

@@ -25,7 +25,8 @@ export function browserUnavailable(): string | null {
   if (!existsSync(CHROMIUM_PATH)) {
     return `Chromium not found at ${CHROMIUM_PATH}; install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
   }
-  if (!existsSync(ASSET_FILE)) return `extension asset ${ASSET_FILE} missing; build it with npx tsx scripts/build-extension.ts`;
+  if (!existsSync(ASSET_FILE))
+    return `extension asset ${ASSET_FILE} missing; build it with npx tsx scripts/build-extension.ts`;
   return null;
 }
 
@@ -81,9 +82,13 @@ type CaptureInput = Parameters<CaptureCart>[0];
 export function shopperJourney({ clickId, expectedTag, arrivedTag, tagParam }: CaptureInput): string[] {
   const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
   if (arrivedTag === null) return [`/?${query({ [CLICK_ID_PARAM]: clickId })}`]; // the tag was stripped
-  if (expectedTag === null || arrivedTag === expectedTag) return [`/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: arrivedTag })}`];
+  if (expectedTag === null || arrivedTag === expectedTag)
+    return [`/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: arrivedTag })}`];
   // A coupon extension's redirect: the creator's link first, then the same shop with the tag swapped.
-  return [`/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: expectedTag })}`, `/products/x?${query({ [tagParam]: arrivedTag })}`];
+  return [
+    `/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: expectedTag })}`,
+    `/products/x?${query({ [tagParam]: arrivedTag })}`,
+  ];
 }
 
 async function captureOne(browser: Browser, store: Storefront, input: CaptureInput): Promise<Record<string, string>> {
@@ -103,7 +108,8 @@ async function captureOne(browser: Browser, store: Storefront, input: CaptureInp
       } catch (error) {
         throw new Error(`${path}: ${(error as Error).message.split("\n")[0]}`);
       }
-      if (status !== "saved") throw new Error(`${path}: the click-capture script finished with "${status}", expected "saved"`);
+      if (status !== "saved")
+        throw new Error(`${path}: the click-capture script finished with "${status}", expected "saved"`);
     }
     const cart = store.cartByCookie(await cartCookie(context, store.origin));
     if (!cart) throw new Error("the shopper has no cart after the visits");
@@ -121,7 +127,9 @@ async function captureOne(browser: Browser, store: Storefront, input: CaptureInp
 
 /** The script's completion signal: its status attribute (set with the tag-guard:captured event). */
 async function completion(page: Page): Promise<string> {
-  const handle = await page.waitForFunction(() => document.querySelector("script[data-tag-params]")?.getAttribute("data-tag-guard") ?? null);
+  const handle = await page.waitForFunction(
+    () => document.querySelector("script[data-tag-params]")?.getAttribute("data-tag-guard") ?? null,
+  );
   return (await handle.jsonValue()) as string;
 }
 

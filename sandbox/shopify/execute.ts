@@ -17,7 +17,15 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { digest, type MetafieldDefinitionRecord, type MetafieldRecord, type OrderRecord, type ShopState, type ShopifyStandinStore, type TokenRecord } from "./store";
+import {
+  digest,
+  type MetafieldDefinitionRecord,
+  type MetafieldRecord,
+  type OrderRecord,
+  type ShopState,
+  type ShopifyStandinStore,
+  type TokenRecord,
+} from "./store";
 
 export interface ExecContext {
   store: ShopifyStandinStore;
@@ -29,9 +37,16 @@ const ORDER_READ = ["read_orders", "write_orders", "read_all_orders"];
 
 function requireScope(ctx: ExecContext, field: string, anyOf: string[]) {
   if (!anyOf.some((s) => ctx.token.scope.includes(s))) {
-    throw new GraphQLError(`Access denied for ${field} field. Required access: \`${anyOf[anyOf.length - 1] === "read_all_orders" ? "read_orders" : anyOf[0]}\` access scope.`, {
-      extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess: `\`${anyOf[0]}\` access scope.` },
-    });
+    throw new GraphQLError(
+      `Access denied for ${field} field. Required access: \`${anyOf[anyOf.length - 1] === "read_all_orders" ? "read_orders" : anyOf[0]}\` access scope.`,
+      {
+        extensions: {
+          code: "ACCESS_DENIED",
+          documentation: "https://shopify.dev/api/usage/access-scopes",
+          requiredAccess: `\`${anyOf[0]}\` access scope.`,
+        },
+      },
+    );
   }
 }
 
@@ -41,7 +56,12 @@ function connection<T>(items: T[], args: { first?: number | null; last?: number 
   return {
     nodes: slice,
     edges: slice.map((node, i) => ({ node, cursor: Buffer.from(`c${i}`).toString("base64") })),
-    pageInfo: { hasNextPage: slice.length < items.length && !!args.first, hasPreviousPage: false, startCursor: null, endCursor: null },
+    pageInfo: {
+      hasNextPage: slice.length < items.length && !!args.first,
+      hasPreviousPage: false,
+      startCursor: null,
+      endCursor: null,
+    },
   };
 }
 
@@ -70,17 +90,24 @@ function metafieldAccessors(ctx: ExecContext, ownerGid: string) {
       const record = ctx.store.metafield(ctx.shop, ownerGid, args.namespace, args.key);
       return record ? metafieldView(record) : null;
     },
-    metafields: (args: { namespace?: string | null; keys?: string[] | null; first?: number | null; last?: number | null }) => {
+    metafields: (args: {
+      namespace?: string | null;
+      keys?: string[] | null;
+      first?: number | null;
+      last?: number | null;
+    }) => {
       let items = ctx.store.metafieldsOf(ctx.shop, ownerGid);
       if (args.namespace) {
         const ns = ctx.store.resolveNamespace(args.namespace);
         items = items.filter((m) => m.namespace === ns);
       }
       if (args.keys) {
-        items = items.filter((m) => args.keys!.some((k) => {
-          const dot = k.lastIndexOf(".");
-          return ctx.store.resolveNamespace(k.slice(0, dot)) === m.namespace && k.slice(dot + 1) === m.key;
-        }));
+        items = items.filter((m) =>
+          args.keys!.some((k) => {
+            const dot = k.lastIndexOf(".");
+            return ctx.store.resolveNamespace(k.slice(0, dot)) === m.namespace && k.slice(dot + 1) === m.key;
+          }),
+        );
       }
       return connection(items.map(metafieldView), args);
     },
@@ -101,7 +128,10 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
     processedAt: p.processed_at ?? p.created_at ?? null,
     currencyCode: p.currency ?? null,
     test: Boolean(p.test),
-    customAttributes: (p.note_attributes ?? []).map((a: { name: string; value: string }) => ({ key: a.name, value: a.value })),
+    customAttributes: (p.note_attributes ?? []).map((a: { name: string; value: string }) => ({
+      key: a.name,
+      value: a.value,
+    })),
     ...metafieldAccessors(ctx, order.gid),
   };
 }
@@ -150,13 +180,21 @@ function mutationRoot(ctx: ExecContext) {
       return ctx.store.tagsAdd(ctx.shop, id, tags);
     },
     metafieldsSet: ({ metafields }: { metafields: Parameters<ShopifyStandinStore["metafieldsSet"]>[1] }) => {
-      if (metafields.some((m) => m.ownerId.startsWith("gid://shopify/Order/"))) requireScope(ctx, "metafieldsSet", ["write_orders"]);
+      if (metafields.some((m) => m.ownerId.startsWith("gid://shopify/Order/")))
+        requireScope(ctx, "metafieldsSet", ["write_orders"]);
       const result = ctx.store.metafieldsSet(ctx.shop, metafields);
       return { metafields: result.metafields?.map(metafieldView) ?? null, userErrors: result.userErrors };
     },
-    metafieldDefinitionCreate: ({ definition }: { definition: Parameters<ShopifyStandinStore["metafieldDefinitionCreate"]>[1] }) => {
+    metafieldDefinitionCreate: ({
+      definition,
+    }: {
+      definition: Parameters<ShopifyStandinStore["metafieldDefinitionCreate"]>[1];
+    }) => {
       const result = ctx.store.metafieldDefinitionCreate(ctx.shop, definition);
-      return { createdDefinition: result.createdDefinition ? definitionView(result.createdDefinition) : null, userErrors: result.userErrors };
+      return {
+        createdDefinition: result.createdDefinition ? definitionView(result.createdDefinition) : null,
+        userErrors: result.userErrors,
+      };
     },
   };
 }
@@ -168,7 +206,8 @@ export function runOperation(
   variables: Record<string, unknown> | undefined,
   ctx: ExecContext,
 ): ExecutionResult {
-  const rootValue = operation.operation === "mutation" ? mutationRoot(ctx) : operation.operation === "query" ? queryRoot(ctx) : {};
+  const rootValue =
+    operation.operation === "mutation" ? mutationRoot(ctx) : operation.operation === "query" ? queryRoot(ctx) : {};
   return execute({
     schema,
     document,
@@ -184,7 +223,12 @@ export function runOperation(
  * Approximation of Shopify's calculated query cost: 10 per mutation field, 1 per object
  * (or interface/union) field, connections multiply their children by `first`/`last` and add 2.
  */
-export function queryCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
   const typeInfo = new TypeInfo(schema);
   const multipliers: number[] = [1];
   let cost = 0;

@@ -5,7 +5,9 @@ import { startShopifyStandin } from "./server";
 
 const port = Number(process.argv[2] ?? process.env.SHOPIFY_STANDIN_PORT ?? 4799);
 const standin = await startShopifyStandin({ port });
-console.log(`Shopify stand-in listening on ${standin.url} (Admin API ${standin.apiVersion}, client id ${standin.apiKey})`);
+console.log(
+  `Shopify stand-in listening on ${standin.url} (Admin API ${standin.apiVersion}, client id ${standin.apiKey})`,
+);
 const stop = () => void standin.close().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -17,8 +17,7 @@ export function loadAdminSchema(version: string): GraphQLSchema {
   let schema = cache.get(version);
   if (!schema) {
     const json = JSON.parse(gunzipSync(readFileSync(schemaFile(version))).toString("utf8")) as
-      | { data: IntrospectionQuery }
-      | IntrospectionQuery;
+      { data: IntrospectionQuery } | IntrospectionQuery;
     schema = buildClientSchema("data" in json ? json.data : json);
     cache.set(version, schema);
   }

@@ -89,7 +89,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, { errors: `Stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
+      if (!res.headersSent)
+        send(res, 500, { errors: `Stand-in failure: ${error instanceof Error ? error.message : String(error)}` });
       else res.end();
     });
   });
@@ -112,13 +113,20 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const shop = shopOf(req, url);
     const graphqlMatch = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(url.pathname);
     if (graphqlMatch && req.method === "POST") return graphqlEndpoint(req, res, url, shop, graphqlMatch[1]!);
-    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST") return tokenEndpoint(req, res, url, shop);
+    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST")
+      return tokenEndpoint(req, res, url, shop);
     if (url.pathname.startsWith("/standin/")) return management(req, res, url, shop);
     record({ method: req.method ?? "GET", path: url.pathname, shop, status: 404, kind: "other" });
     send(res, 404, { errors: "Not Found" });
   }
 
-  async function graphqlEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shopHint: string | null, version: string) {
+  async function graphqlEndpoint(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    shopHint: string | null,
+    version: string,
+  ) {
     const base = { method: "POST", path: url.pathname, shop: shopHint, kind: "graphql" as const };
     const rawBody = await readBody(req);
     if (!hasAdminSchema(version)) {
@@ -126,7 +134,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       return send(res, 404, { errors: "Not Found" });
     }
     const token = store.tokens.get(String(req.headers["x-shopify-access-token"] ?? ""));
-    const tokenValid = token && (token.expiresAt === null || token.expiresAt > clock()) && (!shopHint || token.shop === shopHint);
+    const tokenValid =
+      token && (token.expiresAt === null || token.expiresAt > clock()) && (!shopHint || token.shop === shopHint);
     if (!token || !tokenValid) {
       record({ ...base, status: 401 });
       return send(res, 401, { errors: INVALID_TOKEN });
@@ -145,7 +154,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       return send(res, 400, { errors: { query: "Required parameter missing or invalid" } });
     }
     const query = body.query;
-    const variables = (body.variables && typeof body.variables === "object" ? body.variables : undefined) as Record<string, unknown> | undefined;
+    const variables = (body.variables && typeof body.variables === "object" ? body.variables : undefined) as
+      Record<string, unknown> | undefined;
     const schema = loadAdminSchema(version);
     let document: DocumentNode | undefined;
     let errors: readonly GraphQLError[];
@@ -155,20 +165,39 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     } catch (error) {
       errors = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
     }
-    const operation = document && errors.length === 0 ? getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined) : null;
-    if (document && errors.length === 0 && !operation) errors = [new GraphQLError("An operation name is required when the document has several operations")];
+    const operation =
+      document && errors.length === 0
+        ? getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined)
+        : null;
+    if (document && errors.length === 0 && !operation)
+      errors = [new GraphQLError("An operation name is required when the document has several operations")];
     if (!document || errors.length > 0 || !operation) {
       const messages = errors.map((e) => e.message);
-      validationFailures.push({ at: new Date(clock()).toISOString(), shop: shop.domain, apiVersion: version, query, errors: messages });
+      validationFailures.push({
+        at: new Date(clock()).toISOString(),
+        shop: shop.domain,
+        apiVersion: version,
+        query,
+        errors: messages,
+      });
       record({ ...base, status: 400, query, variables, validationErrors: messages });
-      return send(res, 400, { errors: errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })) });
+      return send(res, 400, {
+        errors: errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
+      });
     }
     const operationName = operation.name?.value ?? null;
     const requested = queryCost(schema, document, operation, variables);
     if (pending.serverError > 0) {
       pending.serverError -= 1;
       record({ ...base, status: pending.status, operationName, query, variables, fault: "server-error" });
-      return send(res, pending.status, { errors: `Internal error. Looks like something went wrong on our end.\nRequest ID: ${randomUUID()} (include this in support requests).` }, { "X-Request-Id": randomUUID() });
+      return send(
+        res,
+        pending.status,
+        {
+          errors: `Internal error. Looks like something went wrong on our end.\nRequest ID: ${randomUUID()} (include this in support requests).`,
+        },
+        { "X-Request-Id": randomUUID() },
+      );
     }
     const available = store.bucketNow(shop);
     if (pending.throttle > 0 || requested > available) {
@@ -176,7 +205,12 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       if (injected) pending.throttle -= 1;
       record({ ...base, status: 200, operationName, query, variables, fault: injected ? "throttle" : undefined });
       return send(res, 200, {
-        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        errors: [
+          {
+            message: "Throttled",
+            extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
         extensions: { cost: costExtension(requested, null, injected ? 0 : available) },
       });
     }
@@ -184,7 +218,12 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const result = await runOperation(schema, document, operation, variables, { store, shop, token });
     const payload: Record<string, unknown> = {};
     if (result.errors?.length) {
-      payload.errors = result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path, extensions: e.extensions && Object.keys(e.extensions).length ? e.extensions : undefined }));
+      payload.errors = result.errors.map((e) => ({
+        message: e.message,
+        locations: e.locations,
+        path: e.path,
+        extensions: e.extensions && Object.keys(e.extensions).length ? e.extensions : undefined,
+      }));
     }
     payload.data = result.data ?? null;
     payload.extensions = { cost: costExtension(requested, requested, shop.bucket.available) };
@@ -197,7 +236,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const type = String(req.headers["content-type"] ?? "");
     let params: Record<string, string> = {};
     try {
-      params = type.includes("application/json") ? JSON.parse(raw || "{}") : Object.fromEntries(new URLSearchParams(raw));
+      params = type.includes("application/json")
+        ? JSON.parse(raw || "{}")
+        : Object.fromEntries(new URLSearchParams(raw));
     } catch {
       params = {};
     }
@@ -206,13 +247,18 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       send(res, status, { error, error_description: description });
     };
     if (!shop) return fail(400, "invalid_request", "Unknown shop");
-    if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange") return fail(400, "unsupported_grant_type", "Only token exchange is supported by the stand-in");
-    if (params.client_id !== apiKey || params.client_secret !== appSecret) return fail(401, "invalid_client", "Client authentication failed");
-    if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token") return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
+    if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange")
+      return fail(400, "unsupported_grant_type", "Only token exchange is supported by the stand-in");
+    if (params.client_id !== apiKey || params.client_secret !== appSecret)
+      return fail(401, "invalid_client", "Client authentication failed");
+    if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token")
+      return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
     const verified = verifySessionToken(String(params.subject_token ?? ""), appSecret, clock());
     if (!verified.ok) return fail(400, "invalid_subject_token", `Session token is invalid: ${verified.reason}`);
-    if (verified.claims.aud !== apiKey) return fail(400, "invalid_subject_token", "Session token audience does not match client_id");
-    if (new URL(verified.claims.dest).hostname.toLowerCase() !== shop) return fail(400, "invalid_subject_token", "Session token destination does not match shop");
+    if (verified.claims.aud !== apiKey)
+      return fail(400, "invalid_subject_token", "Session token audience does not match client_id");
+    if (new URL(verified.claims.dest).hostname.toLowerCase() !== shop)
+      return fail(400, "invalid_subject_token", "Session token destination does not match shop");
     const online = params.requested_token_type === "urn:shopify:params:oauth:token-type:online-access-token";
     if (!online && params.requested_token_type !== "urn:shopify:params:oauth:token-type:offline-access-token") {
       return fail(400, "invalid_request", "requested_token_type must be an online or offline access token type");
@@ -243,7 +289,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     send(res, 200, {
       access_token: issued.token,
       scope,
-      ...(expiring ? { expires_in: 3_600, refresh_token: `shprt_${randomUUID()}`, refresh_token_expires_in: 7_776_000 } : {}),
+      ...(expiring
+        ? { expires_in: 3_600, refresh_token: `shprt_${randomUUID()}`, refresh_token_expires_in: 7_776_000 }
+        : {}),
     });
   }
 
@@ -293,7 +341,10 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
       const state = store.shop(shop);
-      return done(200, { id: state.appInstallationGid, metafields: store.metafieldsOf(state, state.appInstallationGid) });
+      return done(200, {
+        id: state.appInstallationGid,
+        metafields: store.metafieldsOf(state, state.appInstallationGid),
+      });
     }
     if (url.pathname === "/standin/metafield-definitions" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
@@ -309,7 +360,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       admin_graphql_api_id: order.gid,
       name: order.name,
       tags: [...order.tags],
-      metafields: store.metafieldsOf(shop, order.gid).map((m) => ({ namespace: m.namespace, key: m.key, type: m.type, value: m.value, updated_at: m.updatedAt })),
+      metafields: store
+        .metafieldsOf(shop, order.gid)
+        .map((m) => ({ namespace: m.namespace, key: m.key, type: m.type, value: m.value, updated_at: m.updatedAt })),
     };
   }
 
@@ -363,7 +416,11 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -17,9 +17,14 @@ export interface SessionTokenClaims {
 
 const b64url = (input: Buffer | string) => Buffer.from(input).toString("base64url");
 
-export function signSessionToken(
-  options: { shop: string; apiKey: string; secret: string; userId?: string | number; now?: number; ttlSeconds?: number },
-): string {
+export function signSessionToken(options: {
+  shop: string;
+  apiKey: string;
+  secret: string;
+  userId?: string | number;
+  now?: number;
+  ttlSeconds?: number;
+}): string {
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   const claims: SessionTokenClaims = {
     iss: `https://${options.shop}/admin`,
@@ -59,7 +64,9 @@ export function verifySessionToken(token: string, secret: string, nowMs: number,
     return { ok: false, reason: "signature verification failed" };
   }
   const now = Math.floor(nowMs / 1000);
-  if (typeof claims.exp !== "number" || claims.exp + clockSkewSeconds < now) return { ok: false, reason: "token expired" };
-  if (typeof claims.nbf === "number" && claims.nbf - clockSkewSeconds > now) return { ok: false, reason: "token not yet valid" };
+  if (typeof claims.exp !== "number" || claims.exp + clockSkewSeconds < now)
+    return { ok: false, reason: "token expired" };
+  if (typeof claims.nbf === "number" && claims.nbf - clockSkewSeconds > now)
+    return { ok: false, reason: "token not yet valid" };
   return { ok: true, claims };
 }

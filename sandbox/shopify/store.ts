@@ -63,8 +63,17 @@ export interface UserErrorOut {
 export const THROTTLE = { maximumAvailable: 2000, restoreRate: 100 } as const;
 const TAG_MAX_LENGTH = 255;
 const KNOWN_TYPES = new Set([
-  "json", "single_line_text_field", "multi_line_text_field", "boolean", "number_integer",
-  "number_decimal", "date", "date_time", "url", "color", "rich_text_field",
+  "json",
+  "single_line_text_field",
+  "multi_line_text_field",
+  "boolean",
+  "number_integer",
+  "number_decimal",
+  "date",
+  "date_time",
+  "url",
+  "color",
+  "rich_text_field",
 ]);
 
 export class ShopifyStandinStore {
@@ -73,7 +82,10 @@ export class ShopifyStandinStore {
   readonly appId: number;
   private nextId = 1;
 
-  constructor(readonly clock: () => number, appId = 4_242_001) {
+  constructor(
+    readonly clock: () => number,
+    appId = 4_242_001,
+  ) {
     this.appId = appId;
   }
 
@@ -129,12 +141,21 @@ export class ShopifyStandinStore {
     return [...(shop.metafields.get(ownerGid)?.values() ?? [])];
   }
 
-  metafield(shop: ShopState, ownerGid: string, namespace: string | null | undefined, key: string): MetafieldRecord | null {
+  metafield(
+    shop: ShopState,
+    ownerGid: string,
+    namespace: string | null | undefined,
+    key: string,
+  ): MetafieldRecord | null {
     return shop.metafields.get(ownerGid)?.get(`${this.resolveNamespace(namespace)}\u0000${key}`) ?? null;
   }
 
   /** tagsAdd: case-insensitive de-duplication; comma-separated entries are split like Shopify does. */
-  tagsAdd(shop: ShopState, id: string, tags: string[]): { node: { __typename: "Order"; id: string } | null; userErrors: UserErrorOut[] } {
+  tagsAdd(
+    shop: ShopState,
+    id: string,
+    tags: string[],
+  ): { node: { __typename: "Order"; id: string } | null; userErrors: UserErrorOut[] } {
     const order = shop.orders.get(id);
     if (!/^gid:\/\/shopify\/Order\/\d+$/.test(id) && !/^gid:\/\/shopify\/\w+\/\d+$/.test(id)) {
       return { node: null, userErrors: [{ field: ["id"], message: "Invalid global id" }] };
@@ -142,7 +163,8 @@ export class ShopifyStandinStore {
     if (!order) return { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] };
     const incoming = tags.flatMap((t) => splitTags(t));
     const tooLong = incoming.find((t) => t.length > TAG_MAX_LENGTH);
-    if (tooLong) return { node: null, userErrors: [{ field: ["tags"], message: `Tag '${tooLong.slice(0, 20)}…' is too long` }] };
+    if (tooLong)
+      return { node: null, userErrors: [{ field: ["tags"], message: `Tag '${tooLong.slice(0, 20)}…' is too long` }] };
     for (const tag of incoming) {
       if (!order.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
     }
@@ -151,13 +173,36 @@ export class ShopifyStandinStore {
 
   metafieldsSet(
     shop: ShopState,
-    inputs: Array<{ ownerId: string; namespace?: string | null; key: string; type?: string | null; value: string; compareDigest?: string | null }>,
+    inputs: Array<{
+      ownerId: string;
+      namespace?: string | null;
+      key: string;
+      type?: string | null;
+      value: string;
+      compareDigest?: string | null;
+    }>,
   ): { metafields: MetafieldRecord[] | null; userErrors: UserErrorOut[] } {
     const userErrors: UserErrorOut[] = [];
     if (inputs.length > 25) {
-      return { metafields: null, userErrors: [{ field: ["metafields"], message: "Exceeded the maximum metafields input limit of 25.", code: "LESS_THAN_OR_EQUAL_TO", elementIndex: null }] };
+      return {
+        metafields: null,
+        userErrors: [
+          {
+            field: ["metafields"],
+            message: "Exceeded the maximum metafields input limit of 25.",
+            code: "LESS_THAN_OR_EQUAL_TO",
+            elementIndex: null,
+          },
+        ],
+      };
     }
-    const planned: Array<{ index: number; ownerType: MetafieldRecord["ownerType"]; namespace: string; type: string; input: (typeof inputs)[number] }> = [];
+    const planned: Array<{
+      index: number;
+      ownerType: MetafieldRecord["ownerType"];
+      namespace: string;
+      type: string;
+      input: (typeof inputs)[number];
+    }> = [];
     inputs.forEach((input, index) => {
       const err = (field: string, message: string, code: string) =>
         userErrors.push({ field: ["metafields", String(index), field], message, code, elementIndex: index });
@@ -166,14 +211,20 @@ export class ShopifyStandinStore {
       else if (input.ownerId === shop.appInstallationGid) ownerType = "API_PERMISSION";
       if (!ownerType) return err("ownerId", "Owner does not exist.", "INVALID");
       const namespace = this.resolveNamespace(input.namespace);
-      if (namespace.length < 2 || namespace.length > 255) return err("namespace", "Namespace is too short or too long.", "INVALID");
-      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) return err("key", "Key must be 2-64 characters of letters, numbers, '-' or '_'.", "INVALID");
+      if (namespace.length < 2 || namespace.length > 255)
+        return err("namespace", "Namespace is too short or too long.", "INVALID");
+      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key))
+        return err("key", "Key must be 2-64 characters of letters, numbers, '-' or '_'.", "INVALID");
       const existing = shop.metafields.get(input.ownerId)?.get(`${namespace}\u0000${input.key}`);
-      const definition = shop.definitions.find((d) => d.ownerType === ownerType && d.namespace === namespace && d.key === input.key);
+      const definition = shop.definitions.find(
+        (d) => d.ownerType === ownerType && d.namespace === namespace && d.key === input.key,
+      );
       const type = input.type ?? definition?.type ?? existing?.type;
       if (!type) return err("type", "Type can't be blank.", "BLANK");
-      if (!KNOWN_TYPES.has(type) && !type.startsWith("list.")) return err("type", `Type '${type}' is not a valid type.`, "INVALID_TYPE");
-      if (definition && definition.type !== type) return err("type", `Type must be ${definition.type} to match the metafield definition.`, "INVALID_TYPE");
+      if (!KNOWN_TYPES.has(type) && !type.startsWith("list."))
+        return err("type", `Type '${type}' is not a valid type.`, "INVALID_TYPE");
+      if (definition && definition.type !== type)
+        return err("type", `Type must be ${definition.type} to match the metafield definition.`, "INVALID_TYPE");
       if (input.compareDigest && existing && digest(existing) !== input.compareDigest) {
         return err("compareDigest", "The resource has been updated since it was loaded.", "STALE_OBJECT");
       }
@@ -208,7 +259,16 @@ export class ShopifyStandinStore {
 
   metafieldDefinitionCreate(
     shop: ShopState,
-    input: { name: string; namespace?: string | null; key: string; type: string; ownerType: string; description?: string | null; pin?: boolean | null; access?: { admin?: string | null } | null },
+    input: {
+      name: string;
+      namespace?: string | null;
+      key: string;
+      type: string;
+      ownerType: string;
+      description?: string | null;
+      pin?: boolean | null;
+      access?: { admin?: string | null } | null;
+    },
   ): { createdDefinition: MetafieldDefinitionRecord | null; userErrors: UserErrorOut[] } {
     const namespace = this.resolveNamespace(input.namespace);
     const fail = (field: string, message: string, code: string) => ({
@@ -216,13 +276,25 @@ export class ShopifyStandinStore {
       userErrors: [{ field: ["definition", field], message, code }],
     });
     if (!input.name.trim()) return fail("name", "Name can't be blank.", "BLANK");
-    if (!KNOWN_TYPES.has(input.type) && !input.type.startsWith("list.")) return fail("type", `Type '${input.type}' is not a valid type.`, "INCLUSION");
-    if (!["ORDER", "API_PERMISSION"].includes(input.ownerType)) return fail("ownerType", `Stand-in supports ORDER and API_PERMISSION definitions only.`, "INCLUSION");
+    if (!KNOWN_TYPES.has(input.type) && !input.type.startsWith("list."))
+      return fail("type", `Type '${input.type}' is not a valid type.`, "INCLUSION");
+    if (!["ORDER", "API_PERMISSION"].includes(input.ownerType))
+      return fail("ownerType", `Stand-in supports ORDER and API_PERMISSION definitions only.`, "INCLUSION");
     if (input.access?.admin && !namespace.startsWith(`app--${this.appId}`)) {
-      return fail("access", "Admin access can only be specified on metafield definitions that have an app namespace.", "ADMIN_ACCESS_INPUT_NOT_ALLOWED");
+      return fail(
+        "access",
+        "Admin access can only be specified on metafield definitions that have an app namespace.",
+        "ADMIN_ACCESS_INPUT_NOT_ALLOWED",
+      );
     }
-    if (shop.definitions.some((d) => d.ownerType === input.ownerType && d.namespace === namespace && d.key === input.key)) {
-      return fail("key", `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`, "TAKEN");
+    if (
+      shop.definitions.some((d) => d.ownerType === input.ownerType && d.namespace === namespace && d.key === input.key)
+    ) {
+      return fail(
+        "key",
+        `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`,
+        "TAKEN",
+      );
     }
     const pinned = shop.definitions.filter((d) => d.ownerType === input.ownerType && d.pinnedPosition !== null).length;
     const record: MetafieldDefinitionRecord = {
@@ -240,8 +312,16 @@ export class ShopifyStandinStore {
     return { createdDefinition: record, userErrors: [] };
   }
 
-  issueToken(shop: string, options: { scope?: string | string[]; online?: boolean; ttlSeconds?: number } = {}): TokenRecord {
-    const scope = Array.isArray(options.scope) ? options.scope : (options.scope ?? "read_orders,write_orders").split(",").map((s) => s.trim()).filter(Boolean);
+  issueToken(
+    shop: string,
+    options: { scope?: string | string[]; online?: boolean; ttlSeconds?: number } = {},
+  ): TokenRecord {
+    const scope = Array.isArray(options.scope)
+      ? options.scope
+      : (options.scope ?? "read_orders,write_orders")
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
     const token = `shpat_standin_${createHash("sha256").update(`${shop}:${this.id()}:${Math.random()}`).digest("hex").slice(0, 32)}`;
     const record: TokenRecord = {
       token,
@@ -272,7 +352,10 @@ export function digest(record: MetafieldRecord): string {
 export function splitTags(tags: unknown): string[] {
   if (Array.isArray(tags)) return tags.flatMap(splitTags);
   if (typeof tags !== "string") return [];
-  return tags.split(",").map((t) => t.trim()).filter(Boolean);
+  return tags
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
 function validateValue(type: string, value: string): string | null {

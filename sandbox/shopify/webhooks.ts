@@ -19,7 +19,9 @@ export interface WebhookHeaderOptions {
 
 export function webhookHeaders(options: WebhookHeaderOptions): Record<string, string> {
   const triggeredAt =
-    options.triggeredAt instanceof Date ? options.triggeredAt.toISOString() : (options.triggeredAt ?? new Date().toISOString());
+    options.triggeredAt instanceof Date
+      ? options.triggeredAt.toISOString()
+      : (options.triggeredAt ?? new Date().toISOString());
   return {
     "Content-Type": "application/json",
     "X-Shopify-Topic": options.topic,

@@ -40,7 +40,12 @@ export const EXPECTED_LIQUID_PROGRAM = [
 ].join("\n");
 
 const escapeLiquid = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 const isBlank = (value: unknown) =>
   value === undefined ||
@@ -129,7 +134,9 @@ export interface Cart {
 export type Failure = "none" | "500" | "network";
 
 function shopifyStandIn(settings: PageSettings): string {
-  const lines = [`window.Shopify = { shop: "tag-guard-test.myshopify.com", routes: { root: ${JSON.stringify(settings.root)} } };`];
+  const lines = [
+    `window.Shopify = { shop: "tag-guard-test.myshopify.com", routes: { root: ${JSON.stringify(settings.root)} } };`,
+  ];
   const api = (allowed: string) =>
     `{ marketingAllowed: function () { return ${allowed}; }, analyticsProcessingAllowed: function () { return ${allowed}; } }`;
   switch (settings.consent) {
@@ -285,7 +292,8 @@ ${block}
         return;
       }
       const endpoint = cartPath[2]!;
-      if (endpoint === "cart.js" && request.method === "GET") return this.sendCart(response, this.ensureCart(cookieValue, response));
+      if (endpoint === "cart.js" && request.method === "GET")
+        return this.sendCart(response, this.ensureCart(cookieValue, response));
       if (endpoint === "cart/update.js" && request.method === "POST") {
         if (!(request.headers["content-type"] ?? "").startsWith("application/json")) {
           response.writeHead(400, { "Content-Type": "application/json" });

@@ -53,7 +53,10 @@ describe("admin routes require a valid session token", () => {
     const forged = sessionToken(SHOP, { secret: "not-the-app-secret" });
     const response = await call(
       settings.action as never,
-      adminRequest("/app/settings", SHOP, { token: forged, form: { intent: "save", clickServiceUrl: "https://x.test", apiKey: "forged-key-123456" } }),
+      adminRequest("/app/settings", SHOP, {
+        token: forged,
+        form: { intent: "save", clickServiceUrl: "https://x.test", apiKey: "forged-key-123456" },
+      }),
     );
     expect(response.status).toBe(401);
     const prisma = (await import("../../app/db.server")).default;
@@ -62,7 +65,11 @@ describe("admin routes require a valid session token", () => {
 
   it("answers 401 on the order action with a forged token", async () => {
     const forged = sessionToken(SHOP, { secret: "nope" });
-    const response = await call(order.action as never, adminRequest("/app/orders/abc", SHOP, { token: forged, form: {} }), { id: "abc" });
+    const response = await call(
+      order.action as never,
+      adminRequest("/app/orders/abc", SHOP, { token: forged, form: {} }),
+      { id: "abc" },
+    );
     expect(response.status).toBe(401);
   });
 
@@ -88,12 +95,23 @@ describe("the raw API key reaches no loader or action response", () => {
     const { seedVerification } = await import("./helpers");
     const rawKey = "sk_live_never_leaves_0042";
     expect((await saveSettings(SHOP, { clickServiceUrl: "http://127.0.0.1:9", apiKey: rawKey })).ok).toBe(true);
-    const row = await seedVerification({ shop: SHOP, outcome: "failed", deadlineAt: new Date(Date.now() + 600_000), commission: { amountMinor: 100n, amount: "1.00", currency: "USD" } });
+    const row = await seedVerification({
+      shop: SHOP,
+      outcome: "failed",
+      deadlineAt: new Date(Date.now() + 600_000),
+      commission: { amountMinor: 100n, amount: "1.00", currency: "USD" },
+    });
     const responses = [
       ...(await Promise.all(loaders.map(([path, loader]) => call(loader as never, adminRequest(path, SHOP))))),
       await call(order.loader as never, adminRequest(`/app/orders/${row.id}`, SHOP), { id: row.id }),
-      await call(settings.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "test", clickServiceUrl: "", apiKey: "" } })),
-      await call(settings.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "save", clickServiceUrl: "not a url", apiKey: "" } })),
+      await call(
+        settings.action as never,
+        adminRequest("/app/settings", SHOP, { form: { intent: "test", clickServiceUrl: "", apiKey: "" } }),
+      ),
+      await call(
+        settings.action as never,
+        adminRequest("/app/settings", SHOP, { form: { intent: "save", clickServiceUrl: "not a url", apiKey: "" } }),
+      ),
       await call(order.action as never, adminRequest(`/app/orders/${row.id}`, SHOP, { form: {} }), { id: row.id }),
     ];
     for (const response of responses) {

@@ -41,18 +41,60 @@ describe("dashboard loader", () => {
   beforeAll(async () => {
     for (const shop of [SHOP, OTHER, EMPTY]) await storeOfflineSession(shop);
     for (const shop of [SHOP, OTHER]) {
-      const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "sk_dashboard_key_1234" });
+      const saved = await saveSettings(shop, {
+        clickServiceUrl: "https://clicks.example.com",
+        apiKey: "sk_dashboard_key_1234",
+      });
       expect(saved.ok).toBe(true);
     }
     const now = Date.now();
     const recent = (daysAgo: number) => new Date(now - daysAgo * DAY);
-    await seedVerification({ shop: SHOP, outcome: "matched", createdAt: recent(1), commission: { amountMinor: 1000n, amount: "10.00", currency: "USD" } });
-    await seedVerification({ shop: SHOP, outcome: "matched", createdAt: recent(2), commission: { amountMinor: 1000n, amount: "10.00", currency: "USD" } });
-    await seedVerification({ shop: SHOP, outcome: "matched", createdAt: recent(2), commission: { amountMinor: 500n, amount: "5.00", currency: "USD" } });
-    await seedVerification({ shop: SHOP, outcome: "hijacked", arrivedTag: "coupon-x", createdAt: recent(3), commission: { amountMinor: 4503599627370497n, amount: "45035996273704.97", currency: "USD", redirected: true } });
-    await seedVerification({ shop: SHOP, outcome: "hijacked", arrivedTag: "coupon-x", createdAt: recent(3), commission: { amountMinor: 4503599627370497n, amount: "45035996273704.97", currency: "USD", redirected: true } });
-    await seedVerification({ shop: SHOP, outcome: "hijacked", arrivedTag: "coupon-y", createdAt: recent(4), commission: { amountMinor: 1500n, amount: "1500", currency: "JPY", redirected: true } });
-    await seedVerification({ shop: SHOP, outcome: "hijacked", arrivedTag: null, createdAt: recent(40), commission: { amountMinor: 999n, amount: "9.99", currency: "USD", redirected: true } });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "matched",
+      createdAt: recent(1),
+      commission: { amountMinor: 1000n, amount: "10.00", currency: "USD" },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "matched",
+      createdAt: recent(2),
+      commission: { amountMinor: 1000n, amount: "10.00", currency: "USD" },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "matched",
+      createdAt: recent(2),
+      commission: { amountMinor: 500n, amount: "5.00", currency: "USD" },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "hijacked",
+      arrivedTag: "coupon-x",
+      createdAt: recent(3),
+      commission: { amountMinor: 4503599627370497n, amount: "45035996273704.97", currency: "USD", redirected: true },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "hijacked",
+      arrivedTag: "coupon-x",
+      createdAt: recent(3),
+      commission: { amountMinor: 4503599627370497n, amount: "45035996273704.97", currency: "USD", redirected: true },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "hijacked",
+      arrivedTag: "coupon-y",
+      createdAt: recent(4),
+      commission: { amountMinor: 1500n, amount: "1500", currency: "JPY", redirected: true },
+    });
+    await seedVerification({
+      shop: SHOP,
+      outcome: "hijacked",
+      arrivedTag: null,
+      createdAt: recent(40),
+      commission: { amountMinor: 999n, amount: "9.99", currency: "USD", redirected: true },
+    });
     await seedVerification({ shop: SHOP, outcome: "failed", createdAt: recent(5) });
     await seedVerification({ shop: SHOP, outcome: "expired", createdAt: recent(5) });
     await seedVerification({ shop: SHOP, outcome: "unattributed", captureSource: null, createdAt: recent(6) });
@@ -60,15 +102,38 @@ describe("dashboard loader", () => {
     await seedVerification({ shop: SHOP, outcome: "skipped", captureSource: null, createdAt: recent(6) });
     await seedVerification({ shop: SHOP, outcome: null, createdAt: recent(0) });
     // Another shop's orders must not count here.
-    await seedVerification({ shop: OTHER, outcome: "hijacked", captureSource: "landing_site", createdAt: recent(1), commission: { amountMinor: 777n, amount: "7.77", currency: "USD", redirected: true } });
-    await prisma.dataRequest.create({ data: { shop: SHOP, customerId: "207119551", ordersAsked: "[\"1\",\"2\"]", data: JSON.stringify({ orders: [{ orderId: "1" }] }) } });
+    await seedVerification({
+      shop: OTHER,
+      outcome: "hijacked",
+      captureSource: "landing_site",
+      createdAt: recent(1),
+      commission: { amountMinor: 777n, amount: "7.77", currency: "USD", redirected: true },
+    });
+    await prisma.dataRequest.create({
+      data: {
+        shop: SHOP,
+        customerId: "207119551",
+        ordersAsked: '["1","2"]',
+        data: JSON.stringify({ orders: [{ orderId: "1" }] }),
+      },
+    });
   });
 
   it("counts outcomes in the period, only for the session's shop", async () => {
     const data = await load(SHOP, "?days=7");
     expect(data.configured).toBe(true);
     expect(data.period).toBe(7);
-    expect(data.counts).toMatchObject({ matched: 3, hijacked: 3, verified: 6, failed: 1, expired: 1, unattributed: 1, rejected: 1, skipped: 1, inProgress: 1 });
+    expect(data.counts).toMatchObject({
+      matched: 3,
+      hijacked: 3,
+      verified: 6,
+      failed: 1,
+      expired: 1,
+      unattributed: 1,
+      rejected: 1,
+      skipped: 1,
+      inProgress: 1,
+    });
     expect(data.hijackRate).toBe("50.0%");
     const wider = await load(SHOP, "?days=90");
     expect(wider.counts.hijacked).toBe(4);
@@ -102,7 +167,10 @@ describe("dashboard loader", () => {
     expect(other.themeEditorUrl).toBe(
       `https://${OTHER}/admin/themes/current/editor?context=apps&activateAppId=test-api-key/click-capture`,
     );
-    await prisma.shopSettings.update({ where: { shop: OTHER }, data: { credentialsRejectedAt: new Date("2026-11-20T10:00:00Z") } });
+    await prisma.shopSettings.update({
+      where: { shop: OTHER },
+      data: { credentialsRejectedAt: new Date("2026-11-20T10:00:00Z") },
+    });
     expect((await load(OTHER)).banners.credentialsRejectedAt).toBe("2026-11-20T10:00:00.000Z");
   });
 

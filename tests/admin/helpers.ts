@@ -9,7 +9,10 @@ import { signSessionToken } from "../../sandbox/shopify";
 
 export const APP_URL = "https://tag-guard.test";
 
-export function sessionToken(shop: string, options: { secret?: string; apiKey?: string; ttlSeconds?: number } = {}): string {
+export function sessionToken(
+  shop: string,
+  options: { secret?: string; apiKey?: string; ttlSeconds?: number } = {},
+): string {
   return signSessionToken({
     shop,
     apiKey: options.apiKey ?? process.env.SHOPIFY_API_KEY!,
@@ -21,7 +24,14 @@ export function sessionToken(shop: string, options: { secret?: string; apiKey?: 
 /** An offline session in the app's session table: authenticate.admin then needs no token exchange. */
 export async function storeOfflineSession(shop: string, accessToken = "shpat_admin_test"): Promise<void> {
   await sessionStorage.storeSession(
-    new Session({ id: `offline_${shop}`, shop, state: "", isOnline: false, accessToken, scope: "read_orders,write_orders" }),
+    new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: "",
+      isOnline: false,
+      accessToken,
+      scope: "read_orders,write_orders",
+    }),
   );
 }
 
@@ -41,10 +51,18 @@ export function adminRequest(
   return new Request(new URL(path, APP_URL), { method: init.method ?? (init.form ? "POST" : "GET"), headers, body });
 }
 
-type RouteFn = (args: { request: Request; params: Record<string, string | undefined>; context: Record<string, unknown> }) => unknown;
+type RouteFn = (args: {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: Record<string, unknown>;
+}) => unknown;
 
 /** Runs a loader or action; a thrown Response (auth redirects, 401, 404) is returned like a returned one. */
-export async function call(fn: RouteFn | undefined, request: Request, params: Record<string, string> = {}): Promise<Response> {
+export async function call(
+  fn: RouteFn | undefined,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<Response> {
   if (!fn) throw new Error("route has no such function");
   try {
     const result = await fn({ request, params, context: {} });
@@ -81,7 +99,15 @@ export interface SeedVerification {
   hijacked?: boolean | null;
   payload?: unknown;
   orderName?: string;
-  commission?: { amountMinor: bigint; amount: string; currency: string; redirected?: boolean; status?: string; creatorId?: string; createdAt?: Date };
+  commission?: {
+    amountMinor: bigint;
+    amount: string;
+    currency: string;
+    redirected?: boolean;
+    status?: string;
+    creatorId?: string;
+    createdAt?: Date;
+  };
 }
 
 export async function seedVerification(seed: SeedVerification) {
@@ -101,7 +127,12 @@ export async function seedVerification(seed: SeedVerification) {
       captureSource: seed.captureSource === undefined ? "note_attributes" : seed.captureSource,
       clickId: "click-1",
       arrivedTag: seed.arrivedTag === undefined ? "creator-tag" : seed.arrivedTag,
-      expectedTag: seed.expectedTag === undefined ? (seed.outcome === "matched" || seed.outcome === "hijacked" ? "creator-tag" : null) : seed.expectedTag,
+      expectedTag:
+        seed.expectedTag === undefined
+          ? seed.outcome === "matched" || seed.outcome === "hijacked"
+            ? "creator-tag"
+            : null
+          : seed.expectedTag,
       creatorId: seed.creatorId === undefined ? "creator-1" : seed.creatorId,
       deadlineAt: seed.deadlineAt === undefined ? null : seed.deadlineAt,
       hijacked: seed.hijacked ?? null,

@@ -6,7 +6,9 @@ import { hasMessage, t } from "../../app/i18n";
 // Every literal key the admin passes to t() exists in app/i18n/en.json, and placeholders fill.
 const ROOT = path.resolve(__dirname, "../..");
 const files = [
-  ...readdirSync(path.join(ROOT, "app/routes")).filter((f) => f.startsWith("app.") || f === "app.tsx").map((f) => `app/routes/${f}`),
+  ...readdirSync(path.join(ROOT, "app/routes"))
+    .filter((f) => f.startsWith("app.") || f === "app.tsx")
+    .map((f) => `app/routes/${f}`),
   ...readdirSync(path.join(ROOT, "app/components")).map((f) => `app/components/${f}`),
 ];
 
@@ -18,13 +20,25 @@ describe("locale file", () => {
   });
 
   it("fills placeholders and shows a missing key as itself", () => {
-    expect(t("settings.apiKeyHelpStored", { masked: "••••1234" })).toBe("Current key: ••••1234. Leave blank to keep the current key.");
+    expect(t("settings.apiKeyHelpStored", { masked: "••••1234" })).toBe(
+      "Current key: ••••1234. Leave blank to keep the current key.",
+    );
     expect(t("settings.testUnreachable", { message: "timeout" })).toBe("Could not reach the service: timeout");
     expect(t("no.such.key")).toBe("no.such.key");
     expect(t("ledger.totalsRow", { total: "USD 1.00", count: 1 })).toBe("USD 1.00 across 1 record");
     expect(t("ledger.totalsRow", { total: "USD 2.00", count: 2 })).toBe("USD 2.00 across 2 records");
     expect(t("dashboard.redirectedOrders", { count: 1 })).toBe("1 hijacked order");
-    for (const outcome of ["matched", "hijacked", "unattributed", "expired", "failed", "rejected", "skipped", "invalid", "pending"]) {
+    for (const outcome of [
+      "matched",
+      "hijacked",
+      "unattributed",
+      "expired",
+      "failed",
+      "rejected",
+      "skipped",
+      "invalid",
+      "pending",
+    ]) {
       expect(hasMessage(`outcome.${outcome}`)).toBe(true);
     }
   });

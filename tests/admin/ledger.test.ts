@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerCsvStream, neutraliseCell } from "../../app/commissions/csv";
-import { decodeCursor, encodeCursor, ledgerRecords, PAGE_SIZE, parseLedgerFilter, type LedgerRow } from "../../app/commissions/ledger.server";
+import {
+  decodeCursor,
+  encodeCursor,
+  ledgerRecords,
+  PAGE_SIZE,
+  parseLedgerFilter,
+  type LedgerRow,
+} from "../../app/commissions/ledger.server";
 import prisma from "../../app/db.server";
 import * as ledgerRoute from "../../app/routes/app.commissions";
 import * as exportRoute from "../../app/routes/app.commissions.export";
@@ -14,7 +21,11 @@ const BASE = Date.now() - 100 * DAY;
 async function page(query: string) {
   const response = await call(ledgerRoute.loader as never, adminRequest(`/app/commissions${query}`, SHOP));
   expect(response.status).toBe(200);
-  return response.json() as Promise<{ rows: LedgerRow[]; nextCursor: string | null; totals: { currency: string; total: string; records: number }[] }>;
+  return response.json() as Promise<{
+    rows: LedgerRow[];
+    nextCursor: string | null;
+    totals: { currency: string; total: string; records: number }[];
+  }>;
 }
 
 beforeAll(async () => {
@@ -27,7 +38,8 @@ beforeAll(async () => {
       shop: SHOP,
       outcome: i % 3 === 0 ? "hijacked" : "matched",
       creatorId: i % 2 === 0 ? "creator-even" : "creator-odd",
-      arrivedTag: i === 7 ? "=HYPERLINK(\"http://evil\",\"x\")" : i === 8 ? "tag, with \"quotes\"\nand newline" : "creator-tag",
+      arrivedTag:
+        i === 7 ? '=HYPERLINK("http://evil","x")' : i === 8 ? 'tag, with "quotes"\nand newline' : "creator-tag",
       createdAt,
       commission: {
         amountMinor: BigInt(100 + i),
@@ -38,7 +50,11 @@ beforeAll(async () => {
       },
     });
   }
-  await seedVerification({ shop: OTHER, outcome: "matched", commission: { amountMinor: 99999n, amount: "999.99", currency: "USD" } });
+  await seedVerification({
+    shop: OTHER,
+    outcome: "matched",
+    commission: { amountMinor: 99999n, amount: "999.99", currency: "USD" },
+  });
 });
 
 describe("commission ledger", () => {
@@ -71,7 +87,11 @@ describe("commission ledger", () => {
     }
     expect(data.totals).toEqual([
       { currency: "EUR", total: `EUR ${(Number(expected.get("EUR")) / 100).toFixed(2)}`, records: 26 },
-      { currency: "USD", total: `USD ${(Number(expected.get("USD")) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`, records: 104 },
+      {
+        currency: "USD",
+        total: `USD ${(Number(expected.get("USD")) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`,
+        records: 104,
+      },
     ]);
   });
 
@@ -105,11 +125,13 @@ describe("commission ledger", () => {
 describe("CSV export", () => {
   it("reads the filtered set in keyset batches, each record once, in order", async () => {
     const ids: string[] = [];
-    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("redirected=1")), new Date(), 7)) ids.push(row.id);
+    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("redirected=1")), new Date(), 7))
+      ids.push(row.id);
     expect(ids).toHaveLength(44);
     expect(new Set(ids).size).toBe(44);
     const all: string[] = [];
-    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("")), new Date(), 1000)) all.push(row.id);
+    for await (const row of ledgerRecords(SHOP, parseLedgerFilter(new URLSearchParams("")), new Date(), 1000))
+      all.push(row.id);
     expect(all.filter((id) => ids.includes(id))).toEqual(ids);
   });
 
@@ -119,13 +141,20 @@ describe("CSV export", () => {
   });
 
   it("streams the filtered set with correct quoting", async () => {
-    const response = await call(exportRoute.loader as never, adminRequest("/app/commissions/export?creator=creator-odd", SHOP));
+    const response = await call(
+      exportRoute.loader as never,
+      adminRequest("/app/commissions/export?creator=creator-odd", SHOP),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(response.headers.get("content-disposition")).toMatch(/attachment; filename="commissions-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /attachment; filename="commissions-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     const text = await response.text();
     const lines = text.split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe("Recorded at (UTC),Order,Order ID,Creator,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status");
+    expect(lines[0]).toBe(
+      "Recorded at (UTC),Order,Order ID,Creator,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status",
+    );
     expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
     expect(text).not.toContain(",=HYPERLINK");
     expect(text).not.toContain("creator-even");
@@ -134,7 +163,20 @@ describe("CSV export", () => {
   });
 
   it("quotes commas, quotes and newlines", async () => {
-    const row = { createdAt: "2026-01-01T00:00:00.000Z", orderName: "#1", orderId: "1", creatorId: "c", expectedTag: "e", arrivedTag: 'a, "b"\nc', redirected: false, orderValue: "1.00", currency: "USD", rate: "10", amount: "0.10", status: "pending" } as LedgerRow;
+    const row = {
+      createdAt: "2026-01-01T00:00:00.000Z",
+      orderName: "#1",
+      orderId: "1",
+      creatorId: "c",
+      expectedTag: "e",
+      arrivedTag: 'a, "b"\nc',
+      redirected: false,
+      orderValue: "1.00",
+      currency: "USD",
+      rate: "10",
+      amount: "0.10",
+      status: "pending",
+    } as LedgerRow;
     const chunks: Buffer[] = [];
     for await (const chunk of ledgerCsvStream([row])) chunks.push(Buffer.from(chunk));
     const text = Buffer.concat(chunks).toString("utf8");

@@ -20,7 +20,11 @@ async function retry(shop: string, id: string) {
 beforeAll(async () => {
   await storeOfflineSession(SHOP);
   await storeOfflineSession(OTHER);
-  await saveSettings(SHOP, { clickServiceUrl: "https://clicks.example.com", apiKey: "sk_order_key_5678", hijackTag: "hijack-caught" });
+  await saveSettings(SHOP, {
+    clickServiceUrl: "https://clicks.example.com",
+    apiKey: "sk_order_key_5678",
+    hijackTag: "hijack-caught",
+  });
 });
 
 describe("order detail", () => {
@@ -31,30 +35,70 @@ describe("order detail", () => {
       arrivedTag: "coupon-x",
       expectedTag: "creator-a",
       creatorId: "cr_42",
-      payload: { noteAttributes: [{ name: "_lb_tags", value: JSON.stringify([["creator-a", "2026-11-20T10:00:00Z"], ["coupon-x", "2026-11-20T10:05:00Z"]]) }] },
+      payload: {
+        noteAttributes: [
+          {
+            name: "_lb_tags",
+            value: JSON.stringify([
+              ["creator-a", "2026-11-20T10:00:00Z"],
+              ["coupon-x", "2026-11-20T10:05:00Z"],
+            ]),
+          },
+        ],
+      },
       commission: { amountMinor: 1250n, amount: "12.50", currency: "EUR", redirected: true },
     });
     await prisma.verification.update({
       where: { id: row.id },
-      data: { verdict: "hijacked", recorded: true, taggedAt: new Date("2026-11-20T10:10:00Z"), capturedAt: new Date("2026-11-20T10:00:00Z") },
+      data: {
+        verdict: "hijacked",
+        recorded: true,
+        taggedAt: new Date("2026-11-20T10:10:00Z"),
+        capturedAt: new Date("2026-11-20T10:00:00Z"),
+      },
     });
     await prisma.verificationAttempt.createMany({
       data: [
-        { verificationId: row.id, number: 1, step: "verify-click", result: "retryable", error: "HTTP 503", startedAt: new Date("2026-11-20T10:06:00Z") },
-        { verificationId: row.id, number: 2, step: "verify-click", result: "ok", startedAt: new Date("2026-11-20T10:07:00Z") },
+        {
+          verificationId: row.id,
+          number: 1,
+          step: "verify-click",
+          result: "retryable",
+          error: "HTTP 503",
+          startedAt: new Date("2026-11-20T10:06:00Z"),
+        },
+        {
+          verificationId: row.id,
+          number: 2,
+          step: "verify-click",
+          result: "ok",
+          startedAt: new Date("2026-11-20T10:07:00Z"),
+        },
       ],
     });
     for (const id of [row.id, row.orderId]) {
       const response = await load(SHOP, id);
       expect(response.status).toBe(200);
       const { order } = await response.json();
-      expect(order.arrived).toMatchObject({ captureSource: "note_attributes", clickId: "click-1", arrivedTag: "coupon-x" });
+      expect(order.arrived).toMatchObject({
+        captureSource: "note_attributes",
+        clickId: "click-1",
+        arrivedTag: "coupon-x",
+      });
       expect(order.arrived.tagHistory).toEqual([
         { tag: "creator-a", at: "2026-11-20T10:00:00Z" },
         { tag: "coupon-x", at: "2026-11-20T10:05:00Z" },
       ]);
-      expect(order.attempts.map((a: { result: string; error: string | null }) => [a.result, a.error])).toEqual([["retryable", "HTTP 503"], ["ok", null]]);
-      expect(order.verdict).toEqual({ expectedTag: "creator-a", creatorId: "cr_42", verdict: "hijacked", recorded: true });
+      expect(order.attempts.map((a: { result: string; error: string | null }) => [a.result, a.error])).toEqual([
+        ["retryable", "HTTP 503"],
+        ["ok", null],
+      ]);
+      expect(order.verdict).toEqual({
+        expectedTag: "creator-a",
+        creatorId: "cr_42",
+        verdict: "hijacked",
+        recorded: true,
+      });
       expect(order.tagging).toMatchObject({ taggedAt: "2026-11-20T10:10:00.000Z", hijackTag: "hijack-caught" });
       expect(order.commission).toMatchObject({ amount: "12.50", currency: "EUR", redirected: true });
       expect(order.adminOrderUrl).toBe(`shopify://admin/orders/${row.orderId}`);
@@ -102,7 +146,12 @@ describe("retry now", () => {
     expect((await (await load(SHOP, expired.id)).json()).order.canRetry).toBe(false);
 
     // The verdict is stored (a later step failed): the rest does not need the click.
-    const verdictKnown = await seedVerification({ shop: SHOP, outcome: "failed", hijacked: true, deadlineAt: new Date(Date.now() - 1000) });
+    const verdictKnown = await seedVerification({
+      shop: SHOP,
+      outcome: "failed",
+      hijacked: true,
+      deadlineAt: new Date(Date.now() - 1000),
+    });
     expect((await (await load(SHOP, verdictKnown.id)).json()).order.canRetry).toBe(true);
     expect((await retry(SHOP, verdictKnown.id)).status).toBe(200);
 

@@ -18,20 +18,37 @@ beforeAll(async () => {
 });
 
 function plan(sql: { sql: string; values: unknown[] }): string[] {
-  return (db.prepare(`EXPLAIN QUERY PLAN ${sql.sql}`).all(...(sql.values as never[])) as { detail: string }[]).map((r) => r.detail);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql.sql}`).all(...(sql.values as never[])) as { detail: string }[]).map(
+    (r) => r.detail,
+  );
 }
 
 function expectIndexed(details: string[]) {
-  expect(details.some((d) => /SEARCH (Verification|Commission|CommissionDay|DataRequest) USING (COVERING INDEX|INDEX|PRIMARY KEY)/.test(d))).toBe(true);
+  expect(
+    details.some((d) =>
+      /SEARCH (Verification|Commission|CommissionDay|DataRequest) USING (COVERING INDEX|INDEX|PRIMARY KEY)/.test(d),
+    ),
+  ).toBe(true);
   expect(details.filter((d) => /^SCAN (Verification|Commission|DataRequest)/.test(d))).toEqual([]);
 }
 
 describe("admin query plans", () => {
-  it.each(Object.entries(dashboardQueries(SHOP, new Date(Date.now() - 30 * 86_400_000))))("dashboard %s uses an index", (_name, sql) => {
-    expectIndexed(plan(sql));
-  });
+  it.each(Object.entries(dashboardQueries(SHOP, new Date(Date.now() - 30 * 86_400_000))))(
+    "dashboard %s uses an index",
+    (_name, sql) => {
+      expectIndexed(plan(sql));
+    },
+  );
 
-  const filters = ["", "creator=c1", "status=paid", "redirected=1", "redirected=1&days=30", "creator=c1&status=pending&redirected=1&days=90", "days=7"];
+  const filters = [
+    "",
+    "creator=c1",
+    "status=paid",
+    "redirected=1",
+    "redirected=1&days=30",
+    "creator=c1&status=pending&redirected=1&days=90",
+    "days=7",
+  ];
   it.each(filters)("ledger page and totals for ?%s use an index", (query) => {
     const filter = parseLedgerFilter(new URLSearchParams(query));
     const first = ledgerQueries(SHOP, filter, null, 51);
@@ -40,13 +57,24 @@ describe("admin query plans", () => {
   });
 
   it("leads with the creator index when a creator is given", () => {
-    const q = ledgerQueries(SHOP, parseLedgerFilter(new URLSearchParams("creator=c1&status=pending&redirected=1")), null, 51);
+    const q = ledgerQueries(
+      SHOP,
+      parseLedgerFilter(new URLSearchParams("creator=c1&status=pending&redirected=1")),
+      null,
+      51,
+    );
     expect(plan(q.page).join(" ")).toMatch(/Commission_shop_creatorId_createdAt_idx/);
     expect(plan(q.totals).join(" ")).toMatch(/Commission_shop_creatorId_createdAt_idx/);
   });
 
   it("counts outcomes with covering index ranges, not the shop's whole history", () => {
     const details = plan(dashboardQueries(SHOP, new Date()).outcomeCounts);
-    expect(details.filter((d) => d.includes("COVERING INDEX Verification_shop_outcome_createdAt_arrivedTag_idx (shop=? AND outcome=? AND createdAt>?)"))).toHaveLength(2);
+    expect(
+      details.filter((d) =>
+        d.includes(
+          "COVERING INDEX Verification_shop_outcome_createdAt_arrivedTag_idx (shop=? AND outcome=? AND createdAt>?)",
+        ),
+      ),
+    ).toHaveLength(2);
   });
 });

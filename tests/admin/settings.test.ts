@@ -96,7 +96,13 @@ describe("settings loader and save", () => {
 
   it("returns inline errors per field and saves nothing", async () => {
     const { status, body, text } = await save(
-      form({ clickServiceUrl: "not a url", commissionRate: "150", hijackTag: "a,b", tagParams: "lb_click", apiKey: "typo-key-0000000" }),
+      form({
+        clickServiceUrl: "not a url",
+        commissionRate: "150",
+        hijackTag: "a,b",
+        tagParams: "lb_click",
+        apiKey: "typo-key-0000000",
+      }),
     );
     expect(status).toBe(400);
     expect(body.ok).toBe(false);
@@ -113,7 +119,11 @@ describe("settings loader and save", () => {
 
   it("requeues orders parked for a rejected key when a new key is saved, and only then", async () => {
     await save(form());
-    const alive = await seedVerification({ shop: SHOP, outcome: "rejected", deadlineAt: new Date(Date.now() + 30 * 60_000) });
+    const alive = await seedVerification({
+      shop: SHOP,
+      outcome: "rejected",
+      deadlineAt: new Date(Date.now() + 30 * 60_000),
+    });
     const dead = await seedVerification({ shop: SHOP, outcome: "rejected", deadlineAt: new Date(Date.now() - 60_000) });
 
     const blank = await save(form({ apiKey: "" }));
@@ -141,7 +151,10 @@ describe("settings loader and save", () => {
 
 describe("test connection", () => {
   async function test(fields: Record<string, string>) {
-    const response = await call(settingsRoute.action as never, adminRequest("/app/settings", SHOP, { form: { intent: "test", ...fields } }));
+    const response = await call(
+      settingsRoute.action as never,
+      adminRequest("/app/settings", SHOP, { form: { intent: "test", ...fields } }),
+    );
     const text = await response.text();
     return { text, body: JSON.parse(text) };
   }

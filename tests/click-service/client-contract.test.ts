@@ -59,10 +59,18 @@ describe("requests", () => {
 
   it("posts snake_case JSON with the order value as a literal JSON number", async () => {
     reply = { status: 200, body: "{}" };
-    await client().verifyClick({ clickId: "c1", arrivedTag: "t", conversion: false, orderId: "#1", orderValue: "120.10" });
+    await client().verifyClick({
+      clickId: "c1",
+      arrivedTag: "t",
+      conversion: false,
+      orderId: "#1",
+      orderValue: "120.10",
+    });
     const [request] = seen;
     expect(request!.headers["content-type"]).toBe("application/json");
-    expect(request!.body).toBe('{"click_id":"c1","arrived_tag":"t","conversion":false,"order_id":"#1","order_value":120.10}');
+    expect(request!.body).toBe(
+      '{"click_id":"c1","arrived_tag":"t","conversion":false,"order_id":"#1","order_value":120.10}',
+    );
   });
 
   it("keeps a path prefix of the base URL", async () => {
@@ -87,7 +95,10 @@ describe("order value serialisation", () => {
   });
 
   it("leaves out the optional members that were not given", () => {
-    expect(buildVerifyBody({ clickId: "c", arrivedTag: "" })).toEqual({ ok: true, text: '{"click_id":"c","arrived_tag":""}' });
+    expect(buildVerifyBody({ clickId: "c", arrivedTag: "" })).toEqual({
+      ok: true,
+      text: '{"click_id":"c","arrived_tag":""}',
+    });
   });
 });
 
@@ -112,7 +123,15 @@ describe("responses", () => {
   });
 
   it("names the off-contract field of a verification response", async () => {
-    const ok = { clickId: "c", expectedTag: "a", arrivedTag: "b", isHijacked: "yes", verdict: "", creatorId: "x", recorded: true };
+    const ok = {
+      clickId: "c",
+      expectedTag: "a",
+      arrivedTag: "b",
+      isHijacked: "yes",
+      verdict: "",
+      creatorId: "x",
+      recorded: true,
+    };
     reply = { status: 200, body: JSON.stringify(ok) };
     const result = await client().verifyClick({ clickId: "c", arrivedTag: "b" });
     expect(result.ok === false && result.error).toMatchObject({ kind: "invalid-response", field: "isHijacked" });

@@ -2,7 +2,11 @@
 // are asserted, never durations: sleep is injected and records what it was asked to wait.
 import { freePort } from "../../sandbox/listen";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeClickServicePools, createClickServiceClient, type ClickServiceClientOptions } from "../../app/click-service";
+import {
+  closeClickServicePools,
+  createClickServiceClient,
+  type ClickServiceClientOptions,
+} from "../../app/click-service";
 import { startHarness, uniqueClickId, type Harness } from "./harness";
 
 const LOOKUP = "/api/v1/merchant/lookup-click";
@@ -104,14 +108,21 @@ describe("retryable failures", () => {
     const c = await click();
     await h.addFault({ path: LOOKUP, times: 5, status: 429 });
     const { result, calls } = await counted(LOOKUP, () => makeClient({ maxAttempts: 2 }).lookupClick(c.clickId));
-    expect(result.ok === false && result.error).toMatchObject({ kind: "retryable", reason: "rate-limited", status: 429, attempts: 2 });
+    expect(result.ok === false && result.error).toMatchObject({
+      kind: "retryable",
+      reason: "rate-limited",
+      status: 429,
+      attempts: 2,
+    });
     expect(calls).toBe(2);
   });
 
   it("retries a dropped connection", async () => {
     const c = await click();
     await h.addFault({ path: VERIFY, times: 1, drop: true });
-    const { result, calls } = await counted(VERIFY, () => makeClient().verifyClick({ clickId: c.clickId, arrivedTag: "x" }));
+    const { result, calls } = await counted(VERIFY, () =>
+      makeClient().verifyClick({ clickId: c.clickId, arrivedTag: "x" }),
+    );
     expect(result.ok && result.value.isHijacked).toBe(true);
     expect(calls).toBe(2);
     expect(await h.verifications(c.clickId)).toHaveLength(1);
@@ -167,7 +178,9 @@ describe("deadline", () => {
   it("still makes the first attempt when the deadline has passed, but no retry", async () => {
     const c = await click();
     await h.addFault({ path: LOOKUP, times: 5, status: 503 });
-    const { calls } = await counted(LOOKUP, () => makeClient().lookupClick(c.clickId, { deadline: new Date(Date.now() - 1) }));
+    const { calls } = await counted(LOOKUP, () =>
+      makeClient().lookupClick(c.clickId, { deadline: new Date(Date.now() - 1) }),
+    );
     expect(calls).toBe(1);
   });
 

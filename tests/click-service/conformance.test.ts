@@ -37,7 +37,10 @@ const jsonHeaders = () => authed({ "content-type": "application/json" });
 
 describe("lookup-click (4.1)", () => {
   it("returns the full click record with the expected tag of a live click (rule 2)", async () => {
-    const created = await newClick({ referrer: "https://blog.example/post", geo: { country: "DE", city: "Berlin", region: "BE" } });
+    const created = await newClick({
+      referrer: "https://blog.example/post",
+      geo: { country: "DE", city: "Berlin", region: "BE" },
+    });
     const result = await client.lookupClick(created.clickId);
     expect(result).toEqual({
       ok: true,
@@ -58,12 +61,18 @@ describe("lookup-click (4.1)", () => {
     expect(missing.status).toBe(400);
     expect(missing.json).toEqual({ error: "click_id is required" });
     const viaClient = await client.lookupClick("");
-    expect(viaClient).toEqual({ ok: false, error: { kind: "bad-request", status: 400, message: "click_id is required" } });
+    expect(viaClient).toEqual({
+      ok: false,
+      error: { kind: "bad-request", status: 400, message: "click_id is required" },
+    });
   });
 
   it("answers 404 `Click not found or expired` for an unknown click (rule 3)", async () => {
     const result = await client.lookupClick(uniqueClickId("unknown"));
-    expect(result).toEqual({ ok: false, error: { kind: "expired", status: 404, message: "Click not found or expired" } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: "expired", status: 404, message: "Click not found or expired" },
+    });
   });
 
   it("still finds a click 59 minutes old and no longer one 61 minutes old (section 8)", async () => {
@@ -73,7 +82,10 @@ describe("lookup-click (4.1)", () => {
     const gone = await client.lookupClick(old.clickId);
     expect(gone.ok === false && gone.error.kind).toBe("expired");
     const verifyGone = await client.verifyClick({ clickId: old.clickId, arrivedTag: "alice-20" });
-    expect(verifyGone.ok === false && verifyGone.error).toMatchObject({ kind: "expired", message: "Click not found or expired" });
+    expect(verifyGone.ok === false && verifyGone.error).toMatchObject({
+      kind: "expired",
+      message: "Click not found or expired",
+    });
     expect((await client.verifyClick({ clickId: young.clickId, arrivedTag: "alice-20" })).ok).toBe(true);
   });
 
@@ -160,19 +172,30 @@ describe("verify-click (4.2)", () => {
     });
     expect(result.ok && result.value.recorded).toBe(true);
     const [stored] = await h.verifications(click.clickId);
-    expect(stored).toMatchObject({ clickId: click.clickId, arrivedTag: "alice-20", conversion: true, orderId: "#1001" });
+    expect(stored).toMatchObject({
+      clickId: click.clickId,
+      arrivedTag: "alice-20",
+      conversion: true,
+      orderId: "#1001",
+    });
     expect(stored!.rawBody).toContain('"order_value":120.10');
     expect(stored!.rawBody).not.toContain(apiKey);
   });
 
   it("answers 404 for an unknown click", async () => {
     const result = await client.verifyClick({ clickId: uniqueClickId("nope"), arrivedTag: "x" });
-    expect(result).toEqual({ ok: false, error: { kind: "expired", status: 404, message: "Click not found or expired" } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: "expired", status: 404, message: "Click not found or expired" },
+    });
   });
 
   it("answers 400 `click_id is required` when click_id is missing or empty", async () => {
     const viaClient = await client.verifyClick({ clickId: "", arrivedTag: "x" });
-    expect(viaClient).toEqual({ ok: false, error: { kind: "bad-request", status: 400, message: "click_id is required" } });
+    expect(viaClient).toEqual({
+      ok: false,
+      error: { kind: "bad-request", status: 400, message: "click_id is required" },
+    });
     const raw = await h.raw("POST", VERIFY, { headers: jsonHeaders(), body: '{"arrived_tag":"x"}' });
     expect([raw.status, raw.json]).toEqual([400, { error: "click_id is required" }]);
   });
@@ -227,7 +250,8 @@ describe("authentication (5)", () => {
   it("answers 401 `API key required` without the header, on both endpoints", async () => {
     const lookup = await h.raw("GET", `${LOOKUP}?click_id=x`);
     const verify = await h.raw("POST", VERIFY, { headers: { "content-type": "application/json" }, body: "{}" });
-    for (const response of [lookup, verify]) expect([response.status, response.json]).toEqual([401, { error: "API key required" }]);
+    for (const response of [lookup, verify])
+      expect([response.status, response.json]).toEqual([401, { error: "API key required" }]);
   });
 
   it("checks the key before anything else: no key and no click_id is still a 401", async () => {
@@ -294,7 +318,11 @@ describe("routing and hostile input", () => {
 
   it("answers 400 for a body that is not valid UTF-8", async () => {
     const click = await newClick();
-    const body = Buffer.concat([Buffer.from(`{"click_id":"${click.clickId}","arrived_tag":"`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from(`{"click_id":"${click.clickId}","arrived_tag":"`),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from('"}'),
+    ]);
     const response = await h.raw("POST", VERIFY, { headers: jsonHeaders(), body });
     expect([response.status, response.json]).toEqual([400, { error: "request body must be valid UTF-8" }]);
   });
@@ -322,7 +350,13 @@ describe("routing and hostile input", () => {
       expect(response.status, target).toBeLessThan(500);
       expect(typeof response.json?.error, target).toBe("string");
     }
-    const bodies = ['{"click_id":{},"arrived_tag":{}}', "\u0000", '"just a string"', "9".repeat(10_000), `{"click_id":"${"\\ud800"}","arrived_tag":"x"}`];
+    const bodies = [
+      '{"click_id":{},"arrived_tag":{}}',
+      "\u0000",
+      '"just a string"',
+      "9".repeat(10_000),
+      `{"click_id":"${"\\ud800"}","arrived_tag":"x"}`,
+    ];
     for (const body of bodies) {
       const response = await h.raw("POST", VERIFY, { headers: jsonHeaders(), body });
       expect(response.status, body.slice(0, 40)).toBeLessThan(500);

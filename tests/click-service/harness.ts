@@ -17,7 +17,11 @@ export interface Harness {
   url: string;
   external: boolean;
   close(): Promise<void>;
-  raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer | Readable }): Promise<RawResponse>;
+  raw(
+    method: string,
+    path: string,
+    init?: { headers?: Record<string, string>; body?: string | Buffer | Readable },
+  ): Promise<RawResponse>;
   createApiKey(): Promise<string>;
   revokeApiKey(apiKey: string): Promise<number>;
   createClick(input: Record<string, unknown>): Promise<ClickRecord>;
@@ -33,7 +37,11 @@ export async function startHarness(options: ClickServiceOptions & { inProcess?: 
   const service = externalUrl ? undefined : await startClickService({ ...options, port: 0 });
   const url = (externalUrl ?? service!.url).replace(/\/+$/, "");
 
-  async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer | Readable } = {}) {
+  async function raw(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string | Buffer | Readable } = {},
+  ) {
     const response = await request(url + path, { method: method as "GET", headers: init.headers, body: init.body });
     const text = await response.body.text();
     let json: unknown;
@@ -64,7 +72,8 @@ export async function startHarness(options: ClickServiceOptions & { inProcess?: 
     createClick: (input) => manage("POST", "/sandbox/clicks", input, 201),
     verifications: async (clickId) =>
       (await manage("GET", `/sandbox/verifications?click_id=${encodeURIComponent(clickId)}`)).verifications,
-    callCount: async (path) => (await manage("GET", `/sandbox/requests?path=${encodeURIComponent(path)}`)).requests.length,
+    callCount: async (path) =>
+      (await manage("GET", `/sandbox/requests?path=${encodeURIComponent(path)}`)).requests.length,
     addFault: (fault) => manage("POST", "/sandbox/faults", fault, 201),
     clearFaults: () => manage("DELETE", "/sandbox/faults", undefined, 204),
   };

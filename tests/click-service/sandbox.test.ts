@@ -107,7 +107,13 @@ describe("management API", () => {
 
   it("lists verifications per click with what was sent", async () => {
     const click = service.addClick({ expectedTag: "a", creatorId: "cr" });
-    await client().verifyClick({ clickId: click.clickId, arrivedTag: "b", orderId: "o1", orderValue: "10.00", conversion: true });
+    await client().verifyClick({
+      clickId: click.clickId,
+      arrivedTag: "b",
+      orderId: "o1",
+      orderValue: "10.00",
+      conversion: true,
+    });
     const response = await fetch(`${service.url}/sandbox/verifications?click_id=${click.clickId}`);
     const { verifications } = await response.json();
     expect(verifications).toEqual([

@@ -20,12 +20,16 @@ describe("commissionAmount", () => {
 
   it("amountMinor always equals amount in minor units", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 1_000_000 }), (cents, rateMillis) => {
-        const value = new Decimal(cents.toString()).dividedBy(100).toFixed(2);
-        const rate = new Decimal(rateMillis).dividedBy(10_000).toFixed(4);
-        const { amount, amountMinor } = commissionAmount(value, rate, "USD");
-        expect(new Decimal(amount).times(100).toFixed(0)).toBe(amountMinor.toString());
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (cents, rateMillis) => {
+          const value = new Decimal(cents.toString()).dividedBy(100).toFixed(2);
+          const rate = new Decimal(rateMillis).dividedBy(10_000).toFixed(4);
+          const { amount, amountMinor } = commissionAmount(value, rate, "USD");
+          expect(new Decimal(amount).times(100).toFixed(0)).toBe(amountMinor.toString());
+        },
+      ),
     );
   });
 });

@@ -10,20 +10,37 @@ const NOW = new Date("2026-11-21T15:30:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;
 let sequence = 0;
 
-async function directTotals(shop: string, where: { creatorId?: string; status?: string; redirected?: boolean; since?: Date }) {
+async function directTotals(
+  shop: string,
+  where: { creatorId?: string; status?: string; redirected?: boolean; since?: Date },
+) {
   const rows = await prisma.commission.groupBy({
     by: ["currency"],
-    where: { shop, creatorId: where.creatorId, status: where.status, redirected: where.redirected, createdAt: where.since ? { gte: where.since } : undefined },
+    where: {
+      shop,
+      creatorId: where.creatorId,
+      status: where.status,
+      redirected: where.redirected,
+      createdAt: where.since ? { gte: where.since } : undefined,
+    },
     _sum: { amountMinor: true },
     _count: true,
     orderBy: { currency: "asc" },
   });
-  return rows.map((row) => ({ currency: row.currency, minor: String(row._sum.amountMinor ?? 0n), records: row._count }));
+  return rows.map((row) => ({
+    currency: row.currency,
+    minor: String(row._sum.amountMinor ?? 0n),
+    records: row._count,
+  }));
 }
 
 async function ledgerTotals(shop: string, params: Record<string, string>) {
   const page = await listLedger(shop, new URLSearchParams(params), NOW);
-  return page.totals.map((total) => ({ currency: total.currency, minor: total.total.replace(/[^\d-]/g, "").replace(/^(-?)0+(?=\d)/, "$1"), records: total.records }));
+  return page.totals.map((total) => ({
+    currency: total.currency,
+    minor: total.total.replace(/[^\d-]/g, "").replace(/^(-?)0+(?=\d)/, "$1"),
+    records: total.records,
+  }));
 }
 
 const record = fc.record({
@@ -43,15 +60,32 @@ describe("commission totals", () => {
         const shop = `rollup-${sequence}.myshopify.com`;
         for (const [i, r] of records.entries()) {
           const verification = await prisma.verification.create({
-            data: { shop, orderId: `${sequence}-${i}`, orderGid: `gid://shopify/Order/${i}`, orderCreatedAt: NOW, payload: "{}" },
+            data: {
+              shop,
+              orderId: `${sequence}-${i}`,
+              orderGid: `gid://shopify/Order/${i}`,
+              orderCreatedAt: NOW,
+              payload: "{}",
+            },
           });
           const digits = r.currency === "JPY" ? 0 : r.currency === "KWD" ? 3 : 2;
           const text = r.amountMinor.toString().padStart(digits + 1, "0");
           await prisma.commission.create({
             data: {
-              shop, verificationId: verification.id, orderId: `${sequence}-${i}`, creatorId: r.creatorId, expectedTag: "t", arrivedTag: "t",
-              orderValue: "1", currency: r.currency, rate: "10", status: r.status, redirected: r.redirected, amountMinor: r.amountMinor,
-              amount: digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text, createdAt: new Date(NOW.getTime() - r.ageMs),
+              shop,
+              verificationId: verification.id,
+              orderId: `${sequence}-${i}`,
+              creatorId: r.creatorId,
+              expectedTag: "t",
+              arrivedTag: "t",
+              orderValue: "1",
+              currency: r.currency,
+              rate: "10",
+              status: r.status,
+              redirected: r.redirected,
+              amountMinor: r.amountMinor,
+              amount: digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text,
+              createdAt: new Date(NOW.getTime() - r.ageMs),
             },
           });
         }
@@ -64,9 +98,15 @@ describe("commission totals", () => {
           const since = days ? new Date(NOW.getTime() - days * DAY) : undefined;
           const period: Record<string, string> = days ? { days: String(days) } : {};
           expect(await ledgerTotals(shop, period)).toEqual(await directTotals(shop, { since }));
-          expect(await ledgerTotals(shop, { ...period, status: "paid" })).toEqual(await directTotals(shop, { since, status: "paid" }));
-          expect(await ledgerTotals(shop, { ...period, redirected: "1" })).toEqual(await directTotals(shop, { since, redirected: true }));
-          expect(await ledgerTotals(shop, { ...period, creator: "cr_a" })).toEqual(await directTotals(shop, { since, creatorId: "cr_a" }));
+          expect(await ledgerTotals(shop, { ...period, status: "paid" })).toEqual(
+            await directTotals(shop, { since, status: "paid" }),
+          );
+          expect(await ledgerTotals(shop, { ...period, redirected: "1" })).toEqual(
+            await directTotals(shop, { since, redirected: true }),
+          );
+          expect(await ledgerTotals(shop, { ...period, creator: "cr_a" })).toEqual(
+            await directTotals(shop, { since, creatorId: "cr_a" }),
+          );
         }
       }),
       { numRuns: 15 },

@@ -15,13 +15,17 @@ function objects(file: string): Record<string, unknown> {
   const db = new Database(file, { readonly: true });
   try {
     const rows = db
-      .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type != 'trigger' AND name NOT LIKE '_prisma_migrations%' AND name NOT LIKE 'sqlite_%'")
+      .prepare(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type != 'trigger' AND name NOT LIKE '_prisma_migrations%' AND name NOT LIKE 'sqlite_%'",
+      )
       .all() as { type: string; name: string; sql: string }[];
     return Object.fromEntries(
       rows.map((row) => [
         `${row.type} ${row.name}`,
         row.type === "table"
-          ? (db.prepare(`PRAGMA table_info("${row.name}")`).all() as { name: string }[]).map(({ name, ...rest }) => ({ name, ...rest, cid: undefined })).sort((a, b) => a.name.localeCompare(b.name))
+          ? (db.prepare(`PRAGMA table_info("${row.name}")`).all() as { name: string }[])
+              .map(({ name, ...rest }) => ({ name, ...rest, cid: undefined }))
+              .sort((a, b) => a.name.localeCompare(b.name))
           : row.sql.replace(/\s+/g, " ").trim(),
       ]),
     );
@@ -32,10 +36,14 @@ function objects(file: string): Record<string, unknown> {
 
 describe("migrations", () => {
   it("build the same tables and indexes as the schema", () => {
-    const script = execFileSync("npx", ["prisma", "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const script = execFileSync(
+      "npx",
+      ["prisma", "migrate", "diff", "--from-empty", "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const fromSchema = path.join(mkdtempSync(path.join(tmpdir(), "schema-")), "schema.sqlite");
     const db = new Database(fromSchema);
     db.exec(script);

@@ -11,11 +11,17 @@ import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 
 const dir = mkdtempSync(path.join(tmpdir(), "demo-test-"));
 
-function runDemo(args: string[], onLine?: (line: string, stop: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runDemo(
+  args: string[],
+  onLine?: (line: string, stop: () => void) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // One node process with tsx as a loader, so SIGTERM reaches the demo itself (npm 11's
     // `npx` does not forward it, which would orphan the demo and its app).
-    const child = spawn(process.execPath, ["--import", "tsx", "sandbox/demo/main.ts", ...args], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "sandbox/demo/main.ts", ...args], {
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -51,10 +57,28 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     const { code, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile]);
     expect(stderr).not.toMatch(/demo failed/);
     expect(code).toBe(0);
-    const report = JSON.parse(readFileSync(reportFile, "utf8")) as { orders: { ref: string; outcome: string; tags: string[]; commission: Record<string, unknown> | null }[]; summary: Record<string, unknown> };
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
+      orders: { ref: string; outcome: string; tags: string[]; commission: Record<string, unknown> | null }[];
+      summary: Record<string, unknown>;
+    };
     const byRef = Object.fromEntries(report.orders.map((order) => [order.ref, order]));
-    expect(byRef.a).toMatchObject({ outcome: "hijacked", tags: ["tag-stolen"], commission: { creatorId: "cr_zoe", expectedTag: "zoe-9", arrivedTag: "cashback-1", amount: "4.17", currency: "EUR", redirected: true } });
-    expect(byRef.b).toMatchObject({ outcome: "matched", tags: [], commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false } });
+    expect(byRef.a).toMatchObject({
+      outcome: "hijacked",
+      tags: ["tag-stolen"],
+      commission: {
+        creatorId: "cr_zoe",
+        expectedTag: "zoe-9",
+        arrivedTag: "cashback-1",
+        amount: "4.17",
+        currency: "EUR",
+        redirected: true,
+      },
+    });
+    expect(byRef.b).toMatchObject({
+      outcome: "matched",
+      tags: [],
+      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false },
+    });
     expect(byRef.c).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.d).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.e).toMatchObject({ outcome: "unattributed", tags: [], commission: null });
@@ -63,7 +87,10 @@ describe("npm run demo", { timeout: 180_000 }, () => {
 
   it("refuses a bad scenario with a message naming the field", async () => {
     const bad = path.join(dir, "bad.json");
-    writeFileSync(bad, JSON.stringify({ clicks: [{ ref: "x", expectedTag: "t" }], orders: [{ ref: "o", click: "nope", subtotal: 12 }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({ clicks: [{ ref: "x", expectedTag: "t" }], orders: [{ ref: "o", click: "nope", subtotal: 12 }] }),
+    );
     const { code, stderr } = await runDemo(["--scenario", bad]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/clicks\.0\.creatorId/);
@@ -79,24 +106,36 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       const info = ready;
       const open = (secret: string, route: string) =>
         fetch(`${info.appUrl}${route}?_data=${encodeURIComponent(`routes/${route.slice(1).replace(/\//g, ".")}`)}`, {
-          headers: { authorization: `Bearer ${signSessionToken({ shop: info.shop!, apiKey: info.apiKey!, secret })}`, "user-agent": BROWSER_USER_AGENT },
+          headers: {
+            authorization: `Bearer ${signSessionToken({ shop: info.shop!, apiKey: info.apiKey!, secret })}`,
+            "user-agent": BROWSER_USER_AGENT,
+          },
         });
       void (async () => {
         const dashboard = await open(info.apiSecret!, "/app");
         const settings = await open(info.apiSecret!, "/app/settings");
         const forged = await open("another-secret", "/app");
-        const definitions = await (await fetch(`${info.shopifyStandinUrl}/standin/metafield-definitions?shop=${info.shop}`)).json();
+        const definitions = await (
+          await fetch(`${info.shopifyStandinUrl}/standin/metafield-definitions?shop=${info.shop}`)
+        ).json();
         pages = { dashboard: dashboard.status, settings: await settings.text(), forged: forged.status, definitions };
         stop();
       })();
     });
-    expect(ready).toMatchObject({ appUrl: expect.stringMatching(/^http:/), shop: "demo-shop.myshopify.com", clickServiceApiKey: expect.any(String), shopifyStandinUrl: expect.any(String) });
+    expect(ready).toMatchObject({
+      appUrl: expect.stringMatching(/^http:/),
+      shop: "demo-shop.myshopify.com",
+      clickServiceApiKey: expect.any(String),
+      shopifyStandinUrl: expect.any(String),
+    });
     expect(pages?.dashboard).toBe(200);
     expect(pages?.settings).toContain("clickServiceUrl");
     expect(pages?.settings).not.toContain(ready!.clickServiceApiKey);
     expect(pages?.forged).toBe(401);
     // Installing the shop defined the evidence metafield so merchants can see it on orders.
-    expect(pages?.definitions).toMatchObject({ definitions: [expect.objectContaining({ key: "hijack_evidence", ownerType: "ORDER" })] });
+    expect(pages?.definitions).toMatchObject({
+      definitions: [expect.objectContaining({ key: "hijack_evidence", ownerType: "ORDER" })],
+    });
     expect(code).toBe(143); // stopped by the signal, after cleaning up
   });
 });

@@ -8,7 +8,8 @@ import { browserUnavailable, chooseCapture, type StorefrontCapture } from "../..
 
 const { clickId: CLICK, arrivedTag: TAG, capturedAt: AT, tagHistory: TAGS } = CART_ATTRIBUTES;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const tags = (attributes: Record<string, string>) => (JSON.parse(attributes[TAGS] ?? "[]") as [string, string][]).map(([tag]) => tag);
+const tags = (attributes: Record<string, string>) =>
+  (JSON.parse(attributes[TAGS] ?? "[]") as [string, string][]).map(([tag]) => tag);
 
 let step: StorefrontCapture | undefined;
 const lines: string[] = [];
@@ -29,7 +30,12 @@ describe("demo storefront step (real Chromium)", () => {
   });
 
   it("matched: the creator's link lands the click and its tag", async () => {
-    const attributes = await step!.capture({ clickId: "clk_match", expectedTag: "alice-20", arrivedTag: "alice-20", tagParam: "tag" });
+    const attributes = await step!.capture({
+      clickId: "clk_match",
+      expectedTag: "alice-20",
+      arrivedTag: "alice-20",
+      tagParam: "tag",
+    });
     expect(attributes[CLICK]).toBe("clk_match");
     expect(attributes[TAG]).toBe("alice-20");
     expect(attributes[AT]).toMatch(ISO);
@@ -38,21 +44,36 @@ describe("demo storefront step (real Chromium)", () => {
   });
 
   it("hijacked: the swapped tag is the last touch and the history holds both", async () => {
-    const attributes = await step!.capture({ clickId: "clk_hijack", expectedTag: "bob-10", arrivedTag: "honey-77", tagParam: "aff" });
+    const attributes = await step!.capture({
+      clickId: "clk_hijack",
+      expectedTag: "bob-10",
+      arrivedTag: "honey-77",
+      tagParam: "aff",
+    });
     expect(attributes[CLICK]).toBe("clk_hijack");
     expect(attributes[TAG]).toBe("honey-77");
     expect(tags(attributes)).toEqual(["bob-10", "honey-77"]);
   });
 
   it("stripped: the click id without any tag", async () => {
-    const attributes = await step!.capture({ clickId: "clk_strip", expectedTag: "carol-7", arrivedTag: null, tagParam: "tag" });
+    const attributes = await step!.capture({
+      clickId: "clk_strip",
+      expectedTag: "carol-7",
+      arrivedTag: null,
+      tagParam: "tag",
+    });
     expect(attributes[CLICK]).toBe("clk_strip");
     expect(attributes[AT]).toMatch(ISO);
     expect(attributes).not.toHaveProperty(TAG);
   });
 
   it("a click id never issued: only the arrival, no creator step", async () => {
-    const attributes = await step!.capture({ clickId: "clk_made_up", expectedTag: null, arrivedTag: "alice-20", tagParam: "tag" });
+    const attributes = await step!.capture({
+      clickId: "clk_made_up",
+      expectedTag: null,
+      arrivedTag: "alice-20",
+      tagParam: "tag",
+    });
     expect(attributes[CLICK]).toBe("clk_made_up");
     expect(tags(attributes)).toEqual(["alice-20"]);
   });

@@ -80,7 +80,9 @@ async function openPage(pathname: string, bodies: string[]): Promise<Page> {
   const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  page.on("pageerror", (error) => console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`));
+  page.on("pageerror", (error) =>
+    console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`),
+  );
   page.on("response", (response) => {
     if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
   });
@@ -89,7 +91,8 @@ async function openPage(pathname: string, bodies: string[]): Promise<Page> {
   });
   await page.route("https://cdn.shopify.com/**", (route) => {
     const url = route.request().url();
-    if (url.endsWith(".js")) return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() });
+    if (url.endsWith(".js"))
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() });
     return route.fulfill({ status: 200, contentType: "text/css", body: "" });
   });
   page.on("response", (response) => {
@@ -113,33 +116,38 @@ function clientScripts(dir: string): string[] {
 beforeAll(async () => {
   // The production build (npx remix vite:build) is made once per run by tests/support/global-setup.ts,
   // so no two browser suites write build/ at the same time.
-  if (!existsSync(path.join(ROOT, "build/server/index.js"))) throw new Error("no app build: run `npx remix vite:build` (global setup does)");
+  if (!existsSync(path.join(ROOT, "build/server/index.js")))
+    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
   standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
   clicks = await startClickService();
   rawKey = clicks.createApiKey();
   const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: process.env.DATABASE_URL, // this test file's own migrated database
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_SECRET: API_SECRET,
-      SHOPIFY_APP_URL: appUrl,
-      SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY, // same as this process, so both read what the other sealed
-      WORKER_ENABLED: "false",
-      LOG_LEVEL: "error",
-      // The app's own development setting sends Shopify traffic to the stand-in. (No TypeScript
-      // preload: on Node 20 a cold-cache tsx transform inside remix-serve deadlocked start-up.)
-      SHOPIFY_STANDIN_URL: standin.url,
-      NODE_OPTIONS: "",
+  server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: process.env.DATABASE_URL, // this test file's own migrated database
+        SHOPIFY_API_KEY: API_KEY,
+        SHOPIFY_API_SECRET: API_SECRET,
+        SHOPIFY_APP_URL: appUrl,
+        SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY, // same as this process, so both read what the other sealed
+        WORKER_ENABLED: "false",
+        LOG_LEVEL: "error",
+        // The app's own development setting sends Shopify traffic to the stand-in. (No TypeScript
+        // preload: on Node 20 a cold-cache tsx transform inside remix-serve deadlocked start-up.)
+        SHOPIFY_STANDIN_URL: standin.url,
+        NODE_OPTIONS: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   server.stdout?.on("data", (d) => (serverLog += d));
   server.stderr?.on("data", (d) => (serverLog += d));
   await waitForServer(`${appUrl}/healthz`);
@@ -162,9 +170,9 @@ describe("settings in the embedded admin", () => {
     await page.getByLabel("Affiliate tag parameter names").fill("tag, ref");
 
     await page.getByRole("button", { name: "Test connection" }).click();
-    await expect.poll(() => page.getByTestId("connection-result").textContent(), { timeout: 15_000 }).toBe(
-      "Connected: the service accepted the key",
-    );
+    await expect
+      .poll(() => page.getByTestId("connection-result").textContent(), { timeout: 15_000 })
+      .toBe("Connected: the service accepted the key");
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved").waitFor({ timeout: 15_000 });
@@ -193,13 +201,17 @@ describe("settings in the embedded admin", () => {
 
     expect(bodies.length).toBeGreaterThan(5);
     for (const body of bodies) expect(body.includes(rawKey), body.slice(0, 200)).toBe(false);
-    expect(bodies.some((b) => b.includes(`••••${rawKey.slice(-4)}`) || b.includes(`"apiKeyLast4":"${rawKey.slice(-4)}"`))).toBe(true);
+    expect(
+      bodies.some((b) => b.includes(`••••${rawKey.slice(-4)}`) || b.includes(`"apiKeyLast4":"${rawKey.slice(-4)}"`)),
+    ).toBe(true);
 
     // Every client script the app serves.
     const scripts = clientScripts(path.join(ROOT, "build/client"));
     expect(scripts.length).toBeGreaterThan(0);
     for (const file of scripts) {
-      const served = await fetch(`${appUrl}/${path.relative(path.join(ROOT, "build/client"), file).split(path.sep).join("/")}`);
+      const served = await fetch(
+        `${appUrl}/${path.relative(path.join(ROOT, "build/client"), file).split(path.sep).join("/")}`,
+      );
       expect(served.status).toBe(200);
       expect((await served.text()).includes(rawKey)).toBe(false);
     }
@@ -220,10 +232,15 @@ describe("settings in the embedded admin", () => {
     const host = Buffer.from(`admin.shopify.com/store/e2e-admin`).toString("base64url");
     // A browser's user agent: the library answers bots with 410 before looking at the token.
     const headers = { "user-agent": BROWSER_USER_AGENT };
-    const response = await fetch(`${appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`, { redirect: "manual", headers });
+    const response = await fetch(`${appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`, {
+      redirect: "manual",
+      headers,
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/\/auth\/session-token/);
-    const data = await fetch(`${appUrl}/app/settings?_data=routes%2Fapp.settings`, { headers: { ...headers, authorization: `Bearer ${forged}` } });
+    const data = await fetch(`${appUrl}/app/settings?_data=routes%2Fapp.settings`, {
+      headers: { ...headers, authorization: `Bearer ${forged}` },
+    });
     expect(data.status).toBe(401);
   });
 });
@@ -234,18 +251,59 @@ describe("dashboard, order page and ledger in the browser", () => {
       await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
     }
     const now = Date.now();
-    const base = { shop: SHOP, orderCreatedAt: new Date(now - 3 * 86_400_000), createdAt: new Date(now - 3 * 86_400_000), payload: "{}" };
+    const base = {
+      shop: SHOP,
+      orderCreatedAt: new Date(now - 3 * 86_400_000),
+      createdAt: new Date(now - 3 * 86_400_000),
+      payload: "{}",
+    };
     const failed = await prisma.verification.create({
-      data: { ...base, orderId: "7001", orderGid: "gid://shopify/Order/7001", orderName: "#7001", state: "done", outcome: "failed",
-        reason: "gave up after 8 attempts", captureSource: "note_attributes", clickId: "clk-7001", arrivedTag: "creator-a", deadlineAt: new Date(now + 30 * 60_000) },
+      data: {
+        ...base,
+        orderId: "7001",
+        orderGid: "gid://shopify/Order/7001",
+        orderName: "#7001",
+        state: "done",
+        outcome: "failed",
+        reason: "gave up after 8 attempts",
+        captureSource: "note_attributes",
+        clickId: "clk-7001",
+        arrivedTag: "creator-a",
+        deadlineAt: new Date(now + 30 * 60_000),
+      },
     });
     const hijacked = await prisma.verification.create({
-      data: { ...base, orderId: "7002", orderGid: "gid://shopify/Order/7002", orderName: "#7002", state: "done", outcome: "hijacked",
-        captureSource: "note_attributes", clickId: "clk-7002", arrivedTag: "=cmd|' /C calc'!A0", expectedTag: "creator-b", creatorId: "cr_b" },
+      data: {
+        ...base,
+        orderId: "7002",
+        orderGid: "gid://shopify/Order/7002",
+        orderName: "#7002",
+        state: "done",
+        outcome: "hijacked",
+        captureSource: "note_attributes",
+        clickId: "clk-7002",
+        arrivedTag: "=cmd|' /C calc'!A0",
+        expectedTag: "creator-b",
+        creatorId: "cr_b",
+      },
     });
     await prisma.commission.create({
-      data: { shop: SHOP, verificationId: hijacked.id, orderId: "7002", orderName: "#7002", creatorId: "cr_b", expectedTag: "creator-b",
-        arrivedTag: hijacked.arrivedTag!, orderValue: "80.00", currency: "EUR", rate: "10", amount: "8.00", amountMinor: 800n, redirected: true, createdAt: base.createdAt },
+      data: {
+        shop: SHOP,
+        verificationId: hijacked.id,
+        orderId: "7002",
+        orderName: "#7002",
+        creatorId: "cr_b",
+        expectedTag: "creator-b",
+        arrivedTag: hijacked.arrivedTag!,
+        orderValue: "80.00",
+        currency: "EUR",
+        rate: "10",
+        amount: "8.00",
+        amountMinor: 800n,
+        redirected: true,
+        createdAt: base.createdAt,
+      },
     });
 
     const page = await openPage("/app", []);
@@ -266,14 +324,20 @@ describe("dashboard, order page and ledger in the browser", () => {
     await page.getByRole("button", { name: "Retry now" }).click();
     await page.getByText("The order is queued and will be verified within seconds.").waitFor();
     await snap(page, "order-retried");
-    expect(await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ state: "queued", outcome: null });
+    expect(await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+      state: "queued",
+      outcome: null,
+    });
     await page.context().close();
 
     // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
     const ledger = await openPage("/app/commissions", []);
     await ledger.getByText("EUR 8.00 across 1 record").waitFor();
     await snap(ledger, "ledger");
-    const [download] = await Promise.all([ledger.waitForEvent("download"), ledger.getByRole("button", { name: "Export CSV" }).click()]);
+    const [download] = await Promise.all([
+      ledger.waitForEvent("download"),
+      ledger.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
     const chunks: Buffer[] = [];
     for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
     const csv = Buffer.concat(chunks).toString("utf8");

@@ -374,12 +374,12 @@ describe("click capture on the storefront", () => {
 
     await shopper.visit(`/?tag=${encodeURIComponent(long)}`);
     await shopper.visit(`/?lb_click=${encodeURIComponent(split)}&tag=%00%1Fctl%7F-tag`);
-    await shopper.visit(`/?tag=${encodeURIComponent(`${"\""}`.repeat(600))}`);
+    await shopper.visit(`/?tag=${encodeURIComponent(`${'"'}`.repeat(600))}`);
     attributes = await shopper.attributes();
     for (const value of Object.values(attributes)) expect(value.length).toBeLessThanOrEqual(MAX_ATTRIBUTE_LENGTH);
     expect(attributes[CLICK]).toBe("a".repeat(MAX_ATTRIBUTE_LENGTH - 1));
     expect(history(attributes).map(([tag]) => tag)[0]).toBe("ctl-tag");
-    expect(attributes[TAG]).toBe("\"".repeat(MAX_ATTRIBUTE_LENGTH));
+    expect(attributes[TAG]).toBe('"'.repeat(MAX_ATTRIBUTE_LENGTH));
 
     await shopper.visit(`/?tag=${encodeURIComponent(script)}`);
     const last = await shopper.visit(`/?lb_click=clk_${encodeURIComponent(long)}&tag=${encodeURIComponent(long)}`);
@@ -438,7 +438,9 @@ describe("click capture on the storefront", () => {
     await shopper.page.screenshot({ path: "/tmp/tag-guard-storefront.png", fullPage: true });
     expect(await shopper.page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
     // The embed's only element is its script, which is not rendered.
-    expect(await shopper.page.locator("body > script[data-tag-params]").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+    expect(
+      await shopper.page.locator("body > script[data-tag-params]").evaluate((el) => getComputedStyle(el).display),
+    ).toBe("none");
     expect(box).toEqual(expect.objectContaining({ x: 0, y: 64 }));
   });
 
@@ -547,9 +549,9 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     const visit = await denied.visit("/?lb_click=clk_1&tag=creator-20");
     expect(visit.status).toBe("denied");
     expectNoRequests(visit);
-    expect(await denied.page.evaluate(() => (window as unknown as { __loadedFeatures: unknown }).__loadedFeatures)).toEqual([
-      { name: "consent-tracking-api", version: "0.1" },
-    ]);
+    expect(
+      await denied.page.evaluate(() => (window as unknown as { __loadedFeatures: unknown }).__loadedFeatures),
+    ).toEqual([{ name: "consent-tracking-api", version: "0.1" }]);
 
     store.reset({ consent: "lazy-granted" });
     const granted = await Shopper.create();
@@ -578,6 +580,8 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     const visit = await shopper.visit("/");
     expect(visit.status).toBe("idle");
     expectNoRequests(visit);
-    expect(await shopper.page.evaluate(() => (window as unknown as { __loadedFeatures?: unknown }).__loadedFeatures)).toBeUndefined();
+    expect(
+      await shopper.page.evaluate(() => (window as unknown as { __loadedFeatures?: unknown }).__loadedFeatures),
+    ).toBeUndefined();
   });
 });

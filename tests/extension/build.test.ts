@@ -9,7 +9,9 @@ describe("assets/click-capture.js", () => {
   it("is byte-identical to a fresh build (run `npx tsx scripts/build-extension.ts` and commit if not)", async () => {
     const built = await buildClickCapture();
     const committed = readFileSync(CLICK_CAPTURE_ASSET);
-    expect(committed.equals(built), "assets/click-capture.js is stale: run npx tsx scripts/build-extension.ts").toBe(true);
+    expect(committed.equals(built), "assets/click-capture.js is stale: run npx tsx scripts/build-extension.ts").toBe(
+      true,
+    );
   });
 
   it("builds deterministically", async () => {

@@ -47,13 +47,28 @@ const ALLOWED: Record<string, RegExp> = {
 };
 
 /** What the Shopify CLI never uploads from a theme extension, plus .shopifyignore's patterns. */
-const CLI_IGNORED = [".git", ".gitkeep", ".DS_Store", "Thumbs.db", "desktop.ini", "config.yml", "node_modules", ".shopifyignore", "*.toml"];
+const CLI_IGNORED = [
+  ".git",
+  ".gitkeep",
+  ".DS_Store",
+  "Thumbs.db",
+  "desktop.ini",
+  "config.yml",
+  "node_modules",
+  ".shopifyignore",
+  "*.toml",
+];
 
 const globToRegExp = (pattern: string) =>
   new RegExp(
     `^${pattern
       .split("**")
-      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, "[^/]*")
+          .replace(/\?/g, "[^/]"),
+      )
       .join(".*")}$`,
   );
 
@@ -126,10 +141,13 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
   it("stays within the size and count limits", () => {
     const total = uploaded.reduce((sum, file) => sum + size(file), 0);
     expect(total).toBeLessThanOrEqual(LIMITS.totalBytes);
-    const liquid = uploaded.filter((file) => /^(blocks|snippets)\//.test(file)).reduce((sum, file) => sum + size(file), 0);
+    const liquid = uploaded
+      .filter((file) => /^(blocks|snippets)\//.test(file))
+      .reduce((sum, file) => sum + size(file), 0);
     expect(liquid).toBeLessThanOrEqual(LIMITS.liquidBytes);
     expect(uploaded.filter((file) => file.startsWith("blocks/")).length).toBeLessThanOrEqual(LIMITS.blocks);
-    for (const file of uploaded.filter((f) => f.startsWith("locales/"))) expect(size(file), file).toBeLessThanOrEqual(LIMITS.localeBytes);
+    for (const file of uploaded.filter((f) => f.startsWith("locales/")))
+      expect(size(file), file).toBeLessThanOrEqual(LIMITS.localeBytes);
     for (const file of uploaded.filter((f) => f.endsWith(".js"))) {
       expect(gzipSync(read(file)).length, file).toBeLessThanOrEqual(LIMITS.javascriptGzipBytes);
     }
@@ -147,7 +165,19 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
   it("declares every block with a valid schema; the click-capture block is an app embed on body", () => {
     for (const file of uploaded.filter((f) => f.startsWith("blocks/"))) {
       const schema = schemaOf(read(file).toString("utf8"));
-      const allowedKeys = ["name", "target", "javascript", "stylesheet", "settings", "available_if", "enabled_on", "disabled_on", "class", "tag", "default"];
+      const allowedKeys = [
+        "name",
+        "target",
+        "javascript",
+        "stylesheet",
+        "settings",
+        "available_if",
+        "enabled_on",
+        "disabled_on",
+        "class",
+        "tag",
+        "default",
+      ];
       for (const key of Object.keys(schema)) expect(allowedKeys, `${file}: schema key ${key}`).toContain(key);
       expect(typeof schema.name).toBe("string");
       expect((schema.name as string).length).toBeLessThanOrEqual(LIMITS.schemaName);
@@ -173,7 +203,8 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
       expect(liquid, file).not.toMatch(/\{%-?\s*(javascript|stylesheet|include|layout|section|sections)\b/);
       expect(liquid, file).not.toMatch(/<Partial\b/);
       expect(liquid, file).not.toMatch(/content_for_(header|layout|index)/);
-      for (const [, asset] of liquid.matchAll(/'([^']+)'\s*\|\s*asset_url/g)) expect(uploaded).toContain(`assets/${asset}`);
+      for (const [, asset] of liquid.matchAll(/'([^']+)'\s*\|\s*asset_url/g))
+        expect(uploaded).toContain(`assets/${asset}`);
     }
   });
 
@@ -184,8 +215,15 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
     // The liquid fallback is the same default the script has.
     expect(liquid).toContain(`'${JSON.stringify(DEFAULT_TAG_PARAMS)}'`);
 
-    for (const storefrontConfig of [undefined, { tagParams: ["ref", "tag"] }, { tagParams: ['"><script>x</script>'] }]) {
-      const html = renderClickCaptureBlock(liquid, { assetUrl: "https://cdn.example/click-capture.js", storefrontConfig });
+    for (const storefrontConfig of [
+      undefined,
+      { tagParams: ["ref", "tag"] },
+      { tagParams: ['"><script>x</script>'] },
+    ]) {
+      const html = renderClickCaptureBlock(liquid, {
+        assetUrl: "https://cdn.example/click-capture.js",
+        storefrontConfig,
+      });
       const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
       expect(scripts).toHaveLength(1);
       const [, attributes, body] = scripts[0]!;
@@ -214,7 +252,9 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
     const asset = readFileSync(ASSET_FILE, "utf8");
     expect(asset).not.toMatch(/https?:|\/\/[a-z0-9-]+\./i);
     expect(asset).not.toMatch(/\b(eval|Function|XMLHttpRequest|sendBeacon|WebSocket|importScripts|import)\s*\(/);
-    expect(asset).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|appendChild|append\(|createElement/);
+    expect(asset).not.toMatch(
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|appendChild|append\(|createElement/,
+    );
     expect(asset).not.toMatch(/\brequire\(|^import\s/m);
   });
 

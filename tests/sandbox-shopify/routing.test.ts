@@ -15,7 +15,14 @@ async function echoServer(name: string): Promise<Echo> {
   const server = createServer((req, res) => {
     seen.push({ url: req.url ?? "", headers: { ...req.headers } });
     res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ server: name, url: req.url, host: req.headers.host, shop: req.headers["x-shopify-standin-shop"] ?? null }));
+    res.end(
+      JSON.stringify({
+        server: name,
+        url: req.url,
+        host: req.headers.host,
+        shop: req.headers["x-shopify-standin-shop"] ?? null,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, seen, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

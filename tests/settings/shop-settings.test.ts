@@ -8,8 +8,15 @@ const key = "ck_live_9f8e7d6c5b4a3210";
 
 describe("settings", () => {
   it("seals the key at rest: the database holds no trace of it, the server can open it", async () => {
-    const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com/", apiKey: key, tagParams: ["tag", "aff", "tag"] });
-    expect(saved).toMatchObject({ ok: true, settings: { apiKeyLast4: "3210", clickServiceUrl: "https://clicks.example.com", tagParams: ["tag", "aff"] } });
+    const saved = await saveSettings(shop, {
+      clickServiceUrl: "https://clicks.example.com/",
+      apiKey: key,
+      tagParams: ["tag", "aff", "tag"],
+    });
+    expect(saved).toMatchObject({
+      ok: true,
+      settings: { apiKeyLast4: "3210", clickServiceUrl: "https://clicks.example.com", tagParams: ["tag", "aff"] },
+    });
     const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
     expect(JSON.stringify(row)).not.toContain(key);
     expect(JSON.stringify(await getPublicSettings(shop))).not.toContain(key);
@@ -17,14 +24,23 @@ describe("settings", () => {
   });
 
   it("keeps the stored key when the form leaves it blank", async () => {
-    const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "", hijackTag: "stolen-tag" });
+    const saved = await saveSettings(shop, {
+      clickServiceUrl: "https://clicks.example.com",
+      apiKey: "",
+      hijackTag: "stolen-tag",
+    });
     expect(saved.ok).toBe(true);
     expect((await getServerSettings(shop))?.apiKey).toBe(key);
   });
 
   it("names each invalid field and saves nothing", async () => {
     const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
-    const saved = await saveSettings(shop, { clickServiceUrl: "ftp://nope", tagParams: [], commissionRate: "150", hijackTag: "a,b" });
+    const saved = await saveSettings(shop, {
+      clickServiceUrl: "ftp://nope",
+      tagParams: [],
+      commissionRate: "150",
+      hijackTag: "a,b",
+    });
     expect(saved.ok).toBe(false);
     if (saved.ok) return;
     expect(Object.keys(saved.errors).sort()).toEqual(["clickServiceUrl", "commissionRate", "hijackTag", "tagParams"]);
@@ -32,7 +48,13 @@ describe("settings", () => {
   });
 
   it("answers garbage in any field with field errors, never an exception", async () => {
-    for (const input of [{ clickServiceUrl: "not a url", commissionRate: "" }, { clickServiceUrl: "", commissionRate: "abc" }, null, "x", { tagParams: "tag" }]) {
+    for (const input of [
+      { clickServiceUrl: "not a url", commissionRate: "" },
+      { clickServiceUrl: "", commissionRate: "abc" },
+      null,
+      "x",
+      { tagParams: "tag" },
+    ]) {
       const saved = await saveSettings(shop, input);
       expect(saved.ok).toBe(false);
     }

@@ -13,7 +13,13 @@ const operations: Array<[string, string]> = Object.entries(documents as Record<s
 describe("Admin GraphQL documents (API 2026-07)", () => {
   it("finds the documents to check", () => {
     expect(operations.map(([name]) => name)).toEqual(
-      expect.arrayContaining(["MARK_ORDER_HIJACKED", "METAFIELDS_SET", "CURRENT_APP_INSTALLATION", "EVIDENCE_DEFINITION_CREATE", "ORDER_TAG_GUARD_STATE"]),
+      expect.arrayContaining([
+        "MARK_ORDER_HIJACKED",
+        "METAFIELDS_SET",
+        "CURRENT_APP_INSTALLATION",
+        "EVIDENCE_DEFINITION_CREATE",
+        "ORDER_TAG_GUARD_STATE",
+      ]),
     );
   });
 

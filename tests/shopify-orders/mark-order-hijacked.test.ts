@@ -27,7 +27,11 @@ const evidence: HijackEvidence = {
 };
 
 function newOrder(tags = "vip") {
-  const payload = buildOrderCreatePayload({ tags, noteAttributes: { _lb_click: "clk_abc", _lb_tag: "couponbot-77" }, shop: SHOP });
+  const payload = buildOrderCreatePayload({
+    tags,
+    noteAttributes: { _lb_click: "clk_abc", _lb_tag: "couponbot-77" },
+    shop: SHOP,
+  });
   h.standin.createOrder(SHOP, payload);
   return payload.admin_graphql_api_id;
 }
@@ -48,7 +52,9 @@ afterEach(() => {
 describe("markOrderHijacked through the real admin client and the stand-in", () => {
   it("tags the order and stores the evidence, visible when read back", async () => {
     const gid = newOrder();
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    await expect(
+      markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
+    ).resolves.toEqual({ ok: true });
     const state = await readOrderTagGuardState(graphql, gid, retry);
     expect(state.ok).toBe(true);
     if (!state.ok) return;
@@ -66,10 +72,14 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
   it("is idempotent: called twice, still one tag and the evidence intact", async () => {
     const gid = newOrder("");
     for (let i = 0; i < 2; i++) {
-      await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+      await expect(
+        markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
+      ).resolves.toEqual({ ok: true });
     }
     // A differently cased tag is the same tag to Shopify.
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "Affiliate-Hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    await expect(
+      markOrderHijacked(graphql, { orderGid: gid, tag: "Affiliate-Hijacked", evidence }, retry),
+    ).resolves.toEqual({ ok: true });
     const snapshot = h.standin.store.findOrder(gid)!;
     expect(snapshot.order.tags).toEqual(["affiliate-hijacked"]);
     const metafields = h.standin.store.metafieldsOf(snapshot.shop, gid);
@@ -79,14 +89,18 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
 
   it("defaults the tag when the merchant left it blank", async () => {
     const gid = newOrder("");
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toEqual({ ok: true });
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toEqual({
+      ok: true,
+    });
     expect(h.standin.store.findOrder(gid)!.order.tags).toEqual(["affiliate-hijacked"]);
   });
 
   it("backs off on THROTTLED using the cost extension, then succeeds", async () => {
     const gid = newOrder("");
     h.standin.faults({ throttle: 2 });
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry)).resolves.toEqual({ ok: true });
+    await expect(
+      markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
+    ).resolves.toEqual({ ok: true });
     expect(sleeps).toHaveLength(2);
     // requestedQueryCost 24 (2 mutation fields x 10 + 4 payload objects), currentlyAvailable 0,
     // restoreRate 100: wait (24 - 0) / 100 s.
@@ -165,7 +179,9 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     const res = await fetch(`https://${SHOP}/admin/api/2026-07/graphql.json`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token },
-      body: JSON.stringify({ query: `query hijackTagOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }` }),
+      body: JSON.stringify({
+        query: `query hijackTagOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }`,
+      }),
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: Array<{ message: string }> };
@@ -194,7 +210,12 @@ describe("storefront config and evidence definition", () => {
     await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toEqual({ ok: true });
     const definitions = h.standin.store.shop(SHOP).definitions;
     expect(definitions).toHaveLength(1);
-    expect(definitions[0]).toMatchObject({ ownerType: "ORDER", key: "hijack_evidence", type: "json", access: { admin: "MERCHANT_READ" } });
+    expect(definitions[0]).toMatchObject({
+      ownerType: "ORDER",
+      key: "hijack_evidence",
+      type: "json",
+      access: { admin: "MERCHANT_READ" },
+    });
     expect(definitions[0]!.pinnedPosition).toBe(1);
     expect(definitions[0]!.namespace).toMatch(/^app--\d+--tag_guard$/);
   });

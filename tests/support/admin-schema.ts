@@ -2,14 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import {
-  buildClientSchema,
-  parse,
-  validate,
-  GraphQLError,
-  type GraphQLSchema,
-  type IntrospectionQuery,
-} from "graphql";
+import { buildClientSchema, parse, validate, GraphQLError, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 
 // The Admin API 2026-07 introspection shipped in @shopify/dev-mcp (see
 // tests/fixtures/admin-schema/README.md). Built once per process: it is ~1 MB gzipped.
@@ -23,8 +16,7 @@ let cached: GraphQLSchema | undefined;
 export function adminSchema(): GraphQLSchema {
   if (!cached) {
     const json = JSON.parse(gunzipSync(readFileSync(FIXTURE)).toString("utf8")) as
-      | { data: IntrospectionQuery }
-      | IntrospectionQuery;
+      { data: IntrospectionQuery } | IntrospectionQuery;
     const introspection = "data" in json ? json.data : json;
     cached = buildClientSchema(introspection);
   }

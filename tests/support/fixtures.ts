@@ -11,7 +11,11 @@ export function orderPayload(description: OrderDescription = {}) {
   return buildOrderCreatePayload({ id: nextOrderId, number: nextOrderId % 100_000, ...description });
 }
 
-export async function storeOfflineSession(shop: string, accessToken = "shpat_test", scope = "read_orders,write_orders") {
+export async function storeOfflineSession(
+  shop: string,
+  accessToken = "shpat_test",
+  scope = "read_orders,write_orders",
+) {
   const session = new Session({ id: `offline_${shop}`, shop, state: "", isOnline: false, accessToken, scope });
   await sessionStorage.storeSession(session);
   return session;
@@ -24,12 +28,17 @@ export async function storeOfflineSession(shop: string, accessToken = "shpat_tes
 export async function rowCounts(shop: string): Promise<Record<string, number>> {
   const { Prisma } = await import("@prisma/client");
   const models = Prisma.dmmf.datamodel.models;
-  const owned = new Set(models.filter((model) => model.fields.some((field) => field.name === "shop")).map((model) => model.name));
+  const owned = new Set(
+    models.filter((model) => model.fields.some((field) => field.name === "shop")).map((model) => model.name),
+  );
   const counts: Record<string, number> = {};
   for (const model of models) {
     const parent = model.fields.find((field) => field.kind === "object" && !field.isList && owned.has(field.type));
     const where = owned.has(model.name) ? { shop } : parent ? { [parent.name]: { shop } } : null;
-    if (!where) throw new Error(`${model.name} has no shop column and no parent that has one: add one so shop/redact can find its rows`);
+    if (!where)
+      throw new Error(
+        `${model.name} has no shop column and no parent that has one: add one so shop/redact can find its rows`,
+      );
     const delegate = (prisma as unknown as Record<string, { count(args?: unknown): Promise<number> }>)[
       model.name.charAt(0).toLowerCase() + model.name.slice(1)
     ];

@@ -3,7 +3,11 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { SettingsInput } from "../../app/settings/settings-schema";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
-import { defaultPipelineDeps, startVerificationWorker, type VerificationWorker } from "../../app/verification/worker.server";
+import {
+  defaultPipelineDeps,
+  startVerificationWorker,
+  type VerificationWorker,
+} from "../../app/verification/worker.server";
 import type { PipelineDeps } from "../../app/verification/verify-order.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
@@ -61,7 +65,12 @@ export function testDeps(h: Harness, overrides: Partial<PipelineDeps> = {}): Par
     now: () => h.clock.now ?? new Date(),
     random: () => 0.5,
     clickService: (settings) =>
-      createClickServiceClient({ baseUrl: settings.clickServiceUrl, apiKey: settings.apiKey, sleep: async () => {}, maxAttempts: 2 }),
+      createClickServiceClient({
+        baseUrl: settings.clickServiceUrl,
+        apiKey: settings.apiKey,
+        sleep: async () => {},
+        maxAttempts: 2,
+      }),
     adminGraphql: defaultPipelineDeps.adminGraphql,
     ...overrides,
   };
@@ -92,7 +101,11 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const clickedAt = new Date(Date.now() - age);
   const clickId =
     spec.clickId ??
-    h.clicks.addClick({ expectedTag: spec.expectedTag ?? "alice-20", creatorId: spec.creatorId ?? "cr_alice", timestamp: clickedAt.toISOString() }).clickId;
+    h.clicks.addClick({
+      expectedTag: spec.expectedTag ?? "alice-20",
+      creatorId: spec.creatorId ?? "cr_alice",
+      timestamp: clickedAt.toISOString(),
+    }).clickId;
   const arrivedTag = spec.arrivedTag === undefined ? (spec.expectedTag ?? "alice-20") : spec.arrivedTag;
   const capture = spec.capture ?? "cart_attributes";
   const attributes: Record<string, string> = { ...spec.attributes };
@@ -117,7 +130,13 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
     Array.from({ length: spec.deliveries ?? 1 }, () =>
-      deliver(h.app.url, "/webhooks/orders/create", { topic: "orders/create", shop: spec.shop, body: payload, eventId, webhookId: `wh-${payload.id}` }),
+      deliver(h.app.url, "/webhooks/orders/create", {
+        topic: "orders/create",
+        shop: spec.shop,
+        body: payload,
+        eventId,
+        webhookId: `wh-${payload.id}`,
+      }),
     ),
   );
   return { payload, clickId, statuses: responses.map((response) => response.status) };
@@ -133,7 +152,9 @@ export async function verificationOf(shop: string, orderId: number | string) {
 export function tagsAddCalls(h: Harness, orderGid: string): number {
   return h.shopify
     .requests()
-    .filter((request) => request.operationName === "TagGuardMarkOrderHijacked" && request.status === 200 && !request.fault)
+    .filter(
+      (request) => request.operationName === "TagGuardMarkOrderHijacked" && request.status === 200 && !request.fault,
+    )
     .filter((request) => (request.variables as { id?: string } | undefined)?.id === orderGid).length;
 }
 

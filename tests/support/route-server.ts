@@ -6,7 +6,11 @@ import { listen } from "../../sandbox/listen";
 
 import type { AppLoadContext } from "@remix-run/node";
 
-type Handler = (args: { request: Request; params: Record<string, string>; context: AppLoadContext }) => Promise<unknown> | unknown;
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: AppLoadContext;
+}) => Promise<unknown> | unknown;
 export interface RouteModule {
   loader?: Handler;
   action?: Handler;
@@ -41,7 +45,11 @@ async function handle(routes: Record<string, RouteModule>, req: IncomingMessage,
     if (typeof value === "string") headers.set(name, value);
   }
   const method = req.method ?? "GET";
-  const request = new Request(url, { method, headers, body: chunks.length && method !== "GET" ? Buffer.concat(chunks) : undefined });
+  const request = new Request(url, {
+    method,
+    headers,
+    body: chunks.length && method !== "GET" ? Buffer.concat(chunks) : undefined,
+  });
   const handler = method === "GET" ? route?.loader : route?.action;
   if (!handler) {
     res.statusCode = route ? 405 : 404;

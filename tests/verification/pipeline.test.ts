@@ -3,7 +3,16 @@ import prisma from "../../app/db.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-orders/documents";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { requeueRejected, type VerificationWorker } from "../../app/verification/worker.server";
-import { installShop, orderTags, placeOrder, startHarness, tagsAddCalls, verificationOf, worker, type Harness } from "../support/pipeline-harness";
+import {
+  installShop,
+  orderTags,
+  placeOrder,
+  startHarness,
+  tagsAddCalls,
+  verificationOf,
+  worker,
+  type Harness,
+} from "../support/pipeline-harness";
 
 let h: Harness;
 const running: VerificationWorker[] = [];
@@ -35,14 +44,27 @@ describe("one order through the pipeline", () => {
   it("matched: credits the creator, sends the order details, adds no tag", async () => {
     const shop = await newShop();
     const w = startWorker();
-    const { payload, clickId } = await placeOrder(h, { shop, expectedTag: "alice-20", arrivedTag: "alice-20", subtotal: "120.00" });
+    const { payload, clickId } = await placeOrder(h, {
+      shop,
+      expectedTag: "alice-20",
+      arrivedTag: "alice-20",
+      subtotal: "120.00",
+    });
     await w.runOnce();
 
     const v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");
     expect(v.captureSource).toBe("note_attributes");
     expect(orderTags(h, payload.id)).not.toContain("affiliate-hijacked");
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice", expectedTag: "alice-20", arrivedTag: "alice-20", amount: "12.00", currency: "USD", redirected: false, status: "pending" });
+    expect(v.commission).toMatchObject({
+      creatorId: "cr_alice",
+      expectedTag: "alice-20",
+      arrivedTag: "alice-20",
+      amount: "12.00",
+      currency: "USD",
+      redirected: false,
+      status: "pending",
+    });
     const sent = h.clicks.verifications(clickId);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ clickId, arrivedTag: "alice-20", conversion: true, orderId: String(payload.id) });
@@ -51,7 +73,13 @@ describe("one order through the pipeline", () => {
   it("hijacked: tags the order once, stores the evidence, credits the EXPECTED creator", async () => {
     const shop = await newShop({ commissionRate: "7.5" });
     const w = startWorker();
-    const { payload } = await placeOrder(h, { shop, expectedTag: "alice-20", creatorId: "cr_alice", arrivedTag: "honey-77", subtotal: "99.99" });
+    const { payload } = await placeOrder(h, {
+      shop,
+      expectedTag: "alice-20",
+      creatorId: "cr_alice",
+      arrivedTag: "honey-77",
+      subtotal: "99.99",
+    });
     await w.runOnce();
 
     const v = await verificationOf(shop, payload.id);
@@ -59,10 +87,25 @@ describe("one order through the pipeline", () => {
     expect(orderTags(h, payload.id)).toEqual(expect.arrayContaining(["affiliate-hijacked"]));
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     const found = h.shopify.store.findOrder(payload.id)!;
-    const evidence = h.shopify.store.metafield(found.shop, found.order.gid, EVIDENCE_METAFIELD.namespace, EVIDENCE_METAFIELD.key);
-    expect(JSON.parse(String(evidence?.value))).toMatchObject({ expectedTag: "alice-20", arrivedTag: "honey-77", creatorId: "cr_alice" });
+    const evidence = h.shopify.store.metafield(
+      found.shop,
+      found.order.gid,
+      EVIDENCE_METAFIELD.namespace,
+      EVIDENCE_METAFIELD.key,
+    );
+    expect(JSON.parse(String(evidence?.value))).toMatchObject({
+      expectedTag: "alice-20",
+      arrivedTag: "honey-77",
+      creatorId: "cr_alice",
+    });
     // 99.99 * 7.5% = 7.49925 -> 7.50, exactly.
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice", expectedTag: "alice-20", arrivedTag: "honey-77", amount: "7.50", redirected: true });
+    expect(v.commission).toMatchObject({
+      creatorId: "cr_alice",
+      expectedTag: "alice-20",
+      arrivedTag: "honey-77",
+      amount: "7.50",
+      redirected: true,
+    });
     expect(h.shopify.validationFailures()).toEqual([]);
   });
 
@@ -78,7 +121,13 @@ describe("one order through the pipeline", () => {
   it("falls back to the landing page URL when the cart carried nothing", async () => {
     const shop = await newShop();
     const w = startWorker();
-    const { payload } = await placeOrder(h, { shop, capture: "landing_site", expectedTag: "bob-1", creatorId: "cr_bob", arrivedTag: "bob-1" });
+    const { payload } = await placeOrder(h, {
+      shop,
+      capture: "landing_site",
+      expectedTag: "bob-1",
+      creatorId: "cr_bob",
+      arrivedTag: "bob-1",
+    });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "matched", captureSource: "landing_site", arrivedTag: "bob-1" });
@@ -123,7 +172,9 @@ describe("failures and recovery", () => {
 
     let v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "rejected", state: "parked" });
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).credentialsRejectedAt).toBeInstanceOf(Date);
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).credentialsRejectedAt).toBeInstanceOf(
+      Date,
+    );
 
     await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey });
     expect(await requeueRejected(shop)).toBe(1);
@@ -137,7 +188,11 @@ describe("failures and recovery", () => {
   it("service down then up: retried later with backoff, then verified", async () => {
     const shop = await newShop();
     const w = startWorker();
-    await fetch(`${h.clicks.url}/sandbox/faults`, { method: "POST", body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 2, status: 503 }), headers: { "content-type": "application/json" } });
+    await fetch(`${h.clicks.url}/sandbox/faults`, {
+      method: "POST",
+      body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 2, status: 503 }),
+      headers: { "content-type": "application/json" },
+    });
     const { payload } = await placeOrder(h, { shop });
     await w.runOnce();
 
@@ -156,7 +211,11 @@ describe("failures and recovery", () => {
   it("service down past the click's lifetime: failed, with every attempt recorded", async () => {
     const shop = await newShop();
     const w = startWorker();
-    await fetch(`${h.clicks.url}/sandbox/faults`, { method: "POST", body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 1000, status: 503 }), headers: { "content-type": "application/json" } });
+    await fetch(`${h.clicks.url}/sandbox/faults`, {
+      method: "POST",
+      body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 1000, status: 503 }),
+      headers: { "content-type": "application/json" },
+    });
     const { payload } = await placeOrder(h, { shop, clickAgeMinutes: 50 });
     try {
       for (let round = 0; round < 20; round += 1) {
@@ -256,7 +315,8 @@ describe("duplicates, races and crashes", () => {
     const a = startWorker({}, "worker-a");
     const b = startWorker({}, "worker-b");
     const orders = [];
-    for (let i = 0; i < 12; i += 1) orders.push(await placeOrder(h, { shop, arrivedTag: i % 2 ? "honey-77" : "alice-20" }));
+    for (let i = 0; i < 12; i += 1)
+      orders.push(await placeOrder(h, { shop, arrivedTag: i % 2 ? "honey-77" : "alice-20" }));
     await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
     for (const { payload, clickId } of orders) {
       expect((await verificationOf(shop, payload.id)).state).toBe("done");
@@ -299,7 +359,11 @@ describe("hostile input", () => {
     const unicode = "créatrice-✓-名前";
     const a = await placeOrder(h, { shop, expectedTag: unicode, arrivedTag: unicode });
     const b = await placeOrder(h, { shop, expectedTag: "alice-20", arrivedTag: scriptTag });
-    const c = await placeOrder(h, { shop, arrivedTag: "x".repeat(10_240), attributes: { _lb_tags: "y".repeat(10_240) } });
+    const c = await placeOrder(h, {
+      shop,
+      arrivedTag: "x".repeat(10_240),
+      attributes: { _lb_tags: "y".repeat(10_240) },
+    });
     const d = await placeOrder(h, { shop, clickId: "c".repeat(10_240) });
     await w.runOnce();
     expect((await verificationOf(shop, a.payload.id)).outcome).toBe("matched");
@@ -321,9 +385,16 @@ describe("hostile input", () => {
       ["bad-3", [1, 2, 3]],
       ["bad-4", { id: 2, created_at: "2026-01-01T00:00:00Z", currency: "USD", note_attributes: "oops" }],
     ] as const) {
-      const response = await deliver(h.app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body, eventId });
+      const response = await deliver(h.app.url, "/webhooks/orders/create", {
+        topic: "orders/create",
+        shop,
+        body,
+        eventId,
+      });
       expect(response.status).toBe(200);
-      const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { shop_topic_eventId: { shop, topic: "orders/create", eventId } } });
+      const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
+        where: { shop_topic_eventId: { shop, topic: "orders/create", eventId } },
+      });
       expect(delivery.status).toBe("invalid");
       expect(delivery.reason).toBeTruthy();
     }

@@ -5,16 +5,21 @@ import { backoffDelay, clickDeadline, MAX_ATTEMPTS, nextAttempt } from "../../ap
 describe("retry policy", () => {
   it("never schedules past the click's deadline or the attempt limit", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 3_600_000 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (attempts, left, r) => {
-        const now = new Date("2026-11-21T10:00:00Z");
-        const deadline = new Date(now.getTime() + left);
-        const step = nextAttempt(attempts, now, deadline, () => r);
-        if ("retryAt" in step) {
-          expect(attempts).toBeLessThan(MAX_ATTEMPTS);
-          expect(step.retryAt.getTime()).toBeLessThanOrEqual(deadline.getTime());
-          expect(step.retryAt.getTime()).toBeGreaterThan(now.getTime());
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 3_600_000 }),
+        fc.double({ min: 0, max: 0.999, noNaN: true }),
+        (attempts, left, r) => {
+          const now = new Date("2026-11-21T10:00:00Z");
+          const deadline = new Date(now.getTime() + left);
+          const step = nextAttempt(attempts, now, deadline, () => r);
+          if ("retryAt" in step) {
+            expect(attempts).toBeLessThan(MAX_ATTEMPTS);
+            expect(step.retryAt.getTime()).toBeLessThanOrEqual(deadline.getTime());
+            expect(step.retryAt.getTime()).toBeGreaterThan(now.getTime());
+          }
+        },
+      ),
     );
   });
 

@@ -25,24 +25,43 @@ describe("HMAC verification by the library", () => {
   it("accepts a correctly signed orders/create delivery and records it", async () => {
     await configure(shop);
     const payload = orderPayload();
-    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload, eventId: "evt-signed" });
+    const response = await deliver(app.url, "/webhooks/orders/create", {
+      topic: "orders/create",
+      shop,
+      body: payload,
+      eventId: "evt-signed",
+    });
     expect(response.status).toBe(200);
-    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-signed" } } });
+    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
+      where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-signed" } },
+    });
     expect(delivery.status).toBe("recorded");
     expect(delivery.orderId).toBe(String(payload.id));
-    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    const verification = await prisma.verification.findUniqueOrThrow({
+      where: { shop_orderId: { shop, orderId: String(payload.id) } },
+    });
     expect(verification.state).toBe("queued");
   });
 
   it("answers 401 to a forged signature and records nothing", async () => {
     const before = await prisma.webhookDelivery.count();
-    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload(), secret: "not-the-secret" });
+    const response = await deliver(app.url, "/webhooks/orders/create", {
+      topic: "orders/create",
+      shop,
+      body: orderPayload(),
+      secret: "not-the-secret",
+    });
     expect(response.status).toBe(401);
     expect(await prisma.webhookDelivery.count()).toBe(before);
   });
 
   it("answers 400 when the signature header is missing", async () => {
-    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload(), hmac: null });
+    const response = await deliver(app.url, "/webhooks/orders/create", {
+      topic: "orders/create",
+      shop,
+      body: orderPayload(),
+      hmac: null,
+    });
     expect(response.status).toBe(400);
   });
 
@@ -63,9 +82,16 @@ describe("HMAC verification by the library", () => {
   });
 
   it("records a signed body that is not JSON as invalid instead of failing", async () => {
-    const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: "{not json", eventId: "evt-garbage" });
+    const response = await deliver(app.url, "/webhooks/orders/create", {
+      topic: "orders/create",
+      shop,
+      body: "{not json",
+      eventId: "evt-garbage",
+    });
     expect(response.status).toBe(200);
-    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-garbage" } } });
+    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
+      where: { shop_topic_eventId: { shop, topic: "orders/create", eventId: "evt-garbage" } },
+    });
     expect(delivery.status).toBe("invalid");
     expect(delivery.reason).toMatch(/not JSON/);
   });
@@ -81,8 +107,12 @@ describe("orders/create intake", () => {
       [off, "automatic verification is switched off"],
     ] as const) {
       const payload = orderPayload();
-      expect((await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload })).status).toBe(200);
-      const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+      expect(
+        (await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload })).status,
+      ).toBe(200);
+      const verification = await prisma.verification.findUniqueOrThrow({
+        where: { shop_orderId: { shop, orderId: String(payload.id) } },
+      });
       expect(verification).toMatchObject({ state: "done", outcome: "skipped", reason });
       expect(await prisma.webhookDelivery.count({ where: { shop, status: "skipped", reason } })).toBe(1);
     }
@@ -93,7 +123,10 @@ describe("orders/create intake", () => {
     await configure(shop);
     const payload = orderPayload();
     for (const eventId of ["evt-first", "evt-second", "evt-first"]) {
-      expect((await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload, eventId })).status).toBe(200);
+      expect(
+        (await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload, eventId }))
+          .status,
+      ).toBe(200);
     }
     expect(await prisma.verification.count({ where: { shop } })).toBe(1);
     const deliveries = await prisma.webhookDelivery.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });
@@ -112,7 +145,11 @@ describe("app/uninstalled", () => {
     await storeOfflineSession(shop);
     await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: orderPayload() });
     for (let i = 0; i < 2; i += 1) {
-      const response = await deliver(app.url, "/webhooks/app/uninstalled", { topic: "app/uninstalled", shop, body: { id: 1, domain: shop } });
+      const response = await deliver(app.url, "/webhooks/app/uninstalled", {
+        topic: "app/uninstalled",
+        shop,
+        body: { id: 1, domain: shop },
+      });
       expect(response.status).toBe(200);
     }
     expect(await prisma.session.count({ where: { shop } })).toBe(0);
@@ -125,7 +162,9 @@ describe("app/uninstalled", () => {
     const payload = orderPayload();
     const response = await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop, body: payload });
     expect(response.status).toBe(200);
-    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    const verification = await prisma.verification.findUniqueOrThrow({
+      where: { shop_orderId: { shop, orderId: String(payload.id) } },
+    });
     expect(verification.outcome).toBe("skipped");
     expect(verification.reason).toBe("the app was uninstalled");
   });
@@ -138,7 +177,12 @@ describe("app/scopes_update", () => {
     const response = await deliver(app.url, "/webhooks/app/scopes_update", {
       topic: "app/scopes_update",
       shop,
-      body: { id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() },
+      body: {
+        id: 1,
+        previous: ["read_orders"],
+        current: ["read_orders", "write_orders"],
+        updated_at: new Date().toISOString(),
+      },
     });
     expect(response.status).toBe(200);
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } });
@@ -155,15 +199,31 @@ describe("compliance webhooks", () => {
     await storeOfflineSession(target);
     const payload = orderPayload({ noteAttributes: { _lb_click: "clk_1", _lb_tag: "alice-20" } });
     await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop: target, body: payload });
-    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop: target, orderId: String(payload.id) } } });
-    await prisma.verificationAttempt.create({ data: { verificationId: verification.id, number: 1, step: "verify-click", result: "ok" } });
+    const verification = await prisma.verification.findUniqueOrThrow({
+      where: { shop_orderId: { shop: target, orderId: String(payload.id) } },
+    });
+    await prisma.verificationAttempt.create({
+      data: { verificationId: verification.id, number: 1, step: "verify-click", result: "ok" },
+    });
     await prisma.commission.create({
       data: {
-        shop: target, verificationId: verification.id, orderId: verification.orderId, creatorId: "cr_alice", expectedTag: "alice-20",
-        arrivedTag: "alice-20", orderValue: "100.00", currency: "USD", rate: "10", amount: "10.00", amountMinor: 1000n,
+        shop: target,
+        verificationId: verification.id,
+        orderId: verification.orderId,
+        creatorId: "cr_alice",
+        expectedTag: "alice-20",
+        arrivedTag: "alice-20",
+        orderValue: "100.00",
+        currency: "USD",
+        rate: "10",
+        amount: "10.00",
+        amountMinor: 1000n,
       },
     });
-    await prisma.verification.update({ where: { id: verification.id }, data: { clickId: "clk_1", arrivedTag: "alice-20" } });
+    await prisma.verification.update({
+      where: { id: verification.id },
+      data: { clickId: "clk_1", arrivedTag: "alice-20" },
+    });
     return payload;
   }
 
@@ -172,23 +232,39 @@ describe("compliance webhooks", () => {
     const response = await deliver(app.url, "/webhooks/customers/data_request", {
       topic: "customers/data_request",
       shop,
-      body: { shop_id: 1, shop_domain: shop, orders_requested: [payload.id], customer: { id: 99, email: "a@b.c" }, data_request: { id: 7 } },
+      body: {
+        shop_id: 1,
+        shop_domain: shop,
+        orders_requested: [payload.id],
+        customer: { id: 99, email: "a@b.c" },
+        data_request: { id: 7 },
+      },
     });
     expect(response.status).toBe(200);
     const request = await prisma.dataRequest.findFirstOrThrow({ where: { shop } });
     expect(request.customerId).toBe("99");
-    const data = JSON.parse(request.data) as { orders: { orderId: string; clickId: string; commission: { amount: string } }[] };
+    const data = JSON.parse(request.data) as {
+      orders: { orderId: string; clickId: string; commission: { amount: string } }[];
+    };
     expect(data.orders).toHaveLength(1);
-    expect(data.orders[0]).toMatchObject({ orderId: String(payload.id), clickId: "clk_1", commission: { amount: "10.00" } });
+    expect(data.orders[0]).toMatchObject({
+      orderId: String(payload.id),
+      clickId: "clk_1",
+      commission: { amount: "10.00" },
+    });
   });
 
   it("customers/redact removes the click id and stored order data but keeps the creator's commission", async () => {
     const payload = await seed(shop);
     const body = { shop_id: 1, shop_domain: shop, customer: { id: 99 }, orders_to_redact: [payload.id] };
     for (let i = 0; i < 2; i += 1) {
-      expect((await deliver(app.url, "/webhooks/customers/redact", { topic: "customers/redact", shop, body })).status).toBe(200);
+      expect(
+        (await deliver(app.url, "/webhooks/customers/redact", { topic: "customers/redact", shop, body })).status,
+      ).toBe(200);
     }
-    const verification = await prisma.verification.findUniqueOrThrow({ where: { shop_orderId: { shop, orderId: String(payload.id) } } });
+    const verification = await prisma.verification.findUniqueOrThrow({
+      where: { shop_orderId: { shop, orderId: String(payload.id) } },
+    });
     expect(verification.clickId).toBeNull();
     expect(verification.payload).toBe("{}");
     expect(await prisma.commission.count({ where: { orderId: String(payload.id) } })).toBe(1);
@@ -203,7 +279,11 @@ describe("compliance webhooks", () => {
     const othersBefore = await rowCounts(other);
 
     for (let i = 0; i < 2; i += 1) {
-      const response = await deliver(app.url, "/webhooks/shop/redact", { topic: "shop/redact", shop, body: { shop_id: 1, shop_domain: shop } });
+      const response = await deliver(app.url, "/webhooks/shop/redact", {
+        topic: "shop/redact",
+        shop,
+        body: { shop_id: 1, shop_domain: shop },
+      });
       expect(response.status).toBe(200);
     }
 

@@ -72,10 +72,7 @@ const history = (attributes: Attributes): [string, string][] => {
     const parsed: unknown = JSON.parse(attributes[TAGS]!);
     if (Array.isArray(parsed))
       return parsed
-        .map((entry): [string, string] => [
-          cut(entry && entry[0], HISTORY_TAG_LENGTH),
-          cut(entry && entry[1], 24),
-        ])
+        .map((entry): [string, string] => [cut(entry && entry[0], HISTORY_TAG_LENGTH), cut(entry && entry[1], 24)])
         .filter((entry) => entry[0]);
   } catch (_) {
     // unreadable history: start again
@@ -161,8 +158,7 @@ function capture(click: string, arrived: string[], memory: Memory | null, cart: 
     .then((current) => {
       const inCart = current && pick(current.attributes);
       const known = inCart || (memory && memory.k === cart ? memory : pick(0));
-      const base =
-        !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
+      const base = !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
       const next = apply(base, click, arrived, new Date().toISOString());
       const changes: Attributes = {};
       let changed = 0;
@@ -223,7 +219,11 @@ safely(() => {
   const query = new URLSearchParams(location.search);
   // Every occurrence, in order, cleaned; empty ones dropped. The last one is the latest touch,
   // as the order pipeline reads landing_site.
-  const values = (name: string) => query.getAll(name).map((value) => cut(value)).filter(Boolean);
+  const values = (name: string) =>
+    query
+      .getAll(name)
+      .map((value) => cut(value))
+      .filter(Boolean);
   const click = values(CLICK_ID_PARAM).pop() || "";
   let params: unknown;
   try {
@@ -232,7 +232,7 @@ safely(() => {
     // malformed configuration: defaults below
   }
   const names = (Array.isArray(params) ? params : []).filter(
-    (name) => typeof name == "string" && name != CLICK_ID_PARAM
+    (name) => typeof name == "string" && name != CLICK_ID_PARAM,
   );
   // The first configured parameter that has a value, as the pipeline reads landing_site.
   let arrived: string[] = [];
