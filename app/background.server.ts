@@ -3,7 +3,6 @@ import { logger } from "./logger.server";
 import { startVerificationWorker } from "./verification/worker.server";
 
 declare global {
-  // eslint-disable-next-line no-var
   var backgroundStarted: boolean | undefined;
 }
 

@@ -4,7 +4,6 @@ import { databaseFile } from "./database-url";
 import { env } from "./env.server";
 
 declare global {
-  // eslint-disable-next-line no-var
   var prismaGlobal: PrismaClient | undefined;
 }
 

@@ -1,4 +1,4 @@
-import { Prisma } from "@prisma/client";
+import { type Prisma } from "@prisma/client";
 import prisma, { isUniqueViolation } from "../db.server";
 import { readOrderFacts } from "./order-facts";
 import { wakeWorker } from "./wake.server";

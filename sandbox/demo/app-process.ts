@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../listen";
 
@@ -10,18 +11,30 @@ const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
 const START_TIMEOUT_MS = 90_000;
 
-function newestSourceTime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceTime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
+// Everything the production build is made from: a change to any of it (app code, the Vite or
+// TypeScript config, a dependency) must rebuild, and nothing else should.
+const BUILD_INPUTS = ["app", "vite.config.ts", "tsconfig.json", "env.d.ts", "package-lock.json", "prisma/schema.prisma"];
+const BUILD_STAMP = path.join(ROOT, "build/.source-hash");
+
+function hashInputs(): string {
+  const hash = createHash("sha256");
+  const add = (relative: string) => {
+    const full = path.join(ROOT, relative);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const entry of readdirSync(full).sort()) add(path.join(relative, entry));
+      return;
+    }
+    hash.update(`${relative}\0`).update(readFileSync(full)).update("\0");
+  };
+  for (const input of BUILD_INPUTS) add(input);
+  return hash.digest("hex");
 }
 
-/** Builds when there is no build, or when app/ changed since the last one. */
+/** Builds when there is no build, or when anything it is made from changed since the last one. */
 export function ensureBuild(log: (line: string) => void): void {
-  if (existsSync(SERVER_BUILD) && statSync(SERVER_BUILD).mtimeMs >= newestSourceTime(path.join(ROOT, "app"))) return;
+  const inputs = hashInputs();
+  if (existsSync(SERVER_BUILD) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === inputs) return;
   log("Building the app (first run only; about a minute)...");
   const result = spawnSync("npx", ["remix", "vite:build"], {
     cwd: ROOT,
@@ -29,6 +42,7 @@ export function ensureBuild(log: (line: string) => void): void {
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`the app build failed:\n${result.stdout}\n${result.stderr}`);
+  writeFileSync(BUILD_STAMP, inputs);
 }
 
 export function migrate(databaseUrl: string): void {

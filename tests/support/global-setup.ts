@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ensureBuild } from "../../sandbox/demo/app-process";
 
 // Migrate one template database per run with the project's real migrations; each test
 // file then copies it (tests/support/setup-env.ts), so every file has its own real SQLite file.
@@ -15,9 +14,6 @@ export default function setup(project: TestProject) {
     stdio: "pipe",
   });
   project.provide("templateDatabase", template);
-  // Suites that run the production build (the demo, the admin in a browser) share one build,
-  // made here before any of them starts, so no two files write build/ at once.
-  ensureBuild(() => {});
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
