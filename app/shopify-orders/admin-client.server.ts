@@ -18,7 +18,10 @@
 import { GraphqlQueryError, HttpMaxRetriesError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
 
 /** Structural type of `admin.graphql`, so the real client and test doubles both fit. */
-export type AdminGraphql = (query: string, options?: { variables?: Record<string, unknown>; tries?: number }) => Promise<Response>;
+export type AdminGraphql = (
+  query: string,
+  options?: { variables?: Record<string, unknown>; tries?: number },
+) => Promise<Response>;
 
 export type AdminResult = { ok: true } | { ok: false; retryable: boolean; message: string };
 export type AdminCallResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };

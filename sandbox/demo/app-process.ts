@@ -13,7 +13,14 @@ const START_TIMEOUT_MS = 90_000;
 
 // Everything the production build is made from: a change to any of it (app code, the Vite or
 // TypeScript config, a dependency) must rebuild, and nothing else should.
-const BUILD_INPUTS = ["app", "vite.config.ts", "tsconfig.json", "env.d.ts", "package-lock.json", "prisma/schema.prisma"];
+const BUILD_INPUTS = [
+  "app",
+  "vite.config.ts",
+  "tsconfig.json",
+  "env.d.ts",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 const BUILD_STAMP = path.join(ROOT, "build/.source-hash");
 
 function hashInputs(): string {
