@@ -1,6 +1,6 @@
 import { env } from "./env.server";
 import { logger } from "./logger.server";
-import { startVerificationWorker } from "./verification/worker.server";
+import { startWorker } from "./verification/worker.server";
 
 declare global {
   var backgroundStarted: boolean | undefined;
@@ -10,8 +10,8 @@ declare global {
 export function startBackgroundWork(): void {
   if (globalThis.backgroundStarted || !env().WORKER_ENABLED) return;
   globalThis.backgroundStarted = true;
-  const worker = startVerificationWorker();
-  logger.info("verification worker started", { concurrency: env().WORKER_CONCURRENCY });
+  const worker = startWorker();
+  logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY });
   const stop = () => void worker.stop();
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

@@ -30,6 +30,18 @@ if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
 
+/** Which database DATABASE_URL names; raw SQL differs between the two in a few places. */
+export type Dialect = "sqlite" | "postgresql";
+export const dialect: Dialect = /^postgres(ql)?:/.test(env().DATABASE_URL) ? "postgresql" : "sqlite";
+
+/** A DateTime as a raw SQL parameter: Unix milliseconds on SQLite (how the adapter stores it), a Date on PostgreSQL. */
+export function sqlTime(date: Date): number | Date {
+  return dialect === "sqlite" ? date.getTime() : date;
+}
+
+/** The client inside prisma.$transaction(async (tx) => ...), or the client itself. */
+export type Db = Prisma.TransactionClient;
+
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

@@ -26,6 +26,12 @@ const EnvSchema = z.object({
   WORKER_ENABLED: booleanFlag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  WEBHOOK_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
 });
 

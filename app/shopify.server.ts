@@ -1,4 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
+import { shopifyApi } from "@shopify/shopify-api";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
@@ -54,6 +55,18 @@ const shopify = shopifyApp({
     },
   },
 });
+
+// The library's webhook validator on its own (HMAC and headers), for webhook intake: the app's
+// authenticate.webhook would also load and refresh the shop's session on every delivery.
+const webhookApi = shopifyApi({
+  apiKey: config.SHOPIFY_API_KEY,
+  apiSecretKey: config.SHOPIFY_API_SECRET,
+  apiVersion,
+  hostName: new URL(config.SHOPIFY_APP_URL).host,
+  isEmbeddedApp: true,
+  logger: { level: LogSeverity.Error, log: (_level, message) => logger.error(redact(message), { source: "shopify" }) },
+});
+export const validateWebhook = webhookApi.webhooks.validate;
 
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;

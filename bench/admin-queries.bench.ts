@@ -60,9 +60,9 @@ function seed(file: string, now: number): { verifications: number; commissions: 
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
   const insertV = db.prepare(`INSERT INTO "Verification"
-    (id, shop, orderId, orderGid, orderName, orderCreatedAt, state, outcome, reason, captureSource, clickId, arrivedTag, capturedAt,
-     orderValue, currency, expectedTag, creatorId, verdict, recorded, attempts, nextAttemptAt, deadlineAt, payload, createdAt, updatedAt, completedAt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, '{}', ?, ?, ?)`);
+    (id, shop, orderId, orderGid, orderName, orderCreatedAt, outcome, reason, captureSource, clickId, arrivedTag, capturedAt,
+     orderValue, currency, expectedTag, creatorId, verdict, recorded, deadlineAt, orderFacts, createdAt, updatedAt, completedAt)
+    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?)`);
   const insertC = db.prepare(`INSERT INTO "Commission"
     (id, shop, verificationId, orderId, orderName, creatorId, expectedTag, arrivedTag, orderValue, currency, rate, amount, amountMinor, status, redirected, createdAt)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '10', ?, ?, ?, ?, ?)`);
@@ -81,7 +81,7 @@ function seed(file: string, now: number): { verifications: number; commissions: 
       const orderId = String(5_000_000_000_000 + i);
       const creator = `creator-${i % 500}`;
       const arrived = outcome === "hijacked" ? ARRIVED[i % ARRIVED.length]! : "creator-tag";
-      const source = attributed ? (i % 4 === 0 ? "landing_site" : "note_attributes") : null;
+      const source = attributed ? (i % 4 === 0 ? "landing_site" : "cart_attributes") : null;
       insertV.run(
         id,
         shop,
@@ -89,7 +89,6 @@ function seed(file: string, now: number): { verifications: number; commissions: 
         `gid://shopify/Order/${orderId}`,
         `#${i}`,
         createdAt,
-        outcome === null ? "queued" : outcome === "rejected" ? "parked" : "done",
         outcome,
         source,
         attributed ? `click-${i}` : null,
@@ -101,7 +100,6 @@ function seed(file: string, now: number): { verifications: number; commissions: 
         verified ? creator : null,
         verified ? outcome : null,
         verified ? 1 : null,
-        createdAt,
         attributed ? createdAt + 3_600_000 : null,
         createdAt,
         createdAt,

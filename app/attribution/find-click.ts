@@ -5,7 +5,7 @@ import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 // the click), else the order's landing_site URL, which Shopify records from the first page.
 
 export interface ClickEvidence {
-  source: "note_attributes" | "landing_site";
+  source: "cart_attributes" | "landing_site";
   clickId: string;
   /** null when the click id arrived without any tag (a stripped tag). */
   arrivedTag: string | null;
@@ -20,22 +20,24 @@ export type ClickSearch = { found: true; evidence: ClickEvidence } | { found: fa
 /** Ids longer than this are not click ids; tags longer than this are cut before sending. */
 export const MAX_CLICK_ID_LENGTH = 256;
 export const MAX_TAG_LENGTH = 1024;
+/** Entries of the tag history kept as evidence (the storefront writes at most TAG_HISTORY_LIMIT). */
+const MAX_TAG_HISTORY = 10;
 
 interface OrderSources {
-  noteAttributes: { name: string; value: string }[];
+  cartAttributes: { name: string; value: string }[];
   landingSite: string | null;
 }
 
 export function findClick(order: OrderSources, tagParams: readonly string[]): ClickSearch {
-  const attributes = new Map(order.noteAttributes.map((attribute) => [attribute.name, attribute.value]));
+  const attributes = new Map(order.cartAttributes.map((attribute) => [attribute.name, attribute.value]));
   const fromCart = clean(attributes.get(CART_ATTRIBUTES.clickId));
   if (fromCart) {
     return checked({
-      source: "note_attributes",
+      source: "cart_attributes",
       clickId: fromCart,
       arrivedTag: clean(attributes.get(CART_ATTRIBUTES.arrivedTag)),
       capturedAt: parseTime(attributes.get(CART_ATTRIBUTES.capturedAt)),
-      tagHistory: parseHistory(attributes.get(CART_ATTRIBUTES.tagHistory)),
+      tagHistory: parseTagHistory(attributes.get(CART_ATTRIBUTES.tagHistory)),
     });
   }
   const query = landingQuery(order.landingSite);
@@ -76,18 +78,16 @@ function parseTime(value: string | undefined): Date | null {
   return Number.isNaN(time) ? null : new Date(time);
 }
 
-function parseHistory(value: string | undefined): { tag: string; at: string }[] {
+/** The storefront's tag history (`_lb_tags`: JSON [[tag, time], ...], oldest first), read defensively. */
+export function parseTagHistory(value: string | null | undefined): { tag: string; at: string }[] {
   if (!value) return [];
   try {
     const parsed: unknown = JSON.parse(value);
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter(
-        (entry): entry is [string, string] =>
-          Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string",
-      )
-      .slice(-10)
-      .map(([tag, at]) => ({ tag: tag.slice(0, MAX_TAG_LENGTH), at: at.slice(0, 40) }));
+      .filter((entry): entry is [string, unknown] => Array.isArray(entry) && typeof entry[0] === "string")
+      .slice(-MAX_TAG_HISTORY)
+      .map(([tag, at]) => ({ tag: tag.slice(0, MAX_TAG_LENGTH), at: typeof at === "string" ? at.slice(0, 40) : "" }));
   } catch {
     return [];
   }

@@ -30,6 +30,8 @@ export interface ClickServiceClientOptions extends Partial<TimeoutOptions>, Part
 export interface CallOptions {
   /** No retry is started once it would land after this (the click's end of life). */
   deadline?: Date;
+  /** Aborts the call and its retries. */
+  signal?: AbortSignal;
 }
 
 export interface ClickServiceClient {
@@ -49,16 +51,33 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...pick(rest, DEFAULT_RETRY) };
   const secrets = [apiKey];
 
+  /**
+   * `resend`: whether a failure after the request reached the service may be retried. Lookups
+   * may; a verification report may not, since the service may have recorded it (decision 010).
+   */
   async function call<T>(
-    request: Omit<WireRequest, "headers">,
+    request: Omit<WireRequest, "headers" | "signal">,
     schema: z.ZodType<T>,
     callOptions: CallOptions | undefined,
+    resend: boolean,
   ): Promise<ClickServiceResult<T>> {
     const headers: Record<string, string> = { accept: "application/json", "x-api-key": apiKey };
     if (request.body !== undefined) headers["content-type"] = "application/json";
-    const wire: WireRequest = { ...request, path: base.pathPrefix + request.path, headers };
+    const wire: WireRequest = {
+      ...request,
+      path: base.pathPrefix + request.path,
+      headers,
+      signal: callOptions?.signal,
+    };
     const { value, attempts } = await withRetries<ClickServiceResult<T>>(
-      async () => interpret(await exchange(poolFor(base.origin, timeouts.connectTimeoutMs), wire, timeouts), schema),
+      async () => {
+        const verdict = interpret(
+          await exchange(poolFor(base.origin, timeouts.connectTimeoutMs), wire, timeouts),
+          schema,
+        );
+        const sent = verdict.value.ok || verdict.value.error.kind !== "retryable" || verdict.value.error.sent;
+        return !verdict.done && sent && !resend ? { done: true, value: verdict.value } : verdict;
+      },
       retry,
       callOptions?.deadline,
     );
@@ -70,7 +89,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     if (outcome.kind !== "response") {
       const message = boundedText(outcome.detail, secrets);
       if (outcome.kind === "client") return { done: true, value: failure({ kind: "client", message }) };
-      return { done: false, value: retryable(outcome.kind, message) };
+      return { done: false, value: retryable(outcome.kind, message, outcome.sent) };
     }
     const { status, text } = outcome;
     if (status >= 200 && status < 300)
@@ -78,7 +97,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     const message = errorMessageFromBody(text, secrets) || `HTTP ${status}`;
     if (status === 429 || status === 408 || status >= 500) {
       const reason: RetryableReason = status === 429 ? "rate-limited" : status === 408 ? "timeout" : "server-error";
-      return { done: false, value: retryable(reason, message, status), retryAfter: outcome.retryAfter };
+      return { done: false, value: retryable(reason, message, true, status), retryAfter: outcome.retryAfter };
     }
     if (status === 400) return { done: true, value: failure({ kind: "bad-request", status, message }) };
     if (status === 401) return { done: true, value: failure({ kind: "credentials", status, message }) };
@@ -116,7 +135,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
         );
       }
       const query = new URLSearchParams({ click_id: clickId }).toString();
-      return call({ method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` }, clickRecordSchema, callOptions);
+      return call({ method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` }, clickRecordSchema, callOptions, true);
     },
     verifyClick(input, callOptions) {
       const body = buildVerifyBody(input ?? ({} as VerifyClickInput));
@@ -125,7 +144,12 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
           failure({ kind: "invalid-input", field: body.field, message: redactSecrets(body.message, secrets) }),
         );
       }
-      return call({ method: "POST", path: VERIFY_CLICK_PATH, body: body.text }, verificationResultSchema, callOptions);
+      return call(
+        { method: "POST", path: VERIFY_CLICK_PATH, body: body.text },
+        verificationResultSchema,
+        callOptions,
+        false,
+      );
     },
   };
 }
@@ -134,9 +158,21 @@ function failure(error: ClickServiceError): { ok: false; error: ClickServiceErro
   return { ok: false, error };
 }
 
-function retryable(reason: RetryableReason, message: string, status?: number): { ok: false; error: ClickServiceError } {
+function retryable(
+  reason: RetryableReason,
+  message: string,
+  sent: boolean,
+  status?: number,
+): { ok: false; error: ClickServiceError } {
   // attempts is filled in once the retry loop knows how many it made.
-  return failure({ kind: "retryable", reason, message, attempts: 1, ...(status === undefined ? {} : { status }) });
+  return failure({
+    kind: "retryable",
+    reason,
+    message,
+    attempts: 1,
+    sent,
+    ...(status === undefined ? {} : { status }),
+  });
 }
 
 function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {

@@ -10,8 +10,12 @@ export type ClickServiceError =
   | { kind: "credentials"; status: 401; message: string }
   /** 404: the click is unknown or past its 1-hour life. Not retried: it will not come back. */
   | { kind: "expired"; status: 404; message: string }
-  /** 429, 5xx, timeouts, refused or reset connections, after the client's own retries ran out. */
-  | { kind: "retryable"; reason: RetryableReason; status?: number; message: string; attempts: number }
+  /**
+   * 429, 5xx, timeouts, refused or reset connections, after the client's own retries ran out.
+   * `sent` is false only when the request never reached the service (no connection was made):
+   * sending it again cannot make the service count it twice.
+   */
+  | { kind: "retryable"; reason: RetryableReason; status?: number; message: string; attempts: number; sent: boolean }
   /** A status the contract does not give meaning to (403, 405, 413, 3xx...). */
   | { kind: "unexpected-status"; status: number; message: string }
   /** A 2xx whose body is not what the contract promises; `field` names the first offender. */

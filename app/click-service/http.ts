@@ -50,15 +50,27 @@ export interface WireRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Aborts the exchange (the caller's job lost its lease, or is stopping). */
+  signal?: AbortSignal;
 }
 
 export type WireOutcome =
   | { kind: "response"; status: number; retryAfter: string | undefined; text: string; truncated: boolean }
-  | { kind: "timeout"; detail: string }
-  | { kind: "connection"; detail: string }
+  | { kind: "timeout"; detail: string; sent: boolean }
+  | { kind: "connection"; detail: string; sent: boolean }
   | { kind: "client"; detail: string };
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+// Failures before a connection existed: not one byte of the request reached the service.
+const UNSENT_CODES = new Set([
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
 // Failures of the client object itself, not of the network: retrying would fail the same way.
 const CLIENT_CODES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_DESTROYED", "UND_ERR_CLOSED", "UND_ERR_NOT_SUPPORTED"]);
 
@@ -71,6 +83,7 @@ export async function exchange(pool: Pool, request: WireRequest, timeouts: Timeo
       body: request.body,
       headersTimeout: timeouts.headersTimeoutMs,
       bodyTimeout: timeouts.bodyTimeoutMs,
+      signal: request.signal,
     });
     const { text, truncated } = await readBounded(response.body, timeouts.maxResponseBytes);
     const retryAfter = response.headers["retry-after"];
@@ -82,6 +95,7 @@ export async function exchange(pool: Pool, request: WireRequest, timeouts: Timeo
       truncated,
     };
   } catch (error) {
+    if (request.signal?.aborted) return { kind: "client", detail: `aborted: ${String(request.signal.reason)}` };
     return classifyError(error);
   }
 }
@@ -107,8 +121,9 @@ async function readBounded(
 function classifyError(error: unknown): WireOutcome {
   const code = typeof error === "object" && error && "code" in error ? String(error.code) : "";
   const detail = [code, error instanceof Error ? error.message : String(error)].filter(Boolean).join(": ");
-  if (TIMEOUT_CODES.has(code)) return { kind: "timeout", detail };
+  const sent = !UNSENT_CODES.has(code);
+  if (TIMEOUT_CODES.has(code)) return { kind: "timeout", detail, sent };
   if (CLIENT_CODES.has(code)) return { kind: "client", detail };
   // Refused, reset, DNS and socket errors: the service may well answer the next attempt.
-  return { kind: "connection", detail };
+  return { kind: "connection", detail, sent };
 }

@@ -1,9 +1,10 @@
 import { Badge } from "@shopify/polaris";
 import { t } from "../i18n";
+import type { Outcome } from "../verification/outcomes";
 
 type Tone = "success" | "critical" | "warning" | "attention" | "info" | undefined;
 
-const TONES: Record<string, Tone> = {
+const TONES: Record<Outcome, Tone> = {
   matched: "success",
   hijacked: "critical",
   failed: "warning",
@@ -16,5 +17,5 @@ const TONES: Record<string, Tone> = {
 
 export function OutcomeBadge({ outcome }: { outcome: string | null }) {
   const key = outcome ?? "pending";
-  return <Badge tone={outcome ? TONES[outcome] : "info"}>{t(`outcome.${key}`)}</Badge>;
+  return <Badge tone={outcome ? TONES[outcome as Outcome] : "info"}>{t(`outcome.${key}`)}</Badge>;
 }

@@ -1,20 +1,9 @@
 import { Prisma } from "@prisma/client";
+import { OUTCOMES } from "../verification/outcomes";
 
 // The dashboard's SQL, kept apart so the benchmark runs EXPLAIN QUERY PLAN on exactly the
 // statements the page runs. DateTimes are stored as unix milliseconds (db.server.ts), so
 // periods are compared as integers. Every statement starts from an index on (shop, ...).
-
-export const OUTCOMES = [
-  "matched",
-  "hijacked",
-  "unattributed",
-  "expired",
-  "failed",
-  "rejected",
-  "skipped",
-  "invalid",
-] as const;
-export type DashboardOutcome = (typeof OUTCOMES)[number];
 
 export function dashboardQueries(shop: string, since: Date) {
   const from = since.getTime();
@@ -45,11 +34,11 @@ export function dashboardQueries(shop: string, since: Date) {
     captureSeen: Prisma.sql`
       SELECT EXISTS (
         SELECT 1 FROM "Verification"
-        WHERE shop = ${shop} AND createdAt >= ${from} AND captureSource = 'note_attributes'
+        WHERE shop = ${shop} AND createdAt >= ${from} AND captureSource = 'cart_attributes'
       ) AS seen`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
-      SELECT id, orderId, orderName, state, outcome, expectedTag, arrivedTag, creatorId, createdAt FROM "Verification"
+      SELECT id, orderId, orderName, outcome, expectedTag, arrivedTag, creatorId, createdAt FROM "Verification"
       WHERE shop = ${shop}
       ORDER BY createdAt DESC LIMIT 20`,
     /** customers/data_request results. Index: (shop). */

@@ -1,7 +1,8 @@
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
-import { dashboardQueries, OUTCOMES, type DashboardOutcome } from "./dashboard-queries.server";
+import { OUTCOMES, type Outcome } from "../verification/outcomes";
+import { dashboardQueries } from "./dashboard-queries.server";
 import { formatMoney, percentage } from "./money";
 import { periodStart, type Period } from "./periods";
 
@@ -13,7 +14,6 @@ export interface RecentVerification {
   orderId: string;
   orderName: string | null;
   outcome: string | null;
-  state: string;
   expectedTag: string | null;
   arrivedTag: string | null;
   creatorId: string | null;
@@ -33,7 +33,7 @@ export interface DataRequestSummary {
 export interface Dashboard {
   configured: boolean;
   period: Period;
-  counts: Record<DashboardOutcome | "verified" | "inProgress" | "total", number>;
+  counts: Record<Outcome | "verified" | "inProgress" | "total", number>;
   hijackRate: string | null;
   redirected: { currency: string; total: string; orders: number }[];
   topArrivedTags: { tag: string; orders: number }[];
@@ -66,7 +66,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     const n = Number(row.n);
     counts.total += n;
     if (row.outcome === null) counts.inProgress += n;
-    else if ((OUTCOMES as readonly string[]).includes(row.outcome)) counts[row.outcome as DashboardOutcome] += n;
+    else if ((OUTCOMES as readonly string[]).includes(row.outcome)) counts[row.outcome as Outcome] += n;
   }
   counts.verified = counts.matched + counts.hijacked;
 
@@ -94,7 +94,6 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       orderId: row.orderId,
       orderName: row.orderName,
       outcome: row.outcome,
-      state: row.state,
       expectedTag: row.expectedTag,
       arrivedTag: row.arrivedTag,
       creatorId: row.creatorId,
@@ -113,7 +112,6 @@ interface RawRecent {
   id: string;
   orderId: string;
   orderName: string | null;
-  state: string;
   outcome: string | null;
   expectedTag: string | null;
   arrivedTag: string | null;

@@ -1,7 +1,10 @@
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
+import { parseTagHistory } from "../attribution/find-click";
 import prisma from "../db.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
+import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
+import { parseStoredFacts } from "../verification/order-facts";
 
 // One order's story for the order page: what arrived, each attempt, the service's verdict,
 // the tag written, the commission. Looked up by our verification id or by Shopify's order id,
@@ -35,7 +38,14 @@ export interface OrderDetail {
     startedAt: string;
     finishedAt: string | null;
   }[];
-  verdict: { expectedTag: string | null; creatorId: string | null; verdict: string | null; recorded: boolean | null };
+  verdict: {
+    expectedTag: string | null;
+    creatorId: string | null;
+    verdict: string | null;
+    recorded: boolean | null;
+    /** true: the service answered the report; false: its answer was lost and lookup-click settled the verdict. */
+    reportConfirmed: boolean | null;
+  };
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -64,14 +74,17 @@ export async function getOrderDetail(
     include: { attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] }, commission: true },
   });
   if (!row) return null;
-  const settings = row.taggedAt ? await getPublicSettings(shop) : null;
+  const [settings, job] = await Promise.all([
+    row.taggedAt ? getPublicSettings(shop) : null,
+    jobOf("verify-order", row.id),
+  ]);
   const c = row.commission;
   return {
     id: row.id,
     orderId: row.orderId,
     orderName: row.orderName,
     adminOrderUrl: `shopify://admin/orders/${row.orderId}`,
-    state: row.state,
+    state: job?.state ?? "done",
     outcome: row.outcome,
     reason: row.reason,
     lastError: row.lastError,
@@ -84,7 +97,9 @@ export async function getOrderDetail(
       arrivedTag: row.arrivedTag,
       capturedAt: iso(row.capturedAt),
       deadlineAt: iso(row.deadlineAt),
-      tagHistory: tagHistory(row.payload),
+      tagHistory: parseTagHistory(
+        parseStoredFacts(row.orderFacts)?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value,
+      ),
     },
     attempts: row.attemptLog.map((a) => ({
       number: a.number,
@@ -94,7 +109,13 @@ export async function getOrderDetail(
       startedAt: a.startedAt.toISOString(),
       finishedAt: iso(a.finishedAt),
     })),
-    verdict: { expectedTag: row.expectedTag, creatorId: row.creatorId, verdict: row.verdict, recorded: row.recorded },
+    verdict: {
+      expectedTag: row.expectedTag,
+      creatorId: row.creatorId,
+      verdict: row.verdict,
+      recorded: row.recorded,
+      reportConfirmed: row.reportConfirmed,
+    },
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -115,28 +136,4 @@ export async function getOrderDetail(
       : null,
     canRetry: canRetry(row, now),
   };
-}
-
-/** The storefront's tag history (`_lb_tags`: JSON [[tag, time], ...]) from the stored order facts. */
-export function tagHistory(payload: string): { tag: string; at: string }[] {
-  try {
-    const facts = JSON.parse(payload) as { noteAttributes?: { name: string; value: string }[] };
-    const raw = facts.noteAttributes?.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value;
-    if (!raw) return [];
-    const list: unknown = JSON.parse(raw);
-    if (!Array.isArray(list)) return [];
-    return list
-      .flatMap((entry): { tag: string; at: string }[] => {
-        if (Array.isArray(entry) && typeof entry[0] === "string")
-          return [{ tag: entry[0], at: typeof entry[1] === "string" ? entry[1] : "" }];
-        if (entry && typeof entry === "object" && typeof (entry as { tag?: unknown }).tag === "string") {
-          const e = entry as { tag: string; at?: unknown };
-          return [{ tag: e.tag, at: typeof e.at === "string" ? e.at : "" }];
-        }
-        return [];
-      })
-      .slice(0, 20);
-  } catch {
-    return [];
-  }
 }

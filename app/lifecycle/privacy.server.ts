@@ -21,6 +21,7 @@ export async function handleShopRedact(shop: string): Promise<void> {
     prisma.commission.deleteMany({ where: { shop } }),
     prisma.commissionDay.deleteMany({ where: { shop } }),
     prisma.verification.deleteMany({ where: { shop } }),
+    prisma.job.deleteMany({ where: { shop } }),
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
     prisma.dataRequest.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
@@ -37,7 +38,7 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
     await prisma.$transaction([
       prisma.verification.updateMany({
         where: { shop, orderId: { in: orderIds } },
-        data: { clickId: null, payload: "{}", reason: "customer data redacted" },
+        data: { clickId: null, orderFacts: "{}", reason: "customer data redacted" },
       }),
       prisma.webhookDelivery.updateMany({ where: { shop, orderId: { in: orderIds } }, data: { payload: null } }),
     ]);

@@ -26,6 +26,7 @@ import { formatTime } from "../components/format";
 import { getDashboard } from "../dashboard/dashboard.server";
 import { parsePeriod, PERIODS } from "../dashboard/periods";
 import { t } from "../i18n";
+import { OUTCOMES } from "../verification/outcomes";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -34,16 +35,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return json(await getDashboard(session.shop, period));
 };
 
-const COUNT_KEYS = [
-  "verified",
-  "matched",
-  "hijacked",
-  "unattributed",
-  "expired",
-  "failed",
-  "rejected",
-  "skipped",
-] as const;
+// Invalid deliveries never become orders to verify: they are counted on the delivery, not here.
+const COUNT_KEYS = ["verified", ...OUTCOMES.filter((outcome) => outcome !== "invalid")] as const;
 
 export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();

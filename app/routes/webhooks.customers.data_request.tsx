@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "../webhooks.server";
+import { receiveWebhook } from "../webhooks/receive.server";
 import { handleCustomersDataRequest } from "../lifecycle/privacy.server";
 
 // What we hold is gathered for the merchant, who answers the customer (see README, Privacy).
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await receiveWebhook(request);
+  const { shop, payload } = await receiveWebhook(request, "customers/data_request");
   await handleCustomersDataRequest(shop, payload);
   return new Response(null, { status: 200 });
 };

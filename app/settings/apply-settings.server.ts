@@ -1,7 +1,8 @@
 import { logger } from "../logger.server";
 import { writeStorefrontConfig, type AdminGraphql } from "../shopify-orders/orders.server";
-import { requeueRejected } from "../verification/worker.server";
-import { wakeWorker } from "../verification/wake.server";
+import prisma from "../db.server";
+import { unpark } from "../queue/queue.server";
+import { wakeWorker } from "../queue/wake.server";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
 import { SettingsInput } from "./settings-schema";
 
@@ -50,7 +51,8 @@ export async function applySettings(
 
   let requeued = 0;
   if (input.apiKey) {
-    requeued = await requeueRejected(shop, now);
+    // Orders parked because the service rejected the old key go again.
+    requeued = await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", now));
     if (requeued > 0) wakeWorker();
   }
 

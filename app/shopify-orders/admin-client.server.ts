@@ -23,8 +23,13 @@ export type AdminGraphql = (
   options?: { variables?: Record<string, unknown>; tries?: number },
 ) => Promise<Response>;
 
-export type AdminResult = { ok: true } | { ok: false; retryable: boolean; message: string };
-export type AdminCallResult<T> = { ok: true; data: T } | { ok: false; retryable: boolean; message: string };
+/**
+ * A failed call. `throttledForMs` is set when the shop's API bucket was empty: how long until it
+ * holds enough points again, so the caller can come back then instead of waiting.
+ */
+export type AdminFailure = { ok: false; retryable: boolean; message: string; throttledForMs?: number };
+export type AdminResult = { ok: true; cost?: QueryCost } | AdminFailure;
+export type AdminCallResult<T> = { ok: true; data: T; cost?: QueryCost } | AdminFailure;
 
 export interface ThrottleStatus {
   maximumAvailable: number;
@@ -79,7 +84,7 @@ export async function callAdmin<T>(
   let last: Attempt<T> | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     last = await attemptOnce<T>(graphql, query, variables);
-    if (last.kind === "ok") return { ok: true, data: last.data };
+    if (last.kind === "ok") return { ok: true, data: last.data, ...(last.cost && { cost: last.cost }) };
     if (last.kind === "fail") return { ok: false, retryable: last.retryable, message: last.message };
     if (attempt < maxAttempts) {
       await sleep(
@@ -87,10 +92,12 @@ export async function callAdmin<T>(
       );
     }
   }
+  const throttled = last?.kind === "throttled" ? last : undefined;
   return {
     ok: false,
     retryable: true,
-    message: `throttled: still throttled after ${maxAttempts} attempts (${last?.kind === "throttled" ? last.message : ""})`,
+    message: `throttled: still throttled after ${maxAttempts} attempts (${throttled?.message ?? ""})`,
+    throttledForMs: throttled?.retryAfterMs ?? throttleWaitMs(throttled?.cost, Number.MAX_SAFE_INTEGER),
   };
 }
 

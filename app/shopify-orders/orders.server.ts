@@ -86,7 +86,7 @@ export async function markOrderHijacked(
   if (!metafieldsSet?.metafields?.length) {
     return { ok: false, retryable: false, message: "user errors: metafieldsSet returned no metafield" };
   }
-  return { ok: true };
+  return { ok: true, ...(result.cost && { cost: result.cost }) };
 }
 
 export interface StorefrontConfig {

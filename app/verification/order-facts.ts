@@ -1,30 +1,53 @@
+import Decimal from "decimal.js";
 import { z } from "zod";
+import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
-// whole payload: it carries the shopper's name and addresses, which the app has no use for.
+// whole payload: it carries the shopper's name and addresses, which the app has no use for, and
+// any script on the storefront can stuff the cart's attributes, so only ours are kept, each cut.
 
-const DecimalString = z
+/** Largest order value the app accepts, in the currency's major unit (a trillion). Commissions
+ * stay exact integers of minor units far below 2^63, even summed over a day's orders. */
+export const MAX_ORDER_VALUE = "1000000000000";
+/** Longest value kept of one of our cart attributes, of the landing page URL, of the cart token. */
+export const MAX_KEPT_TEXT = 2_048;
+const MAX_CART_TOKEN = 256;
+
+const OUR_ATTRIBUTES = new Set<string>(Object.values(CART_ATTRIBUTES));
+
+const Amount = z
   .union([z.string(), z.number()])
   .transform(String)
-  .pipe(z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal amount"));
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,13}(\.\d{1,6})?$/, "must be a decimal amount of at least 0")
+      .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
+  );
 
 const AttributeValue = z
   .union([z.string(), z.number(), z.boolean(), z.null()])
   .transform((value) => (value === null ? "" : String(value)));
 
+const cut = (max: number) => (value: string) => value.slice(0, max);
+
 const OrderPayload = z.object({
-  id: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, "must be a numeric id")]).transform(String),
-  admin_graphql_api_id: z.string().optional(),
+  id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,20}$/, "must be a numeric id")]).transform(String),
+  admin_graphql_api_id: z.string().max(100).optional(),
   name: z.string().max(255).nullish(),
-  created_at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO 8601 time"),
+  created_at: z
+    .string()
+    .max(64)
+    .refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO 8601 time"),
   currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code"),
-  subtotal_price: DecimalString.nullish(),
-  current_subtotal_price: DecimalString.nullish(),
-  total_price: DecimalString.nullish(),
-  total_line_items_price: DecimalString.nullish(),
+  subtotal_price: Amount.nullish(),
+  current_subtotal_price: Amount.nullish(),
+  total_price: Amount.nullish(),
+  total_line_items_price: Amount.nullish(),
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
-  landing_site: z.string().nullish(),
+  landing_site: z.string().transform(cut(MAX_KEPT_TEXT)).nullish(),
+  cart_token: z.string().transform(cut(MAX_CART_TOKEN)).nullish(),
 });
 
 export interface OrderFacts {
@@ -34,8 +57,11 @@ export interface OrderFacts {
   createdAt: string;
   currency: string;
   amounts: Partial<Record<OrderValueBasis, string>>;
-  noteAttributes: { name: string; value: string }[];
+  /** Our cart attributes as they reached the order (its note_attributes), each cut to MAX_KEPT_TEXT. */
+  cartAttributes: { name: string; value: string }[];
   landingSite: string | null;
+  /** The cart the order was placed from: what the storefront's landing touches name. */
+  cartToken: string | null;
 }
 
 export type OrderFactsResult = { ok: true; facts: OrderFacts } | { ok: false; reason: string };
@@ -48,7 +74,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
   }
   const order = parsed.data;
   // The gid is a string and so exact; a JSON number id beyond 2^53 would already be rounded.
-  const id = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d+)$/)?.[1] ?? order.id;
+  const id = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d{1,20})$/)?.[1] ?? order.id;
   const subtotal = order.subtotal_price ?? order.current_subtotal_price;
   return {
     ok: true,
@@ -63,8 +89,32 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
         ...(order.total_line_items_price != null && { subtotal_before_discounts: order.total_line_items_price }),
         ...(order.total_price != null && { total_price: order.total_price }),
       },
-      noteAttributes: order.note_attributes ?? [],
+      cartAttributes: (order.note_attributes ?? [])
+        .filter((attribute) => OUR_ATTRIBUTES.has(attribute.name))
+        .map(({ name, value }) => ({ name, value: value.slice(0, MAX_KEPT_TEXT) })),
       landingSite: order.landing_site ?? null,
+      cartToken: order.cart_token || null,
     },
   };
+}
+
+/** Facts stored by an earlier version, or emptied by customers/redact, read back safely. */
+export function parseStoredFacts(text: string): OrderFacts | null {
+  try {
+    const value = JSON.parse(text) as Partial<OrderFacts> & { noteAttributes?: OrderFacts["cartAttributes"] };
+    if (typeof value?.id !== "string" || typeof value.createdAt !== "string") return null;
+    return {
+      id: value.id,
+      gid: value.gid ?? `gid://shopify/Order/${value.id}`,
+      name: value.name ?? null,
+      createdAt: value.createdAt,
+      currency: value.currency ?? "USD",
+      amounts: value.amounts ?? {},
+      cartAttributes: value.cartAttributes ?? value.noteAttributes ?? [],
+      landingSite: value.landingSite ?? null,
+      cartToken: value.cartToken ?? null,
+    };
+  } catch {
+    return null;
+  }
 }

@@ -1,29 +1,23 @@
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
+import { backoffDelay } from "../queue/backoff";
+import { MAX_ATTEMPTS } from "../queue/job-states";
 
-// When to try an order again. Verification must finish inside the click's one-hour life
-// (after it the service answers 404 for good), so every retry is bounded by that deadline
-// as well as by a count.
-
-export const MAX_ATTEMPTS = 8;
-const BASE_DELAY_MS = 5_000;
-const MAX_DELAY_MS = 5 * 60_000;
-
-/** Full jitter: a random delay up to an exponentially growing cap, so retries spread out. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const cap = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1));
-  return Math.max(1_000, Math.floor(random() * cap));
-}
+// When an order's verdict is tried again. It must come inside the click's one-hour life (after
+// it the service answers 404 for good), so every retry is bounded by that deadline as well as by
+// the queue's attempt limit.
 
 export function clickDeadline(capturedAt: Date | null, orderCreatedAt: Date): Date {
   return new Date((capturedAt ?? orderCreatedAt).getTime() + CLICK_LIFETIME_MS);
 }
 
+export const GAVE_UP_ON_LIFETIME = "the click's one-hour life ended before the service answered";
+
 export type NextStep = { retryAt: Date } | { giveUp: string };
 
+/** attempts: those made so far, this one included. deadline null: bounded by attempts alone. */
 export function nextAttempt(attempts: number, now: Date, deadline: Date | null, random?: () => number): NextStep {
   if (attempts >= MAX_ATTEMPTS) return { giveUp: `gave up after ${attempts} attempts` };
   const retryAt = new Date(now.getTime() + backoffDelay(attempts, random));
-  if (deadline && retryAt > deadline)
-    return { giveUp: "the click's one-hour lifetime ended before the service answered" };
+  if (deadline && retryAt > deadline) return { giveUp: GAVE_UP_ON_LIFETIME };
   return { retryAt };
 }

@@ -196,17 +196,18 @@ async function orderPayload(
   };
 }
 
-const FINAL = new Set(["done", "parked"]);
-
 export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutMs = 60_000): Promise<void> {
   const db = new Database(stack.databaseFile, { readonly: true, fileMustExist: true });
   try {
     const deadline = Date.now() + timeoutMs;
     const placeholders = orderIds.map(() => "?").join(",");
-    const query = db.prepare(`SELECT orderId, state FROM Verification WHERE shop = ? AND orderId IN (${placeholders})`);
+    // An outcome is final once written ("rejected" waits for a new key, which the demo never sends).
+    const query = db.prepare(
+      `SELECT orderId, outcome FROM Verification WHERE shop = ? AND orderId IN (${placeholders})`,
+    );
     for (;;) {
-      const rows = query.all(stack.shop, ...orderIds) as { orderId: string; state: string }[];
-      const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id && FINAL.has(row.state)));
+      const rows = query.all(stack.shop, ...orderIds) as { orderId: string; outcome: string | null }[];
+      const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id && row.outcome !== null));
       if (pending.length === 0) return;
       if (Date.now() > deadline)
         throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);

@@ -97,7 +97,7 @@ export interface SeedVerification {
   creatorId?: string | null;
   deadlineAt?: Date | null;
   hijacked?: boolean | null;
-  payload?: unknown;
+  orderFacts?: unknown;
   orderName?: string;
   commission?: {
     amountMinor: bigint;
@@ -122,9 +122,8 @@ export async function seedVerification(seed: SeedVerification) {
       orderName: seed.orderName ?? `#${orderSeq % 100_000}`,
       orderCreatedAt: createdAt,
       createdAt,
-      state: seed.state ?? (seed.outcome === "rejected" ? "parked" : seed.outcome ? "done" : "queued"),
       outcome: seed.outcome ?? null,
-      captureSource: seed.captureSource === undefined ? "note_attributes" : seed.captureSource,
+      captureSource: seed.captureSource === undefined ? "cart_attributes" : seed.captureSource,
       clickId: "click-1",
       arrivedTag: seed.arrivedTag === undefined ? "creator-tag" : seed.arrivedTag,
       expectedTag:
@@ -137,7 +136,17 @@ export async function seedVerification(seed: SeedVerification) {
       deadlineAt: seed.deadlineAt === undefined ? null : seed.deadlineAt,
       hijacked: seed.hijacked ?? null,
       currency: seed.commission?.currency ?? "USD",
-      payload: JSON.stringify(seed.payload ?? { noteAttributes: [] }),
+      orderFacts: JSON.stringify(seed.orderFacts ?? { cartAttributes: [] }),
+    },
+  });
+  await prisma.job.create({
+    data: {
+      id: `job-${row.id}`,
+      shop: seed.shop,
+      kind: "verify-order",
+      subject: row.id,
+      state: seed.state ?? (seed.outcome === "rejected" ? "parked" : seed.outcome ? "done" : "queued"),
+      runAt: createdAt,
     },
   });
   if (seed.commission) {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import * as orderRoute from "../../app/routes/app.orders.$id";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import { onWake } from "../../app/verification/wake.server";
+import { onWake } from "../../app/queue/wake.server";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
 
 const SHOP = "order-test.myshopify.com";
@@ -35,8 +35,10 @@ describe("order detail", () => {
       arrivedTag: "coupon-x",
       expectedTag: "creator-a",
       creatorId: "cr_42",
-      payload: {
-        noteAttributes: [
+      orderFacts: {
+        id: "1",
+        createdAt: "2026-11-20T10:06:00.000Z",
+        cartAttributes: [
           {
             name: "_lb_tags",
             value: JSON.stringify([
@@ -81,7 +83,7 @@ describe("order detail", () => {
       expect(response.status).toBe(200);
       const { order } = await response.json();
       expect(order.arrived).toMatchObject({
-        captureSource: "note_attributes",
+        captureSource: "cart_attributes",
         clickId: "click-1",
         arrivedTag: "coupon-x",
       });
@@ -98,6 +100,7 @@ describe("order detail", () => {
         creatorId: "cr_42",
         verdict: "hijacked",
         recorded: true,
+        reportConfirmed: null,
       });
       expect(order.tagging).toMatchObject({ taggedAt: "2026-11-20T10:10:00.000Z", hijackTag: "hijack-caught" });
       expect(order.commission).toMatchObject({ amount: "12.50", currency: "EUR", redirected: true });
@@ -127,15 +130,22 @@ describe("retry now", () => {
     expect(await response.json()).toEqual({ ok: true });
     expect(woken).toBe(1);
     const after = await prisma.verification.findUniqueOrThrow({ where: { id: row.id } });
-    expect(after).toMatchObject({ state: "queued", outcome: null });
-    expect(after.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(after.outcome).toBeNull();
+    const job = await prisma.job.findUniqueOrThrow({
+      where: { kind_subject: { kind: "verify-order", subject: row.id } },
+    });
+    expect(job).toMatchObject({ state: "queued", attempts: 0 });
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it("requeues a rejected (parked) order by its Shopify order id", async () => {
     const row = await seedVerification({ shop: SHOP, outcome: "rejected", deadlineAt: alive() });
     const response = await retry(SHOP, row.orderId);
     expect(response.status).toBe(200);
-    expect((await prisma.verification.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("queued");
+    expect(
+      (await prisma.job.findUniqueOrThrow({ where: { kind_subject: { kind: "verify-order", subject: row.id } } }))
+        .state,
+    ).toBe("queued");
   });
 
   it("refuses once the click has expired, for other outcomes, and twice in a row", async () => {

@@ -9,7 +9,7 @@ describe("findClick", () => {
   it("prefers the cart attributes the storefront wrote", () => {
     const result = findClick(
       {
-        noteAttributes: attrs({
+        cartAttributes: attrs({
           [CART_ATTRIBUTES.clickId]: "clk_1",
           [CART_ATTRIBUTES.arrivedTag]: "honey-77",
           [CART_ATTRIBUTES.capturedAt]: "2026-11-21T10:00:00.000Z",
@@ -22,7 +22,7 @@ describe("findClick", () => {
     expect(result).toEqual({
       found: true,
       evidence: {
-        source: "note_attributes",
+        source: "cart_attributes",
         clickId: "clk_1",
         arrivedTag: "honey-77",
         capturedAt: new Date("2026-11-21T10:00:00.000Z"),
@@ -35,7 +35,7 @@ describe("findClick", () => {
   });
 
   it("falls back to the landing URL, using the merchant's tag parameters in order", () => {
-    const result = findClick({ noteAttributes: [], landingSite: "/products/a?ref=zz&lb_click=clk_2&aff=bob" }, [
+    const result = findClick({ cartAttributes: [], landingSite: "/products/a?ref=zz&lb_click=clk_2&aff=bob" }, [
       "tag",
       "aff",
       "ref",
@@ -47,18 +47,18 @@ describe("findClick", () => {
   });
 
   it("reports a click without a tag as a null tag, and no click as unattributed", () => {
-    expect(findClick({ noteAttributes: attrs({ _lb_click: "clk_3" }), landingSite: null }, ["tag"])).toMatchObject({
+    expect(findClick({ cartAttributes: attrs({ _lb_click: "clk_3" }), landingSite: null }, ["tag"])).toMatchObject({
       found: true,
       evidence: { arrivedTag: null },
     });
     expect(
-      findClick({ noteAttributes: attrs({ _lb_tag: "alice" }), landingSite: "/?tag=alice" }, ["tag"]),
+      findClick({ cartAttributes: attrs({ _lb_tag: "alice" }), landingSite: "/?tag=alice" }, ["tag"]),
     ).toMatchObject({ found: false });
   });
 
   it("refuses over-long click ids and survives garbage in every field", () => {
     expect(
-      findClick({ noteAttributes: attrs({ _lb_click: "c".repeat(MAX_CLICK_ID_LENGTH + 1) }), landingSite: null }, [
+      findClick({ cartAttributes: attrs({ _lb_click: "c".repeat(MAX_CLICK_ID_LENGTH + 1) }), landingSite: null }, [
         "tag",
       ]).found,
     ).toBe(false);
@@ -71,8 +71,8 @@ describe("findClick", () => {
           }),
         ),
         fc.option(fc.string()),
-        (noteAttributes, landingSite) => {
-          const result = findClick({ noteAttributes, landingSite }, ["tag"]);
+        (cartAttributes, landingSite) => {
+          const result = findClick({ cartAttributes, landingSite }, ["tag"]);
           if (result.found) expect(result.evidence.clickId.length).toBeLessThanOrEqual(MAX_CLICK_ID_LENGTH);
         },
       ),

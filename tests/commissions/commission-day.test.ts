@@ -65,7 +65,7 @@ describe("commission totals", () => {
               orderId: `${sequence}-${i}`,
               orderGid: `gid://shopify/Order/${i}`,
               orderCreatedAt: NOW,
-              payload: "{}",
+              orderFacts: "{}",
             },
           });
           const digits = r.currency === "JPY" ? 0 : r.currency === "KWD" ? 3 : 2;

@@ -255,7 +255,7 @@ describe("dashboard, order page and ledger in the browser", () => {
       shop: SHOP,
       orderCreatedAt: new Date(now - 3 * 86_400_000),
       createdAt: new Date(now - 3 * 86_400_000),
-      payload: "{}",
+      orderFacts: "{}",
     };
     const failed = await prisma.verification.create({
       data: {
@@ -263,10 +263,9 @@ describe("dashboard, order page and ledger in the browser", () => {
         orderId: "7001",
         orderGid: "gid://shopify/Order/7001",
         orderName: "#7001",
-        state: "done",
         outcome: "failed",
         reason: "gave up after 8 attempts",
-        captureSource: "note_attributes",
+        captureSource: "cart_attributes",
         clickId: "clk-7001",
         arrivedTag: "creator-a",
         deadlineAt: new Date(now + 30 * 60_000),
@@ -278,9 +277,8 @@ describe("dashboard, order page and ledger in the browser", () => {
         orderId: "7002",
         orderGid: "gid://shopify/Order/7002",
         orderName: "#7002",
-        state: "done",
         outcome: "hijacked",
-        captureSource: "note_attributes",
+        captureSource: "cart_attributes",
         clickId: "clk-7002",
         arrivedTag: "=cmd|' /C calc'!A0",
         expectedTag: "creator-b",

@@ -12,6 +12,9 @@ export interface Delivery {
   secret?: string;
   /** Replaces the signature header (or removes it with null). */
   hmac?: string | null;
+  triggeredAt?: Date | string;
+  /** Headers set over Shopify's (a replayed body under another topic, say). */
+  headers?: Record<string, string>;
 }
 
 /** POSTs a webhook the way Shopify does: exact body bytes, HMAC over them, Shopify's headers. */
@@ -25,7 +28,9 @@ export async function deliver(baseUrl: string, path: string, delivery: Delivery)
     secret: delivery.secret ?? TEST_SECRET,
     eventId: delivery.eventId,
     webhookId: delivery.webhookId,
+    triggeredAt: delivery.triggeredAt,
   });
+  Object.assign(headers, delivery.headers);
   if (delivery.hmac === null) delete headers["X-Shopify-Hmac-Sha256"];
   else if (delivery.hmac !== undefined) headers["X-Shopify-Hmac-Sha256"] = delivery.hmac;
   return fetch(`${baseUrl}${path}`, { method: "POST", headers, body });

@@ -3,12 +3,9 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { SettingsInput } from "../../app/settings/settings-schema";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
-import {
-  defaultPipelineDeps,
-  startVerificationWorker,
-  type VerificationWorker,
-} from "../../app/verification/worker.server";
-import type { PipelineDeps } from "../../app/verification/verify-order.server";
+import type { JobRunner } from "../../app/queue/runner.server";
+import type { PipelineDeps } from "../../app/verification/order-run.server";
+import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
@@ -59,11 +56,9 @@ export async function installShop(h: Harness, shop: string, settings: Partial<Se
   await storeOfflineSession(shop, h.shopify.issueToken(shop, { scope: ["read_orders", "write_orders"] }).token);
 }
 
-/** Pipeline dependencies on the harness clock, with the client's in-call backoff not slept. */
-export function testDeps(h: Harness, overrides: Partial<PipelineDeps> = {}): Partial<PipelineDeps> {
+/** Pipeline dependencies with the click client's in-call backoff not slept. */
+export function testDeps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
   return {
-    now: () => h.clock.now ?? new Date(),
-    random: () => 0.5,
     clickService: (settings) =>
       createClickServiceClient({
         baseUrl: settings.clickServiceUrl,
@@ -71,13 +66,29 @@ export function testDeps(h: Harness, overrides: Partial<PipelineDeps> = {}): Par
         sleep: async () => {},
         maxAttempts: 2,
       }),
-    adminGraphql: defaultPipelineDeps.adminGraphql,
+    shopifyAdmin: defaultPipelineDeps.shopifyAdmin,
     ...overrides,
   };
 }
 
-export function worker(h: Harness, overrides: Partial<PipelineDeps> = {}, owner?: string): VerificationWorker {
-  return startVerificationWorker({ owner, concurrency: 4, pollIntervalMs: 3_600_000, deps: testDeps(h, overrides) });
+export interface WorkerSetup {
+  deps?: Partial<PipelineDeps>;
+  owner?: string;
+  concurrency?: number;
+  leaseMs?: number;
+}
+
+/** A worker on the harness clock that only runs when a test says so (runOnce) or work is queued here. */
+export function worker(h: Harness, setup: WorkerSetup = {}): JobRunner {
+  return startWorker({
+    owner: setup.owner,
+    concurrency: setup.concurrency ?? 4,
+    leaseMs: setup.leaseMs,
+    pollIntervalMs: 3_600_000,
+    now: () => h.clock.now ?? new Date(),
+    random: () => 0.5,
+    deps: testDeps(setup.deps),
+  });
 }
 
 export interface OrderSpec {
@@ -142,11 +153,16 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   return { payload, clickId, statuses: responses.map((response) => response.status) };
 }
 
+/** An order's verification with its commission, its attempt log and its job. */
 export async function verificationOf(shop: string, orderId: number | string) {
-  return prisma.verification.findUniqueOrThrow({
+  const verification = await prisma.verification.findUniqueOrThrow({
     where: { shop_orderId: { shop, orderId: String(orderId) } },
-    include: { commission: true, attemptLog: { orderBy: { startedAt: "asc" } } },
+    include: { commission: true, attemptLog: { orderBy: [{ startedAt: "asc" }, { number: "asc" }] } },
   });
+  const job = await prisma.job.findUniqueOrThrow({
+    where: { kind_subject: { kind: "verify-order", subject: verification.id } },
+  });
+  return { ...verification, job };
 }
 
 export function tagsAddCalls(h: Harness, orderGid: string): number {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { listen } from "../../sandbox/listen";
 
 // Serves Remix route modules over real HTTP, the way remix-serve hands them a Fetch Request,
@@ -38,20 +39,20 @@ export async function serveRoutes(routes: Record<string, RouteModule>): Promise<
 async function handle(routes: Record<string, RouteModule>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   const route = routes[url.pathname];
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers.set(name, value);
   }
   const method = req.method ?? "GET";
+  // The body streams in as it does under remix-serve, so a route can refuse it before reading it.
   const request = new Request(url, {
     method,
     headers,
-    body: chunks.length && method !== "GET" ? Buffer.concat(chunks) : undefined,
-  });
+    ...(method !== "GET" && method !== "HEAD" && { body: Readable.toWeb(req) as ReadableStream, duplex: "half" }),
+  } as RequestInit);
   const handler = method === "GET" ? route?.loader : route?.action;
   if (!handler) {
+    req.resume();
     res.statusCode = route ? 405 : 404;
     res.end();
     return;

@@ -2,9 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-orders/documents";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import { requeueRejected, type VerificationWorker } from "../../app/verification/worker.server";
+import type { JobRunner } from "../../app/queue/runner.server";
+import { unpark } from "../../app/queue/queue.server";
+import { GAVE_UP_ON_LIFETIME } from "../../app/verification/retry-policy";
 import {
   installShop,
+  testDeps,
   orderTags,
   placeOrder,
   startHarness,
@@ -15,7 +18,7 @@ import {
 } from "../support/pipeline-harness";
 
 let h: Harness;
-const running: VerificationWorker[] = [];
+const running: JobRunner[] = [];
 let shopNumber = 0;
 
 beforeAll(async () => {
@@ -34,8 +37,8 @@ async function newShop(settings = {}) {
   return shop;
 }
 
-function startWorker(...args: Parameters<typeof worker> extends [Harness, ...infer Rest] ? Rest : never) {
-  const w = worker(h, ...args);
+function startWorker(setup: Parameters<typeof worker>[1] = {}) {
+  const w = worker(h, setup);
   running.push(w);
   return w;
 }
@@ -54,7 +57,7 @@ describe("one order through the pipeline", () => {
 
     const v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");
-    expect(v.captureSource).toBe("note_attributes");
+    expect(v.captureSource).toBe("cart_attributes");
     expect(orderTags(h, payload.id)).not.toContain("affiliate-hijacked");
     expect(v.commission).toMatchObject({
       creatorId: "cr_alice",
@@ -160,7 +163,37 @@ describe("one order through the pipeline", () => {
   });
 });
 
+const VERIFY = "/api/v1/merchant/verify-click";
+const LOOKUP = "/api/v1/merchant/lookup-click";
+
+/** verify-click requests that reached the service so far (faulted ones included). */
+const reportRequests = () => h.clicks.state.requests.filter((r) => r.path === VERIFY).length;
+
+async function fault(body: Record<string, unknown>) {
+  const response = await fetch(`${h.clicks.url}/sandbox/faults`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
+  expect(response.status).toBe(201);
+}
+
+/** Runs the worker, moving the clock to each retry, until the order is done (or `rounds` run out). */
+async function runToEnd(w: JobRunner, shop: string, orderId: number, rounds = 20) {
+  for (let round = 0; round < rounds; round += 1) {
+    await w.runOnce();
+    const v = await verificationOf(shop, orderId);
+    if (v.job.state === "done" || v.job.state === "parked") return v;
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+  }
+  return verificationOf(shop, orderId);
+}
+
 describe("failures and recovery", () => {
+  afterEach(async () => {
+    await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
+  });
+
   it("rejected key: flags the shop, parks the order, and retries it once the key is fixed", async () => {
     const shop = await newShop();
     const revoked = h.clicks.createApiKey();
@@ -171,127 +204,172 @@ describe("failures and recovery", () => {
     await w.runOnce();
 
     let v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ outcome: "rejected", state: "parked" });
+    expect(v.outcome).toBe("rejected");
+    expect(v.job.state).toBe("parked");
+    expect(v.reportStartedAt).toBeNull();
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).credentialsRejectedAt).toBeInstanceOf(
       Date,
     );
 
     await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey });
-    expect(await requeueRejected(shop)).toBe(1);
+    expect(await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", new Date()))).toBe(1);
     await w.runOnce();
     v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");
+    expect(v.reportConfirmed).toBe(true);
     expect(v.commission).not.toBeNull();
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).credentialsRejectedAt).toBeNull();
   });
 
-  it("service down then up: retried later with backoff, then verified", async () => {
+  it("a report whose answer is lost is never sent again: lookup-click settles the verdict", async () => {
     const shop = await newShop();
     const w = startWorker();
-    await fetch(`${h.clicks.url}/sandbox/faults`, {
-      method: "POST",
-      body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 2, status: 503 }),
-      headers: { "content-type": "application/json" },
-    });
+    const before = reportRequests();
+    await fault({ path: VERIFY, times: 1, status: 503 });
+    const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", reportConfirmed: false, expectedTag: "alice-20", hijacked: true });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([
+      ["verify-click", "unknown"],
+      ["lookup-click", "ok"],
+      ["tag-order", "ok"],
+    ]);
+    expect(reportRequests() - before).toBe(1);
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    expect(clickId).toBeTruthy();
+  });
+
+  it("service down then up: the lookup is retried later with backoff, the report is not", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const before = reportRequests();
+    await fault({ path: VERIFY, times: 1, status: 503 });
+    await fault({ path: LOOKUP, times: 2, status: 503 });
     const { payload } = await placeOrder(h, { shop });
     await w.runOnce();
 
     let v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ state: "queued", outcome: null, attempts: 1 });
-    expect(v.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
-    expect(v.attemptLog[0]).toMatchObject({ step: "verify-click", result: "retryable" });
+    expect(v.outcome).toBeNull();
+    expect(v.job).toMatchObject({ state: "queued", attempts: 1 });
+    expect(v.job.runAt.getTime()).toBeGreaterThan(Date.now());
+    expect(v.attemptLog.map((a) => a.result)).toEqual(["unknown", "retryable"]);
 
-    h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
     await w.runOnce();
     v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");
-    expect(v.attemptLog.map((attempt) => attempt.result)).toEqual(["retryable", "ok"]);
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([
+      ["verify-click", "unknown"],
+      ["lookup-click", "retryable"],
+      ["lookup-click", "ok"],
+    ]);
+    expect(reportRequests() - before).toBe(1);
   });
 
-  it("service down past the click's lifetime: failed, with every attempt recorded", async () => {
+  it("a service that cannot be reached at all gets the report once it can, within the click's life", async () => {
+    const shop = await newShop();
+    // Nothing listens there: the connection is refused, so nothing reached the service.
+    await saveSettings(shop, { clickServiceUrl: "http://127.0.0.1:9", apiKey: h.apiKey });
+    const w = startWorker();
+    const { payload, clickId } = await placeOrder(h, { shop });
+    await w.runOnce();
+    let v = await verificationOf(shop, payload.id);
+    expect(v.job.state).toBe("queued");
+    expect(v.reportStartedAt).toBeNull();
+    expect(v.attemptLog.map((a) => a.result)).toEqual(["not-sent"]);
+
+    await saveSettings(shop, { clickServiceUrl: h.clicks.url });
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+    await w.runOnce();
+    v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", reportConfirmed: true });
+    expect(h.clicks.verifications(clickId)).toHaveLength(1);
+  });
+
+  it("service down past the click's lifetime: failed at the one-hour cut-off, every attempt recorded", async () => {
     const shop = await newShop();
     const w = startWorker();
-    await fetch(`${h.clicks.url}/sandbox/faults`, {
-      method: "POST",
-      body: JSON.stringify({ path: "/api/v1/merchant/verify-click", times: 1000, status: 503 }),
-      headers: { "content-type": "application/json" },
-    });
-    const { payload } = await placeOrder(h, { shop, clickAgeMinutes: 50 });
-    try {
-      for (let round = 0; round < 20; round += 1) {
-        await w.runOnce();
-        const v = await verificationOf(shop, payload.id);
-        if (v.state === "done") break;
-        h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
-      }
-    } finally {
-      await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
-    }
-    const v = await verificationOf(shop, payload.id);
+    await fault({ path: VERIFY, times: 1000, status: 503 });
+    await fault({ path: LOOKUP, times: 1000, status: 503 });
+    // 58 minutes old: two minutes left, far fewer than the attempts' backoff would take.
+    const { payload } = await placeOrder(h, { shop, clickAgeMinutes: 58 });
+    const v = await runToEnd(w, shop, payload.id);
     expect(v.outcome).toBe("failed");
-    expect(v.reason).toMatch(/lifetime|attempts/);
-    expect(v.attemptLog.length).toBe(v.attempts);
-    expect(v.attemptLog.every((attempt) => attempt.result === "retryable")).toBe(true);
+    expect(v.reason).toContain(GAVE_UP_ON_LIFETIME);
+    expect(v.job.attempts).toBeLessThan(8);
+    expect(v.attemptLog.map((a) => a.result)).toEqual([
+      "unknown",
+      ...Array.from({ length: v.attemptLog.length - 1 }, () => "retryable"),
+    ]);
     expect(v.commission).toBeNull();
   });
 
   it("an internal fault that keeps happening ends as failed, with its message, instead of looping", async () => {
     const shop = await newShop();
     const w = startWorker({
-      clickService: () => {
-        throw new Error("simulated fault while building the client");
+      deps: {
+        clickService: () => {
+          throw new Error("simulated fault while building the client");
+        },
       },
     });
     const { payload } = await placeOrder(h, { shop });
-    for (let round = 0; round < 20; round += 1) {
-      await w.runOnce();
-      const v = await verificationOf(shop, payload.id);
-      if (v.state === "done") break;
-      h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
-    }
-    const v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ state: "done", outcome: "failed", attempts: 8 });
-    expect(v.reason).toMatch(/simulated fault/);
+    const v = await runToEnd(w, shop, payload.id);
+    expect(v.outcome).toBe("failed");
+    expect(v.job).toMatchObject({ state: "done", attempts: 8 });
+    expect(v.reason).toMatch(/^internal error: simulated fault while building the client/);
   });
 
   it("a retry after a fault that struck past the verdict keeps the verdict and finishes the order", async () => {
     const shop = await newShop();
     const broken = startWorker({
-      adminGraphql: () => {
-        throw new Error("simulated fault while reaching Shopify");
+      deps: {
+        shopifyAdmin: () => {
+          throw new Error("simulated fault while reaching Shopify");
+        },
       },
     });
     const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
-    for (let round = 0; round < 20; round += 1) {
-      await broken.runOnce();
-      const v = await verificationOf(shop, payload.id);
-      if (v.state === "done") break;
-      h.clock.now = new Date(v.nextAttemptAt.getTime() + 1);
-    }
-    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "failed", hijacked: true });
+    const failed = await runToEnd(broken, shop, payload.id);
+    expect(failed).toMatchObject({ outcome: "failed", hijacked: true });
+    expect(failed.commission).toBeNull();
     await broken.stop();
     h.clock.now = null;
 
     const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
     expect(await retryVerificationNow(shop, String(payload.id))).toEqual({ ok: true });
+    expect((await verificationOf(shop, payload.id)).job).toMatchObject({ state: "queued", attempts: 0 });
     await startWorker().runOnce();
     const v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ state: "done", outcome: "hijacked" });
+    expect(v.outcome).toBe("hijacked");
+    expect(v.job.state).toBe("done");
     expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(h.clicks.verifications(clickId)).toHaveLength(1);
   });
 
-  it("GraphQL throttled then accepted: the tag lands once", async () => {
+  it("GraphQL throttled: the write is deferred to when the bucket refills, without spending an attempt", async () => {
     const shop = await newShop();
     const w = startWorker();
     h.shopify.faults({ throttle: 1 });
     const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
     await w.runOnce();
-    const v = await verificationOf(shop, payload.id);
+    let v = await verificationOf(shop, payload.id);
+    expect(v.outcome).toBeNull();
+    expect(v.hijacked).toBe(true);
+    expect(v.job).toMatchObject({ state: "queued", attempts: 0 });
+    expect(v.job.runAt.getTime()).toBeGreaterThan(Date.now());
+
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+    await w.runOnce();
+    v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("hijacked");
     expect(v.taggedAt).toBeInstanceOf(Date);
     expect(orderTags(h, payload.id).filter((tag) => tag === "affiliate-hijacked")).toHaveLength(1);
+    expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(h.shopify.requests().some((request) => request.fault === "throttle")).toBe(true);
   });
 });
@@ -304,22 +382,27 @@ describe("duplicates, races and crashes", () => {
     expect(statuses).toEqual([200, 200, 200]);
     await w.runOnce();
     expect(await prisma.verification.count({ where: { shop } })).toBe(1);
+    expect(await prisma.job.count({ where: { shop } })).toBe(1);
     expect(await prisma.webhookDelivery.count({ where: { shop } })).toBe(1);
     expect(await prisma.commission.count({ where: { shop } })).toBe(1);
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(h.clicks.verifications(clickId)).toHaveLength(1);
   });
 
-  it("two workers racing over the same orders never process one twice", async () => {
+  it("two workers racing over the same orders both work, and never process one twice", async () => {
     const shop = await newShop();
-    const a = startWorker({}, "worker-a");
-    const b = startWorker({}, "worker-b");
     const orders = [];
     for (let i = 0; i < 12; i += 1)
       orders.push(await placeOrder(h, { shop, arrivedTag: i % 2 ? "honey-77" : "alice-20" }));
-    await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
+    // Started together once the work is there, each taking one order at a time.
+    const a = startWorker({ owner: "worker-a", concurrency: 1 });
+    const b = startWorker({ owner: "worker-b", concurrency: 1 });
+    const [byA, byB] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(byA).toBeGreaterThan(0);
+    expect(byB).toBeGreaterThan(0);
+    expect(byA + byB).toBe(12);
     for (const { payload, clickId } of orders) {
-      expect((await verificationOf(shop, payload.id)).state).toBe("done");
+      expect((await verificationOf(shop, payload.id)).job.state).toBe("done");
       expect(h.clicks.verifications(clickId)).toHaveLength(1);
     }
     expect(await prisma.commission.count({ where: { shop } })).toBe(12);
@@ -330,24 +413,64 @@ describe("duplicates, races and crashes", () => {
     let reachedShopify!: () => void;
     const stalled = new Promise<void>((resolve) => (reachedShopify = resolve));
     // Worker A gets the verdict, then hangs forever before tagging: as good as killed.
-    const a = startWorker({ adminGraphql: () => (reachedShopify(), new Promise(() => {})) }, "doomed");
+    const a = startWorker({
+      owner: "doomed",
+      deps: { shopifyAdmin: () => (reachedShopify(), new Promise(() => {})) },
+    });
     const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
     void a.runOnce();
     await stalled;
-    expect((await verificationOf(shop, payload.id)).leaseOwner).toBe("doomed");
+    expect((await verificationOf(shop, payload.id)).job).toMatchObject({ leaseOwner: "doomed", attempts: 1 });
 
-    const b = startWorker({}, "survivor");
+    const b = startWorker({ owner: "survivor" });
     await b.runOnce();
-    expect((await verificationOf(shop, payload.id)).state).toBe("processing"); // lease still valid
+    expect((await verificationOf(shop, payload.id)).job.state).toBe("running"); // lease still valid
 
     h.clock.now = new Date(Date.now() + 3 * 60_000);
     await b.runOnce();
     const v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ state: "done", outcome: "hijacked" });
+    expect(v.outcome).toBe("hijacked");
+    // The crash counted as an attempt: the survivor's claim was the second.
+    expect(v.job).toMatchObject({ state: "done", attempts: 2 });
     expect(h.clicks.verifications(clickId)).toHaveLength(1);
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(v.commission?.redirected).toBe(true);
     running.splice(running.indexOf(a), 1); // its hung call never settles; nothing to wait for
+  });
+
+  it("a worker that dies after sending the report: the survivor settles it with a lookup, never a second report", async () => {
+    const shop = await newShop();
+    let sent!: () => void;
+    const reported = new Promise<void>((resolve) => (sent = resolve));
+    const a = startWorker({
+      owner: "doomed",
+      deps: {
+        // The report reaches the service and is recorded; the worker dies before the answer.
+        clickService: (settings) => {
+          const real = testDeps().clickService(settings);
+          return {
+            lookupClick: real.lookupClick,
+            verifyClick: async (input, options) => {
+              await real.verifyClick(input, options);
+              sent();
+              return new Promise(() => {});
+            },
+          };
+        },
+      },
+    });
+    const before = reportRequests();
+    const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "alice-20" });
+    void a.runOnce();
+    await reported;
+
+    h.clock.now = new Date(Date.now() + 3 * 60_000);
+    await startWorker({ owner: "survivor" }).runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", reportConfirmed: false });
+    expect(h.clicks.verifications(clickId)).toHaveLength(1);
+    expect(reportRequests() - before).toBe(1);
+    running.splice(running.indexOf(a), 1);
   });
 });
 

@@ -1,0 +1,246 @@
+import { randomUUID } from "node:crypto";
+import prisma, { dialect, sqlTime, type Db } from "../db.server";
+import { backoffDelay } from "./backoff";
+import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
+
+// Every change of a job's state, lease or attempts happens here and nowhere else (the
+// transitions are drawn in job-states.ts). Writes by a running job are fenced: each one checks,
+// in the same transaction, that the worker still holds the lease, so a worker that lost it
+// (paused, partitioned, presumed dead) can never overwrite the one that took over.
+
+export interface NewJob {
+  shop: string;
+  kind: JobKind;
+  subject: string;
+  runAt: Date;
+}
+
+/** Queues jobs inside the caller's transaction; a job that already exists for its subject is left as it is. */
+export async function enqueue(tx: Db, jobs: NewJob[], now: Date): Promise<void> {
+  if (jobs.length === 0) return;
+  const existing = await tx.job.findMany({
+    where: { OR: jobs.map(({ kind, subject }) => ({ kind, subject })) },
+    select: { kind: true, subject: true },
+  });
+  const taken = new Set(existing.map((job) => `${job.kind} ${job.subject}`));
+  const fresh = jobs.filter((job) => !taken.has(`${job.kind} ${job.subject}`));
+  if (fresh.length === 0) return;
+  await tx.job.createMany({
+    data: fresh.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
+  });
+}
+
+interface ClaimedRow {
+  id: string;
+  shop: string;
+  kind: string;
+  subject: string;
+  attempts: number | bigint;
+}
+
+/**
+ * Claims up to `limit` due jobs in one statement: queued ones whose time has come, and running
+ * ones whose lease ran out (their worker died). Each claim counts an attempt. On PostgreSQL,
+ * rows another instance is claiming are skipped rather than waited for.
+ */
+export async function claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<ClaimedJob[]> {
+  if (limit <= 0) return [];
+  const at = sqlTime(now);
+  const lease = sqlTime(new Date(now.getTime() + leaseMs));
+  const rows =
+    dialect === "postgresql"
+      ? await prisma.$queryRaw<ClaimedRow[]>`
+          WITH expired AS (
+            SELECT "id" FROM "Job" WHERE "state" = 'running' AND "leaseExpiresAt" < ${at}
+            ORDER BY "leaseExpiresAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          ), due AS (
+            SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
+            ORDER BY "runAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          )
+          UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
+                 "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
+          WHERE "id" IN (SELECT "id" FROM (SELECT "id" FROM expired UNION ALL SELECT "id" FROM due) AS picked LIMIT ${limit})
+          RETURNING "id", "shop", "kind", "subject", "attempts"`
+      : await prisma.$queryRaw<ClaimedRow[]>`
+          UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
+                 "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
+          WHERE "id" IN (
+            SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'running' AND "leaseExpiresAt" < ${at}
+                              ORDER BY "leaseExpiresAt" LIMIT ${limit})
+            UNION ALL
+            SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
+                              ORDER BY "runAt" LIMIT ${limit})
+            LIMIT ${limit})
+          RETURNING "id", "shop", "kind", "subject", "attempts"`;
+  return rows.map((row) => ({
+    id: row.id,
+    shop: row.shop,
+    kind: row.kind as JobKind,
+    subject: row.subject,
+    attempts: Number(row.attempts),
+    owner,
+  }));
+}
+
+/** Extends the lease of a job this worker still holds; false when it no longer does. */
+export async function renew(job: ClaimedJob, now: Date, leaseMs: number): Promise<boolean> {
+  const { count } = await prisma.job.updateMany({
+    where: { id: job.id, leaseOwner: job.owner, state: "running" },
+    data: { leaseExpiresAt: new Date(now.getTime() + leaseMs), updatedAt: now },
+  });
+  return count === 1;
+}
+
+/**
+ * Runs `write` in one transaction with a proof that this worker still holds the job's lease,
+ * and applies `transition` in that same transaction when one is given: the job's domain writes
+ * and its state change land together or not at all. Throws LeaseLost when the lease is gone.
+ */
+export async function fenced<T>(
+  job: ClaimedJob,
+  now: Date,
+  write: (tx: Db) => Promise<T>,
+  transition?: Transition,
+): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    if (transition) await applyTransition(tx, job, transition, now);
+    else await holdLease(tx, job, now);
+    return write(tx);
+  });
+}
+
+/** Applies a transition on its own (no domain write goes with it). */
+export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
+  await prisma.$transaction((tx) => applyTransition(tx, job, transition, now));
+}
+
+async function holdLease(tx: Db, job: ClaimedJob, now: Date): Promise<void> {
+  const { count } = await tx.job.updateMany({
+    where: { id: job.id, leaseOwner: job.owner, state: "running" },
+    data: { updatedAt: now },
+  });
+  if (count !== 1) throw new LeaseLost(job.id);
+}
+
+const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
+
+async function applyTransition(tx: Db, job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
+  const mine = { id: job.id, leaseOwner: job.owner, state: "running" };
+  let count: number;
+  switch (transition.to) {
+    case "finish": {
+      // Done, unless something new arrived while the job ran: then it goes again at once.
+      ({ count } = await tx.job.updateMany({
+        where: { ...mine, rerun: false },
+        data: { state: "done", ...RELEASED, lastError: null, updatedAt: now },
+      }));
+      if (count === 0) {
+        ({ count } = await tx.job.updateMany({
+          where: { ...mine, rerun: true },
+          data: { state: "queued", rerun: false, attempts: 0, runAt: now, ...RELEASED, updatedAt: now },
+        }));
+      }
+      break;
+    }
+    case "retry":
+      ({ count } = await tx.job.updateMany({
+        where: mine,
+        data: { state: "queued", runAt: transition.at, ...RELEASED, lastError: clip(transition.error), updatedAt: now },
+      }));
+      break;
+    case "defer":
+      ({ count } = await tx.job.updateMany({
+        where: mine,
+        data: {
+          state: "queued",
+          runAt: transition.at,
+          attempts: { decrement: 1 },
+          ...RELEASED,
+          lastError: clip(transition.reason),
+          updatedAt: now,
+        },
+      }));
+      break;
+    case "park":
+      ({ count } = await tx.job.updateMany({
+        where: mine,
+        data: { state: "parked", ...RELEASED, lastError: clip(transition.error), updatedAt: now },
+      }));
+      break;
+  }
+  if (count !== 1) throw new LeaseLost(job.id);
+}
+
+/**
+ * After an unexpected fault (a bug, the database busy): back in the queue with backoff, never
+ * dropped. The attempt stays counted; once they are used up, the next claim gives the job up
+ * (runner.server.ts), so a job always ends with its reason recorded.
+ */
+export async function releaseAfterFault(
+  job: ClaimedJob,
+  error: string,
+  now: Date,
+  random: () => number,
+): Promise<boolean> {
+  const { count } = await prisma.job.updateMany({
+    where: { id: job.id, leaseOwner: job.owner, state: "running" },
+    data: {
+      state: "queued",
+      runAt: new Date(now.getTime() + backoffDelay(job.attempts, random)),
+      ...RELEASED,
+      lastError: clip(error),
+      updatedAt: now,
+    },
+  });
+  return count === 1;
+}
+
+/** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */
+export async function requeue(tx: Db, kind: JobKind, subject: string, now: Date): Promise<boolean> {
+  const { count } = await tx.job.updateMany({
+    where: { kind, subject, state: { in: ["done", "parked"] } },
+    data: { state: "queued", attempts: 0, rerun: false, runAt: now, ...RELEASED, lastError: null, updatedAt: now },
+  });
+  return count === 1;
+}
+
+/** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
+export async function unpark(tx: Db, shop: string, kind: JobKind, now: Date): Promise<number> {
+  const { count } = await tx.job.updateMany({
+    where: { shop, kind, state: "parked" },
+    data: { state: "queued", attempts: 0, runAt: now, updatedAt: now },
+  });
+  return count;
+}
+
+/**
+ * Something new arrived for a subject (a refund for an order, say): its job runs again. A job
+ * still queued, running or parked is flagged first, so one that finishes in between is caught
+ * by the second statement, and one that finishes after it sees the flag (no wake-up is lost).
+ */
+export async function reopen(tx: Db, kind: JobKind, subject: string, now: Date): Promise<void> {
+  await tx.job.updateMany({
+    where: { kind, subject, state: { in: ["queued", "running", "parked"] } },
+    data: { rerun: true, updatedAt: now },
+  });
+  await tx.job.updateMany({
+    where: { kind, subject, state: "done" },
+    data: { state: "queued", rerun: false, attempts: 0, runAt: now, updatedAt: now },
+  });
+}
+
+/** The job of a subject, as the admin shows it (null when there is none). */
+export async function jobOf(
+  kind: JobKind,
+  subject: string,
+): Promise<{ state: JobState; attempts: number; runAt: Date; lastError: string | null } | null> {
+  const job = await prisma.job.findUnique({
+    where: { kind_subject: { kind, subject } },
+    select: { state: true, attempts: true, runAt: true, lastError: true },
+  });
+  return job ? { ...job, state: job.state as JobState } : null;
+}
+
+function clip(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}

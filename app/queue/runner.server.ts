@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db.server";
+import { logger } from "../logger.server";
+import {
+  DEFAULT_LEASE_MS,
+  LeaseLost,
+  MAX_ATTEMPTS,
+  type ClaimedJob,
+  type JobKind,
+  type Transition,
+} from "./job-states";
+import { claim, fenced, releaseAfterFault, renew, settle } from "./queue.server";
+import { onWake } from "./wake.server";
+
+// Runs jobs inside the app's server process. It wakes when work is queued in this process and
+// also polls, so work survives restarts and reaches every instance. While a job runs its lease
+// is renewed, so no outside call can outlive it unnoticed: when renewal fails the job's signal
+// aborts, and its next write is refused by the fence anyway.
+
+export interface JobContext {
+  readonly job: ClaimedJob;
+  now(): Date;
+  random(): number;
+  /** Aborted when the lease is lost or the worker stops; every outside call takes it. */
+  readonly signal: AbortSignal;
+  /**
+   * Domain writes, fenced by the lease. With a transition the job's state changes in the same
+   * transaction, and the job has ended.
+   */
+  write<T>(fn: (tx: Db) => Promise<T>, transition?: Transition): Promise<T>;
+}
+
+export interface JobHandler {
+  /** Takes the job as far as it can; returns how it ends, or null when it ended through write(). */
+  run(ctx: JobContext): Promise<Transition | null>;
+  /** Its attempts are used up: record why (fenced); the queue then marks it done. */
+  giveUp(ctx: JobContext, reason: string): Promise<void>;
+}
+
+export type JobHandlers = Record<JobKind, JobHandler>;
+
+export interface RunnerOptions {
+  handlers: JobHandlers;
+  owner?: string;
+  concurrency: number;
+  pollIntervalMs: number;
+  leaseMs?: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+export interface JobRunner {
+  readonly owner: string;
+  /** Claims and runs everything due now; resolves when that batch (and what it made due) is done. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function startJobRunner(options: RunnerOptions): JobRunner {
+  const owner = options.owner ?? `worker-${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const now = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
+  let ticking: Promise<number> | null = null;
+  let again = false;
+
+  async function execute(job: ClaimedJob): Promise<void> {
+    const handler = options.handlers[job.kind];
+    const lease = new AbortController();
+    const signal = AbortSignal.any([lease.signal, stopping.signal]);
+    let settled = false;
+    const ctx: JobContext = {
+      job,
+      now,
+      random,
+      signal,
+      async write(fn, transition) {
+        if (lease.signal.aborted) throw new LeaseLost(job.id);
+        const result = await fenced(job, now(), fn, transition);
+        if (transition) settled = true;
+        return result;
+      },
+    };
+    const heartbeat = setInterval(() => {
+      renew(job, now(), leaseMs).then(
+        (held) => {
+          if (!held) lease.abort(new LeaseLost(job.id));
+        },
+        (error: unknown) => logger.warn("could not renew a job's lease", { jobId: job.id, error }),
+      );
+    }, leaseMs / 3);
+    heartbeat.unref();
+    const giveUp = async (reason: string) => {
+      await handler!.giveUp(ctx, reason);
+      if (!settled) await settle(job, { to: "finish" }, now());
+    };
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      if (job.attempts > MAX_ATTEMPTS) return await giveUp(`gave up after ${MAX_ATTEMPTS} attempts`);
+      const transition = await handler.run(ctx);
+      if (!settled) await settle(job, transition ?? { to: "finish" }, now());
+    } catch (error) {
+      if (error instanceof LeaseLost) {
+        logger.warn("job lease lost; another worker took over", { jobId: job.id, kind: job.kind });
+        return;
+      }
+      // An unexpected fault (database busy, a bug): back in the queue, never dropped, but
+      // counted, so a fault that repeats ends with its message instead of looping.
+      const message = error instanceof Error ? error.message : String(error);
+      logger.error("job failed; will retry", { jobId: job.id, kind: job.kind, error });
+      try {
+        if (handler && job.attempts >= MAX_ATTEMPTS && !lease.signal.aborted) {
+          await giveUp(`internal error: ${message}`).catch(async () => {
+            await releaseAfterFault(job, message, now(), random);
+          });
+        } else {
+          await releaseAfterFault(job, message, now(), random);
+        }
+      } catch (releaseError) {
+        logger.error("could not release a job after a fault", { jobId: job.id, error: releaseError });
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    let jobs: ClaimedJob[] = [];
+    do {
+      again = false;
+      const room = options.concurrency - inFlight.size;
+      jobs = stopping.signal.aborted || room <= 0 ? [] : await claim(owner, room, now(), leaseMs);
+      total += jobs.length;
+      for (const job of jobs) {
+        const running = execute(job).finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      }
+      if (inFlight.size > 0) await Promise.race(inFlight);
+      // Go round while anything runs, was just claimed (more may be due), or was asked for.
+    } while (!stopping.signal.aborted && (again || inFlight.size > 0 || jobs.length > 0));
+    return total;
+  }
+
+  function runOnce(): Promise<number> {
+    if (ticking) {
+      again = true;
+      return ticking;
+    }
+    ticking = drain().finally(() => {
+      ticking = null;
+    });
+    return ticking;
+  }
+
+  const kick = () => {
+    if (!stopping.signal.aborted)
+      runOnce().catch((error: unknown) => logger.error("job runner tick failed", { error }));
+  };
+  const unsubscribe = onWake(kick);
+  const timer = setInterval(kick, options.pollIntervalMs);
+  timer.unref();
+  kick();
+
+  return {
+    owner,
+    runOnce,
+    async stop() {
+      stopping.abort(new Error("the worker is stopping"));
+      unsubscribe();
+      clearInterval(timer);
+      await Promise.allSettled([...inFlight, ticking]);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type { Verification } from "@prisma/client";
+import type { ClickServiceClient } from "../click-service";
+import type { Db } from "../db.server";
+import type { JobContext } from "../queue/runner.server";
+import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
+import type { AdminGraphql } from "../shopify-orders/orders.server";
+import type { ServerSettings } from "../settings/shop-settings.server";
+import { nextAttempt } from "./retry-policy";
+import type { Outcome } from "./outcomes";
+
+// What every step of one order's verification shares: the job it runs in, the outside parties
+// it talks to, and the few ways a step writes (all fenced by the job's lease).
+
+/** The shop's Admin API client, or why there is none and whether waiting can help. */
+export type ShopifyAccess = { ok: true; graphql: AdminGraphql } | { ok: false; retryable: boolean; message: string };
+
+export interface PipelineDeps {
+  clickService(settings: ServerSettings): ClickServiceClient;
+  shopifyAdmin(shop: string): Promise<ShopifyAccess>;
+}
+
+/** What a step writes besides its own fields, in the same transaction. */
+export interface Change {
+  data?: Partial<Verification>;
+  also?: (tx: Db) => Promise<unknown>;
+}
+
+/** A step either hands the order on (its row as it now stands) or ends this run of the job. */
+export type StepResult = { row: Verification } | { end: Transition };
+
+export class OrderRun {
+  constructor(
+    readonly ctx: JobContext,
+    readonly deps: PipelineDeps,
+  ) {}
+
+  get now(): Date {
+    return this.ctx.now();
+  }
+
+  /** Whether the job may run again after this attempt. */
+  attemptsLeft(): boolean {
+    return this.ctx.job.attempts < MAX_ATTEMPTS;
+  }
+
+  /** One fenced update of the order's row, with whatever else `change.also` writes, and an optional transition. */
+  private async commit(change: Change, transition?: Transition): Promise<Verification> {
+    return this.ctx.write(async (tx) => {
+      if (change.also) await change.also(tx);
+      return tx.verification.update({ where: { id: this.ctx.job.subject }, data: change.data ?? {} });
+    }, transition);
+  }
+
+  /** Records progress; the job goes on. */
+  async update(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
+    return this.commit({ data, also });
+  }
+
+  /** Ends the order with an outcome; the job is done in the same transaction. */
+  async end(outcome: Outcome, reason: string | null, change: Change = {}): Promise<StepResult> {
+    await this.commit(
+      { ...change, data: { ...change.data, outcome, reason, completedAt: this.now } },
+      { to: "finish" },
+    );
+    return { end: { to: "finish" } };
+  }
+
+  /** Parks the order (outcome "rejected") until the merchant saves a key that works. */
+  async park(reason: string, change: Change = {}): Promise<StepResult> {
+    const transition: Transition = { to: "park", error: reason };
+    await this.commit({ ...change, data: { ...change.data, outcome: "rejected", reason } }, transition);
+    return { end: transition };
+  }
+
+  /**
+   * Tries again later, within the click's life when a deadline is given; when no retry fits,
+   * the order ends as failed, with the last error.
+   */
+  async retry(deadline: Date | null, error: string, change: Change = {}): Promise<StepResult> {
+    const step = nextAttempt(this.ctx.job.attempts, this.now, deadline, this.ctx.random);
+    if ("giveUp" in step) return this.end("failed", `${step.giveUp} (last error: ${error})`, change);
+    const transition: Transition = { to: "retry", at: step.retryAt, error };
+    await this.commit({ ...change, data: { ...change.data, lastError: error } }, transition);
+    return { end: transition };
+  }
+
+  /** Comes back at a time of the step's choosing (a shop's API bucket refilling); not a failure. */
+  async defer(at: Date, reason: string): Promise<StepResult> {
+    const transition: Transition = { to: "defer", at, reason };
+    await this.commit({}, transition);
+    return { end: transition };
+  }
+
+  /** Starts an attempt-log entry for a call about to go out; returns its id. */
+  async startAttempt(tx: Db, step: string): Promise<string> {
+    const attempt = await tx.verificationAttempt.create({
+      data: {
+        verificationId: this.ctx.job.subject,
+        number: this.ctx.job.attempts,
+        step,
+        result: "started",
+        startedAt: this.now,
+      },
+      select: { id: true },
+    });
+    return attempt.id;
+  }
+
+  async endAttempt(tx: Db, id: string, result: string, error: string | null = null): Promise<void> {
+    await tx.verificationAttempt.update({ where: { id }, data: { result, error, finishedAt: this.now } });
+  }
+}

@@ -1,0 +1,126 @@
+import type { Verification } from "@prisma/client";
+import type { ClickServiceError } from "../click-service";
+import type { Db } from "../db.server";
+import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
+import type { OrderRun, StepResult } from "./order-run.server";
+
+// The verdict: was the tag that reached the order the creator's? The order is reported to the
+// service (verify-click) at most once (decision 010). The report is marked as started, fenced
+// by the job's lease, before it is sent; once marked it is never sent again, unless nothing
+// reached the service (no connection) or the service refused the key before recording anything.
+// When an answer is lost on the way back, the verdict is settled with lookup-click, a read that
+// is safe to repeat, by comparing the click's expected tag with the arrived one.
+
+const KEY_REJECTED =
+  "the Click Verification Service rejected the API key; fix it in Settings and the order is retried while its click is alive";
+
+export async function decideVerdict(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
+  if (row.reportStartedAt === null) {
+    const reported = await report(run, row, settings);
+    if (reported) return reported;
+  }
+  return settleWithLookup(run, row, settings);
+}
+
+/** Sends the report; returns null when its fate is unknown and the lookup must settle it. */
+async function report(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult | null> {
+  const attempt = await run.ctx.write(async (tx) => {
+    await tx.verification.update({ where: { id: row.id }, data: { reportStartedAt: run.now } });
+    return run.startAttempt(tx, "verify-click");
+  });
+  const result = await run.deps.clickService(settings).verifyClick(
+    {
+      clickId: row.clickId ?? "",
+      // A stripped tag is sent as "": it cannot match, so the service reports the hijack.
+      arrivedTag: row.arrivedTag ?? "",
+      conversion: true,
+      orderId: row.orderId,
+      orderValue: row.orderValue ?? undefined,
+    },
+    { deadline: row.deadlineAt ?? undefined, signal: run.ctx.signal },
+  );
+  if (result.ok) {
+    const answer = result.value;
+    const updated = await run.update(
+      {
+        expectedTag: answer.expectedTag,
+        creatorId: answer.creatorId,
+        verdict: answer.verdict,
+        recorded: answer.recorded,
+        hijacked: answer.isHijacked,
+        reportConfirmed: true,
+        lastError: null,
+      },
+      (tx) => run.endAttempt(tx, attempt, "ok"),
+    );
+    return { row: updated };
+  }
+  const error = result.error;
+  // Nothing was recorded: the report may go again.
+  const unsent = (result: string) => ({
+    data: { reportStartedAt: null },
+    also: (tx: Db) => run.endAttempt(tx, attempt, result, error.message),
+  });
+  if (error.kind === "retryable" && !error.sent) return run.retry(row.deadlineAt, describe(error), unsent("not-sent"));
+  switch (error.kind) {
+    case "credentials":
+      // Refused before anything was recorded: the report may go again once the key is fixed.
+      await flagCredentialsRejected(row.shop, run.now);
+      return run.park(KEY_REJECTED, unsent("credentials"));
+    case "expired":
+      return run.end("expired", "the click is unknown to the service or past its one-hour life", unsent("expired"));
+    case "bad-request":
+    case "invalid-input":
+      return run.end("failed", `the service refused the request: ${error.message}`, unsent("error"));
+    default:
+      // Timed out, reset, a 5xx, an answer off the contract: the service may have recorded it.
+      await run.update({ lastError: describe(error) }, (tx) => run.endAttempt(tx, attempt, "unknown", error.message));
+      return null;
+  }
+}
+
+async function settleWithLookup(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
+  const attempt = await run.ctx.write((tx) => run.startAttempt(tx, "lookup-click"));
+  const result = await run.deps
+    .clickService(settings)
+    .lookupClick(row.clickId ?? "", { deadline: row.deadlineAt ?? undefined, signal: run.ctx.signal });
+  if (result.ok) {
+    const click = result.value;
+    const arrived = row.arrivedTag ?? "";
+    const hijacked = arrived !== click.expectedTag;
+    const updated = await run.update(
+      {
+        expectedTag: click.expectedTag,
+        creatorId: click.creatorId,
+        verdict: hijacked
+          ? "hijacked: the arrived tag is not the click's expected tag (settled by lookup-click)"
+          : "matched: the arrived tag is the click's expected tag (settled by lookup-click)",
+        recorded: null,
+        hijacked,
+        reportConfirmed: false,
+        lastError: null,
+      },
+      (tx) => run.endAttempt(tx, attempt, "ok"),
+    );
+    return { row: updated };
+  }
+  const error = result.error;
+  const logged = (outcome: string) => ({ also: (tx: Db) => run.endAttempt(tx, attempt, outcome, error.message) });
+  switch (error.kind) {
+    case "credentials":
+      await flagCredentialsRejected(row.shop, run.now);
+      return run.park(KEY_REJECTED, logged("credentials"));
+    case "expired":
+      return run.end(
+        "expired",
+        "the service may have recorded the order, but its answer was lost and the click can no longer be looked up",
+        logged("expired"),
+      );
+    default:
+      return run.retry(row.deadlineAt, describe(error), logged("retryable"));
+  }
+}
+
+function describe(error: ClickServiceError): string {
+  return `${error.kind}: ${error.message}`;
+}
