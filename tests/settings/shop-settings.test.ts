@@ -60,6 +60,23 @@ describe("settings", () => {
     }
   });
 
+  it("refuses a service URL that carries a user name or password, or is over 2,048 characters", async () => {
+    const base = { apiKey: key, tagParams: ["tag"] };
+    for (const clickServiceUrl of [
+      "https://user:secret@clicks.example.com",
+      "https://user@clicks.example.com",
+      `https://clicks.example.com/${"a".repeat(2_049 - "https://clicks.example.com/".length)}`,
+    ]) {
+      const saved = await saveSettings("url-shop.myshopify.com", { ...base, clickServiceUrl });
+      expect(saved, clickServiceUrl.slice(0, 40)).toMatchObject({
+        ok: false,
+        errors: { clickServiceUrl: expect.any(String) },
+      });
+    }
+    const longest = `https://clicks.example.com/${"a".repeat(2_048 - "https://clicks.example.com/".length)}`;
+    expect((await saveSettings("url-shop.myshopify.com", { ...base, clickServiceUrl: longest })).ok).toBe(true);
+  });
+
   it("requires a key the first time", async () => {
     const saved = await saveSettings("new-shop.myshopify.com", { clickServiceUrl: "https://clicks.example.com" });
     expect(saved).toMatchObject({ ok: false, errors: { apiKey: expect.any(String) } });
