@@ -83,6 +83,47 @@ describe("settings", () => {
   });
 });
 
+describe("the key's service origin", () => {
+  const bound = "bound-shop.myshopify.com";
+
+  it("opens the key only for the origin it was saved for, even if the row is edited to point elsewhere", async () => {
+    await saveSettings(bound, { clickServiceUrl: "https://clicks.example.com/api", apiKey: key });
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: bound } });
+    expect(row.apiKeyOrigin).toBe("https://clicks.example.com");
+
+    await prisma.shopSettings.update({ where: { shop: bound }, data: { clickServiceUrl: "https://evil.example" } });
+    await expect(getServerSettings(bound)).rejects.toThrow(SealError);
+    // Moving the recorded origin along does not help: the origin is sealed into the key itself.
+    await prisma.shopSettings.update({ where: { shop: bound }, data: { apiKeyOrigin: "https://evil.example" } });
+    await expect(getServerSettings(bound)).rejects.toThrow(SealError);
+
+    await prisma.shopSettings.update({
+      where: { shop: bound },
+      data: { clickServiceUrl: row.clickServiceUrl, apiKeyOrigin: row.apiKeyOrigin },
+    });
+    expect((await getServerSettings(bound))?.apiKey).toBe(key);
+  });
+
+  it("binds a key sealed before keys had an origin to the stored URL's origin on first use", async () => {
+    const legacy = "legacy-shop.myshopify.com";
+    await prisma.shopSettings.create({
+      data: {
+        shop: legacy,
+        clickServiceUrl: "https://Clicks.Example.com:443/v1",
+        apiKeySealed: seal(key, legacy),
+        apiKeyLast4: key.slice(-4),
+      },
+    });
+    expect((await getServerSettings(legacy))?.apiKey).toBe(key);
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: legacy } });
+    expect(row.apiKeyOrigin).toBe("https://clicks.example.com");
+    expect(() => unseal(row.apiKeySealed, legacy)).toThrow(SealError);
+    expect((await getServerSettings(legacy))?.apiKey).toBe(key);
+    const moved = await saveSettings(legacy, { clickServiceUrl: "https://other.example.com" });
+    expect(moved).toMatchObject({ ok: false, errors: { apiKey: expect.stringMatching(/again/) } });
+  });
+});
+
 describe("sealing", () => {
   it("binds the sealed value to its shop and detects tampering", () => {
     const sealed = seal("secret-value", "a.myshopify.com");
