@@ -1,6 +1,8 @@
-// Rotating SETTINGS_ENCRYPTION_KEY. The environment is read once per process, so each step
-// loads the app's modules afresh under the keys it names, as a restart would.
+// Rotating SETTINGS_ENCRYPTION_KEY, for the click-service API key and for Shopify's tokens. The
+// environment is read once per process, so each step loads the app's modules afresh under the
+// keys it names, as a restart would.
 import { createHash } from "node:crypto";
+import { Session } from "@shopify/shopify-api";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
 const original = { ...process.env };
@@ -23,6 +25,9 @@ async function restartWith(current: string, previous?: string) {
   return {
     settings: await import("../../app/settings/shop-settings.server"),
     connection: await import("../../app/settings/test-connection.server"),
+    sessions: new (await import("../../app/sealed-session-storage.server")).SealedSessionStorage(
+      (await import("../../app/db.server")).default,
+    ),
     prisma: (await import("../../app/db.server")).default,
   };
 }
@@ -67,5 +72,47 @@ describe("the click-service API key across a sealing-key rotation", () => {
     const saved = await lost.settings.saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey });
     expect(saved.ok).toBe(true);
     expect((await lost.settings.getServerSettings(shop))?.apiKey).toBe(apiKey);
+  });
+});
+
+describe("Shopify's tokens across a sealing-key rotation", () => {
+  const id = "offline_rotation-session.myshopify.com";
+  const accessToken = "shpat_rotation_token_0042";
+  const refreshToken = "shprt_rotation_refresh_0042";
+
+  it("open under the previous key, are re-sealed under the new one, and then need only the new one", async () => {
+    const before = await restartWith(KEY_A);
+    await before.sessions.storeSession(
+      new Session({
+        id,
+        shop: "rotation-session.myshopify.com",
+        state: "",
+        isOnline: false,
+        accessToken,
+        refreshToken,
+      }),
+    );
+    const underA = await before.prisma.session.findUniqueOrThrow({ where: { id } });
+    expect([underA.accessToken, underA.refreshToken].map((value) => value?.split(".")[1])).toEqual([
+      keyId(KEY_A),
+      keyId(KEY_A),
+    ]);
+
+    const rotating = await restartWith(KEY_B, KEY_A);
+    expect(await rotating.sessions.loadSession(id)).toMatchObject({ accessToken, refreshToken });
+    const underB = await rotating.prisma.session.findUniqueOrThrow({ where: { id } });
+    expect([underB.accessToken, underB.refreshToken].map((value) => value?.split(".")[1])).toEqual([
+      keyId(KEY_B),
+      keyId(KEY_B),
+    ]);
+
+    const after = await restartWith(KEY_B);
+    expect(await after.sessions.loadSession(id)).toMatchObject({ accessToken, refreshToken });
+  });
+
+  it("count as absent under a key that is neither, so the library asks Shopify for a new token", async () => {
+    const lost = await restartWith(KEY_C);
+    expect(await lost.sessions.loadSession(id)).toBeUndefined();
+    expect(await lost.sessions.findSessionsByShop("rotation-session.myshopify.com")).toEqual([]);
   });
 });
