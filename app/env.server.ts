@@ -13,6 +13,37 @@ const sealingKey = z
     "must be 32 bytes, base64-encoded (openssl rand -base64 32)",
   );
 
+/** CLICK_SERVICE_ALLOW_ORIGINS value that lets the service be any loopback origin (test suites). */
+export const ANY_LOOPBACK = "any-loopback";
+
+// Development only: the click-service origins that may point at this machine (a local
+// sandbox). Exact origins, so a merchant-typed URL cannot reach the machine's other ports.
+const allowedOrigins = z
+  .string()
+  .optional()
+  .transform((value, context): ReadonlySet<string> | "any" => {
+    const entries = (value ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.includes(ANY_LOOPBACK)) return "any";
+    const origins = new Set<string>();
+    for (const entry of entries) {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      const exact =
+        url && /^https?:$/.test(url.protocol) && url.pathname === "/" && !url.search && !url.hash && !url.username;
+      if (!url || !exact) {
+        context.addIssue({
+          code: "custom",
+          message: `"${entry}" is not an origin such as http://127.0.0.1:4555 (scheme, host and port only), or ${ANY_LOOPBACK}`,
+        });
+        continue;
+      }
+      origins.add(url.origin);
+    }
+    return origins;
+  });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   SHOPIFY_API_KEY: z.string().min(1, "is required (the app's client id)"),
@@ -23,6 +54,7 @@ const EnvSchema = z.object({
   SETTINGS_ENCRYPTION_KEY: sealingKey,
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: sealingKey.optional(),
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),
+  CLICK_SERVICE_ALLOW_ORIGINS: allowedOrigins,
   WORKER_ENABLED: booleanFlag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -53,9 +85,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${describe(issue)}`));
   }
   const env = result.data;
-  if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL) {
-    throw new EnvError(["SHOPIFY_STANDIN_URL must not be set in production: it reroutes Shopify traffic"]);
-  }
+  const refusedInProduction: string[] = [];
+  if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL)
+    refusedInProduction.push("SHOPIFY_STANDIN_URL must not be set in production: it reroutes Shopify traffic");
+  if (env.NODE_ENV === "production" && blankAsMissing.CLICK_SERVICE_ALLOW_ORIGINS !== undefined)
+    refusedInProduction.push(
+      "CLICK_SERVICE_ALLOW_ORIGINS must not be set in production: it lets merchants' service URLs reach this machine",
+    );
+  if (refusedInProduction.length > 0) throw new EnvError(refusedInProduction);
   return env;
 }
 

@@ -1,11 +1,11 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { shopifyApi } from "@shopify/shopify-api";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
-import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
 import { handleReinstalled } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./logger.server";
+import { SealedSessionStorage } from "./sealed-session-storage.server";
 import { ensureEvidenceDefinition } from "./shopify-orders/orders.server";
 import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
 
@@ -31,7 +31,8 @@ const shopify = shopifyApp({
   scopes: config.SCOPES.split(",").map((scope) => scope.trim()),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  // Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
+  sessionStorage: new SealedSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
   hooks: {

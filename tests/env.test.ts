@@ -61,4 +61,24 @@ describe("parseEnv", () => {
       expect.stringMatching(/SHOPIFY_STANDIN_URL must not be set in production/),
     ]);
   });
+
+  it("reads the click-service origins allowed to be local, exactly, and refuses anything else", () => {
+    expect(parseEnv(valid).CLICK_SERVICE_ALLOW_ORIGINS).toEqual(new Set());
+    expect(
+      parseEnv({ ...valid, CLICK_SERVICE_ALLOW_ORIGINS: "http://127.0.0.1:4555, http://LOCALHOST:80/" })
+        .CLICK_SERVICE_ALLOW_ORIGINS,
+    ).toEqual(new Set(["http://127.0.0.1:4555", "http://localhost"]));
+    expect(parseEnv({ ...valid, CLICK_SERVICE_ALLOW_ORIGINS: "any-loopback" }).CLICK_SERVICE_ALLOW_ORIGINS).toBe("any");
+    const found = problems({ ...valid, CLICK_SERVICE_ALLOW_ORIGINS: "http://127.0.0.1:4555/api,127.0.0.1" });
+    expect(found).toEqual([
+      expect.stringMatching(/^CLICK_SERVICE_ALLOW_ORIGINS "http:\/\/127.0.0.1:4555\/api" is not an origin/),
+      expect.stringMatching(/^CLICK_SERVICE_ALLOW_ORIGINS "127.0.0.1" is not an origin/),
+    ]);
+  });
+
+  it("refuses local click-service origins in production", () => {
+    expect(problems({ ...valid, NODE_ENV: "production", CLICK_SERVICE_ALLOW_ORIGINS: "any-loopback" })).toEqual([
+      expect.stringMatching(/CLICK_SERVICE_ALLOW_ORIGINS must not be set in production/),
+    ]);
+  });
 });

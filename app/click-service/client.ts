@@ -9,15 +9,25 @@ import {
   type ClickRecord,
   type VerificationResult,
 } from "./contract";
+import { defaultDestinationPolicy, destinationProblem, type DestinationPolicy } from "./destination";
 import {
   boundedText,
-  errorMessageFromBody,
+  contractErrorIn,
+  describeStatus,
   redactSecrets,
   type ClickServiceError,
   type ClickServiceResult,
   type RetryableReason,
 } from "./errors";
-import { DEFAULT_TIMEOUTS, exchange, poolFor, type TimeoutOptions, type WireOutcome, type WireRequest } from "./http";
+import {
+  DEFAULT_TIMEOUTS,
+  exchange,
+  openPool,
+  poolFor,
+  type TimeoutOptions,
+  type WireOutcome,
+  type WireRequest,
+} from "./http";
 import { buildVerifyBody, type VerifyClickInput } from "./request-body";
 import { DEFAULT_RETRY, withRetries, type AttemptVerdict, type RetryOptions } from "./retry";
 
@@ -25,6 +35,13 @@ export interface ClickServiceClientOptions extends Partial<TimeoutOptions>, Part
   /** e.g. "https://clicks.example.com"; a path prefix is kept in front of /api/v1/... */
   baseUrl: string;
   apiKey: string;
+  /** Where it may connect; the process default (setDefaultDestinationPolicy) when omitted. */
+  destination?: DestinationPolicy;
+  /**
+   * Open a connection for each call and close it once answered, instead of sharing the origin's
+   * keep-alive pool: for a one-off probe such as Test connection, whose URL is not yet trusted.
+   */
+  singleUse?: boolean;
 }
 
 export interface CallOptions {
@@ -41,7 +58,7 @@ export interface ClickServiceClient {
 
 /** Throws only for a misconfiguration found at construction (bad URL, unusable key). */
 export function createClickServiceClient(options: ClickServiceClientOptions): ClickServiceClient {
-  const { baseUrl, apiKey, ...rest } = options;
+  const { baseUrl, apiKey, destination = defaultDestinationPolicy(), singleUse = false, ...rest } = options;
   if (typeof apiKey !== "string" || apiKey.length === 0 || /[^\x21-\x7e]/.test(apiKey)) {
     // The message must not quote the key: it is a secret even when malformed.
     throw new TypeError("Click service apiKey must be a non-empty string of visible ASCII characters");
@@ -69,12 +86,11 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
       headers,
       signal: callOptions?.signal,
     };
+    const refused = destinationProblem(base.url, destination);
+    if (refused) return failure({ kind: "destination", message: refused });
     const { value, attempts } = await withRetries<ClickServiceResult<T>>(
       async () => {
-        const verdict = interpret(
-          await exchange(poolFor(base.origin, timeouts.connectTimeoutMs), wire, timeouts),
-          schema,
-        );
+        const verdict = interpret(await send(wire), schema);
         const sent = verdict.value.ok || verdict.value.error.kind !== "retryable" || verdict.value.error.sent;
         return !verdict.done && sent && !resend ? { done: true, value: verdict.value } : verdict;
       },
@@ -85,23 +101,42 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     return value;
   }
 
+  async function send(wire: WireRequest): Promise<WireOutcome> {
+    if (!singleUse) return exchange(poolFor(base.origin, timeouts.connectTimeoutMs, destination), wire, timeouts);
+    const pool = openPool(base.origin, timeouts.connectTimeoutMs, destination);
+    try {
+      return await exchange(pool, wire, timeouts);
+    } finally {
+      await pool.destroy();
+    }
+  }
+
   function interpret<T>(outcome: WireOutcome, schema: z.ZodType<T>): AttemptVerdict<ClickServiceResult<T>> {
     if (outcome.kind !== "response") {
       const message = boundedText(outcome.detail, secrets);
       if (outcome.kind === "client") return { done: true, value: failure({ kind: "client", message }) };
+      if (outcome.kind === "destination") return { done: true, value: failure({ kind: "destination", message }) };
       return { done: false, value: retryable(outcome.kind, message, outcome.sent) };
     }
     const { status, text } = outcome;
     if (status >= 200 && status < 300)
       return { done: true, value: parseSuccess(status, text, outcome.truncated, schema) };
-    const message = errorMessageFromBody(text, secrets) || `HTTP ${status}`;
+    // Only the contract's own error strings are recognised, and only under their own status.
+    const contract = contractErrorIn(text);
+    const expected =
+      (status === 400 && contract === "clickIdRequired") ||
+      (status === 401 && (contract === "apiKeyRequired" || contract === "invalidApiKey")) ||
+      (status === 404 && contract === "clickNotFound");
+    const contractError = expected ? contract : undefined;
+    const message = describeStatus(status, contractError);
+    const recognised = contractError ? { contractError } : {};
     if (status === 429 || status === 408 || status >= 500) {
       const reason: RetryableReason = status === 429 ? "rate-limited" : status === 408 ? "timeout" : "server-error";
       return { done: false, value: retryable(reason, message, true, status), retryAfter: outcome.retryAfter };
     }
-    if (status === 400) return { done: true, value: failure({ kind: "bad-request", status, message }) };
-    if (status === 401) return { done: true, value: failure({ kind: "credentials", status, message }) };
-    if (status === 404) return { done: true, value: failure({ kind: "expired", status, message }) };
+    if (status === 400) return { done: true, value: failure({ kind: "bad-request", status, message, ...recognised }) };
+    if (status === 401) return { done: true, value: failure({ kind: "credentials", status, message, ...recognised }) };
+    if (status === 404) return { done: true, value: failure({ kind: "expired", status, message, ...recognised }) };
     return { done: true, value: failure({ kind: "unexpected-status", status, message }) };
   }
 
@@ -175,7 +210,7 @@ function retryable(
   });
 }
 
-function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
+function parseBaseUrl(baseUrl: string): { url: URL; origin: string; pathPrefix: string } {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -185,7 +220,7 @@ function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new TypeError("Click service baseUrl must be http(s)");
   if (url.username || url.password) throw new TypeError("Click service baseUrl must not carry credentials");
-  return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
+  return { url, origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, "") };
 }
 
 // Only the known option names are taken, and undefined never overrides a default.

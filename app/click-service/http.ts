@@ -1,6 +1,8 @@
-// Transport: one keep-alive pool per service origin, explicit timeouts, bounded body reads.
-// It reports what happened on the wire; deciding what a status means is client.ts's job.
-import { Pool } from "undici";
+// Transport: one keep-alive pool per service origin, explicit timeouts, bounded body reads,
+// and every connection made through the destination guard. It reports what happened on the
+// wire in its own words; deciding what a status means is client.ts's job.
+import { Pool, type Dispatcher } from "undici";
+import { DestinationRefused, guardedLookup, type DestinationPolicy } from "./destination";
 
 export interface TimeoutOptions {
   /** TCP + TLS connect. Default 5 s: a healthy service accepts well within that. */
@@ -21,18 +23,35 @@ export const DEFAULT_TIMEOUTS: TimeoutOptions = {
 };
 
 // Pools are shared by every client of an origin so that connections are reused across
-// requests; the connect timeout is a pool-level setting, hence part of the key.
+// requests; the connect timeout and the destination policy are pool-level settings, hence
+// part of the key.
 const pools = new Map<string, Pool>();
+const policyIds = new WeakMap<DestinationPolicy, number>();
+let policiesSeen = 0;
 
-export function poolFor(origin: string, connectTimeoutMs: number): Pool {
-  const key = `${origin} ${connectTimeoutMs}`;
+function policyId(policy: DestinationPolicy): number {
+  let id = policyIds.get(policy);
+  if (id === undefined) {
+    id = ++policiesSeen;
+    policyIds.set(policy, id);
+  }
+  return id;
+}
+
+/** A pool no one else uses, for a caller that closes it when done (see singleUse in client.ts). */
+export function openPool(origin: string, connectTimeoutMs: number, policy: DestinationPolicy): Pool {
+  return new Pool(origin, {
+    connections: 16,
+    keepAliveTimeout: 30_000,
+    connect: { timeout: connectTimeoutMs, lookup: guardedLookup(origin, policy) },
+  });
+}
+
+export function poolFor(origin: string, connectTimeoutMs: number, policy: DestinationPolicy): Pool {
+  const key = `${origin} ${connectTimeoutMs} ${policyId(policy)}`;
   let pool = pools.get(key);
   if (!pool || pool.closed || pool.destroyed) {
-    pool = new Pool(origin, {
-      connections: 16,
-      keepAliveTimeout: 30_000,
-      connect: { timeout: connectTimeoutMs },
-    });
+    pool = openPool(origin, connectTimeoutMs, policy);
     pools.set(key, pool);
   }
   return pool;
@@ -58,7 +77,8 @@ export type WireOutcome =
   | { kind: "response"; status: number; retryAfter: string | undefined; text: string; truncated: boolean }
   | { kind: "timeout"; detail: string; sent: boolean }
   | { kind: "connection"; detail: string; sent: boolean }
-  | { kind: "client"; detail: string };
+  | { kind: "client"; detail: string }
+  | { kind: "destination"; detail: string };
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 // Failures before a connection existed: not one byte of the request reached the service.
@@ -74,9 +94,13 @@ const UNSENT_CODES = new Set([
 // Failures of the client object itself, not of the network: retrying would fail the same way.
 const CLIENT_CODES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_DESTROYED", "UND_ERR_CLOSED", "UND_ERR_NOT_SUPPORTED"]);
 
-export async function exchange(pool: Pool, request: WireRequest, timeouts: TimeoutOptions): Promise<WireOutcome> {
+export async function exchange(
+  dispatcher: Dispatcher,
+  request: WireRequest,
+  timeouts: TimeoutOptions,
+): Promise<WireOutcome> {
   try {
-    const response = await pool.request({
+    const response = await dispatcher.request({
       method: request.method,
       path: request.path,
       headers: request.headers,
@@ -118,12 +142,31 @@ async function readBounded(
   return { text: Buffer.concat(chunks).toString("utf8"), truncated: false };
 }
 
+// What the merchant and the order log read: our words, chosen by error code. Library and OS
+// messages are left out: they name addresses and ports, which would turn the settings page
+// into a probe of the network the app runs in.
+const CONNECTION_WORDS: Record<string, string> = {
+  ECONNREFUSED: "the connection was refused",
+  ECONNRESET: "the connection was closed before the service answered",
+  UND_ERR_SOCKET: "the connection was closed before the service answered",
+  EPIPE: "the connection was closed before the service answered",
+  ENOTFOUND: "the service's host name does not resolve",
+  EAI_AGAIN: "the service's host name could not be resolved just now",
+  EHOSTUNREACH: "the service's host cannot be reached",
+  ENETUNREACH: "the service's host cannot be reached",
+  UND_ERR_CONNECT_TIMEOUT: "no connection to the service within the time allowed",
+  UND_ERR_HEADERS_TIMEOUT: "the service did not answer within the time allowed",
+  UND_ERR_BODY_TIMEOUT: "the service stopped sending its answer",
+};
+
 function classifyError(error: unknown): WireOutcome {
+  if (error instanceof DestinationRefused) return { kind: "destination", detail: error.message };
   const code = typeof error === "object" && error && "code" in error ? String(error.code) : "";
-  const detail = [code, error instanceof Error ? error.message : String(error)].filter(Boolean).join(": ");
   const sent = !UNSENT_CODES.has(code);
-  if (TIMEOUT_CODES.has(code)) return { kind: "timeout", detail, sent };
-  if (CLIENT_CODES.has(code)) return { kind: "client", detail };
+  if (TIMEOUT_CODES.has(code)) return { kind: "timeout", detail: CONNECTION_WORDS[code] ?? "timed out", sent };
+  if (CLIENT_CODES.has(code)) return { kind: "client", detail: "the app could not send the request" };
+  if (/CERT|TLS|SSL/.test(code))
+    return { kind: "connection", detail: "the service's TLS certificate was not accepted", sent };
   // Refused, reset, DNS and socket errors: the service may well answer the next attempt.
-  return { kind: "connection", detail, sent };
+  return { kind: "connection", detail: CONNECTION_WORDS[code] ?? "the connection to the service failed", sent };
 }

@@ -2,8 +2,10 @@
 export { createClickServiceClient } from "./client";
 export type { CallOptions, ClickServiceClient, ClickServiceClientOptions } from "./client";
 export type { ClickGeo, ClickRecord, ClickStatus, VerificationResult } from "./contract";
+export { classifyAddress, destinationProblem, setDefaultDestinationPolicy, STRICT_DESTINATIONS } from "./destination";
+export type { DestinationPolicy } from "./destination";
 export { redactSecrets } from "./errors";
-export type { ClickServiceError, ClickServiceResult, RetryableReason } from "./errors";
+export type { ClickServiceError, ClickServiceResult, ContractError, RetryableReason } from "./errors";
 export { closeClickServicePools, DEFAULT_TIMEOUTS } from "./http";
 export type { TimeoutOptions } from "./http";
 export type { VerifyClickInput } from "./request-body";

@@ -33,43 +33,72 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
   const request = CustomerRequest.safeParse(payload);
   const orderIds = request.success ? (request.data.orders_to_redact ?? []) : [];
   const customerId = request.success ? request.data.customer?.id : undefined;
-  if (orderIds.length > 0) {
-    // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
-    await prisma.$transaction([
-      prisma.verification.updateMany({
-        where: { shop, orderId: { in: orderIds } },
-        data: { clickId: null, orderFacts: "{}", reason: "customer data redacted" },
-      }),
-      prisma.webhookDelivery.updateMany({ where: { shop, orderId: { in: orderIds } }, data: { payload: null } }),
-    ]);
-  }
-  if (customerId) await prisma.dataRequest.deleteMany({ where: { shop, customerId } });
+  // One transaction: a redaction is never left half done for Shopify's retry to find.
+  await prisma.$transaction(
+    async (tx) => {
+      for (const ids of inChunks(orderIds)) {
+        // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
+        await tx.verification.updateMany({
+          where: { shop, orderId: { in: ids } },
+          data: { clickId: null, orderFacts: "{}", reason: "customer data redacted" },
+        });
+        await tx.webhookDelivery.updateMany({ where: { shop, orderId: { in: ids } }, data: { payload: null } });
+      }
+      if (customerId) await tx.dataRequest.deleteMany({ where: { shop, customerId } });
+    },
+    { timeout: TRANSACTION_TIMEOUT_MS },
+  );
 }
 
 export async function handleCustomersDataRequest(shop: string, payload: unknown): Promise<void> {
   const request = CustomerRequest.safeParse(payload);
   const orderIds = request.success ? (request.data.orders_requested ?? []) : [];
-  const verifications = await prisma.verification.findMany({
-    where: { shop, orderId: { in: orderIds } },
-    select: {
-      orderId: true,
-      orderName: true,
-      clickId: true,
-      arrivedTag: true,
-      expectedTag: true,
-      creatorId: true,
-      outcome: true,
-      capturedAt: true,
-      createdAt: true,
-      commission: { select: { creatorId: true, amount: true, currency: true, status: true } },
+  await prisma.$transaction(
+    async (tx) => {
+      const verifications = [];
+      for (const ids of inChunks(orderIds)) {
+        verifications.push(
+          ...(await tx.verification.findMany({
+            where: { shop, orderId: { in: ids } },
+            orderBy: { orderId: "asc" },
+            select: {
+              orderId: true,
+              orderName: true,
+              clickId: true,
+              arrivedTag: true,
+              expectedTag: true,
+              creatorId: true,
+              outcome: true,
+              capturedAt: true,
+              createdAt: true,
+              commission: { select: { creatorId: true, amount: true, currency: true, status: true } },
+            },
+          })),
+        );
+      }
+      await tx.dataRequest.create({
+        data: {
+          shop,
+          customerId: request.success ? (request.data.customer?.id ?? null) : null,
+          ordersAsked: JSON.stringify(orderIds),
+          data: JSON.stringify({ orders: verifications }),
+        },
+      });
     },
-  });
-  await prisma.dataRequest.create({
-    data: {
-      shop,
-      customerId: request.success ? (request.data.customer?.id ?? null) : null,
-      ordersAsked: JSON.stringify(orderIds),
-      data: JSON.stringify({ orders: verifications }),
-    },
-  });
+    { timeout: TRANSACTION_TIMEOUT_MS },
+  );
+}
+
+// Prisma binds one value per listed id and the database caps the values of one statement
+// (SQLite near 1,000), so a customer with thousands of orders is handled a slice at a time.
+const IDS_PER_STATEMENT = 500;
+// Thousands of ids take many statements; Prisma's 5 s default would cut a slow disk short.
+const TRANSACTION_TIMEOUT_MS = 60_000;
+
+function inChunks(ids: string[]): string[][] {
+  const unique = [...new Set(ids)];
+  const chunks: string[][] = [];
+  for (let start = 0; start < unique.length; start += IDS_PER_STATEMENT)
+    chunks.push(unique.slice(start, start + IDS_PER_STATEMENT));
+  return chunks;
 }

@@ -61,12 +61,20 @@ function connectionMessage(result: ConnectionResult): { tone: "success" | "criti
       return { tone: "critical", text: t("settings.testRejected") };
     case "unreachable":
       return { tone: "warning", text: t("settings.testUnreachable", { message: result.message }) };
+    case "invalid":
+      return { tone: "warning", text: t("settings.testInvalidUrl", { message: result.message }) };
     case "incomplete":
-      return {
-        tone: "warning",
-        text: t(result.field === "apiKey" ? "settings.testIncompleteKey" : "settings.testIncompleteUrl"),
-      };
+      if (result.field === "clickServiceUrl") return { tone: "warning", text: t("settings.testIncompleteUrl") };
+      if (result.reason === "new-origin") return { tone: "warning", text: t("settings.testKeyNewOrigin") };
+      if (result.reason === "unreadable") return { tone: "warning", text: t("settings.testKeyUnreadable") };
+      return { tone: "warning", text: t("settings.testIncompleteKey") };
   }
+}
+
+/** Test connection's answer about the key, shown under the key field as well. */
+function keyFieldMessage(result: ConnectionResult | undefined): string | undefined {
+  if (result?.status !== "incomplete" || result.field !== "apiKey" || !result.reason) return undefined;
+  return connectionMessage(result).text;
 }
 
 export default function SettingsPage() {
@@ -95,6 +103,7 @@ export default function SettingsPage() {
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const testing = tester.state !== "idle";
   const connection = testData?.intent === "test" ? connectionMessage(testData.result) : null;
+  const keyTestMessage = testData?.intent === "test" ? keyFieldMessage(testData.result) : undefined;
   const last4 = saved?.ok ? saved.settings.apiKeyLast4 : settings?.apiKeyLast4;
 
   const runTest = () => {
@@ -150,7 +159,7 @@ export default function SettingsPage() {
                 helpText={
                   last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")
                 }
-                error={errors.apiKey}
+                error={errors.apiKey ?? keyTestMessage}
               />
               <InlineStack gap="300" blockAlign="center">
                 <Button onClick={runTest} loading={testing}>

@@ -1,11 +1,13 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { env } from "../env.server";
 
-// The click-service API key is sealed with AES-256-GCM under SETTINGS_ENCRYPTION_KEY. The
-// shop domain is bound in as associated data, so a sealed value copied onto another shop's
-// row does not open. Format: v1.<key id>.<iv>.<auth tag>.<ciphertext> (base64url parts).
+// Secrets at rest (the click-service API key, Shopify's access and refresh tokens) are sealed
+// with AES-256-GCM under SETTINGS_ENCRYPTION_KEY. Each caller binds what the secret belongs to
+// as associated data (the shop and the service origin for an API key, the session id for a
+// token), so a sealed value copied onto another row, or pointed elsewhere, does not open.
+// Format: v1.<key id>.<iv>.<auth tag>.<ciphertext> (base64url parts).
 // Rotation: set the new key, move the old one to SETTINGS_ENCRYPTION_KEY_PREVIOUS; values
-// sealed under the old key still open and are re-sealed under the new one when next read.
+// sealed under the old key still open, report `stale`, and their owner re-seals them.
 
 interface SealingKey {
   id: string;
@@ -32,14 +34,21 @@ export class SealError extends Error {
   }
 }
 
-export function seal(plaintext: string, shop: string): string {
+const FORMAT = "v1";
+
+/** Whether a stored value is in the sealed format (anything else predates sealing). */
+export function isSealed(value: string): boolean {
+  return value.startsWith(`${FORMAT}.`);
+}
+
+export function seal(plaintext: string, boundTo: string): string {
   const { current } = keys();
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", current.bytes, iv);
-  cipher.setAAD(Buffer.from(shop, "utf8"));
+  cipher.setAAD(Buffer.from(boundTo, "utf8"));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return [
-    "v1",
+    FORMAT,
     current.id,
     iv.toString("base64url"),
     cipher.getAuthTag().toString("base64url"),
@@ -53,15 +62,16 @@ export interface Unsealed {
   stale: boolean;
 }
 
-export function unseal(sealed: string, shop: string): Unsealed {
+export function unseal(sealed: string, boundTo: string): Unsealed {
   const [version, keyId, iv, tag, body] = sealed.split(".");
-  if (version !== "v1" || !keyId || !iv || !tag || body === undefined) throw new SealError("sealed value is malformed");
+  if (version !== FORMAT || !keyId || !iv || !tag || body === undefined)
+    throw new SealError("sealed value is malformed");
   const { current, previous } = keys();
   const key = [current, previous].find((candidate) => candidate?.id === keyId);
   if (!key) throw new SealError("sealed under a key that is no longer configured");
   try {
     const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"));
-    decipher.setAAD(Buffer.from(shop, "utf8"));
+    decipher.setAAD(Buffer.from(boundTo, "utf8"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     const plaintext = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString(
       "utf8",

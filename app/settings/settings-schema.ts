@@ -18,11 +18,18 @@ export const SettingsInput = z.object({
   clickServiceUrl: z
     .string()
     .trim()
+    // Browsers and proxies commonly stop at about 2,000 characters; no service URL needs more.
+    .max(2_048, "the URL is at most 2,048 characters")
     .url("enter the service's base URL, such as https://clicks.example.com")
     // zod 4 runs refinements even after .url() failed, so each guards its own parse.
     .refine(
       (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
       "the URL must start with https:// or http://",
+    )
+    // The client never sends credentials in the URL, so such a URL could only fail later.
+    .refine(
+      (url) => !URL.canParse(url) || (!new URL(url).username && !new URL(url).password),
+      "the URL must not contain a user name or password; the API key goes in its own field",
     )
     .transform((url) => url.replace(/\/+$/, "")),
   /** Omitted or empty keeps the stored key: the browser never gets it back to resubmit. */

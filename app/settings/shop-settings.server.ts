@@ -1,8 +1,14 @@
+import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
 import type { OrderValueBasis } from "./order-value-basis";
-import { seal, unseal } from "./sealing.server";
+import { seal, SealError, unseal } from "./sealing.server";
+import { serviceDestinations } from "./service-destinations.server";
 import { SettingsInput, type ValidSettings } from "./settings-schema";
+
+// The API key is sealed bound to the shop and to the origin (scheme, host, port) of the service
+// URL it was saved with, and is only ever unsealed for that origin: a new service URL elsewhere
+// needs the key typed again, or a stored key could be sent to any server the form names.
 
 /** Settings as the browser may see them: the key only as its last four characters. */
 export interface PublicSettings {
@@ -30,23 +36,69 @@ export async function getPublicSettings(shop: string): Promise<PublicSettings | 
   return row ? toPublic(row) : null;
 }
 
+/**
+ * The settings with the key unsealed for the origin of the stored service URL. Throws SealError
+ * when the key cannot be opened: sealed under a key no longer configured, tampered with, or
+ * saved for another origin than the stored URL's.
+ */
 export async function getServerSettings(shop: string): Promise<ServerSettings | null> {
+  serviceDestinations();
   const row = await prisma.shopSettings.findUnique({ where: { shop } });
   if (!row) return null;
-  const { plaintext, stale } = unseal(row.apiKeySealed, shop);
+  const origin = serviceOrigin(row.clickServiceUrl);
+  if (origin === null || (row.apiKeyOrigin !== null && row.apiKeyOrigin !== origin))
+    throw new SealError("the stored API key was saved for another service address; enter it again in Settings");
+  // A key sealed before keys were bound to an origin (apiKeyOrigin null) is bound now to the
+  // origin it has been sent to all along: the stored URL's.
+  const legacy = row.apiKeyOrigin === null;
+  const { plaintext, stale } = unseal(row.apiKeySealed, legacy ? shop : apiKeyBinding(shop, origin));
   registerSecret(plaintext);
-  if (stale) await prisma.shopSettings.update({ where: { shop }, data: { apiKeySealed: seal(plaintext, shop) } });
+  if (stale || legacy) {
+    // Conditional: a key or URL saved meanwhile is not overwritten by this re-seal.
+    await prisma.shopSettings.updateMany({
+      where: { shop, apiKeySealed: row.apiKeySealed, clickServiceUrl: row.clickServiceUrl },
+      data: { apiKeySealed: seal(plaintext, apiKeyBinding(shop, origin)), apiKeyOrigin: origin },
+    });
+  }
   return { ...toPublic(row), shop, apiKey: plaintext, uninstalledAt: row.uninstalledAt };
+}
+
+/** scheme://host[:port] of a service URL, as the key is bound to it; null when it is no URL. */
+export function serviceOrigin(url: string): string | null {
+  return URL.canParse(url) ? new URL(url).origin : null;
+}
+
+/** The origin the stored key may be sent to, or null when no key is stored. */
+export async function storedKeyOrigin(shop: string): Promise<string | null> {
+  const row = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { clickServiceUrl: true, apiKeyOrigin: true },
+  });
+  return row ? (row.apiKeyOrigin ?? serviceOrigin(row.clickServiceUrl)) : null;
+}
+
+export function keyNeededForOrigin(origin: string): string {
+  return `enter the API key again: the stored key is only sent to ${origin}, where it was saved`;
+}
+
+function apiKeyBinding(shop: string, origin: string): string {
+  return `click-service-api-key\n${shop}\n${origin}`;
 }
 
 export async function saveSettings(shop: string, input: unknown): Promise<SaveResult> {
   const parsed = SettingsInput.safeParse(input);
-  const existing = await prisma.shopSettings.findUnique({ where: { shop }, select: { shop: true } });
+  const keyOrigin = await storedKeyOrigin(shop);
   const errors: Record<string, string> = {};
   if (!parsed.success) {
     for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  } else if (!parsed.data.apiKey && !existing) {
-    errors.apiKey = "enter the API key the Click Verification Service gave you";
+  } else {
+    const url = new URL(parsed.data.clickServiceUrl);
+    const refused = destinationProblem(url, serviceDestinations());
+    if (refused) errors.clickServiceUrl = refused;
+    if (!parsed.data.apiKey && keyOrigin === null)
+      errors.apiKey = "enter the API key the Click Verification Service gave you";
+    else if (!parsed.data.apiKey && keyOrigin !== null && keyOrigin !== url.origin)
+      errors.apiKey = keyNeededForOrigin(keyOrigin);
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
 
@@ -62,8 +114,10 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
   let row;
   if (valid.apiKey) {
     registerSecret(valid.apiKey);
+    const origin = new URL(valid.clickServiceUrl).origin;
     const key = {
-      apiKeySealed: seal(valid.apiKey, shop),
+      apiKeySealed: seal(valid.apiKey, apiKeyBinding(shop, origin)),
+      apiKeyOrigin: origin,
       apiKeyLast4: valid.apiKey.slice(-4),
       credentialsRejectedAt: null,
     };

@@ -63,6 +63,9 @@ async function report(run: OrderRun, row: Verification, settings: ServerSettings
   });
   if (error.kind === "retryable" && !error.sent) return run.retry(row.deadlineAt, describe(error), unsent("not-sent"));
   switch (error.kind) {
+    case "destination":
+      // The stored URL is not one the app may call: only the merchant can fix it.
+      return run.park(`the service URL cannot be used: ${error.message}`, unsent("error"));
     case "credentials":
       // Refused before anything was recorded: the report may go again once the key is fixed.
       await flagCredentialsRejected(row.shop, run.now);
@@ -107,6 +110,8 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
   const error = result.error;
   const logged = (outcome: string) => ({ also: (tx: Db) => run.endAttempt(tx, attempt, outcome, error.message) });
   switch (error.kind) {
+    case "destination":
+      return run.park(`the service URL cannot be used: ${error.message}`, logged("error"));
     case "credentials":
       await flagCredentialsRejected(row.shop, run.now);
       return run.park(KEY_REJECTED, logged("credentials"));

@@ -18,9 +18,6 @@ import { decideVerdict } from "./verdict.server";
 // after a crash) resumes where the last one stopped: the service gets one report per order,
 // the tag is written once, the commission is credited once.
 
-const UNREADABLE_KEY =
-  "the stored API key cannot be opened with the configured encryption key; save it again in Settings";
-
 export function verifyOrderHandler(deps: PipelineDeps): JobHandler {
   return {
     run: async (ctx) => {
@@ -37,7 +34,7 @@ async function verifyOrder(run: OrderRun): Promise<StepResult> {
   if (!row || isDecided(row)) return { end: { to: "finish" } };
 
   const settings = await settingsFor(row.shop);
-  if (settings === "unreadable") return run.park(UNREADABLE_KEY);
+  if (settings instanceof SealError) return run.park(`the stored API key cannot be used: ${settings.message}`);
   if (typeof settings === "string") return run.end("skipped", SKIP_REASONS[settings]);
 
   if (row.captureSource === null) {
@@ -63,7 +60,8 @@ function isDecided(row: Verification): boolean {
   return row.outcome !== null && row.outcome !== "rejected";
 }
 
-async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | "unreadable"> {
+/** The shop's settings; a SealError when the stored key cannot be opened (the order waits for a new one). */
+async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | SealError> {
   try {
     const settings = await getServerSettings(shop);
     if (!settings) return "missing";
@@ -71,7 +69,7 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | "
     if (!settings.autoVerify) return "off";
     return settings;
   } catch (error) {
-    if (error instanceof SealError) return "unreadable";
+    if (error instanceof SealError) return error;
     throw error;
   }
 }

@@ -68,6 +68,8 @@ async function main(): Promise<number> {
         DATABASE_URL: `file:${databaseFile}`,
         SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
         SHOPIFY_STANDIN_URL: shopify.url,
+        // The sandbox service listens on this machine: let exactly its origin through.
+        CLICK_SERVICE_ALLOW_ORIGINS: clicks.url,
         WORKER_ENABLED: "true",
         WORKER_POLL_INTERVAL_MS: "500",
         LOG_LEVEL: "warn",

@@ -127,7 +127,7 @@ describe("retry now", () => {
     const response = await retry(SHOP, row.id);
     stop();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toMatchObject({ ok: true });
     expect(woken).toBe(1);
     const after = await prisma.verification.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.outcome).toBeNull();

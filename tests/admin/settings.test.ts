@@ -1,8 +1,10 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { listen } from "../../sandbox/listen";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { adminRequest, call, resetTables, seedVerification, storeOfflineSession } from "./helpers";
 
@@ -16,8 +18,19 @@ let clicks: RunningClickService;
 let standin: ShopifyStandin;
 let routing: StandinRouting;
 let validKey: string;
+// Another server on this machine, as an attacker's would be: it records what reaches it and
+// answers with a body that must never be shown to the merchant.
+let elsewhere: { url: string; seen: IncomingHttpHeaders[]; status: number; close(): Promise<void> };
 
 beforeAll(async () => {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(elsewhere.status, { "content-type": "text/plain" });
+    res.end("internal admin console: db password hunter2");
+  });
+  const { url } = await listen(server);
+  elsewhere = { url, seen, status: 404, close: () => new Promise((resolve) => server.close(() => resolve())) };
   clicks = await startClickService();
   validKey = clicks.createApiKey();
   standin = await startShopifyStandin();
@@ -27,6 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await elsewhere?.close();
   await routing?.restore();
   await standin?.close();
   await clicks?.close();
@@ -34,6 +48,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await resetTables();
+  elsewhere.seen.length = 0;
+  elsewhere.status = 404;
 });
 
 function form(overrides: Record<string, string> = {}): Record<string, string> {
@@ -69,7 +85,7 @@ describe("settings loader and save", () => {
     expect(body.settings.apiKeyLast4).toBe(validKey.slice(-4));
     expect(body.settings.tagParams).toEqual(["tag", "ref", "utm_tag"]);
     expect(body.settings.orderValueBasis).toBe("subtotal_before_discounts");
-    expect(body.storefront).toEqual({ ok: true });
+    expect(body.storefront).toMatchObject({ ok: true });
     expect(text).not.toContain(validKey);
 
     const installation = await fetch(`${standin.url}/standin/app-installation?shop=${SHOP}`).then((r) => r.json());
@@ -140,6 +156,36 @@ describe("settings loader and save", () => {
     expect(await jobState(dead.id)).toBe("queued");
   });
 
+  it("refuses a new service origin with the key left blank, inline, and saves nothing", async () => {
+    await save(form());
+    const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    const { status, body, text } = await save(form({ clickServiceUrl: elsewhere.url, apiKey: "" }));
+    expect(status).toBe(400);
+    expect(body.errors).toEqual({
+      apiKey: `enter the API key again: the stored key is only sent to ${new URL(clicks.url).origin}, where it was saved`,
+    });
+    expect(text).not.toContain(validKey);
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).toEqual(before);
+  });
+
+  it("keeps the key for another path on the same origin, and takes a new origin with the key typed again", async () => {
+    await save(form());
+    expect((await save(form({ clickServiceUrl: `${clicks.url}/`, apiKey: "" }))).body.ok).toBe(true);
+    const moved = await save(form({ clickServiceUrl: elsewhere.url, apiKey: "sk_for_elsewhere_1234" }));
+    expect(moved.body.ok).toBe(true);
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect(row.apiKeyOrigin).toBe(new URL(elsewhere.url).origin);
+  });
+
+  it("refuses a service URL on a private or link-local address", async () => {
+    for (const clickServiceUrl of ["http://169.254.169.254/latest", "https://10.0.0.8", "http://[fd00:ec2::254]"]) {
+      const { status, body } = await save(form({ clickServiceUrl }));
+      expect(status, clickServiceUrl).toBe(400);
+      expect(body.errors.clickServiceUrl).toMatch(/local or private network address/);
+    }
+    expect(await prisma.shopSettings.count()).toBe(0);
+  });
+
   it("saves and warns (without failing) when the storefront cannot be updated", async () => {
     standin.faults({ serverError: 10 });
     const { status, body } = await save(form());
@@ -182,9 +228,50 @@ describe("test connection", () => {
 
   it("reports a service it cannot reach, with the reason and without the key", async () => {
     const { body, text } = await test({ clickServiceUrl: "http://127.0.0.1:9", apiKey: validKey });
-    expect(body.result.status).toBe("unreachable");
-    expect(body.result.message.length).toBeGreaterThan(0);
+    expect(body.result).toEqual({ status: "unreachable", message: "the connection was refused" });
     expect(text).not.toContain(validKey);
+  });
+
+  it("never sends the stored key to a service URL on another origin", async () => {
+    await save(form());
+    const { body, text } = await test({ clickServiceUrl: elsewhere.url, apiKey: "" });
+    expect(body.result).toEqual({ status: "incomplete", field: "apiKey", reason: "new-origin" });
+    expect(elsewhere.seen).toEqual([]);
+    expect(text).not.toContain(validKey);
+    // Another path of the origin it was saved for is the same service: the key goes there.
+    expect((await test({ clickServiceUrl: `${clicks.url}/`, apiKey: "" })).body.result).toEqual({
+      status: "connected",
+    });
+  });
+
+  it("refuses private and metadata addresses without connecting", async () => {
+    for (const clickServiceUrl of ["http://169.254.169.254", "http://192.168.1.1:8080", "http://[::ffff:10.0.0.1]"]) {
+      const { body } = await test({ clickServiceUrl, apiKey: validKey });
+      expect(body.result, clickServiceUrl).toEqual({
+        status: "unreachable",
+        message: "the service URL points to a local or private network address, which the app never calls",
+      });
+    }
+  });
+
+  it("shows the status of an unexpected answer in its own words, never the answer's body", async () => {
+    for (const status of [403, 500, 302, 400]) {
+      elsewhere.status = status;
+      const { body, text } = await test({ clickServiceUrl: elsewhere.url, apiKey: validKey });
+      expect(body.result.status).toBe("unreachable");
+      expect(body.result.message).toMatch(new RegExp(`^the service answered HTTP ${status}: `));
+      expect(text).not.toMatch(/internal|hunter2/);
+    }
+  });
+
+  it("answers a URL that Save would refuse with the same message, without connecting", async () => {
+    const { body } = await test({ clickServiceUrl: `http://user:pw@${new URL(elsewhere.url).host}`, apiKey: validKey });
+    expect(body.result).toEqual({
+      status: "invalid",
+      field: "clickServiceUrl",
+      message: expect.stringMatching(/password/),
+    });
+    expect(elsewhere.seen).toEqual([]);
   });
 
   it("does not call a mistyped base URL connected just because it answers 404", async () => {

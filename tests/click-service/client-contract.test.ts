@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeClickServicePools, createClickServiceClient, redactSecrets } from "../../app/click-service";
 import { poolFor } from "../../app/click-service/http";
 import { buildVerifyBody } from "../../app/click-service/request-body";
+import { LOCAL_SANDBOX } from "./harness";
 import { DEFAULT_RETRY, parseRetryAfter, retryDelay } from "../../app/click-service/retry";
 
 type Reply = { status: number; body: string; type?: string };
@@ -38,7 +39,7 @@ beforeEach(() => {
   seen = [];
 });
 
-const client = () => createClickServiceClient({ baseUrl, apiKey, maxAttempts: 1 });
+const client = () => createClickServiceClient({ baseUrl, apiKey, maxAttempts: 1, destination: LOCAL_SANDBOX });
 const click = {
   clickId: "c1",
   expectedTag: "alice-20",
@@ -75,7 +76,12 @@ describe("requests", () => {
 
   it("keeps a path prefix of the base URL", async () => {
     reply = { status: 200, body: JSON.stringify(click) };
-    await createClickServiceClient({ baseUrl: `${baseUrl}/svc/`, apiKey, maxAttempts: 1 }).lookupClick("c1");
+    await createClickServiceClient({
+      baseUrl: `${baseUrl}/svc/`,
+      apiKey,
+      maxAttempts: 1,
+      destination: LOCAL_SANDBOX,
+    }).lookupClick("c1");
     expect(seen[0]!.url).toBe("/svc/api/v1/merchant/lookup-click?click_id=c1");
   });
 });
@@ -144,32 +150,62 @@ describe("responses", () => {
   });
 
   it.each([
-    ['{"error":"from error"}', "from error"],
-    ['{"message":"from message"}', "from message"],
-    ['{"detail":"other"}', '{"detail":"other"}'],
-    ["plain text", "plain text"],
-    ["", "HTTP 400"],
-  ])("reads the error message from %s", async (body, message) => {
-    reply = { status: 400, body };
+    [400, '{"error":"click_id is required"}', "bad-request", "clickIdRequired", "the request had no click id"],
+    [401, '{"message":"API key required"}', "credentials", "apiKeyRequired", "the request had no API key"],
+    [401, "Invalid API key", "credentials", "invalidApiKey", "the API key is unknown or revoked"],
+    [
+      404,
+      '{"error":"click not found or expired"}',
+      "expired",
+      "clickNotFound",
+      "the click is unknown or past its one-hour life",
+    ],
+  ] as const)(
+    "recognises the contract's %i answer %s and describes it in the app's words",
+    async (status, body, kind, contractError, words) => {
+      reply = { status, body };
+      const result = await client().lookupClick("c1");
+      expect(result).toEqual({
+        ok: false,
+        error: { kind, status, contractError, message: `the service answered HTTP ${status}: ${words}` },
+      });
+    },
+  );
+
+  // Whatever answers at the URL the merchant typed, its words never reach the settings page or
+  // the order log: they could be an internal page, a stack trace, or a port scanner's signal.
+  it.each([
+    [400, '{"error":"<b>internal</b> at /srv/app.js:12"}', "it refused the request"],
+    [401, '{"error":"click_id is required"}', "it refused the API key"],
+    [403, '{"message":"internal admin console"}', "a status the contract does not define"],
+    [404, "<html>internal wiki</html>", "not found, and not in the Click Verification Service's words"],
+    [302, "internal redirect", "a redirect, which the app does not follow"],
+    [500, "Traceback: internal password=hunter2", "a server error"],
+  ])("shows only the status of an unexpected %i answer and the app's own words", async (status, body, words) => {
+    reply = { status, body, type: "text/plain" };
     const result = await client().lookupClick("c1");
-    expect(result).toEqual({ ok: false, error: { kind: "bad-request", status: 400, message } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.message).toBe(`the service answered HTTP ${status}: ${words}`);
+    expect(JSON.stringify(result)).not.toMatch(/internal/);
+    expect(result.error).not.toHaveProperty("contractError");
   });
 
-  it("bounds a long error text and still redacts the key inside it", async () => {
+  it("keeps a long error body, and the key echoed in it, out of the result", async () => {
     reply = { status: 401, body: `${"x".repeat(490)}${apiKey}${"y".repeat(5000)}`, type: "text/plain" };
     const result = await client().lookupClick("c1");
-    const message = result.ok === false ? result.error.message : "";
-    expect(message.length).toBeLessThanOrEqual(501);
-    expect(message).not.toContain(apiKey.slice(0, 12));
+    expect(JSON.stringify(result)).not.toMatch(/xxx|yyy/);
+    expect(JSON.stringify(result)).not.toContain(apiKey.slice(0, 12));
   });
 });
 
 describe("plumbing", () => {
   it("shares one pool per origin across clients and replaces it after closing", async () => {
-    const a = poolFor("http://127.0.0.1:1", 5000);
-    expect(poolFor("http://127.0.0.1:1", 5000)).toBe(a);
+    const a = poolFor("http://127.0.0.1:1", 5000, LOCAL_SANDBOX);
+    expect(poolFor("http://127.0.0.1:1", 5000, LOCAL_SANDBOX)).toBe(a);
+    expect(poolFor("http://127.0.0.1:1", 5000, { ...LOCAL_SANDBOX })).not.toBe(a);
     await closeClickServicePools();
-    expect(poolFor("http://127.0.0.1:1", 5000)).not.toBe(a);
+    expect(poolFor("http://127.0.0.1:1", 5000, LOCAL_SANDBOX)).not.toBe(a);
     await closeClickServicePools();
   });
 

@@ -3,7 +3,7 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClickServicePools, createClickServiceClient, type ClickServiceClient } from "../../app/click-service";
-import { startHarness, minutesAgo, uniqueClickId, type Harness } from "./harness";
+import { LOCAL_SANDBOX, startHarness, minutesAgo, uniqueClickId, type Harness } from "./harness";
 
 const LOOKUP = "/api/v1/merchant/lookup-click";
 const VERIFY = "/api/v1/merchant/verify-click";
@@ -12,7 +12,13 @@ let h: Harness;
 let apiKey: string;
 let client: ClickServiceClient;
 
-const noWait = { sleep: async () => {}, maxAttempts: 1 };
+const INVALID_KEY = {
+  kind: "credentials",
+  status: 401,
+  contractError: "invalidApiKey",
+  message: "the service answered HTTP 401: the API key is unknown or revoked",
+};
+const noWait = { sleep: async () => {}, maxAttempts: 1, destination: LOCAL_SANDBOX };
 
 beforeAll(async () => {
   h = await startHarness();
@@ -63,7 +69,12 @@ describe("lookup-click (4.1)", () => {
     const viaClient = await client.lookupClick("");
     expect(viaClient).toEqual({
       ok: false,
-      error: { kind: "bad-request", status: 400, message: "click_id is required" },
+      error: {
+        kind: "bad-request",
+        status: 400,
+        contractError: "clickIdRequired",
+        message: "the service answered HTTP 400: the request had no click id",
+      },
     });
   });
 
@@ -71,7 +82,12 @@ describe("lookup-click (4.1)", () => {
     const result = await client.lookupClick(uniqueClickId("unknown"));
     expect(result).toEqual({
       ok: false,
-      error: { kind: "expired", status: 404, message: "Click not found or expired" },
+      error: {
+        kind: "expired",
+        status: 404,
+        contractError: "clickNotFound",
+        message: "the service answered HTTP 404: the click is unknown or past its one-hour life",
+      },
     });
   });
 
@@ -84,7 +100,7 @@ describe("lookup-click (4.1)", () => {
     const verifyGone = await client.verifyClick({ clickId: old.clickId, arrivedTag: "alice-20" });
     expect(verifyGone.ok === false && verifyGone.error).toMatchObject({
       kind: "expired",
-      message: "Click not found or expired",
+      contractError: "clickNotFound",
     });
     expect((await client.verifyClick({ clickId: young.clickId, arrivedTag: "alice-20" })).ok).toBe(true);
   });
@@ -186,7 +202,12 @@ describe("verify-click (4.2)", () => {
     const result = await client.verifyClick({ clickId: uniqueClickId("nope"), arrivedTag: "x" });
     expect(result).toEqual({
       ok: false,
-      error: { kind: "expired", status: 404, message: "Click not found or expired" },
+      error: {
+        kind: "expired",
+        status: 404,
+        contractError: "clickNotFound",
+        message: "the service answered HTTP 404: the click is unknown or past its one-hour life",
+      },
     });
   });
 
@@ -194,7 +215,12 @@ describe("verify-click (4.2)", () => {
     const viaClient = await client.verifyClick({ clickId: "", arrivedTag: "x" });
     expect(viaClient).toEqual({
       ok: false,
-      error: { kind: "bad-request", status: 400, message: "click_id is required" },
+      error: {
+        kind: "bad-request",
+        status: 400,
+        contractError: "clickIdRequired",
+        message: "the service answered HTTP 400: the request had no click id",
+      },
     });
     const raw = await h.raw("POST", VERIFY, { headers: jsonHeaders(), body: '{"arrived_tag":"x"}' });
     expect([raw.status, raw.json]).toEqual([400, { error: "click_id is required" }]);
@@ -268,7 +294,7 @@ describe("authentication (5)", () => {
       await stranger.lookupClick(click.clickId),
       await stranger.verifyClick({ clickId: click.clickId, arrivedTag: "alice-20" }),
     ]) {
-      expect(result).toEqual({ ok: false, error: { kind: "credentials", status: 401, message: "Invalid API key" } });
+      expect(result).toEqual({ ok: false, error: INVALID_KEY });
     }
   });
 
@@ -279,7 +305,7 @@ describe("authentication (5)", () => {
     expect((await merchant.lookupClick(click.clickId)).ok).toBe(true);
     expect(await h.revokeApiKey(key)).toBe(204);
     const after = await merchant.lookupClick(click.clickId);
-    expect(after).toEqual({ ok: false, error: { kind: "credentials", status: 401, message: "Invalid API key" } });
+    expect(after).toEqual({ ok: false, error: INVALID_KEY });
     expect(await h.revokeApiKey(key)).toBe(404);
   });
 

@@ -3,8 +3,11 @@
 // included), so the same tests hold against an out-of-process service.
 import type { Readable } from "node:stream";
 import { request } from "undici";
-import type { ClickRecord } from "../../app/click-service";
+import type { ClickRecord, DestinationPolicy } from "../../app/click-service";
 import { startClickService, type ClickServiceOptions } from "../../sandbox/click-service/server";
+
+/** Sandboxes listen on random loopback ports over plain http; the app's default refuses both. */
+export const LOCAL_SANDBOX: DestinationPolicy = { requireHttps: false, loopbackOrigins: "any" };
 
 export interface RawResponse {
   status: number;

@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClickServicePools, createClickServiceClient } from "../../app/click-service";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { LOCAL_SANDBOX } from "./harness";
 
 let now = new Date("2026-03-01T12:00:00.000Z");
 const logs: string[] = [];
@@ -21,7 +22,8 @@ afterAll(async () => {
   await service.close();
 });
 
-const client = () => createClickServiceClient({ baseUrl: service.url, apiKey, maxAttempts: 1 });
+const client = () =>
+  createClickServiceClient({ baseUrl: service.url, apiKey, maxAttempts: 1, destination: LOCAL_SANDBOX });
 
 async function post(path: string, body: unknown) {
   const response = await fetch(service.url + path, {

@@ -3,14 +3,19 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { closeClickServicePools, createClickServiceClient, type ClickServiceClient } from "../../app/click-service";
-import { startHarness, uniqueClickId, type Harness } from "./harness";
+import { LOCAL_SANDBOX, startHarness, uniqueClickId, type Harness } from "./harness";
 
 let h: Harness;
 let client: ClickServiceClient;
 
 beforeAll(async () => {
   h = await startHarness();
-  client = createClickServiceClient({ baseUrl: h.url, apiKey: await h.createApiKey(), maxAttempts: 1 });
+  client = createClickServiceClient({
+    baseUrl: h.url,
+    apiKey: await h.createApiKey(),
+    maxAttempts: 1,
+    destination: LOCAL_SANDBOX,
+  });
 });
 
 afterAll(async () => {

@@ -259,7 +259,7 @@ describe("webhook helpers", () => {
           decidedAt: "2026-11-21T05:00:00Z",
         },
       }),
-    ).toEqual({ ok: true });
+    ).toMatchObject({ ok: true });
   });
 });
 

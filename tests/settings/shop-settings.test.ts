@@ -60,9 +60,67 @@ describe("settings", () => {
     }
   });
 
+  it("refuses a service URL that carries a user name or password, or is over 2,048 characters", async () => {
+    const base = { apiKey: key, tagParams: ["tag"] };
+    for (const clickServiceUrl of [
+      "https://user:secret@clicks.example.com",
+      "https://user@clicks.example.com",
+      `https://clicks.example.com/${"a".repeat(2_049 - "https://clicks.example.com/".length)}`,
+    ]) {
+      const saved = await saveSettings("url-shop.myshopify.com", { ...base, clickServiceUrl });
+      expect(saved, clickServiceUrl.slice(0, 40)).toMatchObject({
+        ok: false,
+        errors: { clickServiceUrl: expect.any(String) },
+      });
+    }
+    const longest = `https://clicks.example.com/${"a".repeat(2_048 - "https://clicks.example.com/".length)}`;
+    expect((await saveSettings("url-shop.myshopify.com", { ...base, clickServiceUrl: longest })).ok).toBe(true);
+  });
+
   it("requires a key the first time", async () => {
     const saved = await saveSettings("new-shop.myshopify.com", { clickServiceUrl: "https://clicks.example.com" });
     expect(saved).toMatchObject({ ok: false, errors: { apiKey: expect.any(String) } });
+  });
+});
+
+describe("the key's service origin", () => {
+  const bound = "bound-shop.myshopify.com";
+
+  it("opens the key only for the origin it was saved for, even if the row is edited to point elsewhere", async () => {
+    await saveSettings(bound, { clickServiceUrl: "https://clicks.example.com/api", apiKey: key });
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: bound } });
+    expect(row.apiKeyOrigin).toBe("https://clicks.example.com");
+
+    await prisma.shopSettings.update({ where: { shop: bound }, data: { clickServiceUrl: "https://evil.example" } });
+    await expect(getServerSettings(bound)).rejects.toThrow(SealError);
+    // Moving the recorded origin along does not help: the origin is sealed into the key itself.
+    await prisma.shopSettings.update({ where: { shop: bound }, data: { apiKeyOrigin: "https://evil.example" } });
+    await expect(getServerSettings(bound)).rejects.toThrow(SealError);
+
+    await prisma.shopSettings.update({
+      where: { shop: bound },
+      data: { clickServiceUrl: row.clickServiceUrl, apiKeyOrigin: row.apiKeyOrigin },
+    });
+    expect((await getServerSettings(bound))?.apiKey).toBe(key);
+  });
+
+  it("binds a key sealed before keys had an origin to the stored URL's origin on first use", async () => {
+    const legacy = "legacy-shop.myshopify.com";
+    await prisma.shopSettings.create({
+      data: {
+        shop: legacy,
+        clickServiceUrl: "https://Clicks.Example.com:443/v1",
+        apiKeySealed: seal(key, legacy),
+        apiKeyLast4: key.slice(-4),
+      },
+    });
+    expect((await getServerSettings(legacy))?.apiKey).toBe(key);
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: legacy } });
+    expect(row.apiKeyOrigin).toBe("https://clicks.example.com");
+    expect(() => unseal(row.apiKeySealed, legacy)).toThrow(SealError);
+    expect((await getServerSettings(legacy))?.apiKey).toBe(key);
+    const moved = await saveSettings(legacy, { clickServiceUrl: "https://other.example.com" });
+    expect(moved).toMatchObject({ ok: false, errors: { apiKey: expect.stringMatching(/again/) } });
   });
 });
 

@@ -56,7 +56,7 @@ describe("callAdmin", () => {
         JSON.stringify({ data: { shop: { id: "gid://shopify/Shop/1" } }, extensions: { cost: cost(1, 1999) } }),
       );
     };
-    expect(await callAdmin(graphql, "query Q { shop { id } }", undefined, opts)).toEqual({
+    expect(await callAdmin(graphql, "query Q { shop { id } }", undefined, opts)).toMatchObject({
       ok: true,
       data: { shop: { id: "gid://shopify/Shop/1" } },
     });

@@ -54,7 +54,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     const gid = newOrder();
     await expect(
       markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
-    ).resolves.toEqual({ ok: true });
+    ).resolves.toMatchObject({ ok: true });
     const state = await readOrderTagGuardState(graphql, gid, retry);
     expect(state.ok).toBe(true);
     if (!state.ok) return;
@@ -74,12 +74,12 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     for (let i = 0; i < 2; i++) {
       await expect(
         markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
-      ).resolves.toEqual({ ok: true });
+      ).resolves.toMatchObject({ ok: true });
     }
     // A differently cased tag is the same tag to Shopify.
     await expect(
       markOrderHijacked(graphql, { orderGid: gid, tag: "Affiliate-Hijacked", evidence }, retry),
-    ).resolves.toEqual({ ok: true });
+    ).resolves.toMatchObject({ ok: true });
     const snapshot = h.standin.store.findOrder(gid)!;
     expect(snapshot.order.tags).toEqual(["affiliate-hijacked"]);
     const metafields = h.standin.store.metafieldsOf(snapshot.shop, gid);
@@ -89,7 +89,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
 
   it("defaults the tag when the merchant left it blank", async () => {
     const gid = newOrder("");
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toEqual({
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toMatchObject({
       ok: true,
     });
     expect(h.standin.store.findOrder(gid)!.order.tags).toEqual(["affiliate-hijacked"]);
@@ -100,7 +100,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     h.standin.faults({ throttle: 2 });
     await expect(
       markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry),
-    ).resolves.toEqual({ ok: true });
+    ).resolves.toMatchObject({ ok: true });
     expect(sleeps).toHaveLength(2);
     // requestedQueryCost 24 (2 mutation fields x 10 + 4 payload objects), currentlyAvailable 0,
     // restoreRate 100: wait (24 - 0) / 100 s.
@@ -197,8 +197,10 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
 
 describe("storefront config and evidence definition", () => {
   it("writes {tagParams} to the app installation metafield tag_guard.storefront_config", async () => {
-    await expect(writeStorefrontConfig(graphql, { tagParams: ["tag", "ref"] }, retry)).resolves.toEqual({ ok: true });
-    await expect(writeStorefrontConfig(graphql, { tagParams: ["aff"] }, retry)).resolves.toEqual({ ok: true });
+    await expect(writeStorefrontConfig(graphql, { tagParams: ["tag", "ref"] }, retry)).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(writeStorefrontConfig(graphql, { tagParams: ["aff"] }, retry)).resolves.toMatchObject({ ok: true });
     const shop = h.standin.store.shop(SHOP);
     const metafields = h.standin.store.metafieldsOf(shop, shop.appInstallationGid);
     expect(metafields.map((m) => [m.namespace, m.key, m.type])).toEqual([["tag_guard", "storefront_config", "json"]]);
@@ -206,8 +208,8 @@ describe("storefront config and evidence definition", () => {
   });
 
   it("creates the pinned, merchant-readable evidence definition once; again is still ok", async () => {
-    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toEqual({ ok: true });
-    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toEqual({ ok: true });
+    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toMatchObject({ ok: true });
+    await expect(ensureEvidenceDefinition(graphql, retry)).resolves.toMatchObject({ ok: true });
     const definitions = h.standin.store.shop(SHOP).definitions;
     expect(definitions).toHaveLength(1);
     expect(definitions[0]).toMatchObject({

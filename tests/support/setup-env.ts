@@ -17,6 +17,8 @@ Object.assign(process.env, {
   SHOPIFY_APP_URL: "https://tag-guard.test",
   SCOPES: "read_orders,write_orders",
   SETTINGS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  // Sandboxes listen on random loopback ports; the app refuses loopback unless allowed.
+  CLICK_SERVICE_ALLOW_ORIGINS: "any-loopback",
   WORKER_ENABLED: "false",
   LOG_LEVEL: "silent",
 });

@@ -285,6 +285,49 @@ describe("compliance webhooks", () => {
     expect(await prisma.dataRequest.count({ where: { shop, customerId: "99" } })).toBe(0);
   });
 
+  // SQLite (through Prisma) caps the values one statement may bind near 1,000: a customer with
+  // thousands of orders must not turn these into a 500 that Shopify retries forever.
+  const manyOrderIds = (count: number, including: number) => [
+    ...Array.from({ length: count - 1 }, (_, i) => 7_000_000_000_000 + i),
+    including,
+  ];
+
+  it("customers/data_request with 10,000 order ids still gathers what the app holds", async () => {
+    const payload = await seed(shop);
+    const response = await deliver(app.url, "/webhooks/customers/data_request", {
+      topic: "customers/data_request",
+      shop,
+      body: {
+        shop_id: 1,
+        shop_domain: shop,
+        orders_requested: manyOrderIds(10_000, payload.id),
+        customer: { id: 1001 },
+        data_request: { id: 8 },
+      },
+    });
+    expect(response.status).toBe(200);
+    const request = await prisma.dataRequest.findFirstOrThrow({ where: { shop, customerId: "1001" } });
+    expect(JSON.parse(request.ordersAsked)).toHaveLength(10_000);
+    const data = JSON.parse(request.data) as { orders: { orderId: string; clickId: string }[] };
+    expect(data.orders).toEqual([expect.objectContaining({ orderId: String(payload.id), clickId: "clk_1" })]);
+  });
+
+  it("customers/redact with 10,000 order ids redacts every listed order it holds", async () => {
+    const first = await seed(shop);
+    const last = await seed(shop);
+    const orderIds = [first.id, ...manyOrderIds(10_000, last.id).slice(1)];
+    const body = { shop_id: 1, shop_domain: shop, customer: { id: 1002 }, orders_to_redact: orderIds };
+    const response = await deliver(app.url, "/webhooks/customers/redact", { topic: "customers/redact", shop, body });
+    expect(response.status).toBe(200);
+    for (const order of [first, last]) {
+      const verification = await prisma.verification.findUniqueOrThrow({
+        where: { shop_orderId: { shop, orderId: String(order.id) } },
+      });
+      expect(verification).toMatchObject({ clickId: null, orderFacts: "{}" });
+      expect(await prisma.commission.count({ where: { orderId: String(order.id) } })).toBe(1);
+    }
+  });
+
   it("shop/redact deletes everything held for the shop, in every table, and nothing of others", async () => {
     await seed(shop);
     await seed(other);

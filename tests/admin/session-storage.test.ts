@@ -1,0 +1,98 @@
+// Shopify's tokens at rest: the Session table holds them sealed, and the library's own paths
+// (authenticate.admin for the embedded admin, unauthenticated.admin for the worker) still work
+// through the app's session storage, against the Shopify stand-in, which checks the token.
+import { Session } from "@shopify/shopify-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import * as settingsRoute from "../../app/routes/app.settings";
+import { isSealed } from "../../app/settings/sealing.server";
+import { sessionStorage, unauthenticated } from "../../app/shopify.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { adminRequest, call } from "./helpers";
+
+let standin: ShopifyStandin;
+let routing: StandinRouting;
+
+beforeAll(async () => {
+  standin = await startShopifyStandin();
+  routing = routeShopifyTrafficTo(standin.url);
+});
+
+afterAll(async () => {
+  await routing?.restore();
+  await standin?.close();
+});
+
+const SCOPE = "read_orders,write_orders";
+const REFRESH = "shprt_refresh_token_0123456789";
+
+async function install(shop: string): Promise<string> {
+  const { token } = standin.issueToken(shop, { scope: SCOPE.split(",") });
+  await sessionStorage.storeSession(
+    new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: "",
+      isOnline: false,
+      scope: SCOPE,
+      accessToken: token,
+      refreshToken: REFRESH,
+    }),
+  );
+  return token;
+}
+
+async function probe(shop: string): Promise<string> {
+  const { admin } = await unauthenticated.admin(shop);
+  const response = await admin.graphql(`query TagGuardProbe { currentAppInstallation { id } }`);
+  const body = (await response.json()) as { data: { currentAppInstallation: { id: string } } };
+  return body.data.currentAppInstallation.id;
+}
+
+describe("sealed Shopify sessions", () => {
+  it("keeps neither token in the Session table, and the library still authenticates with them", async () => {
+    const shop = "sealed-session.myshopify.com";
+    const token = await install(shop);
+
+    const row = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } });
+    expect(
+      JSON.stringify(row, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value)),
+    ).not.toMatch(new RegExp(`${token}|${REFRESH}`));
+    expect(isSealed(row.accessToken) && isSealed(row.refreshToken ?? "")).toBe(true);
+
+    expect(await sessionStorage.loadSession(`offline_${shop}`)).toMatchObject({
+      accessToken: token,
+      refreshToken: REFRESH,
+    });
+    const page = await call(settingsRoute.loader as never, adminRequest("/app/settings", shop));
+    expect(page.status).toBe(200);
+    expect(await probe(shop)).toMatch(/^gid:\/\/shopify\/AppInstallation\//);
+  });
+
+  it("seals a token stored in clear before sealing, the first time it is loaded", async () => {
+    const shop = "clear-session.myshopify.com";
+    const { token } = standin.issueToken(shop, { scope: SCOPE.split(",") });
+    await prisma.session.create({
+      data: { id: `offline_${shop}`, shop, state: "", isOnline: false, scope: SCOPE, accessToken: token },
+    });
+
+    expect(await probe(shop)).toMatch(/^gid:\/\/shopify\/AppInstallation\//);
+    const row = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } });
+    expect(row.accessToken).not.toContain(token);
+    expect(isSealed(row.accessToken)).toBe(true);
+    expect((await sessionStorage.loadSession(`offline_${shop}`))?.accessToken).toBe(token);
+  });
+
+  it("does not open a sealed token copied onto another shop's session", async () => {
+    const victim = "victim-session.myshopify.com";
+    const thief = "thief-session.myshopify.com";
+    await install(victim);
+    await install(thief);
+    const stolen = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${victim}` } });
+    await prisma.session.update({ where: { id: `offline_${thief}` }, data: { accessToken: stolen.accessToken } });
+
+    expect(await sessionStorage.loadSession(`offline_${thief}`)).toBeUndefined();
+    await expect(unauthenticated.admin(thief)).rejects.toThrow();
+  });
+});
