@@ -24,8 +24,8 @@ import {
   type OrderRecord,
   type ShopState,
   type ShopifyStandinStore,
-  type TokenRecord,
 } from "./store";
+import type { TokenRecord } from "./tokens";
 
 export interface ExecContext {
   store: ShopifyStandinStore;

@@ -8,15 +8,20 @@ import { listen } from "../listen";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
 import { verifySessionToken } from "./session-token";
-import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState, type TokenRecord } from "./store";
+import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState } from "./store";
+import { TOKEN_LIFETIMES, type IssueOptions, type TokenRecord } from "./tokens";
 
 export interface ShopifyStandinOptions {
   port?: number;
   host?: string;
   /** Default API version (the one management reads use); any vendored version is served. */
   apiVersion?: string;
-  /** Milliseconds since epoch; drives the throttle bucket, timestamps and JWT expiry. */
+  /** Milliseconds since epoch: token issue and expiry, session-token checks, the throttle
+   * bucket's restore and every recorded time. Tests share one clock with the click sandbox. */
   clock?: () => number;
+  /** Status for a document that fails validation: 200 with an `errors` array as Shopify answers
+   * (the default), or 400 for a caller that wants it to fail louder. */
+  invalidQueryStatus?: 200 | 400;
   /** The app's client secret (verifies session tokens and client_secret). */
   appSecret?: string;
   /** The app's client id (API key). */
@@ -52,6 +57,10 @@ export interface FaultPlan {
   serverError?: number;
   /** Status for serverError faults (default 500). */
   status?: number;
+  /** Refuse the next N refresh_token grants (400 invalid_grant unless refreshStatus says otherwise). */
+  refreshFailures?: number;
+  /** Status for refreshFailures: 400 (default, invalid_grant) or a 5xx (the token endpoint failing). */
+  refreshStatus?: number;
 }
 
 export interface ShopifyStandin {
@@ -64,14 +73,17 @@ export interface ShopifyStandin {
   close(): Promise<void>;
   /** Create an order from a REST-shaped payload (see order-payload.ts). */
   createOrder(shop: string, payload: Record<string, unknown>): OrderRecord;
-  /** Issue an access token without token exchange (for stored sessions in tests). */
-  issueToken(shop: string, options?: { scope?: string | string[]; online?: boolean }): TokenRecord;
+  /** Issue an access token without token exchange (for stored sessions in tests);
+   * `expiring: true` gives an expiring offline token with its refresh token. */
+  issueToken(shop: string, options?: IssueOptions): TokenRecord;
   faults(plan: FaultPlan): void;
   requests(): RecordedRequest[];
   validationFailures(): ValidationFailure[];
   clearRequests(): void;
 }
 
+const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+const REFRESH_GRANT = "refresh_token";
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
 const MAX_BODY = 1_000_000;
 
@@ -85,7 +97,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   const store = new ShopifyStandinStore(clock);
   const log: RecordedRequest[] = [];
   const validationFailures: ValidationFailure[] = [];
-  const pending = { throttle: 0, serverError: 0, status: 500 };
+  const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };
+  const invalidQueryStatus = options.invalidQueryStatus ?? 200;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -133,10 +146,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       record({ ...base, status: 404 });
       return send(res, 404, { errors: "Not Found" });
     }
-    const token = store.tokens.get(String(req.headers["x-shopify-access-token"] ?? ""));
-    const tokenValid =
-      token && (token.expiresAt === null || token.expiresAt > clock()) && (!shopHint || token.shop === shopHint);
-    if (!token || !tokenValid) {
+    const token = store.tokens.valid(String(req.headers["x-shopify-access-token"] ?? ""), shopHint);
+    if (!token) {
       record({ ...base, status: 401 });
       return send(res, 401, { errors: INVALID_TOKEN });
     }
@@ -180,8 +191,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
         query,
         errors: messages,
       });
-      record({ ...base, status: 400, query, variables, validationErrors: messages });
-      return send(res, 400, {
+      record({ ...base, status: invalidQueryStatus, query, variables, validationErrors: messages });
+      return send(res, invalidQueryStatus, {
         errors: errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
       });
     }
@@ -234,10 +245,10 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
     const raw = (await readBody(req)).toString("utf8");
     const type = String(req.headers["content-type"] ?? "");
-    let params: Record<string, string> = {};
+    let params: Record<string, unknown> = {};
     try {
       params = type.includes("application/json")
-        ? JSON.parse(raw || "{}")
+        ? (JSON.parse(raw || "{}") as Record<string, unknown>)
         : Object.fromEntries(new URLSearchParams(raw));
     } catch {
       params = {};
@@ -246,11 +257,13 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       record({ method: "POST", path: url.pathname, shop, status, kind: "token" });
       send(res, status, { error, error_description: description });
     };
+    const grant = params.grant_type;
     if (!shop) return fail(400, "invalid_request", "Unknown shop");
-    if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange")
-      return fail(400, "unsupported_grant_type", "Only token exchange is supported by the stand-in");
+    if (grant !== TOKEN_EXCHANGE_GRANT && grant !== REFRESH_GRANT)
+      return fail(400, "unsupported_grant_type", "Only token exchange and refresh_token are supported by the stand-in");
     if (params.client_id !== apiKey || params.client_secret !== appSecret)
       return fail(401, "invalid_client", "Client authentication failed");
+    if (grant === REFRESH_GRANT) return refreshGrant(res, url, shop, params, fail);
     if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token")
       return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
     const verified = verifySessionToken(String(params.subject_token ?? ""), appSecret, clock());
@@ -263,15 +276,14 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     if (!online && params.requested_token_type !== "urn:shopify:params:oauth:token-type:offline-access-token") {
       return fail(400, "invalid_request", "requested_token_type must be an online or offline access token type");
     }
-    const expiring = !online && String(params.expiring) === "1";
-    const issued = store.issueToken(shop, { online, ttlSeconds: online ? 86_399 : expiring ? 3_600 : undefined });
+    const issued = store.issueToken(shop, { online, expiring: !online && String(params.expiring) === "1" });
     record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
-    const scope = issued.scope.join(",");
     if (online) {
+      const scope = issued.scope.join(",");
       return send(res, 200, {
         access_token: issued.token,
         scope,
-        expires_in: 86_399,
+        expires_in: TOKEN_LIFETIMES.onlineSeconds,
         associated_user_scope: scope,
         session: verified.claims.sid,
         associated_user: {
@@ -286,13 +298,43 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
         },
       });
     }
-    send(res, 200, {
-      access_token: issued.token,
-      scope,
-      ...(expiring
-        ? { expires_in: 3_600, refresh_token: `shprt_${randomUUID()}`, refresh_token_expires_in: 7_776_000 }
+    send(res, 200, offlineTokenBody(issued));
+  }
+
+  function refreshGrant(
+    res: ServerResponse,
+    url: URL,
+    shop: string,
+    params: Record<string, unknown>,
+    fail: (status: number, error: string, description: string) => void,
+  ) {
+    if (typeof params.refresh_token !== "string" || params.refresh_token === "")
+      return fail(400, "invalid_request", "refresh_token is required");
+    if (pending.refreshFailures > 0) {
+      pending.refreshFailures -= 1;
+      return pending.refreshStatus >= 500
+        ? fail(pending.refreshStatus, "server_error", "The token endpoint failed (stand-in fault)")
+        : fail(400, "invalid_grant", "The refresh token was refused (stand-in fault)");
+    }
+    const refreshed = store.tokens.refreshGrant(shop, params.refresh_token);
+    if (!refreshed.ok) return fail(400, "invalid_grant", refreshed.description);
+    record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
+    send(res, 200, offlineTokenBody(refreshed.token));
+  }
+
+  /** An offline token answer: expires_in and the refresh token only for an expiring token. */
+  function offlineTokenBody(token: TokenRecord) {
+    return {
+      access_token: token.token,
+      scope: token.scope.join(","),
+      ...(token.expiring && token.expiresAt !== null && token.refreshTokenExpiresAt !== null
+        ? {
+            expires_in: Math.round((token.expiresAt - clock()) / 1000),
+            refresh_token: token.refreshToken,
+            refresh_token_expires_in: Math.round((token.refreshTokenExpiresAt - clock()) / 1000),
+          }
         : {}),
-    });
+    };
   }
 
   async function management(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
@@ -335,8 +377,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       const body = await json();
       const target = (body.shop as string | undefined) ?? shop;
       if (!target) return done(400, { error: "shop required" });
-      const issued = store.issueToken(target, { scope: body.scope, online: body.online });
-      return done(201, { access_token: issued.token, scope: issued.scope.join(","), shop: issued.shop });
+      const issued = store.issueToken(target, { scope: body.scope, online: body.online, expiring: body.expiring });
+      return done(201, { ...offlineTokenBody(issued), shop: issued.shop });
     }
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
@@ -370,6 +412,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     if (plan.throttle !== undefined) pending.throttle = Math.max(0, Math.floor(plan.throttle));
     if (plan.serverError !== undefined) pending.serverError = Math.max(0, Math.floor(plan.serverError));
     if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
+    if (plan.refreshFailures !== undefined) pending.refreshFailures = Math.max(0, Math.floor(plan.refreshFailures));
+    if (plan.refreshStatus !== undefined)
+      pending.refreshStatus = plan.refreshStatus >= 500 && plan.refreshStatus <= 599 ? plan.refreshStatus : 400;
   }
 
   const { url, port } = await listen(server, options.port, options.host);
