@@ -21,20 +21,31 @@ import type { RouteServer } from "./route-server";
 // sandbox click service over HTTP, and the Shopify stand-in reached through the library's
 // own Admin client (global fetch rerouted from *.myshopify.com), on a real SQLite file.
 
+/**
+ * The one clock of a harness: the worker's `now`, the click sandbox's (click lifetimes, record
+ * times) and the Shopify stand-in's (token expiry, throttle refill). Wall time until a test
+ * sets `now`; moving it moves all three together.
+ */
+export class HarnessClock {
+  now: Date | null = null;
+  readonly date = (): Date => this.now ?? new Date();
+  readonly ms = (): number => this.date().getTime();
+}
+
 export interface Harness {
   app: RouteServer;
   clicks: RunningClickService;
   shopify: ShopifyStandin;
   routing: StandinRouting;
   apiKey: string;
-  /** The worker's clock: real time unless a test sets `now` to move it. */
-  clock: { now: Date | null };
+  clock: HarnessClock;
   close(): Promise<void>;
 }
 
 export async function startHarness(): Promise<Harness> {
-  const clicks = await startClickService();
-  const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key" });
+  const clock = new HarnessClock();
+  const clicks = await startClickService({ clock: clock.date });
+  const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key", clock: clock.ms });
   const routing = routeShopifyTrafficTo(shopify.url);
   const app = await serveWebhookRoutes();
   return {
@@ -43,7 +54,7 @@ export async function startHarness(): Promise<Harness> {
     shopify,
     routing,
     apiKey: clicks.createApiKey(),
-    clock: { now: null },
+    clock,
     async close() {
       await app.close();
       await routing.restore();
@@ -62,7 +73,7 @@ export async function installShop(h: Harness, shop: string, settings: Partial<Se
 /** Pipeline dependencies on the harness clock, with the client's in-call backoff not slept. */
 export function testDeps(h: Harness, overrides: Partial<PipelineDeps> = {}): Partial<PipelineDeps> {
   return {
-    now: () => h.clock.now ?? new Date(),
+    now: h.clock.date,
     random: () => 0.5,
     clickService: (settings) =>
       createClickServiceClient({
@@ -98,7 +109,7 @@ export interface OrderSpec {
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
   const age = (spec.clickAgeMinutes ?? 5) * 60_000;
-  const clickedAt = new Date(Date.now() - age);
+  const clickedAt = new Date(h.clock.ms() - age);
   const clickId =
     spec.clickId ??
     h.clicks.addClick({
@@ -124,7 +135,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
     noteAttributes: attributes,
     landingSite,
-    createdAt: new Date(Date.now() - 60_000),
+    createdAt: new Date(h.clock.ms() - 60_000),
   });
   h.shopify.createOrder(spec.shop, payload);
   const eventId = `evt-${payload.id}`;
