@@ -7,9 +7,10 @@ import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } fro
 import { listen } from "../listen";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
-import { verifySessionToken } from "./session-token";
+import { readBody, send } from "./http";
 import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState } from "./store";
-import { TOKEN_LIFETIMES, type IssueOptions, type TokenRecord } from "./tokens";
+import { tokenEndpoint } from "./token-endpoint";
+import { offlineTokenBody, type IssueOptions, type TokenRecord } from "./tokens";
 
 export interface ShopifyStandinOptions {
   port?: number;
@@ -82,10 +83,7 @@ export interface ShopifyStandin {
   clearRequests(): void;
 }
 
-const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
-const REFRESH_GRANT = "refresh_token";
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
-const MAX_BODY = 1_000_000;
 
 export async function startShopifyStandin(options: ShopifyStandinOptions = {}): Promise<ShopifyStandin> {
   const clock = options.clock ?? Date.now;
@@ -99,6 +97,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   const validationFailures: ValidationFailure[] = [];
   const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };
   const invalidQueryStatus = options.invalidQueryStatus ?? 200;
+  const tokens = tokenEndpoint({ store, clock, apiKey, appSecret, pending, record });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -126,8 +125,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const shop = shopOf(req, url);
     const graphqlMatch = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(url.pathname);
     if (graphqlMatch && req.method === "POST") return graphqlEndpoint(req, res, url, shop, graphqlMatch[1]!);
-    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST")
-      return tokenEndpoint(req, res, url, shop);
+    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST") return tokens(req, res, url, shop);
     if (url.pathname.startsWith("/standin/")) return management(req, res, url, shop);
     record({ method: req.method ?? "GET", path: url.pathname, shop, status: 404, kind: "other" });
     send(res, 404, { errors: "Not Found" });
@@ -242,101 +240,6 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     send(res, 200, payload, { "X-Request-Id": randomUUID() });
   }
 
-  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
-    const raw = (await readBody(req)).toString("utf8");
-    const type = String(req.headers["content-type"] ?? "");
-    let params: Record<string, unknown> = {};
-    try {
-      params = type.includes("application/json")
-        ? (JSON.parse(raw || "{}") as Record<string, unknown>)
-        : Object.fromEntries(new URLSearchParams(raw));
-    } catch {
-      params = {};
-    }
-    const fail = (status: number, error: string, description: string) => {
-      record({ method: "POST", path: url.pathname, shop, status, kind: "token" });
-      send(res, status, { error, error_description: description });
-    };
-    const grant = params.grant_type;
-    if (!shop) return fail(400, "invalid_request", "Unknown shop");
-    if (grant !== TOKEN_EXCHANGE_GRANT && grant !== REFRESH_GRANT)
-      return fail(400, "unsupported_grant_type", "Only token exchange and refresh_token are supported by the stand-in");
-    if (params.client_id !== apiKey || params.client_secret !== appSecret)
-      return fail(401, "invalid_client", "Client authentication failed");
-    if (grant === REFRESH_GRANT) return refreshGrant(res, url, shop, params, fail);
-    if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token")
-      return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
-    const verified = verifySessionToken(String(params.subject_token ?? ""), appSecret, clock());
-    if (!verified.ok) return fail(400, "invalid_subject_token", `Session token is invalid: ${verified.reason}`);
-    if (verified.claims.aud !== apiKey)
-      return fail(400, "invalid_subject_token", "Session token audience does not match client_id");
-    if (new URL(verified.claims.dest).hostname.toLowerCase() !== shop)
-      return fail(400, "invalid_subject_token", "Session token destination does not match shop");
-    const online = params.requested_token_type === "urn:shopify:params:oauth:token-type:online-access-token";
-    if (!online && params.requested_token_type !== "urn:shopify:params:oauth:token-type:offline-access-token") {
-      return fail(400, "invalid_request", "requested_token_type must be an online or offline access token type");
-    }
-    const issued = store.issueToken(shop, { online, expiring: !online && String(params.expiring) === "1" });
-    record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
-    if (online) {
-      const scope = issued.scope.join(",");
-      return send(res, 200, {
-        access_token: issued.token,
-        scope,
-        expires_in: TOKEN_LIFETIMES.onlineSeconds,
-        associated_user_scope: scope,
-        session: verified.claims.sid,
-        associated_user: {
-          id: Number(verified.claims.sub) || 42,
-          first_name: "Stand",
-          last_name: "In",
-          email: "staff@example.com",
-          account_owner: true,
-          locale: "en",
-          collaborator: false,
-          email_verified: true,
-        },
-      });
-    }
-    send(res, 200, offlineTokenBody(issued));
-  }
-
-  function refreshGrant(
-    res: ServerResponse,
-    url: URL,
-    shop: string,
-    params: Record<string, unknown>,
-    fail: (status: number, error: string, description: string) => void,
-  ) {
-    if (typeof params.refresh_token !== "string" || params.refresh_token === "")
-      return fail(400, "invalid_request", "refresh_token is required");
-    if (pending.refreshFailures > 0) {
-      pending.refreshFailures -= 1;
-      return pending.refreshStatus >= 500
-        ? fail(pending.refreshStatus, "server_error", "The token endpoint failed (stand-in fault)")
-        : fail(400, "invalid_grant", "The refresh token was refused (stand-in fault)");
-    }
-    const refreshed = store.tokens.refreshGrant(shop, params.refresh_token);
-    if (!refreshed.ok) return fail(400, "invalid_grant", refreshed.description);
-    record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
-    send(res, 200, offlineTokenBody(refreshed.token));
-  }
-
-  /** An offline token answer: expires_in and the refresh token only for an expiring token. */
-  function offlineTokenBody(token: TokenRecord) {
-    return {
-      access_token: token.token,
-      scope: token.scope.join(","),
-      ...(token.expiring && token.expiresAt !== null && token.refreshTokenExpiresAt !== null
-        ? {
-            expires_in: Math.round((token.expiresAt - clock()) / 1000),
-            refresh_token: token.refreshToken,
-            refresh_token_expires_in: Math.round((token.refreshTokenExpiresAt - clock()) / 1000),
-          }
-        : {}),
-    };
-  }
-
   async function management(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
     const method = req.method ?? "GET";
     const done = (status: number, body: unknown) => {
@@ -378,7 +281,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       const target = (body.shop as string | undefined) ?? shop;
       if (!target) return done(400, { error: "shop required" });
       const issued = store.issueToken(target, { scope: body.scope, online: body.online, expiring: body.expiring });
-      return done(201, { ...offlineTokenBody(issued), shop: issued.shop });
+      return done(201, { ...offlineTokenBody(issued, clock()), shop: issued.shop });
     }
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
@@ -452,37 +355,4 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       },
     };
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  if (status === 204 || body === null) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error("request body too large"));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
 }

@@ -149,6 +149,21 @@ export class TokenStore {
   }
 }
 
+/** Shopify's offline token answer: expires_in and the refresh token only for an expiring token. */
+export function offlineTokenBody(token: TokenRecord, now: number) {
+  return {
+    access_token: token.token,
+    scope: token.scope.join(","),
+    ...(token.expiring && token.expiresAt !== null && token.refreshTokenExpiresAt !== null
+      ? {
+          expires_in: Math.round((token.expiresAt - now) / 1000),
+          refresh_token: token.refreshToken,
+          refresh_token_expires_in: Math.round((token.refreshTokenExpiresAt - now) / 1000),
+        }
+      : {}),
+  };
+}
+
 function newToken(prefix: string): string {
   return `${prefix}${randomBytes(16).toString("hex")}`;
 }
