@@ -2,17 +2,16 @@
 // to the app's real webhook route, and the stand-in's builder held to the sample's field set,
 // with what the tidy payloads never had: shop money unlike presentment money, a shop's UTC
 // offset, an id beyond 2^53, discounts, tax and shipping.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { serveWebhookRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
+import { DOCUMENTED_ORDERS_CREATE_2026_07 } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
 
-const SAMPLE_TEXT = readFileSync(new URL("../fixtures/webhooks/orders-create-2026-07.json", import.meta.url), "utf8");
-const sample = JSON.parse(SAMPLE_TEXT) as Record<string, unknown> & {
+const sample = JSON.parse(DOCUMENTED_ORDERS_CREATE_2026_07) as Record<string, unknown> & {
   line_items: Array<Record<string, unknown>>;
   shipping_lines: Array<Record<string, unknown>>;
   customer: Record<string, unknown>;
@@ -53,7 +52,7 @@ describe("Shopify's documented 2026-07 orders/create sample", () => {
       const response = await deliver(app.url, "/webhooks/orders/create", {
         topic: "orders/create",
         shop,
-        body: SAMPLE_TEXT,
+        body: DOCUMENTED_ORDERS_CREATE_2026_07,
         eventId: "evt-documented-sample",
       });
       expect(response.status).toBe(200);
