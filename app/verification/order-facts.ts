@@ -33,7 +33,15 @@ const AttributeValue = z
 const cut = (max: number) => (value: string) => value.slice(0, max);
 
 const OrderPayload = z.object({
-  id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,20}$/, "must be a numeric id")]).transform(String),
+  // Shopify's ids pass 2^53: as a JSON number the id is then inexact, and the gid (a string)
+  // is what names the order. zod's int() would refuse such a number outright.
+  id: z.union([
+    z
+      .number()
+      .positive()
+      .refine((id) => Number.isInteger(id), "must be a numeric id"),
+    z.string().regex(/^\d{1,20}$/, "must be a numeric id"),
+  ]),
   admin_graphql_api_id: z.string().max(100).optional(),
   name: z.string().max(255).nullish(),
   created_at: z
@@ -73,8 +81,12 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
     return { ok: false, reason: issue ? `${issue.path.join(".") || "payload"} ${issue.message}` : "unreadable order" };
   }
   const order = parsed.data;
-  // The gid is a string and so exact; a JSON number id beyond 2^53 would already be rounded.
-  const id = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d{1,20})$/)?.[1] ?? order.id;
+  // The gid is a string and so exact; a JSON number id beyond 2^53 is already rounded.
+  const fromGid = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d{1,20})$/)?.[1];
+  if (!fromGid && typeof order.id === "number" && !Number.isSafeInteger(order.id)) {
+    return { ok: false, reason: "id is beyond 2^53 and no admin_graphql_api_id gives it exactly" };
+  }
+  const id = fromGid ?? String(order.id);
   const subtotal = order.subtotal_price ?? order.current_subtotal_price;
   return {
     ok: true,

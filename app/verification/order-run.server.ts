@@ -3,7 +3,7 @@ import type { ClickServiceClient } from "../click-service";
 import type { Db } from "../db.server";
 import type { JobContext } from "../queue/runner.server";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
-import type { AdminGraphql } from "../shopify-orders/orders.server";
+import type { OfflineAdmin } from "../shopify-orders/offline-admin.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import { nextAttempt } from "./retry-policy";
 import type { Outcome } from "./outcomes";
@@ -11,12 +11,10 @@ import type { Outcome } from "./outcomes";
 // What every step of one order's verification shares: the job it runs in, the outside parties
 // it talks to, and the few ways a step writes (all fenced by the job's lease).
 
-/** The shop's Admin API client, or why there is none and whether waiting can help. */
-export type ShopifyAccess = { ok: true; graphql: AdminGraphql } | { ok: false; retryable: boolean; message: string };
-
 export interface PipelineDeps {
   clickService(settings: ServerSettings): ClickServiceClient;
-  shopifyAdmin(shop: string): Promise<ShopifyAccess>;
+  /** The shop's Admin API client, or why there is none and whether waiting can help. */
+  shopifyAdmin(shop: string): Promise<OfflineAdmin>;
 }
 
 /** What a step writes besides its own fields, in the same transaction. */

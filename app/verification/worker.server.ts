@@ -1,7 +1,7 @@
 import { createClickServiceClient } from "../click-service";
 import { env } from "../env.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
-import { unauthenticated } from "../shopify.server";
+import { offlineAdmin } from "../shopify-orders/offline-admin.server";
 import type { PipelineDeps } from "./order-run.server";
 import { verifyOrderHandler } from "./verify-order.server";
 
@@ -10,18 +10,7 @@ import { verifyOrderHandler } from "./verify-order.server";
 
 export const defaultPipelineDeps: PipelineDeps = {
   clickService: (settings) => createClickServiceClient({ baseUrl: settings.clickServiceUrl, apiKey: settings.apiKey }),
-  shopifyAdmin: async (shop) => {
-    try {
-      const { admin } = await unauthenticated.admin(shop);
-      return { ok: true, graphql: admin.graphql };
-    } catch {
-      return {
-        ok: false,
-        retryable: false,
-        message: "the app has no access to the shop, so the order could not be tagged",
-      };
-    }
-  },
+  shopifyAdmin: offlineAdmin,
 };
 
 export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> {

@@ -1,5 +1,8 @@
 // Fault injection: the next N calls to a path misbehave the way real networks and services do,
-// so the client's retry and timeout handling can be tested against a real socket.
+// so the client's retry and timeout handling can be tested against a real socket. A fault
+// strikes either before the call is handled (nothing recorded) or, with `after`, once the call
+// has been handled and recorded: the answer is then lost or late, which no client can tell
+// apart from a failure before the service.
 
 export interface Fault {
   path: string;
@@ -10,6 +13,8 @@ export interface Fault {
   retryAfter?: string;
   drop: boolean;
   error?: string;
+  /** Handle the call first (a verification is recorded), then drop or hold its answer. */
+  after: boolean;
 }
 
 export type ParsedFault = { ok: true; fault: Fault } | { ok: false; message: string };
@@ -17,7 +22,7 @@ export type ParsedFault = { ok: true; fault: Fault } | { ok: false; message: str
 const MAX_DELAY_MS = 120_000;
 
 export function parseFault(body: Record<string, unknown>): ParsedFault {
-  const { path, method, times = 1, delay_ms = 0, status, retry_after, drop = false, error } = body;
+  const { path, method, times = 1, delay_ms = 0, status, retry_after, drop = false, error, after = false } = body;
   if (typeof path !== "string" || !path.startsWith("/")) return bad("path must be a string starting with /");
   if (method !== undefined && typeof method !== "string") return bad("method must be a string");
   if (!Number.isInteger(times) || (times as number) < 1) return bad("times must be a positive integer");
@@ -32,6 +37,9 @@ export function parseFault(body: Record<string, unknown>): ParsedFault {
   }
   if (typeof drop !== "boolean") return bad("drop must be a boolean");
   if (error !== undefined && typeof error !== "string") return bad("error must be a string");
+  if (typeof after !== "boolean") return bad("after must be a boolean");
+  // The handler's answer is already written by then; only losing or delaying it makes sense.
+  if (after && status !== undefined) return bad("after works with drop or delay_ms, not with status");
   if (!drop && status === undefined && delay_ms === 0)
     return bad("a fault needs at least one of status, drop, delay_ms");
   return {
@@ -45,6 +53,7 @@ export function parseFault(body: Record<string, unknown>): ParsedFault {
       ...(retry_after === undefined ? {} : { retryAfter: String(retry_after) }),
       drop,
       ...(error === undefined ? {} : { error: error as string }),
+      after,
     },
   };
 }

@@ -87,9 +87,30 @@ export function listVerifications({ res, state, query }: RouteContext): void {
 }
 
 export function listRequests({ res, state, query }: RouteContext): void {
-  const path = query.get("path");
-  const requests = path === null ? state.requests : state.requests.filter((r) => r.path === path);
-  sendJson(res, 200, { requests });
+  sendJson(res, 200, { requests: state.requestsFor({ path: query.get("path"), clickId: query.get("click_id") }) });
+}
+
+// A year: far past any click's lifetime, and small enough that no date overflows.
+const MAX_AGE_MINUTES = 525_600;
+
+/** POST /sandbox/clicks/{clickId}/age {"minutes": N}: the click now looks N minutes older. */
+export async function ageClick(ctx: RouteContext): Promise<void> {
+  const { res, state } = ctx;
+  let clickId: string;
+  try {
+    clickId = decodeURIComponent(ctx.tail);
+  } catch {
+    return sendError(res, 404, "click not found");
+  }
+  const raw = await readJsonObject(ctx.req, res);
+  if (!raw) return;
+  const minutes = field(raw.body, "minutes");
+  if (typeof minutes !== "number" || !Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_AGE_MINUTES) {
+    return sendError(res, 400, `minutes must be a number greater than 0 and at most ${MAX_AGE_MINUTES}`);
+  }
+  const click = state.ageClick(clickId, minutes);
+  if (!click) return sendError(res, 404, "click not found");
+  sendJson(res, 200, toClickRecord(click));
 }
 
 export function clearRequests({ res, state }: RouteContext): void {

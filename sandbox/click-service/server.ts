@@ -4,11 +4,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { listen } from "../listen";
 import { takeFault, type Fault } from "./faults";
-import { sendError } from "./http-io";
+import { field, parseJsonObject, readBody, sendError } from "./http-io";
 import * as manage from "./management-routes";
 import { lookupClick, verifyClick } from "./merchant-routes";
 import { matchRoute, splitTarget, type Route } from "./router";
-import { SandboxState, type StoredClick, type VerificationRecord } from "./state";
+import { SandboxState, type RequestRecord, type StoredClick, type VerificationRecord } from "./state";
 
 export interface ClickServiceOptions {
   /** 0 (the default) picks a free port. */
@@ -29,7 +29,11 @@ export interface RunningClickService {
   revokeApiKey(apiKey: string): boolean;
   /** In-process twin of POST /sandbox/clicks, without validation. */
   addClick(click: Partial<StoredClick> & { expectedTag: string; creatorId: string }): StoredClick;
+  /** In-process twin of POST /sandbox/clicks/{clickId}/age; undefined for an unknown click. */
+  ageClick(clickId: string, minutes: number): StoredClick | undefined;
   verifications(clickId?: string): VerificationRecord[];
+  /** Merchant calls received, faulted and dropped ones too, e.g. every verify-click for one click. */
+  requests(filter?: { path?: string; clickId?: string }): RequestRecord[];
   close(): Promise<void>;
 }
 
@@ -39,6 +43,7 @@ const ROUTES: readonly Route[] = [
   { path: "/sandbox/api-keys", methods: { POST: manage.createApiKey } },
   { path: "/sandbox/api-keys/", prefix: true, methods: { DELETE: manage.revokeApiKey } },
   { path: "/sandbox/clicks", methods: { POST: manage.createClick } },
+  { path: "/sandbox/clicks/", prefix: true, suffix: "/age", methods: { POST: manage.ageClick } },
   { path: "/sandbox/verifications", methods: { GET: manage.listVerifications } },
   { path: "/sandbox/requests", methods: { GET: manage.listRequests, DELETE: manage.clearRequests } },
   { path: "/sandbox/faults", methods: { POST: manage.addFault, DELETE: manage.clearFaults } },
@@ -64,12 +69,23 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     if (log) res.on("close", () => log(logLine(state, method, path, res, Date.now() - started)));
 
     const fault = takeFault(state.faults, method, path);
+    let record: RequestRecord | undefined;
     if (isMerchantCall) {
-      const entry = { method, path, receivedAt: state.clock().toISOString(), status: 0, fault: fault !== undefined };
+      const ids = query.getAll("click_id");
+      const entry: RequestRecord = {
+        method,
+        path,
+        clickId: ids.length === 1 && ids[0] !== "" ? ids[0]! : null,
+        receivedAt: state.clock().toISOString(),
+        status: 0,
+        fault: fault !== undefined,
+      };
       state.record(state.requests, entry);
       res.on("finish", () => (entry.status = res.statusCode));
+      record = entry;
     }
-    if (fault && (await applyFault(fault, req, res))) return;
+    if (fault?.after) holdAnswer(fault, req, res);
+    else if (fault && (await applyFault(fault, req, res, record))) return;
 
     const match = matchRoute(ROUTES, path);
     if (!match) return sendError(res, 404, "Not found");
@@ -77,21 +93,49 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     if (!handler) {
       return sendError(res, 405, "Method not allowed", { allow: Object.keys(match.route.methods).join(", ") });
     }
-    await handler({ req, res, state, path, query, tail: match.tail });
+    await handler({ req, res, state, path, query, tail: match.tail, record });
+  }
+
+  function wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+  }
+
+  /**
+   * The call is handled in full (and recorded); only its answer is then delayed or lost. The
+   * handler's headers are not on the wire until end(), so holding end() holds the whole answer.
+   */
+  function holdAnswer(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      void (async () => {
+        if (fault.delayMs > 0) await wait(fault.delayMs);
+        if (fault.drop) req.socket.destroy();
+        else if (!res.destroyed) end(...args);
+      })();
+      return res;
+    }) as ServerResponse["end"];
   }
 
   /** Returns true when the fault answered (or killed) the request itself. */
-  async function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  async function applyFault(
+    fault: Fault,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord | undefined,
+  ): Promise<boolean> {
     if (fault.delayMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, fault.delayMs);
-        timers.add(timer);
-      });
+      await wait(fault.delayMs);
       if (res.destroyed) return true;
     }
+    if (!fault.drop && fault.status === undefined) return false;
+    // The handler never reads this body, so read it here: the call still counts for its click.
+    if (record && record.clickId === null && req.method === "POST") record.clickId = await bodyClickId(req);
     if (fault.drop) {
       req.socket.destroy();
       return true;
@@ -141,6 +185,8 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
       state.clicks.set(stored.clickId, stored);
       return stored;
     },
+    ageClick: (clickId, minutes) => state.ageClick(clickId, minutes),
+    requests: (filter) => state.requestsFor(filter),
     verifications: (clickId) =>
       clickId === undefined ? [...state.verifications] : state.verifications.filter((v) => v.clickId === clickId),
     close: () =>
@@ -151,6 +197,14 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
         server.closeAllConnections();
       }),
   };
+}
+
+async function bodyClickId(req: IncomingMessage): Promise<string | null> {
+  const body = await readBody(req);
+  if (!body.ok) return null;
+  const parsed = parseJsonObject(body.text);
+  const clickId = parsed.ok ? field(parsed.value, "click_id") : undefined;
+  return typeof clickId === "string" && clickId !== "" ? clickId : null;
 }
 
 // Only method, path shape, status and time: never headers or query (where keys could travel).

@@ -30,6 +30,8 @@ export interface VerificationRecord {
 export interface RequestRecord {
   method: string;
   path: string;
+  /** The click the call was about (query or body `click_id`), null when it named none. */
+  clickId: string | null;
   receivedAt: string;
   /** 0 while in flight or when the connection was dropped on purpose. */
   status: number;
@@ -63,6 +65,22 @@ export class SandboxState {
 
   newClickId(): string {
     return `clk_${randomBytes(12).toString("base64url")}`;
+  }
+
+  /** Moves a click's timestamp into the past, as if it had been made that much earlier. */
+  ageClick(clickId: string, minutes: number): StoredClick | undefined {
+    const click = this.clicks.get(clickId);
+    if (!click) return undefined;
+    click.timestamp = new Date(Date.parse(click.timestamp) - Math.round(minutes * 60_000)).toISOString();
+    return click;
+  }
+
+  /** Merchant calls, optionally only those to one path and about one click. */
+  requestsFor(filter: { path?: string | null; clickId?: string | null } = {}): RequestRecord[] {
+    return this.requests.filter(
+      (r) =>
+        (filter.path == null || r.path === filter.path) && (filter.clickId == null || r.clickId === filter.clickId),
+    );
   }
 
   /** Alive until its age exceeds the lifetime: exactly 60 minutes old still counts as alive. */

@@ -57,8 +57,9 @@ export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arri
   };
 };
 
+/** A fresh session token for one request: Shopify's live 60 seconds, so none is reused. */
 export function sessionToken(stack: Stack): string {
-  return signSessionToken({ shop: stack.shop, apiKey: stack.apiKey, secret: stack.apiSecret, ttlSeconds: 300 });
+  return signSessionToken({ shop: stack.shop, apiKey: stack.apiKey, secret: stack.apiSecret });
 }
 
 export async function saveSettings(stack: Stack, settings: Scenario["settings"]): Promise<void> {

@@ -24,8 +24,8 @@ import {
   type OrderRecord,
   type ShopState,
   type ShopifyStandinStore,
-  type TokenRecord,
 } from "./store";
+import type { TokenRecord } from "./tokens";
 
 export interface ExecContext {
   store: ShopifyStandinStore;
@@ -119,7 +119,8 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
   return {
     __typename: "Order",
     id: order.gid,
-    legacyResourceId: String(order.id),
+    // From the gid: a JSON number id beyond 2^53 has already lost its last digits.
+    legacyResourceId: order.gid.slice(order.gid.lastIndexOf("/") + 1),
     name: order.name,
     tags: () => [...order.tags],
     email: p.email ?? null,

@@ -6,3 +6,5 @@ export { signWebhook, webhookHeaders } from "./webhooks";
 export type { WebhookHeaderOptions } from "./webhooks";
 export { signSessionToken, verifySessionToken } from "./session-token";
 export { ShopifyStandinStore } from "./store";
+export { TOKEN_LIFETIMES } from "./tokens";
+export type { IssueOptions, TokenRecord } from "./tokens";

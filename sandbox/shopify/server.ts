@@ -7,16 +7,22 @@ import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } fro
 import { listen } from "../listen";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
-import { verifySessionToken } from "./session-token";
-import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState, type TokenRecord } from "./store";
+import { readBody, send } from "./http";
+import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState } from "./store";
+import { tokenEndpoint } from "./token-endpoint";
+import { offlineTokenBody, type IssueOptions, type TokenRecord } from "./tokens";
 
 export interface ShopifyStandinOptions {
   port?: number;
   host?: string;
   /** Default API version (the one management reads use); any vendored version is served. */
   apiVersion?: string;
-  /** Milliseconds since epoch; drives the throttle bucket, timestamps and JWT expiry. */
+  /** Milliseconds since epoch: token issue and expiry, session-token checks, the throttle
+   * bucket's restore and every recorded time. Tests share one clock with the click sandbox. */
   clock?: () => number;
+  /** Status for a document that fails validation: 200 with an `errors` array as Shopify answers
+   * (the default), or 400 for a caller that wants it to fail louder. */
+  invalidQueryStatus?: 200 | 400;
   /** The app's client secret (verifies session tokens and client_secret). */
   appSecret?: string;
   /** The app's client id (API key). */
@@ -52,6 +58,10 @@ export interface FaultPlan {
   serverError?: number;
   /** Status for serverError faults (default 500). */
   status?: number;
+  /** Refuse the next N refresh_token grants (400 invalid_grant unless refreshStatus says otherwise). */
+  refreshFailures?: number;
+  /** Status for refreshFailures: 400 (default, invalid_grant) or a 5xx (the token endpoint failing). */
+  refreshStatus?: number;
 }
 
 export interface ShopifyStandin {
@@ -64,8 +74,9 @@ export interface ShopifyStandin {
   close(): Promise<void>;
   /** Create an order from a REST-shaped payload (see order-payload.ts). */
   createOrder(shop: string, payload: Record<string, unknown>): OrderRecord;
-  /** Issue an access token without token exchange (for stored sessions in tests). */
-  issueToken(shop: string, options?: { scope?: string | string[]; online?: boolean }): TokenRecord;
+  /** Issue an access token without token exchange (for stored sessions in tests);
+   * `expiring: true` gives an expiring offline token with its refresh token. */
+  issueToken(shop: string, options?: IssueOptions): TokenRecord;
   faults(plan: FaultPlan): void;
   requests(): RecordedRequest[];
   validationFailures(): ValidationFailure[];
@@ -73,7 +84,6 @@ export interface ShopifyStandin {
 }
 
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
-const MAX_BODY = 1_000_000;
 
 export async function startShopifyStandin(options: ShopifyStandinOptions = {}): Promise<ShopifyStandin> {
   const clock = options.clock ?? Date.now;
@@ -85,7 +95,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   const store = new ShopifyStandinStore(clock);
   const log: RecordedRequest[] = [];
   const validationFailures: ValidationFailure[] = [];
-  const pending = { throttle: 0, serverError: 0, status: 500 };
+  const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };
+  const invalidQueryStatus = options.invalidQueryStatus ?? 200;
+  const tokens = tokenEndpoint({ store, clock, apiKey, appSecret, pending, record });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -113,8 +125,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const shop = shopOf(req, url);
     const graphqlMatch = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(url.pathname);
     if (graphqlMatch && req.method === "POST") return graphqlEndpoint(req, res, url, shop, graphqlMatch[1]!);
-    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST")
-      return tokenEndpoint(req, res, url, shop);
+    if (url.pathname === "/admin/oauth/access_token" && req.method === "POST") return tokens(req, res, url, shop);
     if (url.pathname.startsWith("/standin/")) return management(req, res, url, shop);
     record({ method: req.method ?? "GET", path: url.pathname, shop, status: 404, kind: "other" });
     send(res, 404, { errors: "Not Found" });
@@ -133,10 +144,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       record({ ...base, status: 404 });
       return send(res, 404, { errors: "Not Found" });
     }
-    const token = store.tokens.get(String(req.headers["x-shopify-access-token"] ?? ""));
-    const tokenValid =
-      token && (token.expiresAt === null || token.expiresAt > clock()) && (!shopHint || token.shop === shopHint);
-    if (!token || !tokenValid) {
+    const token = store.tokens.valid(String(req.headers["x-shopify-access-token"] ?? ""), shopHint);
+    if (!token) {
       record({ ...base, status: 401 });
       return send(res, 401, { errors: INVALID_TOKEN });
     }
@@ -180,8 +189,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
         query,
         errors: messages,
       });
-      record({ ...base, status: 400, query, variables, validationErrors: messages });
-      return send(res, 400, {
+      record({ ...base, status: invalidQueryStatus, query, variables, validationErrors: messages });
+      return send(res, invalidQueryStatus, {
         errors: errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path })),
       });
     }
@@ -231,70 +240,6 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     send(res, 200, payload, { "X-Request-Id": randomUUID() });
   }
 
-  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
-    const raw = (await readBody(req)).toString("utf8");
-    const type = String(req.headers["content-type"] ?? "");
-    let params: Record<string, string> = {};
-    try {
-      params = type.includes("application/json")
-        ? JSON.parse(raw || "{}")
-        : Object.fromEntries(new URLSearchParams(raw));
-    } catch {
-      params = {};
-    }
-    const fail = (status: number, error: string, description: string) => {
-      record({ method: "POST", path: url.pathname, shop, status, kind: "token" });
-      send(res, status, { error, error_description: description });
-    };
-    if (!shop) return fail(400, "invalid_request", "Unknown shop");
-    if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange")
-      return fail(400, "unsupported_grant_type", "Only token exchange is supported by the stand-in");
-    if (params.client_id !== apiKey || params.client_secret !== appSecret)
-      return fail(401, "invalid_client", "Client authentication failed");
-    if (params.subject_token_type !== "urn:ietf:params:oauth:token-type:id_token")
-      return fail(400, "invalid_request", "subject_token_type must be urn:ietf:params:oauth:token-type:id_token");
-    const verified = verifySessionToken(String(params.subject_token ?? ""), appSecret, clock());
-    if (!verified.ok) return fail(400, "invalid_subject_token", `Session token is invalid: ${verified.reason}`);
-    if (verified.claims.aud !== apiKey)
-      return fail(400, "invalid_subject_token", "Session token audience does not match client_id");
-    if (new URL(verified.claims.dest).hostname.toLowerCase() !== shop)
-      return fail(400, "invalid_subject_token", "Session token destination does not match shop");
-    const online = params.requested_token_type === "urn:shopify:params:oauth:token-type:online-access-token";
-    if (!online && params.requested_token_type !== "urn:shopify:params:oauth:token-type:offline-access-token") {
-      return fail(400, "invalid_request", "requested_token_type must be an online or offline access token type");
-    }
-    const expiring = !online && String(params.expiring) === "1";
-    const issued = store.issueToken(shop, { online, ttlSeconds: online ? 86_399 : expiring ? 3_600 : undefined });
-    record({ method: "POST", path: url.pathname, shop, status: 200, kind: "token" });
-    const scope = issued.scope.join(",");
-    if (online) {
-      return send(res, 200, {
-        access_token: issued.token,
-        scope,
-        expires_in: 86_399,
-        associated_user_scope: scope,
-        session: verified.claims.sid,
-        associated_user: {
-          id: Number(verified.claims.sub) || 42,
-          first_name: "Stand",
-          last_name: "In",
-          email: "staff@example.com",
-          account_owner: true,
-          locale: "en",
-          collaborator: false,
-          email_verified: true,
-        },
-      });
-    }
-    send(res, 200, {
-      access_token: issued.token,
-      scope,
-      ...(expiring
-        ? { expires_in: 3_600, refresh_token: `shprt_${randomUUID()}`, refresh_token_expires_in: 7_776_000 }
-        : {}),
-    });
-  }
-
   async function management(req: IncomingMessage, res: ServerResponse, url: URL, shop: string | null) {
     const method = req.method ?? "GET";
     const done = (status: number, body: unknown) => {
@@ -335,8 +280,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       const body = await json();
       const target = (body.shop as string | undefined) ?? shop;
       if (!target) return done(400, { error: "shop required" });
-      const issued = store.issueToken(target, { scope: body.scope, online: body.online });
-      return done(201, { access_token: issued.token, scope: issued.scope.join(","), shop: issued.shop });
+      const issued = store.issueToken(target, { scope: body.scope, online: body.online, expiring: body.expiring });
+      return done(201, { ...offlineTokenBody(issued, clock()), shop: issued.shop });
     }
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
@@ -370,6 +315,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     if (plan.throttle !== undefined) pending.throttle = Math.max(0, Math.floor(plan.throttle));
     if (plan.serverError !== undefined) pending.serverError = Math.max(0, Math.floor(plan.serverError));
     if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
+    if (plan.refreshFailures !== undefined) pending.refreshFailures = Math.max(0, Math.floor(plan.refreshFailures));
+    if (plan.refreshStatus !== undefined)
+      pending.refreshStatus = plan.refreshStatus >= 500 && plan.refreshStatus <= 599 ? plan.refreshStatus : 400;
   }
 
   const { url, port } = await listen(server, options.port, options.host);
@@ -407,37 +355,4 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       },
     };
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  if (status === 204 || body === null) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error("request body too large"));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
 }

@@ -17,6 +17,9 @@ export interface SessionTokenClaims {
 
 const b64url = (input: Buffer | string) => Buffer.from(input).toString("base64url");
 
+/** Shopify's session tokens live one minute: sign a fresh one per request rather than a longer one. */
+export const SESSION_TOKEN_TTL_SECONDS = 60;
+
 export function signSessionToken(options: {
   shop: string;
   apiKey: string;
@@ -31,7 +34,7 @@ export function signSessionToken(options: {
     dest: `https://${options.shop}`,
     aud: options.apiKey,
     sub: String(options.userId ?? 42),
-    exp: now + (options.ttlSeconds ?? 60),
+    exp: now + (options.ttlSeconds ?? SESSION_TOKEN_TTL_SECONDS),
     nbf: now - 5,
     iat: now,
     jti: `jti-${now}-${Math.random().toString(36).slice(2)}`,

@@ -3,6 +3,7 @@
 // throttle state. Business rules mirror the Admin API's documented behaviour for the few
 // operations the app uses.
 import { createHash } from "node:crypto";
+import { TokenStore, type IssueOptions, type TokenRecord } from "./tokens";
 
 export interface MetafieldRecord {
   id: number;
@@ -36,14 +37,6 @@ export interface OrderRecord {
   payload: Record<string, unknown>;
 }
 
-export interface TokenRecord {
-  token: string;
-  shop: string;
-  scope: string[];
-  online: boolean;
-  expiresAt: number | null;
-}
-
 export interface ShopState {
   domain: string;
   appInstallationGid: string;
@@ -61,7 +54,8 @@ export interface UserErrorOut {
 }
 
 export const THROTTLE = { maximumAvailable: 2000, restoreRate: 100 } as const;
-const TAG_MAX_LENGTH = 255;
+// Shopify's limit on one order tag; the app's settings schema enforces the same for its tag.
+const TAG_MAX_LENGTH = 40;
 const KNOWN_TYPES = new Set([
   "json",
   "single_line_text_field",
@@ -78,7 +72,7 @@ const KNOWN_TYPES = new Set([
 
 export class ShopifyStandinStore {
   readonly shops = new Map<string, ShopState>();
-  readonly tokens = new Map<string, TokenRecord>();
+  readonly tokens: TokenStore;
   readonly appId: number;
   private nextId = 1;
 
@@ -87,6 +81,7 @@ export class ShopifyStandinStore {
     appId = 4_242_001,
   ) {
     this.appId = appId;
+    this.tokens = new TokenStore(clock);
   }
 
   id(): number {
@@ -164,7 +159,15 @@ export class ShopifyStandinStore {
     const incoming = tags.flatMap((t) => splitTags(t));
     const tooLong = incoming.find((t) => t.length > TAG_MAX_LENGTH);
     if (tooLong)
-      return { node: null, userErrors: [{ field: ["tags"], message: `Tag '${tooLong.slice(0, 20)}…' is too long` }] };
+      return {
+        node: null,
+        userErrors: [
+          {
+            field: ["tags"],
+            message: `Tag '${tooLong.slice(0, 20)}…' is too long (maximum is ${TAG_MAX_LENGTH} characters)`,
+          },
+        ],
+      };
     for (const tag of incoming) {
       if (!order.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
     }
@@ -312,27 +315,9 @@ export class ShopifyStandinStore {
     return { createdDefinition: record, userErrors: [] };
   }
 
-  issueToken(
-    shop: string,
-    options: { scope?: string | string[]; online?: boolean; ttlSeconds?: number } = {},
-  ): TokenRecord {
-    const scope = Array.isArray(options.scope)
-      ? options.scope
-      : (options.scope ?? "read_orders,write_orders")
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean);
-    const token = `shpat_standin_${createHash("sha256").update(`${shop}:${this.id()}:${Math.random()}`).digest("hex").slice(0, 32)}`;
-    const record: TokenRecord = {
-      token,
-      shop: shop.toLowerCase(),
-      scope,
-      online: options.online ?? false,
-      expiresAt: options.ttlSeconds ? this.clock() + options.ttlSeconds * 1000 : null,
-    };
+  issueToken(shop: string, options: IssueOptions = {}): TokenRecord {
     this.shop(shop);
-    this.tokens.set(token, record);
-    return record;
+    return this.tokens.issue(shop, options);
   }
 
   /** Leaky bucket: restores restoreRate points per second up to maximumAvailable. */

@@ -101,6 +101,9 @@ describe("management API", () => {
     [{ path: "/x", delay_ms: -1 }, "delay_ms"],
     [{ path: "/x", drop: "yes" }, "drop"],
     [{ path: "/x" }, "at least one"],
+    [{ path: "/x", drop: true, after: "yes" }, "after must be a boolean"],
+    [{ path: "/x", status: 503, after: true }, "not with status"],
+    [{ path: "/x", after: true }, "at least one"],
   ])("rejects an invalid fault (%#)", async (body, text) => {
     const response = await post("/sandbox/faults", body);
     expect(response.status).toBe(400);
@@ -130,6 +133,122 @@ describe("management API", () => {
         receivedAt: now.toISOString(),
       },
     ]);
+  });
+});
+
+const VERIFY = "/api/v1/merchant/verify-click";
+const LOOKUP = "/api/v1/merchant/lookup-click";
+
+async function addFault(fault: Record<string, unknown>) {
+  expect((await post("/sandbox/faults", fault)).status).toBe(201);
+}
+
+async function requestsFor(clickId: string, path = VERIFY) {
+  const response = await fetch(
+    `${service.url}/sandbox/requests?path=${encodeURIComponent(path)}&click_id=${encodeURIComponent(clickId)}`,
+  );
+  return (await response.json()).requests as Array<{ clickId: string; status: number; fault: boolean }>;
+}
+
+describe("faults after the call was handled: recorded, but the answer was lost", () => {
+  it("drop after: the verification is recorded although the client saw the connection reset", async () => {
+    const click = service.addClick({ expectedTag: "alice-20", creatorId: "cr" });
+    await addFault({ path: VERIFY, drop: true, after: true });
+    const result = await client().verifyClick({ clickId: click.clickId, arrivedTag: "honey-77" });
+    expect(result).toMatchObject({ ok: false, error: { kind: "retryable", reason: "connection" } });
+    expect(service.verifications(click.clickId)).toMatchObject([{ arrivedTag: "honey-77", isHijacked: true }]);
+    expect(service.state.clicks.get(click.clickId)!.status).toBe("verified");
+    expect(await requestsFor(click.clickId)).toMatchObject([{ clickId: click.clickId, status: 0, fault: true }]);
+  });
+
+  it("delay after: the verification is recorded although the client gave up waiting", async () => {
+    const click = service.addClick({ expectedTag: "alice-20", creatorId: "cr" });
+    await addFault({ path: VERIFY, delay_ms: 60_000, after: true });
+    const impatient = createClickServiceClient({
+      baseUrl: service.url,
+      apiKey,
+      destination: LOCAL_SANDBOX,
+      maxAttempts: 1,
+      headersTimeoutMs: 300,
+    });
+    const result = await impatient.verifyClick({ clickId: click.clickId, arrivedTag: "alice-20" });
+    expect(result).toMatchObject({ ok: false, error: { kind: "retryable", reason: "timeout" } });
+    await expect.poll(() => service.verifications(click.clickId).length).toBe(1);
+    expect(service.verifications(click.clickId)[0]).toMatchObject({ arrivedTag: "alice-20", isHijacked: false });
+  });
+
+  it("a drop before the call (the old behaviour) records nothing, yet still counts for its click", async () => {
+    const click = service.addClick({ expectedTag: "alice-20", creatorId: "cr" });
+    await addFault({ path: VERIFY, drop: true });
+    const result = await client().verifyClick({ clickId: click.clickId, arrivedTag: "alice-20" });
+    expect(result).toMatchObject({ ok: false, error: { kind: "retryable", reason: "connection" } });
+    expect(service.verifications(click.clickId)).toEqual([]);
+    expect(await requestsFor(click.clickId)).toMatchObject([{ clickId: click.clickId, status: 0, fault: true }]);
+  });
+});
+
+describe("requests per click", () => {
+  it("counts exactly the verify-click calls one click received, faulted ones included", async () => {
+    const busy = service.addClick({ expectedTag: "alice-20", creatorId: "cr" });
+    const quiet = service.addClick({ expectedTag: "bob-10", creatorId: "cr" });
+    await addFault({ path: LOOKUP, status: 503, times: 2 });
+    const patient = createClickServiceClient({
+      baseUrl: service.url,
+      apiKey,
+      destination: LOCAL_SANDBOX,
+      maxAttempts: 3,
+      sleep: async () => {},
+    });
+    expect((await patient.lookupClick(busy.clickId)).ok).toBe(true);
+    expect((await client().verifyClick({ clickId: quiet.clickId, arrivedTag: "bob-10" })).ok).toBe(true);
+    expect((await client().verifyClick({ clickId: busy.clickId, arrivedTag: "alice-20" })).ok).toBe(true);
+
+    expect((await requestsFor(busy.clickId, LOOKUP)).map((r) => [r.status, r.fault])).toEqual([
+      [503, true],
+      [503, true],
+      [200, false],
+    ]);
+    expect(await requestsFor(quiet.clickId)).toHaveLength(1);
+    expect(await requestsFor(busy.clickId)).toMatchObject([{ clickId: busy.clickId, status: 200 }]);
+    expect(service.requests({ path: LOOKUP, clickId: busy.clickId })).toHaveLength(3);
+    expect(service.requests({ clickId: busy.clickId })).toHaveLength(4);
+  });
+});
+
+describe("ageing a click (management API)", () => {
+  const age = (clickId: string, body: unknown) => post(`/sandbox/clicks/${encodeURIComponent(clickId)}/age`, body);
+
+  it("moves the click's timestamp into the past, so a click can outlive its hour after landing", async () => {
+    const click = service.addClick({ expectedTag: "alice-20", creatorId: "cr" });
+    const aged = await age(click.clickId, { minutes: 59 });
+    expect(aged).toMatchObject({ status: 200, json: { clickId: click.clickId, expectedTag: "alice-20" } });
+    expect(aged.json.timestamp).toBe(new Date(now.getTime() - 59 * 60_000).toISOString());
+    expect((await client().lookupClick(click.clickId)).ok).toBe(true);
+
+    expect((await age(click.clickId, { minutes: 1.5 })).status).toBe(200);
+    const lookup = await client().lookupClick(click.clickId);
+    expect(lookup.ok === false && lookup.error.kind).toBe("expired");
+  });
+
+  it.each([
+    [{}, 400],
+    [{ minutes: "61" }, 400],
+    [{ minutes: 0 }, 400],
+    [{ minutes: -5 }, 400],
+    [{ minutes: 1e9 }, 400],
+  ])("refuses %j naming the field", async (body, status) => {
+    const click = service.addClick({ expectedTag: "t", creatorId: "cr" });
+    const response = await age(click.clickId, body);
+    expect(response.status).toBe(status);
+    expect(response.json.error).toContain("minutes");
+    expect(service.state.clicks.get(click.clickId)!.timestamp).toBe(click.timestamp);
+  });
+
+  it("answers 404 for an unknown click and 405 for another method", async () => {
+    expect(await age("clk_never_made", { minutes: 5 })).toEqual({ status: 404, json: { error: "click not found" } });
+    const get = await fetch(`${service.url}/sandbox/clicks/anything/age`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
   });
 });
 

@@ -2,6 +2,8 @@ import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, RequestedTokenType, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markOrderHijacked } from "../../app/shopify-orders/orders.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { signSessionToken } from "../../sandbox/shopify/session-token";
 import { signWebhook, webhookHeaders } from "../../sandbox/shopify/webhooks";
@@ -303,5 +305,225 @@ describe("management endpoints", () => {
       log.requests.some((r) => r.kind === "graphql" && r.fault === "throttle" && r.shop === "mgmt.myshopify.com"),
     ).toBe(true);
     expect(log.validationFailures).toEqual([]);
+  });
+});
+
+describe("expiring offline tokens and the refresh grant, on the stand-in's clock", () => {
+  const shop = "refresh-test.myshopify.com";
+  const clock = { now: Date.parse("2026-11-22T10:00:00.000Z") };
+  let standin: ShopifyStandin;
+  let routing: StandinRouting;
+
+  beforeAll(async () => {
+    standin = await startShopifyStandin({
+      apiKey: "test-api-key",
+      appSecret: "test-api-secret",
+      clock: () => clock.now,
+    });
+    routing = routeShopifyTrafficTo(standin.url);
+  });
+  afterAll(async () => {
+    await routing.restore();
+    await standin.close();
+  });
+
+  const minutes = (n: number) => n * 60_000;
+  const days = (n: number) => n * 86_400_000;
+
+  async function refreshRaw(refreshToken: string, overrides: Record<string, string> = {}) {
+    const res = await fetch(`https://${shop}/admin/oauth/access_token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({
+        client_id: "test-api-key",
+        client_secret: "test-api-secret",
+        grant_type: "refresh_token",
+        refresh_token: refreshToken,
+        ...overrides,
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async function probe(accessToken: string) {
+    const session = new Session({ id: `offline_${shop}`, shop, state: "", isOnline: false, accessToken });
+    const client = new (api().clients.Graphql)({ session });
+    return client.request(`query TagGuardProbe { currentAppInstallation { id } }`).then(
+      () => "ok",
+      (error: Error) => error.constructor.name,
+    );
+  }
+
+  it("refuses the access token after an hour and refreshes it through the real library", async () => {
+    const issued = standin.issueToken(shop, { expiring: true });
+    expect(issued.expiresAt! - issued.issuedAt).toBe(minutes(60));
+    expect(issued.refreshTokenExpiresAt! - issued.issuedAt).toBe(days(90));
+    expect(await probe(issued.token)).toBe("ok");
+    clock.now += minutes(61);
+    expect(await probe(issued.token)).toBe("HttpResponseError");
+
+    const { session } = await api().auth.refreshToken({ shop, refreshToken: issued.refreshToken! });
+    expect(session.accessToken).not.toBe(issued.token);
+    expect(session.refreshToken).toMatch(/^shprt_standin_/);
+    expect(session.refreshToken).not.toBe(issued.refreshToken);
+    expect(session.expires).toBeInstanceOf(Date);
+    expect(session.refreshTokenExpires).toBeInstanceOf(Date);
+    expect(await probe(session.accessToken!)).toBe("ok");
+  });
+
+  it("answers Shopify's lifetimes: expires_in 3600 and refresh_token_expires_in 90 days", async () => {
+    const issued = standin.issueToken(shop, { expiring: true });
+    const res = await refreshRaw(issued.refreshToken!);
+    expect(res).toMatchObject({
+      status: 200,
+      body: { scope: "read_orders,write_orders", expires_in: 3_600, refresh_token_expires_in: 7_776_000 },
+    });
+    expect(Object.keys(res.body).sort()).toEqual(
+      ["access_token", "expires_in", "refresh_token", "refresh_token_expires_in", "scope"].sort(),
+    );
+  });
+
+  it("rotates: a used refresh token can be retried until its replacement is used, then it is retired", async () => {
+    const first = standin.issueToken(shop, { expiring: true });
+    const lost = await refreshRaw(first.refreshToken!); // the app never saw this answer
+    const retried = await refreshRaw(first.refreshToken!);
+    expect(lost.status).toBe(200);
+    expect(retried.status).toBe(200);
+    expect(retried.body.refresh_token).not.toBe(lost.body.refresh_token);
+    // Only one expiring token is active per shop: the lost answer's access token is gone.
+    expect(await probe(String(lost.body.access_token))).toBe("HttpResponseError");
+    expect(await probe(String(retried.body.access_token))).toBe("ok");
+
+    expect((await refreshRaw(String(retried.body.refresh_token))).status).toBe(200);
+    expect(await refreshRaw(first.refreshToken!)).toEqual({
+      status: 400,
+      body: { error: "invalid_grant", error_description: "The refresh token is invalid or has been revoked" },
+    });
+  });
+
+  it("refuses a used refresh token retried more than 30 days after its first use", async () => {
+    const first = standin.issueToken(shop, { expiring: true });
+    expect((await refreshRaw(first.refreshToken!)).status).toBe(200);
+    clock.now += days(31);
+    expect(await refreshRaw(first.refreshToken!)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+  });
+
+  it("refuses an expired, an unknown and another shop's refresh token, and wrong client credentials", async () => {
+    const issued = standin.issueToken(shop, { expiring: true });
+    const other = standin.issueToken("someone-else.myshopify.com", { expiring: true });
+    expect(await refreshRaw(other.refreshToken!)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(await refreshRaw("shprt_made_up")).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(await refreshRaw(issued.refreshToken!, { client_secret: "nope" })).toMatchObject({
+      status: 401,
+      body: { error: "invalid_client" },
+    });
+    expect(await refreshRaw("", {})).toMatchObject({ status: 400, body: { error: "invalid_request" } });
+    clock.now += days(90) + 1;
+    expect(await refreshRaw(issued.refreshToken!)).toEqual({
+      status: 400,
+      body: { error: "invalid_grant", error_description: "The refresh token has expired" },
+    });
+  });
+
+  it("a new token exchange revokes the shop's earlier expiring token and its refresh token", async () => {
+    const before = standin.issueToken(shop, { expiring: true });
+    // Raw HTTP: the library checks session tokens on wall time, the stand-in on its own clock.
+    const res = await fetch(`https://${shop}/admin/oauth/access_token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({
+        ...exchangeBody(signSessionToken({ shop, apiKey: "test-api-key", secret: "test-api-secret", now: clock.now })),
+        expiring: "1",
+      }),
+    });
+    const exchanged = (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
+    expect(exchanged).toMatchObject({ refresh_token: expect.stringMatching(/^shprt_standin_/), expires_in: 3_600 });
+    expect(await probe(before.token)).toBe("HttpResponseError");
+    expect((await refreshRaw(before.refreshToken!)).status).toBe(400);
+    expect(await probe(exchanged.access_token)).toBe("ok");
+  });
+
+  it("makes refreshes fail on demand, in-process or through the management API", async () => {
+    const issued = standin.issueToken(shop, { expiring: true });
+    standin.faults({ refreshFailures: 1 });
+    expect(await refreshRaw(issued.refreshToken!)).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    const armed = await fetch(`${standin.url}/standin/faults`, {
+      method: "POST",
+      body: JSON.stringify({ refreshFailures: 1, refreshStatus: 503 }),
+    });
+    expect(((await armed.json()) as { pending: { refreshFailures: number } }).pending.refreshFailures).toBe(1);
+    await expect(api().auth.refreshToken({ shop, refreshToken: issued.refreshToken! })).rejects.toMatchObject({
+      response: { code: 503 },
+    });
+    // The injected refusals consumed nothing: the same refresh token still works.
+    expect((await refreshRaw(issued.refreshToken!)).status).toBe(200);
+  });
+
+  it("issues expiring tokens through the management API too", async () => {
+    const res = await fetch(`${standin.url}/standin/tokens`, {
+      method: "POST",
+      body: JSON.stringify({ shop, expiring: true }),
+    });
+    expect(await res.json()).toMatchObject({
+      shop,
+      access_token: expect.stringMatching(/^shpat_standin_/),
+      refresh_token: expect.stringMatching(/^shprt_standin_/),
+      expires_in: 3_600,
+      refresh_token_expires_in: 7_776_000,
+    });
+  });
+});
+
+describe("invalid documents and order tags, as Shopify answers them", () => {
+  const gql = (query: string, token: string, standin = h.standin) =>
+    fetch(`${standin.url}/admin/api/2026-07/graphql.json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token, "X-Shopify-Standin-Shop": SHOP },
+      body: JSON.stringify({ query }),
+    });
+
+  it("answers a document that fails validation with 200 and an errors array, and records it", async () => {
+    const token = h.standin.issueToken(SHOP).token;
+    const res = await gql(`query invalidOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }`, token);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { errors: Array<{ message: string }>; data?: unknown };
+    expect(body.errors[0]!.message).toMatch(/hijackTag/);
+    expect(body).not.toHaveProperty("data");
+    expect(h.standin.validationFailures().filter((f) => f.query.includes("invalidOnPurpose"))).toHaveLength(1);
+    h.standin.clearRequests();
+  });
+
+  it("answers 400 instead only when started with invalidQueryStatus: 400", async () => {
+    const { startShopifyStandin: start } = await import("../../sandbox/shopify");
+    const strict = await start({ invalidQueryStatus: 400 });
+    try {
+      const res = await gql(`query Q { shop { nope } }`, strict.issueToken(SHOP).token, strict);
+      expect(res.status).toBe(400);
+      expect(strict.validationFailures()).toHaveLength(1);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("takes an order tag of 40 characters and refuses one of 41 with a userError", async () => {
+    await h.installShop(SHOP);
+    const order = buildOrderCreatePayload({ shop: SHOP, tags: "" });
+    h.standin.createOrder(SHOP, order);
+    const { admin } = await h.app.unauthenticated.admin(SHOP);
+    const tagsAdd = async (tag: string) =>
+      (await (
+        await admin.graphql(
+          `mutation TagOnce($id: ID!, $tags: [String!]!) { tagsAdd(id: $id, tags: $tags) { node { id } userErrors { field message } } }`,
+          { variables: { id: order.admin_graphql_api_id, tags: [tag] } },
+        )
+      ).json()) as { data: { tagsAdd: { node: { id: string } | null; userErrors: Array<{ field: string[] }> } } };
+    expect((await tagsAdd("x".repeat(40))).data.tagsAdd).toEqual({
+      node: { id: order.admin_graphql_api_id },
+      userErrors: [],
+    });
+    const refused = (await tagsAdd("y".repeat(41))).data.tagsAdd;
+    expect(refused.node).toBeNull();
+    expect(refused.userErrors).toMatchObject([{ field: ["tags"], message: expect.stringMatching(/too long.*40/) }]);
+    expect(h.standin.store.findOrder(order.id)!.order.tags).toEqual(["x".repeat(40)]);
   });
 });

@@ -1,6 +1,7 @@
+import { GraphqlQueryError } from "@shopify/shopify-api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-orders/documents";
-import type { AdminGraphql } from "../../app/shopify-orders/admin-client.server";
+import { callAdmin, type AdminGraphql } from "../../app/shopify-orders/admin-client.server";
 import {
   ensureEvidenceDefinition,
   markOrderHijacked,
@@ -174,19 +175,17 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     if (!result.ok) expect(result.message).toMatch(/^access denied: HTTP 401/);
   });
 
-  it("gets a Shopify-style 400 from the stand-in for an invalid document", async () => {
-    const token = h.standin.issueToken(SHOP).token;
-    const res = await fetch(`https://${SHOP}/admin/api/2026-07/graphql.json`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token },
-      body: JSON.stringify({
-        query: `query hijackTagOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }`,
-      }),
+  it("an invalid document gets Shopify's 200 with errors: the library throws GraphqlQueryError, callAdmin refuses it", async () => {
+    const invalid = `query hijackTagOnPurpose { order(id: "gid://shopify/Order/1") { id hijackTag } }`;
+    await expect(graphql(invalid)).rejects.toBeInstanceOf(GraphqlQueryError);
+    const result = await callAdmin(graphql, invalid, undefined, retry);
+    expect(result).toEqual({
+      ok: false,
+      retryable: false,
+      message: expect.stringMatching(/^graphql errors: .*hijackTag/),
     });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as { errors: Array<{ message: string }> };
-    expect(body.errors[0]!.message).toMatch(/hijackTag/);
-    expect(h.standin.validationFailures().filter((f) => f.query.includes("hijackTagOnPurpose"))).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(h.standin.validationFailures().filter((f) => f.query.includes("hijackTagOnPurpose"))).toHaveLength(2);
     h.standin.clearRequests();
   });
 

@@ -1,9 +1,20 @@
+import { readFileSync } from "node:fs";
 import { Session } from "@shopify/shopify-api";
 import prisma from "../../app/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { buildOrderCreatePayload, type OrderDescription } from "../../sandbox/shopify";
 
 let nextOrderId = 6_100_000_000_000;
+
+/**
+ * Shopify's documented orders/create example for API 2026-07, as its exact text (see
+ * tests/fixtures/webhooks/README.md): deliver it unchanged. Its order is
+ * gid://shopify/Order/820982911946154508, an id beyond 2^53.
+ */
+export const DOCUMENTED_ORDERS_CREATE_2026_07 = readFileSync(
+  new URL("../fixtures/webhooks/orders-create-2026-07.json", import.meta.url),
+  "utf8",
+);
 
 /** An orders/create payload with a realistic, exactly representable Shopify order id. */
 export function orderPayload(description: OrderDescription = {}) {

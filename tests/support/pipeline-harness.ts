@@ -1,4 +1,6 @@
+import { Session } from "@shopify/shopify-api";
 import { createClickServiceClient } from "../../app/click-service";
+import { sessionStorage } from "../../app/shopify.server";
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { SettingsInput } from "../../app/settings/settings-schema";
@@ -18,20 +20,31 @@ import type { RouteServer } from "./route-server";
 // sandbox click service over HTTP, and the Shopify stand-in reached through the library's
 // own Admin client (global fetch rerouted from *.myshopify.com), on a real SQLite file.
 
+/**
+ * The one clock of a harness: the worker's `now`, the click sandbox's (click lifetimes, record
+ * times) and the Shopify stand-in's (token expiry, throttle refill). Wall time until a test
+ * sets `now`; moving it moves all three together.
+ */
+export class HarnessClock {
+  now: Date | null = null;
+  readonly date = (): Date => this.now ?? new Date();
+  readonly ms = (): number => this.date().getTime();
+}
+
 export interface Harness {
   app: RouteServer;
   clicks: RunningClickService;
   shopify: ShopifyStandin;
   routing: StandinRouting;
   apiKey: string;
-  /** The worker's clock: real time unless a test sets `now` to move it. */
-  clock: { now: Date | null };
+  clock: HarnessClock;
   close(): Promise<void>;
 }
 
 export async function startHarness(): Promise<Harness> {
-  const clicks = await startClickService();
-  const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key" });
+  const clock = new HarnessClock();
+  const clicks = await startClickService({ clock: clock.date });
+  const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key", clock: clock.ms });
   const routing = routeShopifyTrafficTo(shopify.url);
   const app = await serveWebhookRoutes();
   return {
@@ -40,7 +53,7 @@ export async function startHarness(): Promise<Harness> {
     shopify,
     routing,
     apiKey: clicks.createApiKey(),
-    clock: { now: null },
+    clock,
     async close() {
       await app.close();
       await routing.restore();
@@ -54,6 +67,32 @@ export async function installShop(h: Harness, shop: string, settings: Partial<Se
   const saved = await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey, ...settings });
   if (!saved.ok) throw new Error(`settings refused: ${JSON.stringify(saved.errors)}`);
   await storeOfflineSession(shop, h.shopify.issueToken(shop, { scope: ["read_orders", "write_orders"] }).token);
+}
+
+/**
+ * Installs a shop whose offline token is an expiring one (as the app asks Shopify for) issued
+ * `minutesAgo` on the harness clock: past 60 minutes the worker must refresh it to tag an order.
+ */
+export async function installShopWithExpiringToken(h: Harness, shop: string, minutesAgo: number): Promise<void> {
+  const saved = await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey });
+  if (!saved.ok) throw new Error(`settings refused: ${JSON.stringify(saved.errors)}`);
+  const now = h.clock.now;
+  h.clock.now = new Date(h.clock.ms() - minutesAgo * 60_000);
+  const issued = h.shopify.issueToken(shop, { scope: ["read_orders", "write_orders"], expiring: true });
+  h.clock.now = now;
+  await sessionStorage.storeSession(
+    new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: "",
+      isOnline: false,
+      scope: issued.scope.join(","),
+      accessToken: issued.token,
+      expires: new Date(issued.expiresAt!),
+      refreshToken: issued.refreshToken!,
+      refreshTokenExpires: new Date(issued.refreshTokenExpiresAt!),
+    }),
+  );
 }
 
 /** Pipeline dependencies with the click client's in-call backoff not slept. */
@@ -85,7 +124,7 @@ export function worker(h: Harness, setup: WorkerSetup = {}): JobRunner {
     concurrency: setup.concurrency ?? 4,
     leaseMs: setup.leaseMs,
     pollIntervalMs: 3_600_000,
-    now: () => h.clock.now ?? new Date(),
+    now: h.clock.date,
     random: () => 0.5,
     deps: testDeps(setup.deps),
   });
@@ -109,7 +148,7 @@ export interface OrderSpec {
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
   const age = (spec.clickAgeMinutes ?? 5) * 60_000;
-  const clickedAt = new Date(Date.now() - age);
+  const clickedAt = new Date(h.clock.ms() - age);
   const clickId =
     spec.clickId ??
     h.clicks.addClick({
@@ -135,7 +174,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
     noteAttributes: attributes,
     landingSite,
-    createdAt: new Date(Date.now() - 60_000),
+    createdAt: new Date(h.clock.ms() - 60_000),
   });
   h.shopify.createOrder(spec.shop, payload);
   const eventId = `evt-${payload.id}`;

@@ -1,12 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-orders/documents";
+import { sessionStorage } from "../../app/shopify.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { unpark } from "../../app/queue/queue.server";
 import { GAVE_UP_ON_LIFETIME } from "../../app/verification/retry-policy";
 import {
   installShop,
+  installShopWithExpiringToken,
   testDeps,
   orderTags,
   placeOrder,
@@ -371,6 +373,47 @@ describe("failures and recovery", () => {
     expect(orderTags(h, payload.id).filter((tag) => tag === "affiliate-hijacked")).toHaveLength(1);
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(h.shopify.requests().some((request) => request.fault === "throttle")).toBe(true);
+  });
+});
+
+describe("expiring offline tokens", () => {
+  it("tags an order 61 minutes after install: the worker refreshes the token first", async () => {
+    shopNumber += 1;
+    const shop = `pipeline-${shopNumber}.myshopify.com`;
+    await installShopWithExpiringToken(h, shop, 61);
+    const before = (await sessionStorage.loadSession(`offline_${shop}`))!.accessToken;
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v.outcome).toBe("hijacked");
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    const after = (await sessionStorage.loadSession(`offline_${shop}`))!;
+    expect(after.accessToken).not.toBe(before);
+    expect(after.isExpired()).toBe(false);
+  });
+
+  it("a refresh Shopify refuses: the order waits and is retried, saying why, and is tagged once it works", async () => {
+    shopNumber += 1;
+    const shop = `pipeline-${shopNumber}.myshopify.com`;
+    await installShopWithExpiringToken(h, shop, 61);
+    h.shopify.faults({ refreshFailures: 1 });
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+    let v = await verificationOf(shop, payload.id);
+    expect(v.outcome).toBeNull();
+    expect(v.hijacked).toBe(true);
+    expect(v.job).toMatchObject({ state: "queued", attempts: 1 });
+    expect(v.lastError).toMatch(/^tag-order: .*refresh/);
+    expect(orderTags(h, payload.id)).not.toContain("affiliate-hijacked");
+
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+    await w.runOnce();
+    v = await verificationOf(shop, payload.id);
+    expect(v.outcome).toBe("hijacked");
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    expect(v.commission?.redirected).toBe(true);
   });
 });
 
