@@ -24,7 +24,10 @@ function postgresqlProject(): TestProjectInlineConfiguration[] {
   if (missing) {
     // In CI a machine without PostgreSQL is a broken machine, not a reason to test less.
     if (process.env.CI === "true") throw new Error(`PostgreSQL suites cannot run in CI: ${missing}`);
-    console.warn(`\nPostgreSQL suites SKIPPED: ${missing}.\n`);
+    // Vitest evaluates this file once per project: say it once.
+    const said = globalThis as { postgresqlSkipNoticeShown?: boolean };
+    if (!said.postgresqlSkipNoticeShown) console.warn(`\nPostgreSQL suites SKIPPED: ${missing}.\n`);
+    said.postgresqlSkipNoticeShown = true;
     return [];
   }
   return [

@@ -3,10 +3,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { databaseDialect } from "../../app/database-url";
-import { databaseUrl, withServer } from "../support/postgresql-setup";
+import { onServer, postgresqlDatabaseUrl } from "../../sandbox/postgresql";
 
 // The committed migrations must build exactly the database the schema describes, on each
 // database this file runs on (the "unit" project: SQLite; the "postgresql" project: PostgreSQL).
@@ -53,10 +52,8 @@ function sqliteObjects(file: string): Record<string, unknown> {
 }
 
 /** Columns (by name, so ALTER TABLE's order does not matter), indexes and constraints, from the catalogs. */
-async function postgresqlObjects(url: string): Promise<Record<string, unknown>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function postgresqlObjects(url: string): Promise<Record<string, unknown>> {
+  return onServer(url, async (client) => {
     const objects: Record<string, unknown> = {};
     const columns = await client.query<Record<string, string | null>>(`
       SELECT table_name, column_name, data_type, datetime_precision::text, is_nullable, column_default
@@ -75,9 +72,7 @@ async function postgresqlObjects(url: string): Promise<Record<string, unknown>> 
       WHERE n.nspname = current_schema() AND t.relname <> '_prisma_migrations'`);
     for (const { name, definition } of constraints.rows) objects[`constraint ${name}`] = definition;
     return objects;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 describe.runIf(dialect === "sqlite")("SQLite migrations", () => {
@@ -96,15 +91,15 @@ describe.runIf(dialect === "postgresql")("PostgreSQL migrations", () => {
   it("build the same tables, indexes and constraints as the derived schema", async () => {
     const server = inject("postgresql")!;
     const fromSchema = `${server.prefix}_from_schema`;
-    await withServer(server.serverUrl, async (client) => {
+    await onServer(server.serverUrl, async (client) => {
       await client.query(`CREATE DATABASE "${fromSchema}"`);
     });
     const script = schemaScript("prisma/postgresql/schema.prisma");
     // One simple query: PostgreSQL runs the whole script in one transaction.
-    await withServer(databaseUrl(server.serverUrl, fromSchema), (client) => client.query(script));
+    await onServer(postgresqlDatabaseUrl(server.serverUrl, fromSchema), (client) => client.query(script));
 
     const migrated = await postgresqlObjects(process.env.DATABASE_URL!);
     expect(Object.keys(migrated).length).toBeGreaterThan(60);
-    expect(migrated).toEqual(await postgresqlObjects(databaseUrl(server.serverUrl, fromSchema)));
+    expect(migrated).toEqual(await postgresqlObjects(postgresqlDatabaseUrl(server.serverUrl, fromSchema)));
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { dropDatabase, onServer, postgresqlDatabaseUrl } from "../../sandbox/postgresql";
 import {
   postgresqlBinaries,
   postgresqlMissing,
@@ -22,22 +22,6 @@ export interface PostgresqlTestServer {
   prefix: string;
 }
 
-export function databaseUrl(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-export async function withServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export default async function setup(project: TestProject) {
   const missing = postgresqlMissing();
   if (missing) throw new Error(`PostgreSQL suites cannot run: ${missing}`);
@@ -49,17 +33,17 @@ export default async function setup(project: TestProject) {
   const prefix = `tag_guard_test_${randomBytes(4).toString("hex")}`;
   const template = `${prefix}_template`;
   const dropAll = () =>
-    withServer(serverUrl, async (client) => {
+    onServer(serverUrl, async (client) => {
       const { rows } = await client.query<{ datname: string }>(
         "SELECT datname FROM pg_database WHERE starts_with(datname, $1)",
         [prefix],
       );
-      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      for (const { datname } of rows) await dropDatabase(client, datname);
     });
   try {
-    await withServer(serverUrl, (client) => client.query(`CREATE DATABASE "${template}"`));
+    await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${template}"`));
     execFileSync("npx", ["prisma", "migrate", "deploy"], {
-      env: { ...process.env, DATABASE_URL: databaseUrl(serverUrl, template) },
+      env: { ...process.env, DATABASE_URL: postgresqlDatabaseUrl(serverUrl, template) },
       stdio: "pipe",
     });
   } catch (error) {

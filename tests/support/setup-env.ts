@@ -18,10 +18,10 @@ function sqliteCopy(): string {
 }
 
 async function postgresqlCopy({ serverUrl, template, prefix }: PostgresqlTestServer): Promise<string> {
-  const { databaseUrl, withServer } = await import("./postgresql-setup");
+  const { onServer, postgresqlDatabaseUrl } = await import("../../sandbox/postgresql");
   const database = `${prefix}_${randomBytes(6).toString("hex")}`;
-  await withServer(serverUrl, (client) => client.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`));
-  return databaseUrl(serverUrl, database);
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`));
+  return postgresqlDatabaseUrl(serverUrl, database);
 }
 
 const postgresql = inject("postgresql");
