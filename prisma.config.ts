@@ -2,12 +2,13 @@ import { defineConfig } from "prisma/config";
 import { requireDialect } from "./app/database-client.server";
 import { databaseUrl } from "./app/database-url";
 import { migrationAdapter } from "./prisma/tools/migration-adapter";
-import { SCHEMAS } from "./prisma/tools/schemas";
+import { MIGRATIONS, SCHEMAS } from "./prisma/tools/schemas";
 
 // Prisma's JavaScript engine with a driver adapter works fully offline; the native engines
 // would be downloaded at every command (decision 001). DATABASE_URL picks the schema, its
-// migrations (the folder beside it) and the adapter (decision 007).
+// migrations and the adapter (decision 007).
 const url = databaseUrl();
+const dialect = requireDialect(url);
 // The schema's datasource url must name the same kind of database, or Prisma looks for a
 // native engine; connections themselves always go through the adapter.
 process.env.DATABASE_URL = url;
@@ -15,7 +16,8 @@ process.env.DATABASE_URL = url;
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: SCHEMAS[requireDialect(url)],
+  schema: SCHEMAS[dialect],
+  migrations: { path: MIGRATIONS[dialect] },
   async adapter() {
     return migrationAdapter(url);
   },

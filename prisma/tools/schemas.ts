@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { DatabaseDialect } from "../../app/database-url";
 
-// Each dialect's schema; its migrations live in the migrations/ folder beside it.
+// Each dialect's schema and its migrations.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export const SCHEMAS: Record<DatabaseDialect, string> = {
