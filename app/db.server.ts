@@ -7,7 +7,7 @@ declare global {
   var prismaGlobal: PrismaClient | undefined;
 }
 
-/** The database DATABASE_URL names: raw SQL picks its dialect fragments by it (app/sql-dialect.server.ts). */
+/** The database DATABASE_URL names; raw SQL (ledger, dashboard) picks its few dialect-only pieces by it. */
 export const dialect: DatabaseDialect = requireDialect(env().DATABASE_URL);
 
 /**
