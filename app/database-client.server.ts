@@ -42,7 +42,12 @@ export function createDatabaseClient(url: string): PrismaClient {
   // Loaded at run time by module name, so the production build keeps using the generated
   // clients in node_modules rather than bundling one of them.
   const require = createRequire(import.meta.url);
-  const generated = require(CLIENT_MODULES[requireDialect(url)]) as GeneratedClient;
+  let generated: GeneratedClient;
+  try {
+    generated = require(CLIENT_MODULES[requireDialect(url)]) as GeneratedClient;
+  } catch (error) {
+    throw new Error(`the Prisma client for DATABASE_URL is not generated: run \`npm run setup\` (${String(error)})`);
+  }
   // The app tests `instanceof Prisma.PrismaClientKnownRequestError` (unique violations, lost
   // leases) with @prisma/client's class: both clients must share its runtime, which
   // prisma/tools/generate-clients.mjs arranges and a bare `prisma generate` undoes.
