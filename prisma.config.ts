@@ -1,17 +1,24 @@
-import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseFile, databaseUrl } from "./app/database-url";
+import { requireDialect } from "./app/database-client.server";
+import { databaseUrl } from "./app/database-url";
+import { migrationAdapter } from "./prisma/tools/migration-adapter";
+import { MIGRATIONS, SCHEMAS } from "./prisma/tools/schemas";
 
-// Prisma's JavaScript engine with the better-sqlite3 adapter works fully offline;
-// the native engines would be downloaded at every command (decision 001).
-process.env.DATABASE_URL = databaseUrl();
+// Prisma's JavaScript engine with a driver adapter works fully offline; the native engines
+// would be downloaded at every command (decision 001). DATABASE_URL picks the schema, its
+// migrations and the adapter (decision 007).
+const url = databaseUrl();
+const dialect = requireDialect(url);
+// The schema's datasource url must name the same kind of database, or Prisma looks for a
+// native engine; connections themselves always go through the adapter.
+process.env.DATABASE_URL = url;
 
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "schema.prisma"),
+  schema: SCHEMAS[dialect],
+  migrations: { path: MIGRATIONS[dialect] },
   async adapter() {
-    return new PrismaBetterSQLite3({ url: `file:${databaseFile(databaseUrl())}` }, { timestampFormat: "unixepoch-ms" });
+    return migrationAdapter(url);
   },
 });

@@ -1,10 +1,46 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { postgresqlMissing } from "./tests/support/postgresql-cluster";
 
-// Kept apart from vite.config.ts: the Remix plugin has no place in test runs. Two projects: the
-// suites that serve the production build (the demo, browser tests, anything that starts the
-// app's server) build it once in their global setup; every other suite never builds, so
-// `npx vitest run tests/commissions` starts at once on a fresh clone.
+// Kept apart from vite.config.ts: the Remix plugin has no place in test runs. Three projects:
+// - "unit": every suite that does not serve the build, on a SQLite file per test file;
+// - "build": the suites that serve the production build (the demo, browser tests, anything that
+//   starts the app's server), which build it once in their global setup, so every other suite
+//   never builds and `npx vitest run tests/commissions` starts at once on a fresh clone;
+// - "postgresql": the suites that exercise the database, again on PostgreSQL, a database per
+//   test file on a throwaway cluster (tests/support/postgresql-setup.ts).
 const SERVES_THE_BUILD = ["tests/demo/**/*.test.ts", "tests/e2e/**/*.test.ts", "tests/chaos/**/*.test.ts"];
+
+// tests/admin/query-plans.test.ts reads SQLite's EXPLAIN QUERY PLAN: SQLite only.
+const ON_BOTH_DATABASES = [
+  "tests/database/migrations.test.ts",
+  "tests/commissions/**/*.test.ts",
+  "tests/verification/pipeline.test.ts",
+  "tests/webhooks/**/*.test.ts",
+  "tests/admin/{auth,dashboard,ledger,order-detail,settings}.test.ts",
+];
+
+function postgresqlProject(): TestProjectInlineConfiguration[] {
+  const missing = postgresqlMissing();
+  if (missing) {
+    // In CI a machine without PostgreSQL is a broken machine, not a reason to test less.
+    if (process.env.CI === "true") throw new Error(`PostgreSQL suites cannot run in CI: ${missing}`);
+    // Vitest evaluates this file once per project: say it once.
+    const said = globalThis as { postgresqlSkipNoticeShown?: boolean };
+    if (!said.postgresqlSkipNoticeShown) console.warn(`\nPostgreSQL suites SKIPPED: ${missing}.\n`);
+    said.postgresqlSkipNoticeShown = true;
+    return [];
+  }
+  return [
+    {
+      extends: true,
+      test: {
+        name: "postgresql",
+        include: ON_BOTH_DATABASES,
+        globalSetup: ["tests/support/postgresql-setup.ts"],
+      },
+    },
+  ];
+}
 
 export default defineConfig({
   test: {
@@ -31,6 +67,7 @@ export default defineConfig({
           globalSetup: ["tests/support/global-setup.ts", "tests/support/build-setup.ts"],
         },
       },
+      ...postgresqlProject(),
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { databaseUrl } from "./database-url";
+import { databaseDialect, databaseUrl } from "./database-url";
 
 // The environment is read and checked once, at start-up. A bad deploy fails with one
 // message naming every missing or malformed variable instead of a confusing error later.
@@ -50,7 +50,12 @@ const EnvSchema = z.object({
   SHOPIFY_API_SECRET: z.string().min(1, "is required (the app's client secret)"),
   SHOPIFY_APP_URL: z.url("must be the app's public https URL"),
   SCOPES: z.string().default("read_orders,write_orders"),
-  DATABASE_URL: z.string().regex(/^file:/, "must be a SQLite file URL such as file:./data/app.sqlite"),
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (url) => databaseDialect(url) !== null,
+      "must be a SQLite file URL (file:./data/app.sqlite) or a PostgreSQL URL (postgresql://user:password@host:5432/database)",
+    ),
   SETTINGS_ENCRYPTION_KEY: sealingKey,
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: sealingKey.optional(),
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),

@@ -81,4 +81,16 @@ describe("parseEnv", () => {
       expect.stringMatching(/CLICK_SERVICE_ALLOW_ORIGINS must not be set in production/),
     ]);
   });
+
+  it("takes a SQLite file or a PostgreSQL URL as DATABASE_URL, and names anything else", () => {
+    expect(parseEnv({ ...valid, DATABASE_URL: "postgresql://tg:secret@db.internal:5432/tag_guard" }).DATABASE_URL).toBe(
+      "postgresql://tg:secret@db.internal:5432/tag_guard",
+    );
+    expect(parseEnv({ ...valid, DATABASE_URL: "postgres://db.internal/tag_guard" }).DATABASE_URL).toBe(
+      "postgres://db.internal/tag_guard",
+    );
+    expect(problems({ ...valid, DATABASE_URL: "mysql://db.internal/tag_guard" })).toEqual([
+      expect.stringMatching(/^DATABASE_URL must be a SQLite file URL .* or a PostgreSQL URL/),
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { dialect, sqlTime } from "../db.server";
 import { formatMoney } from "../dashboard/money";
 import { PERIODS, periodStart } from "../dashboard/periods";
 
@@ -70,26 +70,38 @@ export function decodeCursor(value: string | null | undefined): LedgerCursor | n
   return match ? { createdAt: Number(match[1]), id: match[2]! } : null;
 }
 
+/**
+ * A column compared without its index. SQLite's `+column` keeps the meaning but stops its planner
+ * (which has no statistics unless ANALYZE ran) from picking a broad index such as
+ * status = 'pending'; PostgreSQL plans from statistics and has no such operator for text.
+ */
+function unindexed(column: string): Prisma.Sql {
+  return Prisma.raw(dialect === "sqlite" ? `+"${column}"` : `"${column}"`);
+}
+
 /** WHERE clause of the filtered set. The leading (shop, x, createdAt) columns match an index each. */
 function whereFilter(shop: string, filter: LedgerFilter, now: Date): Prisma.Sql {
   // One index leads: the most selective filter given (creator, then status, then redirected).
-  // The others are written `+column`, which keeps their meaning but stops SQLite (which has no
-  // statistics unless ANALYZE ran) from picking a broad index such as status = 'pending'.
   const lead = filter.creatorId ? "creator" : filter.status ? "status" : filter.redirectedOnly ? "redirected" : null;
-  const parts = [Prisma.sql`shop = ${shop}`];
-  if (filter.creatorId) parts.push(Prisma.sql`creatorId = ${filter.creatorId}`);
+  const parts = [Prisma.sql`"shop" = ${shop}`];
+  if (filter.creatorId) parts.push(Prisma.sql`"creatorId" = ${filter.creatorId}`);
   if (filter.status)
-    parts.push(lead === "status" ? Prisma.sql`status = ${filter.status}` : Prisma.sql`+status = ${filter.status}`);
+    parts.push(
+      lead === "status"
+        ? Prisma.sql`"status" = ${filter.status}`
+        : Prisma.sql`${unindexed("status")} = ${filter.status}`,
+    );
   if (filter.redirectedOnly)
-    parts.push(lead === "redirected" ? Prisma.sql`redirected = 1` : Prisma.sql`+redirected = 1`);
-  if (filter.days) parts.push(Prisma.sql`createdAt >= ${periodStart(filter.days, now).getTime()}`);
+    parts.push(lead === "redirected" ? Prisma.sql`"redirected" = TRUE` : Prisma.sql`${unindexed("redirected")} = TRUE`);
+  if (filter.days) parts.push(Prisma.sql`"createdAt" >= ${sqlTime(periodStart(filter.days, now))}`);
   return Prisma.join(parts, " AND ");
 }
 
 function afterCursor(cursor: LedgerCursor | null): Prisma.Sql {
   if (!cursor) return Prisma.empty;
   // Written so the index range stays on createdAt: <= bounds it, the OR breaks ties by id.
-  return Prisma.sql` AND createdAt <= ${cursor.createdAt} AND (createdAt < ${cursor.createdAt} OR id < ${cursor.id})`;
+  const at = sqlTime(new Date(cursor.createdAt));
+  return Prisma.sql` AND "createdAt" <= ${at} AND ("createdAt" < ${at} OR "id" < ${cursor.id})`;
 }
 
 export function ledgerQueries(
@@ -102,10 +114,10 @@ export function ledgerQueries(
   const where = whereFilter(shop, filter, now);
   return {
     page: Prisma.sql`
-      SELECT id, orderId, orderName, verificationId, creatorId, expectedTag, arrivedTag, orderValue, currency, rate, amount,
-             status, redirected, createdAt
+      SELECT "id", "orderId", "orderName", "verificationId", "creatorId", "expectedTag", "arrivedTag", "orderValue",
+             "currency", "rate", "amount", "status", "redirected", "createdAt"
       FROM "Commission" WHERE ${where}${afterCursor(cursor)}
-      ORDER BY createdAt DESC, id DESC LIMIT ${limit}`,
+      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
     totals: totalsQuery(shop, filter, where, now),
   };
 }
@@ -120,32 +132,33 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now: Date): Prisma.Sql {
   if (filter.creatorId) {
     return Prisma.sql`
-      SELECT currency, CAST(SUM(amountMinor) AS TEXT) AS total, COUNT(*) AS n
+      SELECT "currency", CAST(SUM("amountMinor") AS TEXT) AS total, COUNT(*) AS n
       FROM "Commission" WHERE ${where}
-      GROUP BY currency ORDER BY currency`;
+      GROUP BY "currency" ORDER BY "currency"`;
   }
   const start = filter.days ? periodStart(filter.days, now).getTime() : null;
   const firstFullDay = start === null ? null : Math.ceil(start / DAY_MS);
-  const days = [Prisma.sql`shop = ${shop}`];
-  if (filter.status) days.push(Prisma.sql`status = ${filter.status}`);
-  if (filter.redirectedOnly) days.push(Prisma.sql`redirected = 1`);
-  if (firstFullDay !== null) days.push(Prisma.sql`day >= ${firstFullDay}`);
+  const days = [Prisma.sql`"shop" = ${shop}`];
+  if (filter.status) days.push(Prisma.sql`"status" = ${filter.status}`);
+  if (filter.redirectedOnly) days.push(Prisma.sql`"redirected" = TRUE`);
+  if (firstFullDay !== null) days.push(Prisma.sql`"day" >= ${firstFullDay}`);
   const parts = [
-    Prisma.sql`SELECT currency, SUM(amountMinor) AS total, SUM(records) AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY currency`,
+    Prisma.sql`SELECT "currency", SUM("amountMinor") AS total, SUM("records") AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY "currency"`,
   ];
   if (start !== null && firstFullDay !== null && start < firstFullDay * DAY_MS) {
     parts.push(
-      Prisma.sql`SELECT currency, SUM(amountMinor), COUNT(*) FROM "Commission" WHERE ${where} AND createdAt < ${firstFullDay * DAY_MS} GROUP BY currency`,
+      Prisma.sql`SELECT "currency", SUM("amountMinor"), COUNT(*) FROM "Commission" WHERE ${where} AND "createdAt" < ${sqlTime(new Date(firstFullDay * DAY_MS))} GROUP BY "currency"`,
     );
   }
   return Prisma.sql`
-    SELECT currency, CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
-    FROM (${Prisma.join(parts, " UNION ALL ")})
-    GROUP BY currency HAVING SUM(n) > 0 ORDER BY currency`;
+    SELECT "currency", CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
+    FROM (${Prisma.join(parts, " UNION ALL ")}) AS parts
+    GROUP BY "currency" HAVING SUM(n) > 0 ORDER BY "currency"`;
 }
 
+// SQLite hands back Unix milliseconds and 0/1, PostgreSQL a Date and a boolean: Number() reads both.
 interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {
-  createdAt: number | bigint;
+  createdAt: number | bigint | Date;
   redirected: number | bigint | boolean;
 }
 
@@ -171,7 +184,7 @@ export async function listLedger(shop: string, params: URLSearchParams, now: Dat
   const cursor = decodeCursor(params.get("cursor"));
   const [page, totals] = await Promise.all([
     fetchPage(shop, filter, cursor, PAGE_SIZE, now),
-    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(
+    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint | Prisma.Decimal }[]>(
       ledgerQueries(shop, filter, null, 0, now).totals,
     ),
   ]);

@@ -1,12 +1,14 @@
 import { Prisma } from "@prisma/client";
+import { sqlTime } from "../db.server";
 import { OUTCOMES } from "../verification/outcomes";
 
 // The dashboard's SQL, kept apart so the benchmark runs EXPLAIN QUERY PLAN on exactly the
-// statements the page runs. DateTimes are stored as unix milliseconds (db.server.ts), so
-// periods are compared as integers. Every statement starts from an index on (shop, ...).
+// statements the page runs. One text for SQLite and PostgreSQL: identifiers are quoted (PostgreSQL
+// folds unquoted ones to lower case), times go through sqlTime (Unix milliseconds on SQLite), and
+// TRUE is 1 to SQLite. Every statement starts from an index on (shop, ...).
 
 export function dashboardQueries(shop: string, since: Date) {
-  const from = since.getTime();
+  const time = sqlTime(since);
   return {
     /**
      * Orders per outcome in the period (NULL = still being verified). Naming every outcome lets
@@ -14,37 +16,38 @@ export function dashboardQueries(shop: string, since: Date) {
      * the shop's whole history.
      */
     outcomeCounts: Prisma.sql`
-      SELECT outcome, COUNT(*) AS n FROM "Verification"
-      WHERE shop = ${shop} AND outcome IN (${Prisma.join([...OUTCOMES])}) AND createdAt >= ${from}
-      GROUP BY outcome
+      SELECT "outcome", COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" IN (${Prisma.join([...OUTCOMES])}) AND "createdAt" >= ${time}
+      GROUP BY "outcome"
       UNION ALL
-      SELECT NULL AS outcome, COUNT(*) AS n FROM "Verification"
-      WHERE shop = ${shop} AND outcome IS NULL AND createdAt >= ${from}`,
+      SELECT NULL AS "outcome", COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" IS NULL AND "createdAt" >= ${time}`,
     /** Commission redirected to the rightful creator, per currency, exact. Index: (shop, redirected, createdAt). */
     redirectedTotals: Prisma.sql`
-      SELECT currency, CAST(SUM(amountMinor) AS TEXT) AS total, COUNT(*) AS n FROM "Commission"
-      WHERE shop = ${shop} AND redirected = 1 AND createdAt >= ${from}
-      GROUP BY currency ORDER BY currency`,
+      SELECT "currency", CAST(SUM("amountMinor") AS TEXT) AS total, COUNT(*) AS n FROM "Commission"
+      WHERE "shop" = ${shop} AND "redirected" = TRUE AND "createdAt" >= ${time}
+      GROUP BY "currency" ORDER BY "currency"`,
     /** The tags that replaced the creator's on hijacked orders. Index: (shop, outcome, createdAt). */
     topArrivedTags: Prisma.sql`
-      SELECT COALESCE(arrivedTag, '') AS tag, COUNT(*) AS n FROM "Verification"
-      WHERE shop = ${shop} AND outcome = 'hijacked' AND createdAt >= ${from}
-      GROUP BY COALESCE(arrivedTag, '') ORDER BY n DESC, tag LIMIT 5`,
+      SELECT COALESCE("arrivedTag", '') AS tag, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" = 'hijacked' AND "createdAt" >= ${time}
+      GROUP BY COALESCE("arrivedTag", '') ORDER BY n DESC, tag LIMIT 5`,
     /** Did any order in the period carry the app embed's cart attributes? Index: (shop, createdAt); stops at the first. */
     captureSeen: Prisma.sql`
       SELECT EXISTS (
         SELECT 1 FROM "Verification"
-        WHERE shop = ${shop} AND createdAt >= ${from} AND captureSource = 'cart_attributes'
+        WHERE "shop" = ${shop} AND "createdAt" >= ${time} AND "captureSource" = 'cart_attributes'
       ) AS seen`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
-      SELECT id, orderId, orderName, outcome, expectedTag, arrivedTag, creatorId, createdAt FROM "Verification"
-      WHERE shop = ${shop}
-      ORDER BY createdAt DESC LIMIT 20`,
+      SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"
+      FROM "Verification"
+      WHERE "shop" = ${shop}
+      ORDER BY "createdAt" DESC LIMIT 20`,
     /** customers/data_request results. Index: (shop). */
     dataRequests: Prisma.sql`
-      SELECT id, customerId, ordersAsked, data, receivedAt FROM "DataRequest"
-      WHERE shop = ${shop}
-      ORDER BY receivedAt DESC LIMIT 10`,
+      SELECT "id", "customerId", "ordersAsked", "data", "receivedAt" FROM "DataRequest"
+      WHERE "shop" = ${shop}
+      ORDER BY "receivedAt" DESC LIMIT 10`,
   };
 }

@@ -54,7 +54,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     prisma.$queryRaw<{ outcome: string | null; n: number | bigint }[]>(q.outcomeCounts),
     prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(q.redirectedTotals),
     prisma.$queryRaw<{ tag: string; n: number | bigint }[]>(q.topArrivedTags),
-    prisma.$queryRaw<{ seen: number | bigint }[]>(q.captureSeen),
+    prisma.$queryRaw<{ seen: number | bigint | boolean }[]>(q.captureSeen),
     prisma.$queryRaw<RawRecent[]>(q.recent),
     prisma.$queryRaw<RawDataRequest[]>(q.dataRequests),
   ]);
@@ -116,7 +116,8 @@ interface RawRecent {
   expectedTag: string | null;
   arrivedTag: string | null;
   creatorId: string | null;
-  createdAt: number | bigint;
+  /** Unix milliseconds from SQLite, a Date from PostgreSQL: Number() reads both. */
+  createdAt: number | bigint | Date;
 }
 
 interface RawDataRequest {
@@ -124,7 +125,7 @@ interface RawDataRequest {
   customerId: string | null;
   ordersAsked: string;
   data: string;
-  receivedAt: number | bigint;
+  receivedAt: number | bigint | Date;
 }
 
 function summariseDataRequest(row: RawDataRequest): DataRequestSummary {

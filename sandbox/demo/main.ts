@@ -3,17 +3,20 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { createDatabaseClient } from "../../app/database-client.server";
 import { startClickService } from "../click-service/server";
 import { startShopifyStandin } from "../shopify";
 import { ensureBuild, migrate, startApp, type AppProcess } from "./app-process";
+import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
 import { createClicks, placeOrders, readReport, saveSettings, waitForOutcomes, type Stack } from "./run-scenario";
 import { formatSummary, formatTable, summarise } from "./report";
 import { BUILT_IN_SCENARIO, parseScenario, ScenarioError } from "./scenario";
 
 // `npm run demo`: the whole flow on one machine with no Shopify account. Starts the sandbox
-// click service, a Shopify stand-in and the app's production build on a throwaway SQLite
-// file, plays a scenario through them, and prints what happened.
+// click service, a Shopify stand-in and the app's production build on a throwaway database
+// (a SQLite file, or a new database on the PostgreSQL server DATABASE_URL names), plays a
+// scenario through them, and prints what happened.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -37,7 +40,6 @@ async function main(): Promise<number> {
   const apiSecret = process.env.SHOPIFY_API_SECRET || randomBytes(32).toString("hex");
   const shop = "demo-shop.myshopify.com";
   const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-demo-"));
-  const databaseFile = path.join(workDir, "demo.sqlite");
 
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(workDir, { recursive: true, force: true })];
   const cleanup = async () => {
@@ -53,7 +55,10 @@ async function main(): Promise<number> {
 
   try {
     ensureBuild(log);
-    migrate(`file:${databaseFile}`);
+    const database = await createDemoDatabase(process.env.DATABASE_URL?.trim() || undefined, workDir);
+    cleanups.push(() => database.drop());
+    migrate(database.url);
+    log(`Playing on a throwaway ${database.dialect} database`);
     const clicks = await startClickService();
     cleanups.push(() => clicks.close());
     const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
@@ -65,7 +70,7 @@ async function main(): Promise<number> {
         NODE_ENV: "test",
         SHOPIFY_API_KEY: apiKey,
         SHOPIFY_API_SECRET: apiSecret,
-        DATABASE_URL: `file:${databaseFile}`,
+        DATABASE_URL: database.url,
         SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
         SHOPIFY_STANDIN_URL: shopify.url,
         // The sandbox service listens on this machine: let exactly its origin through.
@@ -77,13 +82,15 @@ async function main(): Promise<number> {
       log,
     );
     cleanups.push(() => app.stop());
+    const db = createDatabaseClient(database.url);
+    cleanups.push(() => db.$disconnect());
 
     const stack: Stack = {
       appUrl: app.url,
       shop,
       apiKey,
       apiSecret,
-      databaseFile,
+      db,
       clickServiceUrl: clicks.url,
       clickServiceApiKey: clicks.createApiKey(),
       shopify,
@@ -103,10 +110,11 @@ async function main(): Promise<number> {
       [...placed.values()].map((order) => order.orderId),
     );
 
-    const orders = readReport(stack, scenario, placed);
+    const orders = await readReport(stack, scenario, placed);
     const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
     log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}`);
-    if (values.report) writeFileSync(values.report, `${JSON.stringify({ orders, summary }, null, 2)}\n`);
+    if (values.report)
+      writeFileSync(values.report, `${JSON.stringify({ database: database.dialect, orders, summary }, null, 2)}\n`);
 
     if (values.serve) {
       const ready = {

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import type { PrismaClient } from "@prisma/client";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { BROWSER_USER_AGENT } from "../storefront/chromium";
 import { buildOrderCreatePayload, signSessionToken, webhookHeaders, type ShopifyStandin } from "../shopify";
@@ -13,7 +13,8 @@ export interface Stack {
   shop: string;
   apiKey: string;
   apiSecret: string;
-  databaseFile: string;
+  /** The demo's own database, read through Prisma like the app (SQLite or PostgreSQL alike). */
+  db: PrismaClient;
   clickServiceUrl: string;
   clickServiceApiKey: string;
   shopify: ShopifyStandin;
@@ -198,55 +199,53 @@ async function orderPayload(
 }
 
 export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutMs = 60_000): Promise<void> {
-  const db = new Database(stack.databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    const deadline = Date.now() + timeoutMs;
-    const placeholders = orderIds.map(() => "?").join(",");
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     // An outcome is final once written ("rejected" waits for a new key, which the demo never sends).
-    const query = db.prepare(
-      `SELECT orderId, outcome FROM Verification WHERE shop = ? AND orderId IN (${placeholders})`,
-    );
-    for (;;) {
-      const rows = query.all(stack.shop, ...orderIds) as { orderId: string; outcome: string | null }[];
-      const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id && row.outcome !== null));
-      if (pending.length === 0) return;
-      if (Date.now() > deadline)
-        throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    db.close();
+    const rows = await stack.db.verification.findMany({
+      where: { shop: stack.shop, orderId: { in: orderIds }, outcome: { not: null } },
+      select: { orderId: true },
+    });
+    const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id));
+    if (pending.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-export function readReport(
+export async function readReport(
   stack: Stack,
   scenario: Scenario,
   placed: Map<string, { orderId: string; orderName: string }>,
-): OrderReport[] {
-  const db = new Database(stack.databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    const verification = db.prepare("SELECT id, outcome FROM Verification WHERE shop = ? AND orderId = ?");
-    const commission = db.prepare(
-      "SELECT creatorId, expectedTag, arrivedTag, amount, currency, redirected FROM Commission WHERE verificationId = ?",
-    );
-    return scenario.orders.map((order) => {
+): Promise<OrderReport[]> {
+  return Promise.all(
+    scenario.orders.map(async (order) => {
       const { orderId, orderName } = placed.get(order.ref)!;
-      const row = verification.get(stack.shop, orderId) as { id: string; outcome: string | null } | undefined;
-      const credit = row
-        ? (commission.get(row.id) as
-            (Omit<NonNullable<OrderReport["commission"]>, "redirected"> & { redirected: number }) | undefined)
-        : undefined;
+      const row = await stack.db.verification.findUnique({
+        where: { shop_orderId: { shop: stack.shop, orderId } },
+        select: {
+          outcome: true,
+          commission: {
+            select: {
+              creatorId: true,
+              expectedTag: true,
+              arrivedTag: true,
+              amount: true,
+              currency: true,
+              redirected: true,
+            },
+          },
+        },
+      });
       return {
         ref: order.ref,
         orderId,
         orderName,
         outcome: row?.outcome ?? null,
         tags: stack.shopify.store.findOrder(orderId)?.order.tags ?? [],
-        commission: credit ? { ...credit, redirected: credit.redirected === 1 } : null,
+        commission: row?.commission ?? null,
       };
-    });
-  } finally {
-    db.close();
-  }
+    }),
+  );
 }

@@ -8,6 +8,8 @@ import prisma from "../../app/db.server";
 // migrated schema: EXPLAIN QUERY PLAN shows SEARCH ... USING INDEX, never a full SCAN of a
 // table. (bench/admin-queries.bench.ts times the same statements on a million orders.) Ledger
 // totals without a creator read the CommissionDay rollup through its primary key.
+// SQLite only (the "unit" project): it reads SQLite's EXPLAIN QUERY PLAN of the SQLite fragments
+// (`+column`); PostgreSQL plans from statistics, and its runs check results, not plans.
 
 const SHOP = "plans.myshopify.com";
 let db: Database.Database;

@@ -5,6 +5,7 @@ import { listLedger } from "../../app/commissions/ledger.server";
 
 // The ledger's totals come from a trigger-kept daily rollup. Whatever is inserted, updated or
 // deleted, and whatever the filter, they must equal a plain SUM over the records themselves.
+// Runs on SQLite and, in the "postgresql" project, on PostgreSQL's port of the triggers.
 
 const NOW = new Date("2026-11-21T15:30:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;
@@ -32,6 +33,22 @@ async function directTotals(
     minor: String(row._sum.amountMinor ?? 0n),
     records: row._count,
   }));
+}
+
+/** The rollup's rows that hold records, and the same rows grouped from the records in JavaScript. */
+async function rollupAndRecords(shop: string) {
+  const key = (r: { day: number; currency: string; status: string; redirected: boolean }) =>
+    `${r.day} ${r.currency} ${r.status} ${r.redirected}`;
+  const rollup = (await prisma.commissionDay.findMany({ where: { shop, records: { gt: 0 } } }))
+    .map((row) => ({ key: key(row), amountMinor: row.amountMinor, records: row.records }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+  const grouped = new Map<string, { key: string; amountMinor: bigint; records: number }>();
+  for (const c of await prisma.commission.findMany({ where: { shop } })) {
+    const k = key({ ...c, day: Math.floor(c.createdAt.getTime() / DAY) });
+    const sum = grouped.get(k) ?? { key: k, amountMinor: 0n, records: 0 };
+    grouped.set(k, { key: k, amountMinor: sum.amountMinor + c.amountMinor, records: sum.records + 1 });
+  }
+  return { rollup, records: [...grouped.values()].sort((a, b) => a.key.localeCompare(b.key)) };
 }
 
 async function ledgerTotals(shop: string, params: Record<string, string>) {
@@ -93,6 +110,10 @@ describe("commission totals", () => {
         // Mark one paid and delete another: the rollup must follow both.
         await prisma.commission.update({ where: { id: all[seed % all.length]!.id }, data: { status: "paid" } });
         if (all.length > 1) await prisma.commission.delete({ where: { id: all[(seed + 1) % all.length]!.id } });
+
+        // Each day row is the UTC day of createdAt, as SQLite's milliseconds / 86400000.
+        const { rollup, records: grouped } = await rollupAndRecords(shop);
+        expect(rollup).toEqual(grouped);
 
         for (const days of [null, 7, 30, 90]) {
           const since = days ? new Date(NOW.getTime() - days * DAY) : undefined;

@@ -2,9 +2,17 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onServer } from "../../sandbox/postgresql";
 import { signSessionToken } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
+import {
+  postgresqlBinaries,
+  postgresqlMissing,
+  SERVER_VARIABLE,
+  startCluster,
+  type Cluster,
+} from "../support/postgresql-cluster";
 
 // Runs `npm run demo` as a user would, as a separate process, and checks its report and its
 // --serve mode. A scenario written here, not the built-in one, so nothing can be tuned to it.
@@ -14,12 +22,14 @@ const dir = mkdtempSync(path.join(tmpdir(), "demo-test-"));
 function runDemo(
   args: string[],
   onLine?: (line: string, stop: () => void) => void,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // One node process with tsx as a loader, so SIGTERM reaches the demo itself (npm 11's
     // `npx` does not forward it, which would orphan the demo and its app).
     const child = spawn(process.execPath, ["--import", "tsx", "sandbox/demo/main.ts", ...args], {
       cwd: process.cwd(),
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -58,9 +68,11 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(stderr).not.toMatch(/demo failed/);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
+      database: string;
       orders: { ref: string; outcome: string; tags: string[]; commission: Record<string, unknown> | null }[];
       summary: Record<string, unknown>;
     };
+    expect(report.database).toBe("sqlite");
     const byRef = Object.fromEntries(report.orders.map((order) => [order.ref, order]));
     expect(byRef.a).toMatchObject({
       outcome: "hijacked",
@@ -139,3 +151,62 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(code).toBe(143); // stopped by the signal, after cleaning up
   });
 });
+
+// Without PostgreSQL this says why (and vitest.config.ts already refuses to run in CI without it).
+const missing = postgresqlMissing();
+describe.skipIf(missing)(
+  `npm run demo on PostgreSQL${missing ? ` (skipped: ${missing})` : ""}`,
+  { timeout: 180_000 },
+  () => {
+    let cluster: Cluster | null = null;
+    let serverUrl: string;
+    beforeAll(async () => {
+      if (process.env[SERVER_VARIABLE]) serverUrl = process.env[SERVER_VARIABLE];
+      else {
+        cluster = await startCluster(postgresqlBinaries()!);
+        serverUrl = cluster.url;
+      }
+    });
+    afterAll(() => cluster?.stop());
+
+    // Other suites may share a TEST_POSTGRES_URL server: only the demo's own databases count.
+    const demoDatabases = () =>
+      onServer(serverUrl, async (client) =>
+        (
+          await client.query<{ datname: string }>(
+            "SELECT datname FROM pg_database WHERE starts_with(datname, 'tag_guard_demo_') ORDER BY 1",
+          )
+        ).rows.map((row) => row.datname),
+      );
+
+    it("plays the scenario on a database of its own on the server, reports it, and drops it", async () => {
+      const scenarioFile = path.join(dir, "scenario-postgresql.json");
+      const reportFile = path.join(dir, "report-postgresql.json");
+      writeFileSync(scenarioFile, JSON.stringify(scenario));
+      const before = await demoDatabases();
+      const { code, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile], undefined, {
+        DATABASE_URL: serverUrl,
+      });
+      expect(stderr).not.toMatch(/demo failed/);
+      expect(code).toBe(0);
+      const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
+        database: string;
+        orders: { ref: string; outcome: string; commission: Record<string, unknown> | null }[];
+      };
+      expect(report.database).toBe("postgresql");
+      expect(Object.fromEntries(report.orders.map((order) => [order.ref, order.outcome]))).toEqual({
+        a: "hijacked",
+        b: "matched",
+        c: "expired",
+        d: "expired",
+        e: "unattributed",
+      });
+      expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
+        creatorId: "cr_zoe",
+        amount: "4.17",
+        redirected: true,
+      });
+      expect(await demoDatabases()).toEqual(before);
+    });
+  },
+);

@@ -1,17 +1,34 @@
+import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import type { PostgresqlTestServer } from "./postgresql-setup";
 
 // Runs before each test file's imports: a private copy of the migrated database and a
 // complete, valid environment, so app modules validate their config exactly as in production.
-const dir = mkdtempSync(path.join(tmpdir(), "tag-guard-file-"));
-const database = path.join(dir, "test.sqlite");
-copyFileSync(inject("templateDatabase"), database);
+// SQLite (the "unit" project) copies the template file; the "postgresql" project creates the
+// file's own database from the migrated template database.
+
+function sqliteCopy(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "tag-guard-file-"));
+  const database = path.join(dir, "test.sqlite");
+  copyFileSync(inject("templateDatabase"), database);
+  return `file:${database}`;
+}
+
+async function postgresqlCopy({ serverUrl, template, prefix }: PostgresqlTestServer): Promise<string> {
+  const { onServer, postgresqlDatabaseUrl } = await import("../../sandbox/postgresql");
+  const database = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${database}" TEMPLATE "${template}"`));
+  return postgresqlDatabaseUrl(serverUrl, database);
+}
+
+const postgresql = inject("postgresql");
 
 Object.assign(process.env, {
   NODE_ENV: "test",
-  DATABASE_URL: `file:${database}`,
+  DATABASE_URL: postgresql ? await postgresqlCopy(postgresql) : sqliteCopy(),
   SHOPIFY_API_KEY: "test-api-key",
   SHOPIFY_API_SECRET: "test-api-secret",
   SHOPIFY_APP_URL: "https://tag-guard.test",
