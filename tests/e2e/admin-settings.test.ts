@@ -285,6 +285,11 @@ describe("dashboard, order page and ledger in the browser", () => {
         creatorId: "cr_b",
       },
     });
+    for (const { id } of [failed, hijacked]) {
+      await prisma.job.create({
+        data: { id: `job-${id}`, shop: SHOP, kind: "verify-order", subject: id, state: "done", runAt: base.createdAt },
+      });
+    }
     await prisma.commission.create({
       data: {
         shop: SHOP,
@@ -322,9 +327,10 @@ describe("dashboard, order page and ledger in the browser", () => {
     await page.getByRole("button", { name: "Retry now" }).click();
     await page.getByText("The order is queued and will be verified within seconds.").waitFor();
     await snap(page, "order-retried");
-    expect(await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+    expect((await prisma.verification.findUniqueOrThrow({ where: { id: failed.id } })).outcome).toBeNull();
+    expect(await prisma.job.findUniqueOrThrow({ where: { id: `job-${failed.id}` } })).toMatchObject({
       state: "queued",
-      outcome: null,
+      attempts: 0,
     });
     await page.context().close();
 
