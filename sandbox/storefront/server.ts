@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { APP_PROXY_APP_PATH, APP_PROXY_PREFIX, APP_PROXY_SUBPATH } from "../../app/attribution/cart-attributes";
 import { listen } from "../listen";
 import { signedProxyQuery } from "./app-proxy";
+import { cartAttributesUpdate, STOREFRONT_API_PATH, standardActionsScript } from "./standard-actions";
 
 // A local stand-in for a Shopify storefront, just faithful enough to run the click-capture
 // app embed for real in Chromium:
@@ -23,11 +24,8 @@ import { signedProxyQuery } from "./app-proxy";
 //   URL + /proxy/* with Shopify's signed query (sandbox/storefront/app-proxy.ts) and the app's
 //   answer goes back to the browser; with no app configured the call is recorded and answered
 //   202. Every proxy call is recorded (`proxyCalls`).
-// - Shopify.actions.updateCart({attributes}) as documented for standard storefront actions: it
-//   dispatches `shopify:cart:attributes-update` (bubbling to document, with `context`,
-//   `attributes` and `promise` on the event) as the operation starts, then REPLACES the cart's
-//   whole attribute set through the Storefront API's cartAttributesUpdate; the promise resolves
-//   with { cart (without attributes), userErrors }.
+// - Shopify.actions.updateCart({attributes}) as documented for standard storefront actions
+//   (sandbox/storefront/standard-actions.ts): the event first, then the whole set replaced.
 // Every request is logged so tests can count what the page asked for. Used by the browser tests
 // (tests/e2e/storefront.test.ts) and by the demo's storefront step (sandbox/demo/storefront-capture.ts).
 
@@ -177,9 +175,6 @@ export interface ProxyCall {
 /** How the proxy answers when no app is configured. */
 export type ProxyAnswer = "accept" | "hang";
 
-/** The Storefront API version the stand-in's updateCart uses. */
-export const STOREFRONT_API_PATH = "/api/2026-07/graphql.json";
-
 function shopifyStandIn(settings: PageSettings, shop: string): string {
   const lines = [
     `window.Shopify = { shop: ${JSON.stringify(shop)}, routes: { root: ${JSON.stringify(settings.root)} } };`,
@@ -218,51 +213,6 @@ function shopifyStandIn(settings: PageSettings, shop: string): string {
       break;
   }
   return lines.join("\n");
-}
-
-/**
- * Shopify's standard actions runtime, reduced to updateCart with attributes. Shopify loads it as
- * a module script, so, as there, it is ready only once the document has been parsed.
- */
-function standardActionsStandIn(): string {
-  return `
-const cartId = () => {
-  const match = /(?:^|;\\s*)cart=([^;]*)/.exec(document.cookie);
-  return match ? "gid://shopify/Cart/" + decodeURIComponent(match[1]) : null;
-};
-Shopify.actions = {
-  updateCart(payload, options) {
-    if (!payload || !Array.isArray(payload.attributes) || payload.lines || payload.note !== undefined || payload.discountCodes)
-      return Promise.reject(new TypeError("this stand-in's updateCart supports { attributes } only"));
-    let start;
-    const promise = new Promise((resolve) => (start = resolve))
-      .then(() =>
-        fetch(${JSON.stringify(STOREFRONT_API_PATH)}, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            query: "mutation cartAttributesUpdate($cartId: ID!, $attributes: [AttributeInput!]!) { cartAttributesUpdate(cartId: $cartId, attributes: $attributes) { cart { id totalQuantity } userErrors { field message code } } }",
-            variables: { cartId: (payload.cartId || cartId()), attributes: payload.attributes },
-          }),
-        }),
-      )
-      .then((response) => {
-        if (!response.ok) throw new Error("cart request failed: " + response.status);
-        return response.json();
-      })
-      .then(({ data }) => ({ cart: data.cartAttributesUpdate.cart, userErrors: data.cartAttributesUpdate.userErrors }));
-    // The event fires as the operation starts, before the cart has changed.
-    const event = new Event("shopify:cart:attributes-update", { bubbles: true });
-    Object.assign(event, {
-      context: (options && options.event && options.event.context) || "standard-action",
-      attributes: payload.attributes,
-      promise,
-    });
-    document.documentElement.dispatchEvent(event);
-    start();
-    return promise;
-  },
-};`;
 }
 
 export class Storefront {
@@ -389,7 +339,7 @@ export class Storefront {
 <script>
 ${shopifyStandIn(this.settings, this.shop)}
 </script>
-<script type="module">${standardActionsStandIn()}
+<script type="module">${standardActionsScript()}
 </script>
 <style>
 body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #222; }
@@ -542,48 +492,12 @@ ${block}
     for (const check of [...this.waiters]) check();
   }
 
-  /** The Storefront API's cartAttributesUpdate: REPLACES the cart's attribute set. */
   private storefrontApi(response: ServerResponse, body: string): void {
-    const reply = (status: number, payload: unknown) => {
-      response.writeHead(status, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(payload));
-    };
-    let parsed: { query?: unknown; variables?: { cartId?: unknown; attributes?: unknown } };
-    try {
-      parsed = JSON.parse(body) as typeof parsed;
-    } catch {
-      return reply(400, { errors: [{ message: "invalid JSON" }] });
-    }
-    const attributes = parsed.variables?.attributes;
-    const valid =
-      Array.isArray(attributes) &&
-      attributes.every(
-        (entry: unknown) =>
-          typeof entry === "object" &&
-          entry !== null &&
-          typeof (entry as { key?: unknown }).key === "string" &&
-          typeof (entry as { value?: unknown }).value === "string",
-      );
-    if (typeof parsed.query !== "string" || !/\bcartAttributesUpdate\b/.test(parsed.query) || !valid)
-      return reply(200, {
-        errors: [{ message: "the stand-in answers cartAttributesUpdate with [AttributeInput!]! only" }],
-      });
-    const cartId = String(parsed.variables?.cartId ?? "");
-    const cart = cartId.startsWith("gid://shopify/Cart/") ? this.carts.get(cartId.slice(19)) : undefined;
-    const payload = (userErrors: { field: string[]; message: string; code: string }[]) => ({
-      data: {
-        cartAttributesUpdate: { cart: cart ? { id: cartId, totalQuantity: 0 } : null, userErrors },
-      },
+    const { status, payload } = cartAttributesUpdate(body, (token) => this.carts.get(token), {
+      decline: this.declineAttributeUpdates,
     });
-    if (!cart)
-      return reply(
-        200,
-        payload([{ field: ["cartId"], message: "The specified cart does not exist.", code: "INVALID" }]),
-      );
-    if (this.declineAttributeUpdates)
-      return reply(200, payload([{ field: ["attributes"], message: "Attributes can't be changed.", code: "INVALID" }]));
-    cart.attributes = Object.fromEntries((attributes as { key: string; value: string }[]).map((a) => [a.key, a.value]));
-    return reply(200, payload([]));
+    response.writeHead(status, { "Content-Type": "application/json" });
+    response.end(JSON.stringify(payload));
   }
 
   /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */
