@@ -7,11 +7,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLICK_CAPTURE_SOURCE = path.join(root, "extensions/click-capture/src/click-capture.ts");
 export const CLICK_CAPTURE_ASSET = path.join(root, "extensions/click-capture/assets/click-capture.js");
+/** The script runs on every storefront page: our budget, gzipped, well under Theme Check's 10 KB. */
+export const CLICK_CAPTURE_GZIP_BUDGET = 2_000;
 
 /** The exact bytes the asset must contain. Deterministic for a given esbuild version. */
 export async function buildClickCapture(): Promise<Buffer> {
@@ -53,7 +56,9 @@ async function main() {
     return;
   }
   writeFileSync(CLICK_CAPTURE_ASSET, built);
-  console.log(`wrote ${relative} (${built.length} bytes)`);
+  const gzipped = gzipSync(built).length;
+  console.log(`wrote ${relative} (${built.length} bytes, ${gzipped} gzipped of a ${CLICK_CAPTURE_GZIP_BUDGET} budget)`);
+  if (gzipped > CLICK_CAPTURE_GZIP_BUDGET) process.exitCode = 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

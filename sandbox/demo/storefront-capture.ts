@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { CHROMIUM_PATH, launchChromium } from "../storefront/chromium";
-import { ASSET_FILE, Storefront } from "../storefront/server";
+import { ASSET_FILE, Storefront, type AppProxyTarget } from "../storefront/server";
 import { syntheticCapture, type CaptureCart } from "./run-scenario";
 
 // Where the demo's cart attributes come from. With Chromium and the built extension asset, each
@@ -11,11 +11,35 @@ import { syntheticCapture, type CaptureCart } from "./run-scenario";
 // exactly what Shopify would copy into the order's note_attributes. Without them, the
 // attributes are written as the script writes them (syntheticCapture), and the log says why.
 // DEMO_STOREFRONT=synthetic forces the fallback.
+//
+// With `appProxy` (the app's URL and secret, and the shop), the stand-in storefront forwards the
+// script's touches through its app proxy to the app, signed as Shopify signs them, and each
+// capture waits until the app has answered every touch of the journey, so the order that
+// follows finds them; `captureShopper` also tells the cart token the order must carry. Without
+// it, touches are answered by the stand-in itself and go no further.
 
 const PAGE_TIMEOUT_MS = 10_000;
 
+/** Send the storefront's app proxy calls to the app. */
+export interface DemoAppProxy extends AppProxyTarget {
+  shop: string;
+}
+
+export interface CaptureOptions {
+  appProxy?: DemoAppProxy;
+}
+
+export interface ShopperCart {
+  /** The cart attributes Shopify would copy into the order's note_attributes. */
+  attributes: Record<string, string>;
+  /** The cart's bare token (orders/create's cart_token); null when no browser ran. */
+  cartToken: string | null;
+}
+
 export interface StorefrontCapture {
   capture: CaptureCart;
+  /** The same journey, with the cart token as well. */
+  captureShopper(input: Parameters<CaptureCart>[0]): Promise<ShopperCart>;
   close(): Promise<void>;
 }
 
@@ -30,20 +54,36 @@ export function browserUnavailable(): string | null {
   return null;
 }
 
-export async function chooseCapture(log: (line: string) => void): Promise<StorefrontCapture> {
+export async function chooseCapture(
+  log: (line: string) => void,
+  options: CaptureOptions = {},
+): Promise<StorefrontCapture> {
   const reason = browserUnavailable();
   if (reason) {
-    log(`Storefront step: synthetic cart attributes, written as the click-capture extension writes them (${reason})`);
-    return { capture: syntheticCapture, close: async () => {} };
+    log(
+      `Storefront step: synthetic cart attributes, written as the click-capture extension writes them (${reason})` +
+        (options.appProxy ? "; no landing reaches the app through the app proxy" : ""),
+    );
+    return {
+      capture: syntheticCapture,
+      captureShopper: async (input) => ({ attributes: await syntheticCapture(input), cartToken: null }),
+      close: async () => {},
+    };
   }
-  const capture = await browserCapture();
-  log("Storefront step: real Chromium with the click-capture extension");
+  const capture = await browserCapture(options);
+  log(
+    "Storefront step: real Chromium with the click-capture extension" +
+      (options.appProxy ? `; landings reach the app through the app proxy (${options.appProxy.appUrl})` : ""),
+  );
   return capture;
 }
 
 /** Starts the stand-in storefront and one Chromium; every capture is a new browser context. */
-export async function browserCapture(): Promise<StorefrontCapture> {
-  const store = new Storefront();
+export async function browserCapture(options: CaptureOptions = {}): Promise<StorefrontCapture> {
+  const { appProxy } = options;
+  const store = new Storefront(
+    appProxy ? { shop: appProxy.shop, appProxy: { appUrl: appProxy.appUrl, apiSecret: appProxy.apiSecret } } : {},
+  );
   await store.start();
   let browser: Browser;
   try {
@@ -58,15 +98,16 @@ export async function browserCapture(): Promise<StorefrontCapture> {
 
   // The storefront's page settings are shared, so captures run one at a time.
   let queue: Promise<unknown> = Promise.resolve();
-  const capture: CaptureCart = (input) => {
-    const run = queue.then(() => captureOne(browser, store, input));
+  const captureShopper = (input: CaptureInput): Promise<ShopperCart> => {
+    const run = queue.then(() => captureOne(browser, store, input, appProxy !== undefined));
     queue = run.catch(() => undefined);
     return run;
   };
 
   let closed = false;
   return {
-    capture,
+    capture: async (input) => (await captureShopper(input)).attributes,
+    captureShopper,
     async close() {
       if (closed) return;
       closed = true;
@@ -91,7 +132,12 @@ export function shopperJourney({ clickId, expectedTag, arrivedTag, tagParam }: C
   ];
 }
 
-async function captureOne(browser: Browser, store: Storefront, input: CaptureInput): Promise<Record<string, string>> {
+async function captureOne(
+  browser: Browser,
+  store: Storefront,
+  input: CaptureInput,
+  toApp: boolean,
+): Promise<ShopperCart> {
   // The block renders the scenario's tag parameter as the merchant's setting would.
   store.reset({ storefrontConfig: { tagParams: [input.tagParam] } });
   const context = await browser.newContext();
@@ -100,7 +146,8 @@ async function captureOne(browser: Browser, store: Storefront, input: CaptureInp
     const page = await context.newPage();
     page.setDefaultTimeout(PAGE_TIMEOUT_MS);
     page.on("pageerror", (error) => errors.push(String(error)));
-    for (const path of shopperJourney(input)) {
+    const journey = shopperJourney(input);
+    for (const path of journey) {
       let status: string;
       try {
         await page.goto(store.url(path), { waitUntil: "load" });
@@ -114,7 +161,16 @@ async function captureOne(browser: Browser, store: Storefront, input: CaptureInp
     const cart = store.cartByCookie(await cartCookie(context, store.origin));
     if (!cart) throw new Error("the shopper has no cart after the visits");
     if (errors.length > 0) throw new Error(`page errors: ${errors.join("; ")}`);
-    return { ...cart.attributes };
+    if (toApp) {
+      // Every page of a journey brings a new click or tag, so one touch each, answered by the app.
+      const calls = await store.waitForProxyCalls(journey.length, { answered: true, timeoutMs: PAGE_TIMEOUT_MS });
+      const refused = calls.filter((call) => call.status !== 202);
+      if (refused.length > 0)
+        throw new Error(
+          `the app answered the touches through the app proxy with ${refused.map((c) => c.status).join(", ")}`,
+        );
+    }
+    return { attributes: { ...cart.attributes }, cartToken: cart.token.split("?")[0]! };
   } catch (error) {
     throw new Error(
       `Storefront step failed for click ${input.clickId} in Chromium: ${(error as Error).message}` +

@@ -1,21 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { listen } from "../listen";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { APP_PROXY_APP_PATH, APP_PROXY_PREFIX, APP_PROXY_SUBPATH } from "../../app/attribution/cart-attributes";
+import { listen } from "../listen";
+import { signedProxyQuery } from "./app-proxy";
+import { cartAttributesUpdate, STOREFRONT_API_PATH, standardActionsScript } from "./standard-actions";
 
 // A local stand-in for a Shopify storefront, just faithful enough to run the click-capture
 // app embed for real in Chromium:
 // - pages render the app embed block exactly as its liquid outputs it (renderClickCaptureBlock);
 // - a `window.Shopify` like the one content_for_header defines (routes.root, and the Customer
-//   Privacy API in the states a shop can be in);
+//   Privacy API in the states a shop can be in), and Shopify.actions.updateCart for cart
+//   attributes (below);
 // - the Ajax Cart API endpoints the script uses, following Shopify's documented contract:
 //   GET {root}cart.js returns the cart JSON; POST {root}cart/update.js with JSON
 //   {"attributes": {...}} MERGES the given attributes into the cart's (a key whose value is ""
 //   or null is removed, the long-standing Ajax API behaviour) and returns the cart JSON; the
-//   cart is identified by the `cart` cookie (created on the first write when there is none),
-//   and a checkout leaves the browser with a different cart.
+//   cart is identified by the `cart` cookie, TOKEN?key=..., as Shopify's now is (created on the
+//   first write when there is none), and a checkout leaves the browser with a different cart;
+// - the app proxy: {root}apps/tag-guard/* is forwarded, as Shopify does, to the configured app
+//   URL + /proxy/* with Shopify's signed query (sandbox/storefront/app-proxy.ts) and the app's
+//   answer goes back to the browser; with no app configured the call is recorded and answered
+//   202. Every proxy call is recorded (`proxyCalls`).
+// - Shopify.actions.updateCart({attributes}) as documented for standard storefront actions
+//   (sandbox/storefront/standard-actions.ts): the event first, then the whole set replaced.
 // Every request is logged so tests can count what the page asked for. Used by the browser tests
 // (tests/e2e/storefront.test.ts) and by the demo's storefront step (sandbox/demo/storefront-capture.ts).
 
@@ -133,9 +143,41 @@ export interface Cart {
 
 export type Failure = "none" | "500" | "network";
 
-function shopifyStandIn(settings: PageSettings): string {
+/** Where the app proxy forwards to, and the secret it signs with. */
+export interface AppProxyTarget {
+  /** The app's base URL; calls go to {appUrl}/proxy/... */
+  appUrl: string;
+  apiSecret: string;
+}
+
+export interface StorefrontOptions {
+  /** The shop's myshopify domain (window.Shopify.shop, the proxy's `shop` parameter). */
+  shop?: string;
+  appProxy?: AppProxyTarget;
+}
+
+/** One request to {root}apps/tag-guard/*, as the storefront received it. */
+export interface ProxyCall {
+  method: string;
+  /** The path below the proxy's subpath, e.g. "/touch". */
+  path: string;
+  /** The storefront's own query string ("" when none), before Shopify's signed parameters. */
+  query: string;
+  body: string;
+  /** The request's raw `cart` cookie (Shopify never forwards cookies to the app). */
+  cart: string | null;
+  /** The URL it was forwarded to, signed query included; null when only recorded. */
+  forwardedTo: string | null;
+  /** What the browser was answered; undefined while the call is in flight. */
+  status?: number;
+}
+
+/** How the proxy answers when no app is configured. */
+export type ProxyAnswer = "accept" | "hang";
+
+function shopifyStandIn(settings: PageSettings, shop: string): string {
   const lines = [
-    `window.Shopify = { shop: "tag-guard-test.myshopify.com", routes: { root: ${JSON.stringify(settings.root)} } };`,
+    `window.Shopify = { shop: ${JSON.stringify(shop)}, routes: { root: ${JSON.stringify(settings.root)} } };`,
   ];
   const api = (allowed: string) =>
     `{ marketingAllowed: function () { return ${allowed}; }, analyticsProcessingAllowed: function () { return ${allowed}; } }`;
@@ -176,11 +218,27 @@ function shopifyStandIn(settings: PageSettings): string {
 export class Storefront {
   readonly requests: LoggedRequest[] = [];
   readonly carts = new Map<string, Cart>();
+  /** Every call to the app proxy, in arrival order. */
+  readonly proxyCalls: ProxyCall[] = [];
   settings: PageSettings = { root: "/", consent: "not-required" };
   /** Makes the cart endpoints fail: HTTP 500, or the connection dropped (a network error). */
   failure: Failure = "none";
+  /** With no app configured: answer 202 at once, or never answer. */
+  proxyAnswer: ProxyAnswer = "accept";
+  /** Makes the Storefront API decline attribute updates (userErrors), as a cart can. */
+  declineAttributeUpdates = false;
+  appProxy: AppProxyTarget | null;
+  readonly shop: string;
   private server: Server | null = null;
+  private readonly held = new Set<ServerResponse>();
+  private readonly waiters = new Set<() => void>();
+  private readonly forwards = new AbortController();
   origin = "";
+
+  constructor(private readonly options: StorefrontOptions = {}) {
+    this.shop = options.shop ?? "tag-guard-test.myshopify.com";
+    this.appProxy = options.appProxy ?? null;
+  }
 
   async start(): Promise<void> {
     this.server = createServer((request, response) => {
@@ -194,6 +252,7 @@ export class Storefront {
 
   async stop(): Promise<void> {
     if (!this.server) return;
+    this.forwards.abort();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
@@ -201,8 +260,46 @@ export class Storefront {
   reset(settings: Partial<PageSettings> = {}): void {
     this.requests.length = 0;
     this.carts.clear();
+    this.proxyCalls.length = 0;
+    // Answered, as Shopify's proxy times out, never dropped: Chromium re-sends a request whose
+    // reused connection closes before any answer, and it would arrive after the reset.
+    for (const response of this.held) {
+      response.writeHead(504);
+      response.end();
+    }
+    this.held.clear();
     this.failure = "none";
+    this.proxyAnswer = "accept";
+    this.declineAttributeUpdates = false;
+    this.appProxy = this.options.appProxy ?? null;
     this.settings = { root: "/", consent: "not-required", ...settings };
+  }
+
+  /**
+   * Resolves once `count` proxy calls have arrived (and, with `answered`, been answered); rejects
+   * after `timeoutMs` with what did arrive, so a missing call fails with a reason.
+   */
+  waitForProxyCalls(count: number, { answered = false, timeoutMs = 10_000 } = {}): Promise<ProxyCall[]> {
+    const ready = () =>
+      this.proxyCalls.length >= count && (!answered || this.proxyCalls.every((call) => call.status !== undefined));
+    if (ready()) return Promise.resolve([...this.proxyCalls]);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!ready()) return;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve([...this.proxyCalls]);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(
+          new Error(
+            `expected ${count} proxy calls${answered ? " answered" : ""}, got ${JSON.stringify(this.proxyCalls)}`,
+          ),
+        );
+      }, timeoutMs);
+      this.waiters.add(check);
+    });
   }
 
   url(pathAndQuery: string): string {
@@ -240,7 +337,9 @@ export class Storefront {
 <title>Tag Guard test store</title>
 <link rel="icon" href="data:,">
 <script>
-${shopifyStandIn(this.settings)}
+${shopifyStandIn(this.settings, this.shop)}
+</script>
+<script type="module">${standardActionsScript()}
 </script>
 <style>
 body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #222; }
@@ -279,6 +378,14 @@ ${block}
       response.end(readFileSync(ASSET_FILE));
       return;
     }
+
+    const proxyPath = new RegExp(
+      `^(?:/[a-z]{2}(?:-[a-z]{2})?)?/${APP_PROXY_PREFIX}/${APP_PROXY_SUBPATH}(/.*)?$`,
+      "i",
+    ).exec(url.pathname);
+    if (proxyPath) return this.proxy(request, response, proxyPath[1] ?? "", url.search.slice(1), body, cookieValue);
+
+    if (url.pathname === STOREFRONT_API_PATH && request.method === "POST") return this.storefrontApi(response, body);
 
     const cartPath = /^(\/[a-z]{2}(?:-[a-z]{2})?)?\/(cart\.js|cart\/update\.js)$/i.exec(url.pathname);
     if (cartPath) {
@@ -329,6 +436,68 @@ ${block}
     }
     response.writeHead(404);
     response.end();
+  }
+
+  /** Shopify's app proxy: forward signed to the app, or record and answer 202 when there is none. */
+  private async proxy(
+    request: IncomingMessage,
+    response: ServerResponse,
+    subpath: string,
+    query: string,
+    body: string,
+    cookieValue: string | undefined,
+  ): Promise<void> {
+    const method = request.method ?? "GET";
+    const call: ProxyCall = { method, path: subpath, query, body, cart: cookieValue ?? null, forwardedTo: null };
+    this.proxyCalls.push(call);
+    this.notify();
+    const answer = (status: number, type: string, content: Buffer | string) => {
+      call.status = status;
+      response.writeHead(status, { "Content-Type": type });
+      response.end(content);
+      this.notify();
+    };
+    if (!this.appProxy) {
+      if (this.proxyAnswer === "hang") {
+        this.held.add(response);
+        return;
+      }
+      return answer(202, "application/json", JSON.stringify({ accepted: true }));
+    }
+    const signed = signedProxyQuery(query, { shop: this.shop, apiSecret: this.appProxy.apiSecret });
+    call.forwardedTo = `${this.appProxy.appUrl.replace(/\/$/, "")}${APP_PROXY_APP_PATH}${subpath}?${signed}`;
+    const headers: Record<string, string> = {};
+    for (const name of ["content-type", "accept", "user-agent"]) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    headers["x-forwarded-for"] = request.socket.remoteAddress ?? "127.0.0.1";
+    try {
+      const forwarded = await fetch(call.forwardedTo, {
+        method,
+        headers,
+        body: method === "GET" || method === "HEAD" ? undefined : body,
+        redirect: "manual",
+        signal: this.forwards.signal,
+      });
+      const content = Buffer.from(await forwarded.arrayBuffer());
+      answer(forwarded.status, forwarded.headers.get("content-type") ?? "text/plain", content);
+    } catch (error) {
+      // What a shopper sees when the app cannot be reached through the proxy.
+      if (!response.headersSent) answer(502, "text/plain", `app proxy: ${(error as Error).message}`);
+    }
+  }
+
+  private notify(): void {
+    for (const check of [...this.waiters]) check();
+  }
+
+  private storefrontApi(response: ServerResponse, body: string): void {
+    const { status, payload } = cartAttributesUpdate(body, (token) => this.carts.get(token), {
+      decline: this.declineAttributeUpdates,
+    });
+    response.writeHead(status, { "Content-Type": "application/json" });
+    response.end(JSON.stringify(payload));
   }
 
   /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
+import { CART_ATTRIBUTES, type TouchRequest } from "../../app/attribution/cart-attributes";
+import { authenticate } from "../../app/shopify.server";
 import { browserUnavailable, chooseCapture, type StorefrontCapture } from "../../sandbox/demo/storefront-capture";
+import { serveRoutes, type RouteServer } from "../support/route-server";
 
 // The demo's storefront step with the real click-capture script in Chromium: the attributes it
 // returns are read from the stand-in's cart, as Shopify would copy them into note_attributes.
@@ -84,5 +86,71 @@ describe("demo storefront step (real Chromium)", () => {
     expect(tags(first)).toEqual(["a-1"]);
     expect(second[CLICK]).toBe("clk_two");
     expect(second).not.toHaveProperty(TAGS);
+  });
+});
+
+describe("demo storefront step sending landings through the app proxy", () => {
+  const SHOP = "demo-shop.myshopify.com";
+  const received: { shop: string | null; touch: TouchRequest }[] = [];
+  const logged: string[] = [];
+  let app: RouteServer;
+  let viaProxy: StorefrontCapture | undefined;
+
+  beforeAll(async () => {
+    // The app's side of the proxy: the library's app proxy authentication, then 202.
+    app = await serveRoutes({
+      "/proxy/touch": {
+        action: async ({ request }) => {
+          await authenticate.public.appProxy(request);
+          received.push({
+            shop: new URL(request.url).searchParams.get("shop"),
+            touch: (await request.json()) as TouchRequest,
+          });
+          return new Response(null, { status: 202 });
+        },
+      },
+    });
+    viaProxy = await chooseCapture((line) => logged.push(line), {
+      appProxy: { appUrl: app.url, apiSecret: process.env.SHOPIFY_API_SECRET!, shop: SHOP },
+    });
+  });
+
+  afterAll(async () => {
+    await viaProxy?.close();
+    await app.close();
+  });
+
+  it("says where the landings go", () => {
+    expect(logged).toEqual([
+      `Storefront step: real Chromium with the click-capture extension; landings reach the app through the app proxy (${app.url})`,
+    ]);
+  });
+
+  it("the app has every touch of the journey, signed for the shop, before the capture returns", async () => {
+    const { attributes, cartToken } = await viaProxy!.captureShopper({
+      clickId: "clk_hijack",
+      expectedTag: "bob-10",
+      arrivedTag: "honey-77",
+      tagParam: "aff",
+    });
+    expect(attributes[TAG]).toBe("honey-77");
+    expect(cartToken).toMatch(/^\w+$/);
+    expect(received).toEqual([
+      { shop: SHOP, touch: { clickId: "clk_hijack", tag: "bob-10", cartToken } },
+      { shop: SHOP, touch: { clickId: "clk_hijack", tag: "honey-77", cartToken } },
+    ]);
+  });
+
+  it("fails with the app's answer when the app refuses the touches", async () => {
+    const refusing = await chooseCapture(() => {}, {
+      appProxy: { appUrl: app.url, apiSecret: "not-the-app-secret", shop: SHOP },
+    });
+    try {
+      await expect(
+        refusing.capture({ clickId: "clk_x", expectedTag: "a-1", arrivedTag: "a-1", tagParam: "tag" }),
+      ).rejects.toThrow(/answered the touches through the app proxy with 400/);
+    } finally {
+      await refusing.close();
+    }
   });
 });

@@ -1,17 +1,29 @@
+import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CART_ATTRIBUTES, MAX_ATTRIBUTE_LENGTH, TAG_HISTORY_LIMIT } from "../../app/attribution/cart-attributes";
+import {
+  CART_ATTRIBUTES,
+  MAX_ATTRIBUTE_LENGTH,
+  TAG_HISTORY_LIMIT,
+  TOUCH_PATH,
+  type TouchRequest,
+} from "../../app/attribution/cart-attributes";
+import { authenticate } from "../../app/shopify.server";
+import { listen } from "../../sandbox/listen";
 import { launchChromium } from "../support/chromium";
+import { serveRoutes } from "../support/route-server";
 import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "../../sandbox/storefront/server";
 
 // The click-capture app embed running for real in Chromium against a stand-in storefront
 // (sandbox/storefront/server.ts). Every case waits for the script's own completion signal (the
-// data-tag-guard attribute it sets on its <script> element) and then counts requests: no
-// sleeps, no timing assertions.
+// data-tag-guard attribute it sets on its <script> element) and, when touches are expected, for
+// them to reach the stand-in's app proxy; then it counts requests: no sleeps, no timing
+// assertions.
 
 const { clickId: CLICK, arrivedTag: TAG, capturedAt: AT, tagHistory: TAGS } = CART_ATTRIBUTES;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const STATUS_SELECTOR = "script[data-tag-params]";
+const TOUCH = `/${TOUCH_PATH}`;
 
 const store = new Storefront();
 let browser: Promise<Browser> | undefined;
@@ -41,6 +53,8 @@ interface Visit {
   cartRequests: LoggedRequest[];
   /** Every request the page made other than the document itself and the script asset. */
   scriptRequests: string[];
+  /** The touches the app proxy received during this visit (as many as `touches` asked to wait for). */
+  touches: TouchRequest[];
 }
 
 /** One browser profile (cookies + storage) visiting the store page after page. */
@@ -71,12 +85,14 @@ class Shopper {
     return shopper;
   }
 
-  /** Load a page and wait until the script reports it is done (or `until` status). */
-  async visit(pathAndQuery: string, until?: string): Promise<Visit> {
+  /** Load a page, wait until the script reports it is done and `touches` touches have arrived. */
+  async visit(pathAndQuery: string, { touches = 0 } = {}): Promise<Visit> {
     const serverBefore = store.requests.length;
+    const proxyBefore = store.proxyCalls.length;
     const pageBefore = this.requested.length;
     await this.page.goto(store.url(pathAndQuery), { waitUntil: "load" });
-    const status = await this.waitForStatus(until);
+    const status = await this.waitForStatus();
+    const calls = await store.waitForProxyCalls(proxyBefore + touches);
     const document = store.url(pathAndQuery);
     return {
       status,
@@ -84,6 +100,7 @@ class Shopper {
       scriptRequests: this.requested
         .slice(pageBefore)
         .filter((url) => url !== document && url !== store.url(ASSET_PATH)),
+      touches: calls.slice(proxyBefore).map((call) => JSON.parse(call.body) as TouchRequest),
     };
   }
 
@@ -127,19 +144,23 @@ const history = (attributes: Record<string, string>) => JSON.parse(attributes[TA
 function expectNoRequests(visit: Visit) {
   expect(visit.cartRequests).toEqual([]);
   expect(visit.scriptRequests).toEqual([]);
+  expect(visit.touches).toEqual([]);
 }
+
+/** The cart token as orders/create carries it: the cookie's token without its ?key= suffix. */
+const bare = (cart: Cart | undefined) => cart?.token.split("?")[0];
 
 const describeRequests = (visit: Visit) => visit.cartRequests.map((request) => `${request.method} ${request.path}`);
 
 describe("click capture on the storefront", () => {
   it("first landing with a click and a tag writes all four attributes in one request", async () => {
     const shopper = await Shopper.create();
-    const visit = await shopper.visit("/products/beanie?lb_click=clk_123&tag=creator-20");
+    const visit = await shopper.visit("/products/beanie?lb_click=clk_123&tag=creator-20", { touches: 1 });
 
     expect(visit.status).toBe("saved");
-    // No cart yet, so nothing to read first: one write.
+    // No cart yet, so nothing to read first: one write, then the touch for the cart it made.
     expect(describeRequests(visit)).toEqual(["POST /cart/update.js"]);
-    expect(visit.scriptRequests).toEqual([store.url("/cart/update.js")]);
+    expect(visit.scriptRequests).toEqual([store.url("/cart/update.js"), store.url(TOUCH)]);
     const attributes = await shopper.attributes();
     expect(attributes[CLICK]).toBe("clk_123");
     expect(attributes[TAG]).toBe("creator-20");
@@ -336,8 +357,11 @@ describe("click capture on the storefront", () => {
 
       store.failure = "none";
       await shopper.context.unroute(cartUrls);
-      const retry = await shopper.visit("/products/beanie");
+      // No touch until a write succeeded: the cart (and its token) may not exist before.
+      expect(store.proxyCalls).toEqual([]);
+      const retry = await shopper.visit("/products/beanie", { touches: 1 });
       expect(retry.status).toBe("saved");
+      expect(retry.touches).toEqual([{ clickId: "clk_1", tag: "creator-20", cartToken: bare(await shopper.cart()) }]);
       const attributes = await shopper.attributes();
       expect(attributes[CLICK]).toBe("clk_1");
       expect(attributes[TAG]).toBe("creator-20");
@@ -393,7 +417,8 @@ describe("click capture on the storefront", () => {
     expect(shopper.errors).toEqual([]);
     const mutations = await shopper.page.evaluate(() => (window as unknown as { __mutations: string[] }).__mutations);
     expect(new Set(mutations)).toEqual(new Set(["attributes:data-tag-guard:SCRIPT"]));
-    expect(await shopper.page.locator("img, script:not([data-tag-params]):not([src])").count()).toBe(1); // the head's stand-in script
+    // The head's two stand-in scripts (window.Shopify, Shopify.actions).
+    expect(await shopper.page.locator("img, script:not([data-tag-params]):not([src])").count()).toBe(2);
   });
 
   it("copes with a cart whose attributes were tampered with", async () => {
@@ -444,22 +469,72 @@ describe("click capture on the storefront", () => {
     expect(box).toEqual(expect.objectContaining({ x: 0, y: 64 }));
   });
 
-  it("uses the locale-aware cart URL from Shopify.routes.root", async () => {
+  it("uses the locale-aware cart and app proxy URLs from Shopify.routes.root", async () => {
     store.reset({ root: "/fr/" });
     const shopper = await Shopper.create();
-    const visit = await shopper.visit("/fr/products/beanie?lb_click=clk_fr&tag=createur-20");
+    const visit = await shopper.visit("/fr/products/beanie?lb_click=clk_fr&tag=createur-20", { touches: 1 });
     expect(visit.status).toBe("saved");
     expect(describeRequests(visit)).toEqual(["POST /fr/cart/update.js"]);
+    expect(visit.scriptRequests).toEqual([store.url("/fr/cart/update.js"), store.url(`/fr${TOUCH}`)]);
     expect((await shopper.attributes())[CLICK]).toBe("clk_fr");
   });
+});
 
-  it("never leaves the shop's origin, even if routes.root points elsewhere", async () => {
-    store.reset({ root: "//evil.example/" });
+describe("every request stays on the shop's origin, whatever Shopify.routes.root says", () => {
+  // Another origin on this machine: anything the script sent off the shop's origin lands here
+  // (or, for a cross-origin JSON POST, its CORS preflight does).
+  let decoy: Server;
+  let decoyOrigin = "";
+  const offOrigin: string[] = [];
+
+  beforeAll(async () => {
+    decoy = createServer((request, response) => {
+      offOrigin.push(`${request.method} ${request.url}`);
+      response.writeHead(404);
+      response.end();
+    });
+    decoyOrigin = (await listen(decoy)).url;
+  });
+
+  afterAll(async () => {
+    decoy.closeAllConnections();
+    await new Promise<void>((resolve) => decoy.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    offOrigin.length = 0;
+  });
+
+  const host = () => decoyOrigin.replace(/^http:\/\//, "");
+  for (const [label, root] of [
+    ["a protocol-relative root", () => `//${host()}/`],
+    ["a backslash root (/\\host/)", () => `/\\${host()}/`],
+    ["a root with a tab (/<tab>/host/)", () => `/\t/${host()}/`],
+    ["an absolute root on another origin", () => `${decoyOrigin}/`],
+  ] as const) {
+    it(`falls back to "/" for ${label}: cart write and touch go to the shop`, async () => {
+      store.reset({ root: root() });
+      const shopper = await Shopper.create();
+      const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+      expect(visit.status).toBe("saved");
+      expect(visit.scriptRequests).toEqual([store.url("/cart/update.js"), store.url(TOUCH)]);
+      expect(visit.touches.map((touch) => touch.clickId)).toEqual(["clk_1"]);
+
+      // A cart whose memory was lost is read first: that GET stays on the shop too.
+      await shopper.page.evaluate(() => localStorage.clear());
+      const again = await shopper.visit("/?tag=honey-20", { touches: 1 });
+      expect(again.scriptRequests).toEqual([store.url("/cart.js"), store.url("/cart/update.js"), store.url(TOUCH)]);
+      expect(shopper.requested.every((url) => url.startsWith(`${store.origin}/`))).toBe(true);
+      expect(offOrigin).toEqual([]);
+      expect(shopper.errors).toEqual([]);
+    });
+  }
+
+  it("accepts an absolute root on the shop's own origin", async () => {
+    store.reset({ root: `${store.origin}/fr/` });
     const shopper = await Shopper.create();
-    const visit = await shopper.visit("/?lb_click=clk_1");
-    expect(visit.status).toBe("saved");
-    expect(describeRequests(visit)).toEqual(["POST /cart/update.js"]);
-    expect(shopper.requested.every((url) => url.startsWith(store.origin))).toBe(true);
+    const visit = await shopper.visit("/fr/?lb_click=clk_1", { touches: 1 });
+    expect(visit.scriptRequests).toEqual([store.url("/fr/cart/update.js"), store.url(`/fr${TOUCH}`)]);
   });
 });
 
@@ -526,6 +601,14 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     expect(attributes[CLICK]).toBe("clk_1");
     expect(attributes[TAG]).toBe("creator-20");
     expect(store.cartRequests()).toHaveLength(1);
+    // The touch waited for consent too, and went once.
+    const [call, ...more] = await store.waitForProxyCalls(1);
+    expect(more).toEqual([]);
+    expect(JSON.parse(call!.body)).toEqual({
+      clickId: "clk_1",
+      tag: "creator-20",
+      cartToken: bare(await shopper.cart()),
+    });
     expect(shopper.errors).toEqual([]);
   });
 
@@ -583,5 +666,257 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     expect(
       await shopper.page.evaluate(() => (window as unknown as { __loadedFeatures?: unknown }).__loadedFeatures),
     ).toBeUndefined();
+  });
+});
+
+describe("touches through the app proxy", () => {
+  it("reports a first landing once the cart exists, with the cart token bare", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    expect(visit.status).toBe("saved");
+
+    const cart = await shopper.cart();
+    // Shopify's cart cookie is TOKEN?key=..., URL-encoded; orders/create's cart_token is TOKEN.
+    expect(await shopper.cartCookie()).toBe(encodeURIComponent(cart!.token));
+    expect(cart!.token).toMatch(/^\w+\?key=\w+$/);
+    expect(visit.touches).toEqual([{ clickId: "clk_1", tag: "creator-20", cartToken: bare(cart) }]);
+    expect(store.proxyCalls).toEqual([
+      {
+        method: "POST",
+        path: "/touch",
+        query: "",
+        body: JSON.stringify({ clickId: "clk_1", tag: "creator-20", cartToken: bare(cart) }),
+        cart: encodeURIComponent(cart!.token),
+        forwardedTo: null,
+        status: 202,
+      },
+    ]);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("sends one touch per new click or new tag, and none on a quiet page", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const token = bare(await shopper.cart());
+
+    expectNoRequests(await shopper.visit("/collections/all"));
+    expectNoRequests(await shopper.visit("/?lb_click=clk_1&tag=creator-20"));
+
+    // The hijack: a new tag on a later page, reported with the click the cart holds.
+    const hijack = await shopper.visit("/products/beanie?tag=honey-20", { touches: 1 });
+    expect(hijack.touches).toEqual([{ clickId: "clk_1", tag: "honey-20", cartToken: token }]);
+
+    // A new click without a tag: the cart's tag is cleared, and so is the touch's.
+    const click = await shopper.visit("/?lb_click=clk_2", { touches: 1 });
+    expect(click.touches).toEqual([{ clickId: "clk_2", tag: null, cartToken: token }]);
+
+    expectNoRequests(await shopper.visit("/products/beanie?lb_click=clk_2"));
+    expect(store.proxyCalls).toHaveLength(3);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("sends no touch for a tag that came without any click", async () => {
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?tag=creator-20");
+    expect(visit.status).toBe("saved");
+    expect(visit.scriptRequests).toEqual([store.url("/cart/update.js")]);
+    expect(visit.touches).toEqual([]);
+  });
+
+  it("reports the click again for the new cart a checkout leaves behind", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const token = store.newCartToken();
+    await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
+
+    const visit = await shopper.visit("/", { touches: 1 });
+    expect(visit.status).toBe("saved");
+    expect(visit.touches).toEqual([{ clickId: "clk_1", tag: "creator-20", cartToken: token.split("?")[0] }]);
+  });
+
+  it("never waits for the proxy: a proxy that never answers delays neither the page nor the next one", async () => {
+    store.proxyAnswer = "hang";
+    const shopper = await Shopper.create(`
+      window.__fetches = [];
+      const original = window.fetch;
+      window.fetch = function (input, init) {
+        window.__fetches.push({ url: String(input), keepalive: Boolean(init && init.keepalive) });
+        return original.apply(this, arguments);
+      };
+    `);
+    const landing = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    // Done, though the touch is still unanswered.
+    expect(landing.status).toBe("saved");
+    expect(store.proxyCalls.map((call) => call.status)).toEqual([undefined]);
+    // keepalive: the touch may outlive the page that sent it; the cart calls need no such thing.
+    expect(await shopper.page.evaluate(() => (window as unknown as { __fetches: unknown[] }).__fetches)).toEqual([
+      { url: store.url("/cart/update.js"), keepalive: false },
+      { url: store.url(TOUCH), keepalive: true },
+    ]);
+
+    const next = await shopper.visit("/products/beanie?tag=honey-20", { touches: 1 });
+    expect(next.status).toBe("saved");
+    expect(next.touches).toEqual([{ clickId: "clk_1", tag: "honey-20", cartToken: bare(await shopper.cart()) }]);
+    expect(store.proxyCalls.map((call) => call.status)).toEqual([undefined, undefined]);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("sends nothing without consent, even when the shopper already has a cart", async () => {
+    store.reset({ consent: "denied" });
+    const shopper = await Shopper.create();
+    const token = store.newCartToken();
+    await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(store.proxyCalls).toEqual([]);
+  });
+
+  describe("forwarded to the app as Shopify's app proxy does", () => {
+    const SECRET = process.env.SHOPIFY_API_SECRET!;
+    const received: { shop: string | null; pathPrefix: string | null; body: unknown }[] = [];
+    let app: Awaited<ReturnType<typeof serveRoutes>>;
+
+    beforeAll(async () => {
+      // The app's side: the library's own app proxy authentication, as the app's route uses it.
+      app = await serveRoutes({
+        "/proxy/touch": {
+          action: async ({ request }) => {
+            await authenticate.public.appProxy(request);
+            const url = new URL(request.url);
+            received.push({
+              shop: url.searchParams.get("shop"),
+              pathPrefix: url.searchParams.get("path_prefix"),
+              body: await request.json(),
+            });
+            return new Response(null, { status: 202 });
+          },
+        },
+      });
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    beforeEach(() => {
+      received.length = 0;
+    });
+
+    it("signs the forwarded query so the app's authenticate.public.appProxy accepts it", async () => {
+      store.appProxy = { appUrl: app.url, apiSecret: SECRET };
+      const shopper = await Shopper.create();
+      const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+      const [call] = await store.waitForProxyCalls(1, { answered: true });
+      expect(call!.status).toBe(202);
+      expect(call!.forwardedTo).toMatch(new RegExp(`^${app.url}/proxy/touch\\?`));
+      expect(received).toEqual([{ shop: store.shop, pathPrefix: "/apps/tag-guard", body: visit.touches[0] }]);
+      expect(visit.touches[0]!.cartToken).toBe(bare(await shopper.cart()));
+    });
+
+    it("passes the app's refusal back to the browser, and the page does not mind", async () => {
+      store.appProxy = { appUrl: app.url, apiSecret: "not-the-app-secret" };
+      const shopper = await Shopper.create();
+      const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+      const [call] = await store.waitForProxyCalls(1, { answered: true });
+      expect(call!.status).toBe(400);
+      expect(received).toEqual([]);
+      expect(visit.status).toBe("saved");
+      expect(shopper.errors).toEqual([]);
+    });
+  });
+});
+
+describe("another script replacing the cart attributes (Shopify.actions.updateCart)", () => {
+  type ActionsWindow = {
+    Shopify: {
+      actions: {
+        updateCart(payload: { attributes: { key: string; value: string }[] }): Promise<{ userErrors: unknown[] }>;
+      };
+    };
+  };
+  const updateCart = (shopper: Shopper, attributes: { key: string; value: string }[]) =>
+    shopper.page.evaluate(
+      (list) => (window as unknown as ActionsWindow).Shopify.actions.updateCart({ attributes: list }),
+      attributes,
+    );
+
+  it("writes ours back after an update that dropped them, once that update has landed", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const ours = await shopper.attributes();
+    const before = store.requests.length;
+
+    const result = await updateCart(shopper, [{ key: "Gift wrap", value: "yes" }]);
+    expect(result.userErrors).toEqual([]);
+    expect(await shopper.waitForStatus("restored")).toBe("restored");
+
+    expect(await shopper.attributes()).toEqual({ ...ours, "Gift wrap": "yes" });
+    const writes = store.requests.slice(before).filter((request) => request.path === "/cart/update.js");
+    expect(writes.map((request) => JSON.parse(request.body))).toEqual([{ attributes: ours }]);
+    // Putting attributes back is no new click or tag: no touch.
+    expect(store.proxyCalls).toHaveLength(1);
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("puts back a stale value of ours too, and works with storage blocked", async () => {
+    const shopper = await Shopper.create(`
+      Object.defineProperty(window, "localStorage", {
+        configurable: true,
+        get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+      });
+    `);
+    await shopper.visit("/?lb_click=clk_1&tag=honey-20");
+    const ours = await shopper.attributes();
+    await updateCart(shopper, [
+      { key: CLICK, value: "clk_1" },
+      { key: TAG, value: "creator-20" },
+    ]);
+    expect(await shopper.waitForStatus("restored")).toBe("restored");
+    expect(await shopper.attributes()).toEqual(ours);
+  });
+
+  it("leaves an update that kept ours alone", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const ours = await shopper.attributes();
+    const before = store.requests.length;
+
+    await updateCart(shopper, [
+      ...Object.entries(ours).map(([key, value]) => ({ key, value })),
+      { key: "Gift wrap", value: "yes" },
+    ]);
+    expect(await shopper.waitForStatus("unchanged")).toBe("unchanged");
+    expect(store.requests.slice(before).map((request) => request.path)).toEqual(["/api/2026-07/graphql.json"]);
+    expect(await shopper.attributes()).toEqual({ ...ours, "Gift wrap": "yes" });
+  });
+
+  it("writes nothing when the cart declined the update (ours were never removed)", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const ours = await shopper.attributes();
+    store.declineAttributeUpdates = true;
+    const before = store.requests.length;
+
+    const result = await updateCart(shopper, []);
+    expect(result.userErrors).toHaveLength(1);
+    expect(await shopper.waitForStatus("unchanged")).toBe("unchanged");
+    expect(store.requests.slice(before).map((request) => request.path)).toEqual(["/api/2026-07/graphql.json"]);
+    expect(await shopper.attributes()).toEqual(ours);
+  });
+
+  it("retries a failed write-back on the next page", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const ours = await shopper.attributes();
+    store.failure = "500";
+    await updateCart(shopper, []);
+    expect(await shopper.waitForStatus("failed")).toBe("failed");
+    expect(await shopper.attributes()).toEqual({});
+
+    store.failure = "none";
+    const next = await shopper.visit("/collections/all");
+    expect(next.status).toBe("saved");
+    expect(await shopper.attributes()).toEqual(ours);
   });
 });

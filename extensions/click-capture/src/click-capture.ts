@@ -3,28 +3,37 @@
 // Built by scripts/build-extension.ts into assets/click-capture.js (minified IIFE, ES2018);
 // never edit the asset by hand. It carries the creator's click id and the affiliate tag
 // that arrived in the URL into the CART ATTRIBUTES, which Shopify copies to the order's
-// note_attributes for the server-side pipeline. Names come from the single definition in
+// note_attributes, and reports each new click or tag as a TOUCH to the app through the app
+// proxy, a record no storefront script can rewrite. Names come from the single definition in
 // app/attribution/cart-attributes.ts.
 //
 // Rules it keeps (docs/storefront.md explains why):
 // - does nothing at all (no request, no storage) on a page with no new parameters whose cart
 //   is the one it last wrote to: the memory is localStorage + the `cart` cookie value;
-// - writes only with marketing consent where the shop requires consent (Customer Privacy API);
-// - talks only to this shop's own Ajax Cart API, honouring Shopify.routes.root;
+// - writes and reports only with marketing consent where the shop requires consent (Customer
+//   Privacy API);
+// - talks only to this shop's own origin (Ajax Cart API and app proxy under Shopify.routes.root),
+//   checked on the resolved URL;
+// - the touch is fire and forget (keepalive, never awaited), sent once the cart exists;
+// - puts our attributes back when another script's cart attributes update dropped them;
 // - never throws into the page, never touches the DOM beyond one status attribute on its own
-//   <script> element, and reports completion as a `tag-guard:captured` event.
+//   <script> element, and reports each outcome as a `tag-guard:captured` event.
 import {
   CART_ATTRIBUTES,
   CLICK_ID_PARAM,
   DEFAULT_TAG_PARAMS,
   MAX_ATTRIBUTE_LENGTH,
   TAG_HISTORY_LIMIT,
+  TOUCH_PATH,
+  type TouchRequest,
 } from "../../../app/attribution/cart-attributes";
 
 type Attributes = Record<string, string>;
 /** What was last written, plus the cart it went to; k null = written to no cart yet (retry). */
 type Memory = Attributes & { k?: string | null };
-type Status = "idle" | "unchanged" | "saved" | "denied" | "failed";
+type Status = "idle" | "unchanged" | "saved" | "restored" | "denied" | "failed";
+/** shopify:cart:attributes-update: the complete set the cart ends up with, and the update's result. */
+type AttributesUpdate = Event & { attributes?: unknown; promise?: unknown };
 
 interface CustomerPrivacy {
   marketingAllowed?: () => boolean;
@@ -86,7 +95,11 @@ function done(status: Status) {
   doc.dispatchEvent(new CustomEvent("tag-guard:captured", { detail: status }));
 }
 
+/** What this page last wrote or meant to write: the memory when storage is blocked. */
+let ours: Attributes | null = null;
+
 function remember(attributes: Attributes, cart: string | null) {
+  ours = attributes;
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...attributes, k: cart }));
   } catch (_) {
@@ -111,11 +124,25 @@ const cartKey = (): string => {
   return match ? match[1]! : "";
 };
 
-function cartApi(path: string, attributes?: Attributes): Promise<{ attributes?: unknown }> {
+/**
+ * An absolute URL under Shopify.routes.root ("/", "/fr/") on this page's own origin. The check is
+ * on the URL the browser will use: roots such as "//host/", "/\\host/" or "/<tab>/host/" resolve
+ * to another host, and then "/" is used instead.
+ */
+function url(path: string): string {
   const configured = (shopify().routes || {}).root;
-  // Same-origin, locale-aware path only ("/" or "/fr/"): never another host.
-  const root = typeof configured == "string" && /^\/(?!\/)/.test(configured) ? configured : "/";
-  return fetch(root + path, {
+  const origin = location.origin;
+  try {
+    const resolved = new URL((typeof configured == "string" ? configured : "/") + path, origin);
+    if (resolved.origin == origin) return resolved.href;
+  } catch (_) {
+    // unparsable root: the default below
+  }
+  return origin + "/" + path;
+}
+
+function cartApi(path: string, attributes?: Attributes): Promise<{ attributes?: unknown }> {
+  return fetch(url(path), {
     method: attributes && "POST",
     headers: { "Content-Type": "application/json" },
     body: attributes && JSON.stringify({ attributes }),
@@ -123,6 +150,28 @@ function cartApi(path: string, attributes?: Attributes): Promise<{ attributes?: 
     if (!response.ok) throw 0;
     return response.json();
   });
+}
+
+/**
+ * Reports the click and tag the cart now holds, when they are new to it, to the app proxy. Fire
+ * and forget: keepalive lets it outlive a navigation, nothing waits for the answer, and a failure
+ * leaves the cart attributes as the record. Needs a click id and the cart's token.
+ */
+function touch(next: Attributes, known: Attributes) {
+  try {
+    // The cookie is TOKEN?key=..., URL-encoded; the order's cart_token is the bare TOKEN.
+    const cartToken = decodeURIComponent(cartKey()).split("?")[0]!;
+    const body: TouchRequest = { clickId: next[CLICK]!, tag: next[TAG] || null, cartToken };
+    if (body.clickId && cartToken && (body.clickId != known[CLICK] || next[TAG] != known[TAG]))
+      fetch(url(TOUCH_PATH), {
+        method: "POST",
+        keepalive: true,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }).catch(() => 0);
+  } catch (_) {
+    // a malformed cookie: the cart attributes stay the record
+  }
 }
 
 /**
@@ -150,6 +199,13 @@ function apply(base: Attributes, click: string, arrived: string[], now: string):
   return next;
 }
 
+/** Our keys whose value in `next` differs from `known` (both picked), or null when none does. */
+function diff(next: Attributes, known: Attributes): Attributes | null {
+  let changes: Attributes | null = null;
+  for (const key of KEYS) if (next[key] != known[key]) (changes = changes || {})[key] = next[key]!;
+  return changes;
+}
+
 function capture(click: string, arrived: string[], memory: Memory | null, cart: string): Promise<Status> {
   const pending = memory && memory.k === null;
   // Read the cart only when our memory does not describe it (new cart, no memory) and a cart exists.
@@ -160,14 +216,8 @@ function capture(click: string, arrived: string[], memory: Memory | null, cart: 
       const known = inCart || (memory && memory.k === cart ? memory : pick(0));
       const base = !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
       const next = apply(base, click, arrived, new Date().toISOString());
-      const changes: Attributes = {};
-      let changed = 0;
-      for (const key of KEYS)
-        if (next[key] != known[key]) {
-          changes[key] = next[key]!;
-          changed++;
-        }
-      if (!changed) {
+      const changes = diff(next, known);
+      if (!changes) {
         remember(next, cart);
         return "unchanged";
       }
@@ -175,9 +225,41 @@ function capture(click: string, arrived: string[], memory: Memory | null, cart: 
       remember(next, null);
       return cartApi("cart/update.js", changes).then(() => {
         remember(next, cartKey());
+        // After the write: the cart, and so its token, exists now even on a first landing.
+        touch(next, known);
         return "saved";
       });
     });
+}
+
+/**
+ * Another script replaced the cart's attributes (Shopify.actions.updateCart sends the complete
+ * set, so a key it leaves out is removed) without ours, or with stale values of ours. The event
+ * fires as the update starts: wait for its result, then merge ours back with the Ajax API.
+ */
+function restore(event: AttributesUpdate) {
+  const kept: Attributes = {};
+  const list = event.attributes;
+  if (Array.isArray(list)) for (const entry of list) if (entry) kept[entry.key] = entry.value;
+  const mine = recall() || ours;
+  const changes = mine && diff(pick(mine), pick(kept));
+  if (!changes) return done("unchanged");
+  withConsent(() =>
+    Promise.resolve(event.promise as { userErrors?: unknown[] } | undefined)
+      .then(
+        (result) =>
+          // Declined (userErrors) or failed: the cart kept what it had, ours included.
+          result && result.userErrors && result.userErrors.length
+            ? "unchanged"
+            : (remember(mine!, null),
+              cartApi("cart/update.js", changes).then((): Status => {
+                remember(mine!, cartKey());
+                return "restored";
+              })),
+        (): Status => "unchanged",
+      )
+      .then(done, () => done("failed")),
+  );
 }
 
 /** Marketing consent where the shop requires it; the Allowed methods say yes where it does not. */
@@ -214,6 +296,8 @@ function safely(run: () => void) {
     done("failed");
   }
 }
+
+doc.addEventListener("shopify:cart:attributes-update", (event) => safely(() => restore(event)));
 
 safely(() => {
   const query = new URLSearchParams(location.search);
