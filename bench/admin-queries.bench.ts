@@ -188,7 +188,7 @@ export async function main(): Promise<boolean> {
     const { dashboardQueries } = await import("../app/dashboard/dashboard-queries.server");
     const { listLedger, ledgerQueries, parseLedgerFilter, decodeCursor } =
       await import("../app/commissions/ledger.server");
-    const { periodStart } = await import("../app/dashboard/periods");
+    const { periodStart } = await import("../app/units/periods");
     const prisma = (await import("../app/db.server")).default;
 
     // Query plans of the exact statements the pages run.

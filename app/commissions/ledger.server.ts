@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import prisma, { dialect, sqlTime } from "../db.server";
-import { formatMoney } from "../dashboard/money";
-import { PERIODS, periodStart } from "../dashboard/periods";
+import { formatMoney } from "../units/money";
+import { PERIODS, periodStart } from "../units/periods";
 
 // The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
 // per currency of the whole filtered set summed in SQL over integer minor units, and an

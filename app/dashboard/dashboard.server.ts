@@ -3,8 +3,8 @@ import { env } from "../env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
 import { dashboardQueries } from "./dashboard-queries.server";
-import { formatMoney, percentage } from "./money";
-import { periodStart, type Period } from "./periods";
+import { formatMoney, percentage } from "../units/money";
+import { periodStart, type Period } from "../units/periods";
 
 // Everything the dashboard shows, as plain JSON: counts, exact money as text, banners with
 // a next step. The settings are read through getPublicSettings, which carries no key.

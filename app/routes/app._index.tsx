@@ -24,7 +24,7 @@ import { SectionCard } from "../components/SectionCard";
 import { SplitRow } from "../components/SplitRow";
 import { formatTime } from "../components/format";
 import { getDashboard } from "../dashboard/dashboard.server";
-import { parsePeriod, PERIODS } from "../dashboard/periods";
+import { parsePeriod, PERIODS } from "../units/periods";
 import { t } from "../i18n";
 import { OUTCOMES } from "../verification/outcomes";
 import { authenticate } from "../shopify.server";

@@ -22,8 +22,8 @@ import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { listLedger } from "../commissions/ledger.server";
-import { formatAmount } from "../dashboard/money";
-import { PERIODS } from "../dashboard/periods";
+import { formatAmount } from "../units/money";
+import { PERIODS } from "../units/periods";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 

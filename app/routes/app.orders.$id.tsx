@@ -9,7 +9,7 @@ import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
-import { formatAmount } from "../dashboard/money";
+import { formatAmount } from "../units/money";
 import { getOrderDetail } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/dashboard/money";
+import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/units/money";
 import * as dashboardRoute from "../../app/routes/app._index";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";

@@ -1,7 +1,8 @@
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commissionAmount, minorDigits } from "../../app/commissions/commission-amount";
+import { commissionAmount } from "../../app/commissions/commission-amount";
+import { minorDigits } from "../../app/units/minor-units";
 
 describe("commissionAmount", () => {
   it("is exact where floats are not", () => {

@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { minorDigits } from "../commissions/commission-amount";
+import { minorDigits } from "./minor-units";
 
 // Money leaves the database as integer minor units (a BigInt SUM) and reaches the merchant
 // as text: the decimal point is placed by string manipulation, never through a float, so a
