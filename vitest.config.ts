@@ -17,6 +17,7 @@ const ON_BOTH_DATABASES = [
   "tests/verification/pipeline.test.ts",
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,dashboard,ledger,order-detail,settings}.test.ts",
+  "tests/landing/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

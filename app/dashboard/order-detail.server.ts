@@ -2,6 +2,7 @@ import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
 import prisma from "../db.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
+import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
 import { parseStoredFacts } from "../verification/order-facts";
@@ -45,7 +46,22 @@ export interface OrderDetail {
     recorded: boolean | null;
     /** true: the service answered the report; false: its answer was lost and lookup-click settled the verdict. */
     reportConfirmed: boolean | null;
+    /** "service" or "landing" (the click as looked up when the shopper landed). */
+    source: string | null;
   };
+  /** The cart's journey as the storefront reported it through the app proxy. */
+  journey: {
+    touches: { clickId: string; tag: string | null; seenAt: string }[];
+    clicks: {
+      clickId: string;
+      state: string;
+      expectedTag: string | null;
+      creatorId: string | null;
+      lookedUpAt: string | null;
+    }[];
+  };
+  /** What the cart's attributes claimed against the touches, when they disagreed. */
+  tamper: { cartClickId: string | null; cartTag: string | null; findings: string[] } | null;
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -74,9 +90,11 @@ export async function getOrderDetail(
     include: { attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] }, commission: true },
   });
   if (!row) return null;
-  const [settings, job] = await Promise.all([
+  const facts = parseStoredFacts(row.orderFacts);
+  const [settings, job, journey] = await Promise.all([
     row.taggedAt ? getPublicSettings(shop) : null,
     jobOf("verify-order", row.id),
+    journeyOf(shop, facts?.cartToken ?? null),
   ]);
   const c = row.commission;
   return {
@@ -97,9 +115,7 @@ export async function getOrderDetail(
       arrivedTag: row.arrivedTag,
       capturedAt: iso(row.capturedAt),
       deadlineAt: iso(row.deadlineAt),
-      tagHistory: parseTagHistory(
-        parseStoredFacts(row.orderFacts)?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value,
-      ),
+      tagHistory: parseTagHistory(facts?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value),
     },
     attempts: row.attemptLog.map((a) => ({
       number: a.number,
@@ -115,7 +131,19 @@ export async function getOrderDetail(
       verdict: row.verdict,
       recorded: row.recorded,
       reportConfirmed: row.reportConfirmed,
+      source: row.verdictSource,
     },
+    journey: {
+      touches: journey.touches.map((t) => ({ clickId: t.clickId, tag: t.tag, seenAt: t.seenAt.toISOString() })),
+      clicks: journey.clicks.map((c) => ({
+        clickId: c.clickId,
+        state: c.state,
+        expectedTag: c.expectedTag,
+        creatorId: c.creatorId,
+        lookedUpAt: iso(c.lookedUpAt),
+      })),
+    },
+    tamper: readTamper(row.tamperEvidence),
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -136,4 +164,14 @@ export async function getOrderDetail(
       : null,
     canRetry: canRetry(row, now),
   };
+}
+
+function readTamper(json: string | null): OrderDetail["tamper"] {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as NonNullable<OrderDetail["tamper"]>;
+    return Array.isArray(value.findings) ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -34,9 +34,28 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 const none = () => t("common.none");
 
 function sourceLabel(source: string | null): string {
-  if (source === "note_attributes") return t("order.sourceNote");
+  if (source === "app_proxy") return t("order.sourceProxy");
+  if (source === "cart_attributes") return t("order.sourceNote");
   if (source === "landing_site") return t("order.sourceLanding");
   return t("order.sourceNone");
+}
+
+function clickState(click: {
+  state: string;
+  expectedTag: string | null;
+  creatorId: string | null;
+  lookedUpAt: string | null;
+}) {
+  if (click.state === "known") {
+    return t("order.clickStateKnown", {
+      time: formatTime(click.lookedUpAt),
+      expectedTag: click.expectedTag ?? none(),
+      creatorId: click.creatorId ?? none(),
+    });
+  }
+  if (click.state === "unknown") return t("order.clickStateUnknown");
+  if (click.state === "failed") return t("order.clickStateFailed");
+  return t("order.clickStatePending");
 }
 
 function retryMessage(result: ManualRetryResult): { tone: "success" | "warning"; text: string } {
@@ -62,6 +81,21 @@ export default function OrderPage() {
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}
     >
       {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
+      {order.tamper ? (
+        <Banner tone="warning" title={t("order.tamperedTitle")}>
+          <Text as="p">
+            {t("order.tamperedBody", {
+              clickId: order.tamper.cartClickId ?? t("common.none"),
+              tag: order.tamper.cartTag ?? t("common.none"),
+            })}
+          </Text>
+          <List type="bullet">
+            {order.tamper.findings.map((finding) => (
+              <List.Item key={finding}>{finding}</List.Item>
+            ))}
+          </List>
+        </Banner>
+      ) : null}
       {order.canRetry && !retried?.ok ? (
         <Card>
           <InlineStack align="space-between" blockAlign="center">
@@ -99,6 +133,32 @@ export default function OrderPage() {
         </DetailRow>
       </SectionCard>
 
+      <SectionCard title={t("order.journey")}>
+        <Text as="p" tone="subdued">
+          {t("order.journeyHelp")}
+        </Text>
+        {order.journey.touches.length === 0 ? (
+          <EmptyNote>{t("order.journeyEmpty")}</EmptyNote>
+        ) : (
+          <List type="bullet">
+            {order.journey.touches.map((touch) => (
+              <List.Item key={`${touch.seenAt}-${touch.clickId}-${touch.tag}`}>
+                {t("order.journeyTouch", {
+                  time: formatTime(touch.seenAt),
+                  clickId: touch.clickId,
+                  tag: touch.tag ?? t("dashboard.strippedTag"),
+                })}
+              </List.Item>
+            ))}
+            {order.journey.clicks.map((click) => (
+              <List.Item key={click.clickId}>
+                {t("order.journeyClick", { clickId: click.clickId, state: clickState(click) })}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </SectionCard>
+
       <SectionCard title={t("order.attempts")}>
         {order.attempts.length === 0 ? (
           <EmptyNote>{t("order.attemptsEmpty")}</EmptyNote>
@@ -119,6 +179,18 @@ export default function OrderPage() {
         <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
         <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
         <DetailRow label={t("order.verdictText")}>{order.verdict.verdict ?? none()}</DetailRow>
+        <DetailRow label={t("order.verdictSource")}>
+          {order.verdict.source === "landing"
+            ? t("order.verdictSourceLanding")
+            : order.verdict.source === "service"
+              ? t("order.verdictSourceService")
+              : none()}
+        </DetailRow>
+        {order.verdict.reportConfirmed !== null ? (
+          <DetailRow label={t("order.report")}>
+            {order.verdict.reportConfirmed ? t("order.reportConfirmed") : t("order.reportUnconfirmed")}
+          </DetailRow>
+        ) : null}
         <DetailRow label={t("order.recorded")}>
           {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
         </DetailRow>

@@ -93,6 +93,8 @@ export default function SettingsPage() {
   const [rate, setRate] = useState(settings?.commissionRate ?? "10");
   const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? "subtotal_after_discounts");
   const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? true);
+  const [windowDays, setWindowDays] = useState(String(settings?.attributionWindowDays ?? 30));
+  const [lookupsPerHour, setLookupsPerHour] = useState(String(settings?.landingLookupsPerHour ?? 1000));
 
   // After a successful save the key field empties again: the key is never kept in the page.
   useEffect(() => {
@@ -224,6 +226,36 @@ export default function SettingsPage() {
                 onChange={setAutoVerify}
                 error={errors.autoVerify}
               />
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.landingSection")} gap="300">
+            <Text as="p" tone="subdued">
+              {t("settings.landingHelp")}
+            </Text>
+            <FormLayout>
+              <FormLayout.Group>
+                <TextField
+                  label={t("settings.attributionWindowDays")}
+                  helpText={t("settings.attributionWindowDaysHelp")}
+                  name="attributionWindowDays"
+                  value={windowDays}
+                  onChange={setWindowDays}
+                  suffix={t("settings.days")}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  error={errors.attributionWindowDays}
+                />
+                <TextField
+                  label={t("settings.landingLookupsPerHour")}
+                  helpText={t("settings.landingLookupsPerHourHelp")}
+                  name="landingLookupsPerHour"
+                  value={lookupsPerHour}
+                  onChange={setLookupsPerHour}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  error={errors.landingLookupsPerHour}
+                />
+              </FormLayout.Group>
             </FormLayout>
           </SectionCard>
           <InlineStack align="end">

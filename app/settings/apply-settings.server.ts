@@ -34,6 +34,9 @@ export function settingsInputFromForm(form: FormData) {
     commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
     orderValueBasis: text("orderValueBasis") ?? "subtotal_after_discounts",
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
+    // Absent (a form without the landing section) keeps the defaults; blank is an error to show.
+    attributionWindowDays: text("attributionWindowDays")?.trim(),
+    landingLookupsPerHour: text("landingLookupsPerHour")?.trim(),
   };
 }
 
@@ -52,7 +55,10 @@ export async function applySettings(
   let requeued = 0;
   if (input.apiKey) {
     // Orders parked because the service rejected the old key go again.
-    requeued = await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", now));
+    requeued = await prisma.$transaction(async (tx) => {
+      await unpark(tx, shop, "lookup-click", now);
+      return unpark(tx, shop, "verify-order", now);
+    });
     if (requeued > 0) wakeWorker();
   }
 

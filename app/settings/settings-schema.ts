@@ -63,6 +63,20 @@ export const SettingsInput = z.object({
     .default("10"),
   orderValueBasis: z.enum(ORDER_VALUE_BASES).default("subtotal_after_discounts"),
   autoVerify: z.boolean().default(true),
+  // The landing record (the app proxy's touches): how long a landing attributes an order, and
+  // how many new clicks an hour the shop's storefront may have looked up.
+  attributionWindowDays: z.coerce
+    .number({ error: "enter a number of days from 1 to 365" })
+    .int("enter a whole number of days")
+    .min(1, "the window is at least 1 day")
+    .max(365, "the window is at most 365 days")
+    .default(30),
+  landingLookupsPerHour: z.coerce
+    .number({ error: "enter a number of lookups from 10 to 100000" })
+    .int("enter a whole number of lookups")
+    .min(10, "allow at least 10 lookups an hour")
+    .max(100_000, "at most 100000 lookups an hour")
+    .default(1000),
 });
 
 export type SettingsInput = z.input<typeof SettingsInput>;

@@ -19,6 +19,8 @@ export interface PublicSettings {
   commissionRate: string;
   orderValueBasis: OrderValueBasis;
   autoVerify: boolean;
+  attributionWindowDays: number;
+  landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
 }
 
@@ -110,6 +112,8 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     commissionRate: valid.commissionRate,
     orderValueBasis: valid.orderValueBasis,
     autoVerify: valid.autoVerify,
+    attributionWindowDays: valid.attributionWindowDays,
+    landingLookupsPerHour: valid.landingLookupsPerHour,
   };
   let row;
   if (valid.apiKey) {
@@ -147,6 +151,8 @@ function toPublic(row: {
   commissionRate: string;
   orderValueBasis: string;
   autoVerify: boolean;
+  attributionWindowDays: number;
+  landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
 }): PublicSettings {
   return {
@@ -157,6 +163,8 @@ function toPublic(row: {
     commissionRate: row.commissionRate,
     orderValueBasis: row.orderValueBasis as OrderValueBasis,
     autoVerify: row.autoVerify,
+    attributionWindowDays: row.attributionWindowDays,
+    landingLookupsPerHour: row.landingLookupsPerHour,
     credentialsRejectedAt: row.credentialsRejectedAt,
   };
 }

@@ -1,8 +1,10 @@
 import type { Verification } from "@prisma/client";
 import { findClick } from "../attribution/find-click";
+import { judgeWithServerRecord } from "../attribution/server-record";
 import { creditCommission } from "../commissions/credit.server";
 import type { Db } from "../db.server";
 import prisma from "../db.server";
+import { cartTouches } from "../landing/journey.server";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
@@ -74,13 +76,21 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
   }
 }
 
-/** Where the click id and the arrived tag came from. No click id, no service call. */
+/**
+ * Where the click id and the arrived tag came from: the server's landing touches for the
+ * order's cart when it has any (they win over the cart's attributes, which any storefront
+ * script can rewrite; a disagreement is kept as evidence of tampering), else the cart's
+ * attributes, else the landing page. No click id, no service call.
+ */
 async function attribute(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
   const facts = parseStoredFacts(row.orderFacts);
   if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
-  const search = findClick(facts, settings.tagParams);
+  const touches = facts.cartToken
+    ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
+    : [];
+  const search = judgeWithServerRecord(findClick(facts, settings.tagParams), facts.cartAttributes, touches);
   if (!search.found) return run.end("unattributed", search.reason);
-  const { evidence } = search;
+  const { evidence, tamper } = search;
   const orderValue =
     facts.amounts[settings.orderValueBasis] ??
     facts.amounts.subtotal_after_discounts ??
@@ -94,6 +104,8 @@ async function attribute(run: OrderRun, row: Verification, settings: ServerSetti
       capturedAt: evidence.capturedAt,
       orderValue,
       deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
+      tampered: tamper !== null,
+      tamperEvidence: tamper ? JSON.stringify(tamper) : null,
     }),
   };
 }

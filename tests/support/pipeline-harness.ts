@@ -11,7 +11,7 @@ import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { serveWebhookRoutes } from "./app-routes";
+import { servePublicRoutes } from "./app-routes";
 import { deliver, TEST_SECRET } from "./deliver";
 import { orderPayload, storeOfflineSession } from "./fixtures";
 import type { RouteServer } from "./route-server";
@@ -46,7 +46,7 @@ export async function startHarness(): Promise<Harness> {
   const clicks = await startClickService({ clock: clock.date });
   const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key", clock: clock.ms });
   const routing = routeShopifyTrafficTo(shopify.url);
-  const app = await serveWebhookRoutes();
+  const app = await servePublicRoutes();
   return {
     app,
     clicks,
@@ -144,6 +144,8 @@ export interface OrderSpec {
   currency?: string;
   deliveries?: number;
   attributes?: Record<string, string>;
+  /** The order's cart_token (the landing touches of that cart attribute it). */
+  cartToken?: string;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -176,6 +178,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     landingSite,
     createdAt: new Date(h.clock.ms() - 60_000),
   });
+  if (spec.cartToken) payload.cart_token = spec.cartToken;
   h.shopify.createOrder(spec.shop, payload);
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
