@@ -97,10 +97,11 @@ async function main(): Promise<number> {
     };
     await saveSettings(stack, scenario.settings);
     log(`Installed ${shop} and saved its settings through the app's settings page`);
-    const capture = await chooseCapture(log);
+    // Orders that say "landing": true reach the app through the app proxy, signed as Shopify signs.
+    const capture = await chooseCapture(log, { appProxy: { appUrl: app.url, apiSecret, shop } });
     cleanups.push(() => capture.close());
     const clickRefs = await createClicks(stack, scenario);
-    const placed = await placeOrders(stack, scenario, clickRefs, capture.capture);
+    const placed = await placeOrders(stack, scenario, clickRefs, capture.captureShopper);
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
     log(
       `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`,

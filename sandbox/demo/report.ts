@@ -9,6 +9,9 @@ export interface Summary {
   commissions: number;
   commissionTotals: Record<string, string>;
   redirectedTotals: Record<string, string>;
+  /** Orders decided from the landing record after the service forgot their click. */
+  savedFromExpiry: number;
+  tamperedCarts: number;
 }
 
 export function summarise(orders: OrderReport[], deliveries: number, hijackTag: string): Summary {
@@ -33,15 +36,27 @@ export function summarise(orders: OrderReport[], deliveries: number, hijackTag: 
     commissions: orders.filter((order) => order.commission).length,
     commissionTotals: asText(totals),
     redirectedTotals: asText(redirected),
+    savedFromExpiry: orders.filter((order) => order.source === "landing").length,
+    tamperedCarts: orders.filter((order) => order.tampered).length,
   };
 }
 
 export function formatTable(orders: OrderReport[]): string {
-  const header = ["order", "ref", "outcome", "shopify tags", "credited creator", "commission", "redirected"];
+  const header = [
+    "order",
+    "ref",
+    "outcome",
+    "decided from",
+    "shopify tags",
+    "credited creator",
+    "commission",
+    "redirected",
+  ];
   const rows = orders.map((order) => [
     order.orderName,
     order.ref,
     order.outcome ?? "(none)",
+    (order.source ?? "-") + (order.tampered ? " (tampered cart)" : ""),
     order.tags.join(", ") || "-",
     order.commission?.creatorId ?? "-",
     order.commission ? `${order.commission.amount} ${order.commission.currency}` : "-",
@@ -68,5 +83,6 @@ export function formatSummary(summary: Summary): string {
     `${summary.orders} orders from ${summary.deliveries} webhook deliveries: ${outcomes}`,
     `${summary.hijackTagged} hijacked orders tagged in Shopify; ${summary.commissions} commission records`,
     `Commission credited: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
+    `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered carts judged on it`,
   ].join("\n");
 }

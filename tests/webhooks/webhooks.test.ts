@@ -217,7 +217,7 @@ describe("compliance webhooks", () => {
     const touched = await sendTouch(app.url, target, {
       clickId: "clk_1",
       tag: "alice-20",
-      cartToken: payload.cart_token,
+      cartToken: String(payload.cart_token),
     });
     expect(touched.status).toBe(202);
     await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop: target, body: payload });
