@@ -73,11 +73,17 @@ export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arri
 };
 
 /** A fresh session token for one request: Shopify's live 60 seconds, so none is reused. */
-export function sessionToken(stack: Stack): string {
+/** What saving settings through the app's own settings route needs of a stack. */
+export type SettingsTarget = Pick<
+  Stack,
+  "appUrl" | "shop" | "apiKey" | "apiSecret" | "clickServiceUrl" | "clickServiceApiKey"
+>;
+
+export function sessionToken(stack: SettingsTarget): string {
   return signSessionToken({ shop: stack.shop, apiKey: stack.apiKey, secret: stack.apiSecret });
 }
 
-export async function saveSettings(stack: Stack, settings: Scenario["settings"]): Promise<void> {
+export async function saveSettings(stack: SettingsTarget, settings: Scenario["settings"]): Promise<void> {
   const form = new URLSearchParams({
     intent: "save",
     clickServiceUrl: stack.clickServiceUrl,
