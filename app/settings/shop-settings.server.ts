@@ -1,6 +1,7 @@
 import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
+import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "./sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
@@ -20,6 +21,10 @@ export interface PublicSettings {
   orderValueBasis: OrderValueBasis;
   autoVerify: boolean;
   credentialsRejectedAt: Date | null;
+  /** The commission ledger's hold, in days after the order. */
+  holdDays: number;
+  /** Creator id -> percent, overriding commissionRate. */
+  creatorRates: CreatorRates;
 }
 
 /** Settings as the server uses them, key unsealed. Never return this from a loader. */
@@ -110,6 +115,8 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     commissionRate: valid.commissionRate,
     orderValueBasis: valid.orderValueBasis,
     autoVerify: valid.autoVerify,
+    ...(valid.holdDays !== undefined && { holdDays: valid.holdDays }),
+    ...(valid.creatorRates !== undefined && { creatorRates: JSON.stringify(valid.creatorRates) }),
   };
   let row;
   if (valid.apiKey) {
@@ -148,6 +155,8 @@ function toPublic(row: {
   orderValueBasis: string;
   autoVerify: boolean;
   credentialsRejectedAt: Date | null;
+  holdDays: number;
+  creatorRates: string;
 }): PublicSettings {
   return {
     clickServiceUrl: row.clickServiceUrl,
@@ -158,6 +167,8 @@ function toPublic(row: {
     orderValueBasis: row.orderValueBasis as OrderValueBasis,
     autoVerify: row.autoVerify,
     credentialsRejectedAt: row.credentialsRejectedAt,
+    holdDays: row.holdDays,
+    creatorRates: parseStoredCreatorRates(row.creatorRates),
   };
 }
 
