@@ -15,11 +15,11 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const creator = new URL(request.url).searchParams.get("creator")?.trim().slice(0, 200) || null;
-  return json({ creator, rows: await creatorTotals(session.shop, creator) });
+  return json({ creator, rows: await creatorTotals(session.shop, creator), limit: CREATORS_LIMIT });
 };
 
 export default function CreatorsPage() {
-  const { creator, rows } = useLoaderData<typeof loader>();
+  const { creator, rows, limit } = useLoaderData<typeof loader>();
   const location = useLocation();
   const [search, setSearch] = useState(creator ?? "");
   return (
@@ -90,9 +90,9 @@ export default function CreatorsPage() {
       <Text as="p" tone="subdued">
         {t("creators.help")}
       </Text>
-      {rows.length >= CREATORS_LIMIT ? (
+      {rows.length >= limit ? (
         <Text as="p" tone="subdued">
-          {t("creators.limited", { count: CREATORS_LIMIT })}
+          {t("creators.limited", { count: limit })}
         </Text>
       ) : null}
     </AdminPage>

@@ -13,7 +13,6 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { randomUUID } from "node:crypto";
 import { useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
@@ -30,7 +29,7 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const [balances, payouts] = await Promise.all([payableBalances(session.shop), listPayouts(session.shop)]);
-  return json({ balances, payouts, formToken: randomUUID(), today: new Date().toISOString().slice(0, 10) });
+  return json({ balances, payouts, formToken: crypto.randomUUID(), today: new Date().toISOString().slice(0, 10) });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

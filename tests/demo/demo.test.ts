@@ -44,18 +44,27 @@ function runDemo(
 }
 
 const scenario = {
-  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"] },
+  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"], holdDays: 0 },
   clicks: [
     { ref: "k1", expectedTag: "zoe-9", creatorId: "cr_zoe", ageMinutes: 30 },
     { ref: "k2", expectedTag: "yan-4", creatorId: "cr_yan", ageMinutes: 59 },
     { ref: "k3", expectedTag: "xia-2", creatorId: "cr_xia", ageMinutes: 61 },
   ],
   orders: [
-    { ref: "a", click: "k1", arrivedTag: "cashback-1", subtotal: "33.33", currency: "EUR", deliveries: 4 },
+    {
+      ref: "a",
+      click: "k1",
+      arrivedTag: "cashback-1",
+      subtotal: "33.33",
+      currency: "EUR",
+      deliveries: 4,
+      refunds: [{ subtotal: "11.11" }],
+    },
     { ref: "b", click: "k2", arrivedTag: "yan-4", capture: "landing_site", subtotal: "10.05", deliveries: 2 },
     { ref: "c", click: "k3", arrivedTag: "xia-2", subtotal: "50.00" },
     { ref: "d", clickId: "clk_made_up", arrivedTag: null, subtotal: "1.00" },
     { ref: "e", capture: "none", subtotal: "5.00" },
+    { ref: "f", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
   ],
 };
 
@@ -81,20 +90,32 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         creatorId: "cr_zoe",
         expectedTag: "zoe-9",
         arrivedTag: "cashback-1",
-        amount: "4.17",
+        // 4.17 credited (33.33 x 12.5%), then 11.11 of the 33.33 refunded: net 2.78.
+        amount: "2.78",
         currency: "EUR",
         redirected: true,
+        status: "approved",
       },
     });
     expect(byRef.b).toMatchObject({
       outcome: "matched",
       tags: [],
-      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false },
+      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false, status: "approved" },
+    });
+    expect(byRef.f).toMatchObject({
+      outcome: "matched",
+      commission: { creatorId: "cr_zoe", amount: "0.00", currency: "USD", status: "reversed" },
     });
     expect(byRef.c).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.d).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.e).toMatchObject({ outcome: "unattributed", tags: [], commission: null });
-    expect(report.summary).toMatchObject({ orders: 5, deliveries: 9, hijackTagged: 1, commissions: 2 });
+    expect(report.summary).toMatchObject({
+      orders: 6,
+      deliveries: 11,
+      hijackTagged: 1,
+      commissions: 3,
+      statuses: { approved: 2, reversed: 1 },
+    });
   });
 
   it("refuses a bad scenario with a message naming the field", async () => {
@@ -200,12 +221,15 @@ describe.skipIf(missing)(
         c: "expired",
         d: "expired",
         e: "unattributed",
+        f: "matched",
       });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
-        amount: "4.17",
+        amount: "2.78",
         redirected: true,
+        status: "approved",
       });
+      expect(report.orders.find((order) => order.ref === "f")?.commission).toMatchObject({ status: "reversed" });
       expect(await demoDatabases()).toEqual(before);
     });
   },
