@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { approveDueCommissions } from "../../app/commissions/approval.server";
+import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
 import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
 import prisma from "../../app/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
@@ -224,8 +224,12 @@ describe("hold, approval and payouts", () => {
 
     await approveDueCommissions(new Date(orderTime + 30 * DAY - 1));
     expect((await ledgerOf(shop, kept.payload.id)).record?.status).toBe("pending");
+    // The worker process's sweep, on the harness clock.
     const at = new Date(orderTime + 30 * DAY);
-    await approveDueCommissions(at);
+    h.clock.now = at;
+    const sweep = startApprovalSweep(3_600_000, h.clock.date);
+    await sweep.runOnce();
+    sweep.stop();
     expect((await ledgerOf(shop, kept.payload.id)).record).toMatchObject({ status: "approved", approvedAt: at });
     expect((await ledgerOf(shop, cancelled.payload.id)).record?.status).toBe("reversed");
     // A second sweep (another instance) changes nothing.
