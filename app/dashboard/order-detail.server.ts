@@ -73,7 +73,12 @@ export interface OrderDetail {
     status: string;
     redirected: boolean;
     createdAt: string;
+    holdUntil: string | null;
+    /** The record's ledger entries, oldest first: the credit, then what refunds and a cancellation took back. */
+    entries: { kind: string; amount: string; createdAt: string }[];
   } | null;
+  /** The order's refunds and cancellation as received, and what applying them did. */
+  events: { kind: string; receivedAt: string; appliedAt: string | null; result: string | null }[];
   canRetry: boolean;
 }
 
@@ -87,14 +92,22 @@ export async function getOrderDetail(
   const where = /^\d{1,20}$/.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
   const row = await prisma.verification.findFirst({
     where,
-    include: { attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] }, commission: true },
+    include: {
+      attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] },
+      commission: { include: { entries: { orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }] } } },
+    },
   });
   if (!row) return null;
   const facts = parseStoredFacts(row.orderFacts);
-  const [settings, job, journey] = await Promise.all([
+  const [settings, job, journey, events] = await Promise.all([
     row.taggedAt ? getPublicSettings(shop) : null,
     jobOf("verify-order", row.id),
     journeyOf(shop, facts?.cartToken ?? null),
+    prisma.orderEvent.findMany({
+      where: { shop, orderId: row.orderId },
+      orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      take: 100,
+    }),
   ]);
   const c = row.commission;
   return {
@@ -160,8 +173,16 @@ export async function getOrderDetail(
           status: c.status,
           redirected: c.redirected,
           createdAt: c.createdAt.toISOString(),
+          holdUntil: iso(c.holdUntil),
+          entries: c.entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
         }
       : null,
+    events: events.map((e) => ({
+      kind: e.kind,
+      receivedAt: e.receivedAt.toISOString(),
+      appliedAt: iso(e.appliedAt),
+      result: e.result,
+    })),
     canRetry: canRetry(row, now),
   };
 }

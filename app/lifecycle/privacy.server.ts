@@ -21,7 +21,11 @@ const CustomerRequest = z.object({
 
 export async function handleShopRedact(shop: string): Promise<void> {
   await prisma.$transaction([
+    prisma.commissionEntry.deleteMany({ where: { shop } }),
     prisma.commission.deleteMany({ where: { shop } }),
+    prisma.orderEvent.deleteMany({ where: { shop } }),
+    prisma.payoutLine.deleteMany({ where: { payout: { shop } } }),
+    prisma.payout.deleteMany({ where: { shop } }),
     prisma.commissionDay.deleteMany({ where: { shop } }),
     prisma.verification.deleteMany({ where: { shop } }),
     prisma.job.deleteMany({ where: { shop } }),

@@ -218,11 +218,48 @@ export default function OrderPage() {
               {hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}
             </DetailRow>
             <DetailRow label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</DetailRow>
+            <DetailRow label={t("order.holdUntil")}>{formatTime(c.holdUntil)}</DetailRow>
           </>
         ) : (
           <EmptyNote>{t("order.commissionNone")}</EmptyNote>
         )}
       </SectionCard>
+
+      {c ? (
+        <SectionCard title={t("order.entries")}>
+          {c.entries.length === 0 ? (
+            <EmptyNote>{t("order.entriesEmpty")}</EmptyNote>
+          ) : (
+            <List>
+              {c.entries.map((e, index) => (
+                <List.Item key={`${e.kind}-${e.createdAt}-${index}`}>
+                  {t("order.entryRow", {
+                    kind: hasMessage(`order.entryKind.${e.kind}`) ? t(`order.entryKind.${e.kind}`) : e.kind,
+                    amount: formatAmount(e.amount, c.currency),
+                    time: formatTime(e.createdAt),
+                  })}
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </SectionCard>
+      ) : null}
+
+      {order.events.length > 0 ? (
+        <SectionCard title={t("order.events")}>
+          <List>
+            {order.events.map((e, index) => (
+              <List.Item key={`${e.kind}-${e.receivedAt}-${index}`}>
+                {t("order.eventRow", {
+                  kind: hasMessage(`order.eventKind.${e.kind}`) ? t(`order.eventKind.${e.kind}`) : e.kind,
+                  time: formatTime(e.receivedAt),
+                  result: e.result ?? t("order.eventWaiting"),
+                })}
+              </List.Item>
+            ))}
+          </List>
+        </SectionCard>
+      ) : null}
     </AdminPage>
   );
 }

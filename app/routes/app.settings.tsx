@@ -19,6 +19,7 @@ import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../components/format";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
+import { formatCreatorRatesText } from "../settings/creator-rates";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
 import { authenticate } from "../shopify.server";
@@ -95,6 +96,9 @@ export default function SettingsPage() {
   const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? true);
   const [windowDays, setWindowDays] = useState(String(settings?.attributionWindowDays ?? 30));
   const [lookupsPerHour, setLookupsPerHour] = useState(String(settings?.landingLookupsPerHour ?? 1000));
+  // The commission ledger's hold and per-creator rates.
+  const [holdDays, setHoldDays] = useState(String(settings?.holdDays ?? 30));
+  const [creatorRates, setCreatorRates] = useState(formatCreatorRatesText(settings?.creatorRates ?? {}));
 
   // After a successful save the key field empties again: the key is never kept in the page.
   useEffect(() => {
@@ -256,6 +260,32 @@ export default function SettingsPage() {
                   error={errors.landingLookupsPerHour}
                 />
               </FormLayout.Group>
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.ledgerSection")} gap="300">
+            <FormLayout>
+              <TextField
+                label={t("settings.holdDays")}
+                name="holdDays"
+                value={holdDays}
+                onChange={setHoldDays}
+                suffix={t("settings.holdDaysSuffix")}
+                inputMode="numeric"
+                autoComplete="off"
+                helpText={t("settings.holdDaysHelp")}
+                error={errors.holdDays}
+              />
+              <TextField
+                label={t("settings.creatorRates")}
+                name="creatorRates"
+                value={creatorRates}
+                onChange={setCreatorRates}
+                multiline={4}
+                autoComplete="off"
+                placeholder="cr_alice = 12.5"
+                helpText={t("settings.creatorRatesHelp")}
+                error={errors.creatorRates}
+              />
             </FormLayout>
           </SectionCard>
           <InlineStack align="end">

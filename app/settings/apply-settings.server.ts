@@ -3,6 +3,7 @@ import { writeStorefrontConfig, type AdminGraphql } from "../shopify-orders/orde
 import prisma from "../db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { parseCreatorRatesText } from "./creator-rates";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
 import { SettingsInput } from "./settings-schema";
 
@@ -34,9 +35,18 @@ export function settingsInputFromForm(form: FormData) {
     commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
     orderValueBasis: text("orderValueBasis") ?? "subtotal_after_discounts",
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
-    // Absent (a form without the landing section) keeps the defaults; blank is an error to show.
+    // Absent (a form without the landing section) keeps what is stored; blank is an error to show.
     attributionWindowDays: text("attributionWindowDays")?.trim(),
     landingLookupsPerHour: text("landingLookupsPerHour")?.trim(),
+    ...ledgerFields(text("holdDays"), text("creatorRates")),
+  };
+}
+
+/** The ledger's fields; a field the form did not send keeps what is stored. */
+function ledgerFields(holdDays: string | undefined, creatorRates: string | undefined) {
+  return {
+    ...(holdDays !== undefined && { holdDays: /^\s*\d{1,4}\s*$/.test(holdDays) ? Number(holdDays) : Number.NaN }),
+    ...(creatorRates !== undefined && { creatorRates: parseCreatorRatesText(creatorRates) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
+import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "./sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
@@ -22,6 +23,10 @@ export interface PublicSettings {
   attributionWindowDays: number;
   landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
+  /** The commission ledger's hold, in days after the order. */
+  holdDays: number;
+  /** Creator id -> percent, overriding commissionRate. */
+  creatorRates: CreatorRates;
 }
 
 /** Settings as the server uses them, key unsealed. Never return this from a loader. */
@@ -112,8 +117,10 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     commissionRate: valid.commissionRate,
     orderValueBasis: valid.orderValueBasis,
     autoVerify: valid.autoVerify,
-    attributionWindowDays: valid.attributionWindowDays,
-    landingLookupsPerHour: valid.landingLookupsPerHour,
+    ...(valid.attributionWindowDays !== undefined && { attributionWindowDays: valid.attributionWindowDays }),
+    ...(valid.landingLookupsPerHour !== undefined && { landingLookupsPerHour: valid.landingLookupsPerHour }),
+    ...(valid.holdDays !== undefined && { holdDays: valid.holdDays }),
+    ...(valid.creatorRates !== undefined && { creatorRates: JSON.stringify(valid.creatorRates) }),
   };
   let row;
   if (valid.apiKey) {
@@ -154,6 +161,8 @@ function toPublic(row: {
   attributionWindowDays: number;
   landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
+  holdDays: number;
+  creatorRates: string;
 }): PublicSettings {
   return {
     clickServiceUrl: row.clickServiceUrl,
@@ -166,6 +175,8 @@ function toPublic(row: {
     attributionWindowDays: row.attributionWindowDays,
     landingLookupsPerHour: row.landingLookupsPerHour,
     credentialsRejectedAt: row.credentialsRejectedAt,
+    holdDays: row.holdDays,
+    creatorRates: parseStoredCreatorRates(row.creatorRates),
   };
 }
 

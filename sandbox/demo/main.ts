@@ -103,8 +103,12 @@ async function main(): Promise<number> {
     const clickRefs = await createClicks(stack, scenario);
     const placed = await placeOrders(stack, scenario, clickRefs, capture.captureShopper);
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
+    const refunds = scenario.orders.reduce((sum, order) => sum + order.refunds.length, 0);
+    const cancellations = scenario.orders.filter((order) => order.cancel).length;
     log(
-      `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`,
+      `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders` +
+        (refunds + cancellations > 0 ? `, then ${refunds} refunds and ${cancellations} cancellations` : "") +
+        "; waiting for verification...",
     );
     await waitForOutcomes(
       stack,

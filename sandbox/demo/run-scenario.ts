@@ -2,7 +2,14 @@ import type { PrismaClient } from "@prisma/client";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
 import { BROWSER_USER_AGENT } from "../storefront/chromium";
-import { buildOrderCreatePayload, signSessionToken, webhookHeaders, type ShopifyStandin } from "../shopify";
+import {
+  buildOrderCancelledPayload,
+  buildOrderCreatePayload,
+  buildRefundCreatePayload,
+  signSessionToken,
+  webhookHeaders,
+  type ShopifyStandin,
+} from "../shopify";
 import type { Scenario, ScenarioOrder } from "./scenario";
 
 // Plays a scenario against a running stack exactly as the outside world would: clicks through
@@ -35,9 +42,11 @@ export interface OrderReport {
     creatorId: string;
     expectedTag: string;
     arrivedTag: string;
+    /** Net of refunds and a cancellation. */
     amount: string;
     currency: string;
     redirected: boolean;
+    status: string;
   } | null;
 }
 
@@ -93,6 +102,7 @@ export async function saveSettings(stack: SettingsTarget, settings: Scenario["se
     commissionRate: settings.commissionRate,
     orderValueBasis: settings.orderValueBasis ?? "subtotal_after_discounts",
     autoVerify: "true",
+    ...(settings.holdDays !== undefined && { holdDays: String(settings.holdDays) }),
   });
   const response = await fetch(`${stack.appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`, {
     method: "POST",
@@ -171,27 +181,48 @@ export async function placeOrders(
       capture,
     );
     stack.shopify.createOrder(stack.shop, payload);
-    const body = JSON.stringify(payload);
-    const headers = webhookHeaders({
-      topic: "orders/create",
-      shop: stack.shop,
-      apiVersion: "2026-07",
-      body,
-      secret: stack.apiSecret,
-      eventId: `demo-evt-${payload.id}`,
-    });
-    // Identical deliveries (same headers, same body), all at once: what Shopify's retries look like.
-    const statuses = await Promise.all(
-      Array.from(
-        { length: order.deliveries },
-        async () => (await fetch(`${stack.appUrl}/webhooks/orders/create`, { method: "POST", headers, body })).status,
-      ),
-    );
-    if (statuses.some((status) => status !== 200))
-      throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its deliveries`);
+    await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
+    // What happened to the order next, sent at once, while it may still be being verified.
+    for (const refund of order.refunds) {
+      const refundPayload = buildRefundCreatePayload({
+        orderId: payload.id,
+        currency: order.currency,
+        lines: [{ title: "Demo product", price: refund.subtotal }],
+      });
+      await sendWebhook(stack, order, "refunds/create", refundPayload, `demo-evt-refund-${String(refundPayload.id)}`);
+    }
+    if (order.cancel)
+      await sendWebhook(
+        stack,
+        order,
+        "orders/cancelled",
+        buildOrderCancelledPayload(payload),
+        `demo-evt-cancel-${payload.id}`,
+      );
     placed.set(order.ref, { orderId: String(payload.id), orderName: String(payload.name) });
   }
   return placed;
+}
+
+/** The order's `deliveries` identical deliveries (same headers, same body), all at once: what Shopify's retries look like. */
+async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+  const body = JSON.stringify(payload);
+  const headers = webhookHeaders({
+    topic,
+    shop: stack.shop,
+    apiVersion: "2026-07",
+    body,
+    secret: stack.apiSecret,
+    eventId,
+  });
+  const statuses = await Promise.all(
+    Array.from(
+      { length: order.deliveries },
+      async () => (await fetch(`${stack.appUrl}/webhooks/${topic}`, { method: "POST", headers, body })).status,
+    ),
+  );
+  if (statuses.some((status) => status !== 200))
+    throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
 }
 
 async function orderPayload(
@@ -296,7 +327,14 @@ export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutM
       where: { shop: stack.shop, orderId: { in: orderIds }, outcome: { not: null } },
       select: { orderId: true },
     });
-    const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id));
+    // And every refund and cancellation applied to its order's commission.
+    const events = await stack.db.orderEvent.findMany({
+      where: { shop: stack.shop, orderId: { in: orderIds }, appliedAt: null },
+      select: { orderId: true },
+    });
+    const pending = orderIds.filter(
+      (id) => !rows.some((row) => row.orderId === id) || events.some((event) => event.orderId === id),
+    );
     if (pending.length === 0) return;
     if (Date.now() > deadline)
       throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
@@ -326,6 +364,7 @@ export async function readReport(
               amount: true,
               currency: true,
               redirected: true,
+              status: true,
             },
           },
         },

@@ -43,6 +43,13 @@ const Order = z
         path: ["click"],
       })
       .optional(),
+    // After the order's own deliveries, without waiting for its verification: one refunds/create
+    // per entry (that much of the order-value basis refunded), and orders/cancelled.
+    refunds: z
+      .array(z.object({ subtotal: Money }))
+      .max(20)
+      .default([]),
+    cancel: z.boolean().default(false),
   })
   .refine((order) => !(order.click && order.clickId), {
     message: "name a scenario click with `click` or a literal id with `clickId`, not both",
@@ -65,6 +72,7 @@ export const Scenario = z
         hijackTag: z.string().default("affiliate-hijacked"),
         tagParams: z.array(z.string()).min(1).default(["tag"]),
         orderValueBasis: z.enum(["subtotal_after_discounts", "subtotal_before_discounts", "total_price"]).optional(),
+        holdDays: z.number().int().min(0).max(365).optional(),
       })
       .default({ commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] }),
     clicks: z.array(Click).default([]),
@@ -148,6 +156,23 @@ export const BUILT_IN_SCENARIO = {
       // A script erased the cart's evidence after the swap: the server's record still has it.
       tamper: { clickId: null, arrivedTag: null },
       subtotal: "50.00",
+    },
+    // The ledger after the order: a cancellation, a partial refund, refunds of the whole order.
+    { ref: "cancelled", click: "alice", arrivedTag: "alice-20", subtotal: "75.00", cancel: true, deliveries: 2 },
+    {
+      ref: "part-refunded",
+      click: "bob",
+      arrivedTag: "honey-77",
+      subtotal: "200.00",
+      refunds: [{ subtotal: "50.00" }],
+      deliveries: 2,
+    },
+    {
+      ref: "fully-refunded",
+      click: "carol",
+      arrivedTag: "carol-7",
+      subtotal: "64.90",
+      refunds: [{ subtotal: "14.90" }, { subtotal: "50.00" }],
     },
   ],
 };

@@ -44,7 +44,7 @@ function runDemo(
 }
 
 const scenario = {
-  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"] },
+  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"], holdDays: 0 },
   clicks: [
     { ref: "k1", expectedTag: "zoe-9", creatorId: "cr_zoe", ageMinutes: 30 },
     // 45 minutes: a quarter of an hour to spare on a loaded machine, still inside the hour.
@@ -54,7 +54,15 @@ const scenario = {
     { ref: "k5", expectedTag: "val-8", creatorId: "cr_val", ageMinutes: 2 },
   ],
   orders: [
-    { ref: "a", click: "k1", arrivedTag: "cashback-1", subtotal: "33.33", currency: "EUR", deliveries: 4 },
+    {
+      ref: "a",
+      click: "k1",
+      arrivedTag: "cashback-1",
+      subtotal: "33.33",
+      currency: "EUR",
+      deliveries: 4,
+      refunds: [{ subtotal: "11.11" }],
+    },
     { ref: "b", click: "k2", arrivedTag: "yan-4", capture: "landing_site", subtotal: "10.05", deliveries: 2 },
     { ref: "c", click: "k3", arrivedTag: "xia-2", subtotal: "50.00" },
     { ref: "d", clickId: "clk_made_up", arrivedTag: null, subtotal: "1.00" },
@@ -68,6 +76,7 @@ const scenario = {
       tamper: { click: "k1", arrivedTag: "zoe-9" },
       subtotal: "8.00",
     },
+    { ref: "h", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
   ],
 };
 
@@ -102,15 +111,21 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         creatorId: "cr_zoe",
         expectedTag: "zoe-9",
         arrivedTag: "cashback-1",
-        amount: "4.17",
+        // 4.17 credited (33.33 x 12.5%), then 11.11 of the 33.33 refunded: net 2.78.
+        amount: "2.78",
         currency: "EUR",
         redirected: true,
+        status: "approved",
       },
     });
     expect(byRef.b).toMatchObject({
       outcome: "matched",
       tags: [],
-      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false },
+      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false, status: "approved" },
+    });
+    expect(byRef.h).toMatchObject({
+      outcome: "matched",
+      commission: { creatorId: "cr_zoe", amount: "0.00", currency: "USD", status: "reversed" },
     });
     expect(byRef.c).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.d).toMatchObject({ outcome: "expired", commission: null });
@@ -137,10 +152,11 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       commission: { creatorId: "cr_val", expectedTag: "val-8", amount: "1.00" },
     });
     expect(report.summary).toMatchObject({
-      orders: 7,
-      deliveries: 11,
+      orders: 8,
+      deliveries: 13,
       hijackTagged: 1,
-      commissions: 4,
+      commissions: 5,
+      statuses: { approved: 4, reversed: 1 },
       savedFromExpiry: 1,
       tamperedCarts: 1,
     });
@@ -251,12 +267,15 @@ describe.skipIf(missing)(
         e: "unattributed",
         f: "matched",
         g: "matched",
+        h: "matched",
       });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
-        amount: "4.17",
+        amount: "2.78",
         redirected: true,
+        status: "approved",
       });
+      expect(report.orders.find((order) => order.ref === "h")?.commission).toMatchObject({ status: "reversed" });
       expect(await demoDatabases()).toEqual(before);
     });
   },

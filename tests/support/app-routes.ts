@@ -1,4 +1,6 @@
 import * as ordersCreate from "../../app/routes/webhooks.orders.create";
+import * as ordersCancelled from "../../app/routes/webhooks.orders.cancelled";
+import * as refundsCreate from "../../app/routes/webhooks.refunds.create";
 import * as appUninstalled from "../../app/routes/webhooks.app.uninstalled";
 import * as scopesUpdate from "../../app/routes/webhooks.app.scopes_update";
 import * as shopRedact from "../../app/routes/webhooks.shop.redact";
@@ -12,6 +14,8 @@ export function servePublicRoutes() {
   return serveRoutes({
     "/proxy/touch": proxyTouch,
     "/webhooks/orders/create": ordersCreate,
+    "/webhooks/orders/cancelled": ordersCancelled,
+    "/webhooks/refunds/create": refundsCreate,
     "/webhooks/app/uninstalled": appUninstalled,
     "/webhooks/app/scopes_update": scopesUpdate,
     "/webhooks/shop/redact": shopRedact,

@@ -10,7 +10,13 @@ import type { PipelineDeps } from "../../app/verification/order-run.server";
 import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import {
+  buildOrderCancelledPayload,
+  buildRefundCreatePayload,
+  startShopifyStandin,
+  type OrderWebhookPayload,
+  type ShopifyStandin,
+} from "../../sandbox/shopify";
 import { servePublicRoutes } from "./app-routes";
 import { deliver, TEST_SECRET } from "./deliver";
 import { orderPayload, storeOfflineSession } from "./fixtures";
@@ -218,4 +224,47 @@ export function tagsAddCalls(h: Harness, orderGid: string): number {
 
 export function orderTags(h: Harness, orderId: number): string[] {
   return h.shopify.store.findOrder(orderId)?.order.tags ?? [];
+}
+
+/**
+ * Sends refunds/create for `subtotal` of the order (one refund line of that amount), `deliveries`
+ * times at once under one event id, as Shopify's retries do; returns the refund's payload.
+ */
+export async function refundOrder(
+  h: Harness,
+  shop: string,
+  order: OrderWebhookPayload,
+  options: { subtotal: string; shipping?: string; deliveries?: number; currency?: string },
+) {
+  const refund = buildRefundCreatePayload({
+    orderId: order.id,
+    currency: options.currency ?? String(order.currency),
+    lines: [{ price: options.subtotal }],
+    shipping: options.shipping,
+    createdAt: h.clock.date(),
+  });
+  const statuses = await sendTimes(
+    h,
+    "refunds/create",
+    shop,
+    refund,
+    `evt-refund-${String(refund.id)}`,
+    options.deliveries,
+  );
+  return { refund, statuses };
+}
+
+/** Sends orders/cancelled for the order, `deliveries` times at once under one event id. */
+export async function cancelOrder(h: Harness, shop: string, order: OrderWebhookPayload, deliveries = 1) {
+  const payload = buildOrderCancelledPayload(order, { at: h.clock.date() });
+  return sendTimes(h, "orders/cancelled", shop, payload, `evt-cancel-${order.id}`, deliveries);
+}
+
+async function sendTimes(h: Harness, topic: string, shop: string, body: unknown, eventId: string, times = 1) {
+  const responses = await Promise.all(
+    Array.from({ length: times }, () =>
+      deliver(h.app.url, `/webhooks/${topic}`, { topic, shop, body, eventId, triggeredAt: h.clock.date() }),
+    ),
+  );
+  return responses.map((response) => response.status);
 }

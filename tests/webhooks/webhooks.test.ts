@@ -5,6 +5,7 @@ import { startWorker } from "../../app/verification/worker.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { sendTouch } from "../support/touch";
+import { buildRefundCreatePayload } from "../../sandbox/shopify";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
 
@@ -240,6 +241,19 @@ describe("compliance webhooks", () => {
         rate: "10",
         amount: "10.00",
         amountMinor: 1000n,
+        entries: { create: { shop: target, kind: "credit", amountMinor: 1000n, amount: "10.00" } },
+      },
+    });
+    // The ledger's own tables: a refund as delivered, and a payout.
+    const refund = buildRefundCreatePayload({ orderId: payload.id, lines: [{ price: "5.00" }] });
+    await deliver(app.url, "/webhooks/refunds/create", { topic: "refunds/create", shop: target, body: refund });
+    await prisma.payout.create({
+      data: {
+        shop: target,
+        idempotencyKey: `payout-${payload.id}`,
+        reference: "transfer",
+        paidOn: new Date(),
+        lines: { create: { creatorId: "cr_alice", currency: "USD", amountMinor: 1000n, amount: "10.00", records: 1 } },
       },
     });
     await prisma.verification.update({
