@@ -107,7 +107,9 @@ async function main(): Promise<number> {
     const cancellations = scenario.orders.filter((order) => order.cancel).length;
     log(
       `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders` +
-        (refunds + cancellations > 0 ? `, then ${refunds} refunds and ${cancellations} cancellations` : "") +
+        (refunds + cancellations > 0
+          ? `, then ${counted(refunds, "refund")} and ${counted(cancellations, "cancellation")}`
+          : "") +
         "; waiting for verification...",
     );
     await waitForOutcomes(
@@ -163,3 +165,7 @@ main().then(
     process.exit(error instanceof ScenarioError ? 2 : 1);
   },
 );
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -94,6 +94,6 @@ export function formatSummary(summary: Summary): string {
         .join(", ") || "none"
     })`,
     `Commission owed after refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
-    `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered carts judged on it`,
+    `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered cart${summary.tamperedCarts === 1 ? "" : "s"} judged on it`,
   ].join("\n");
 }
