@@ -17,8 +17,13 @@ export interface OrderInput {
   subtotal?: string;
 }
 
+export interface OrderDelivery extends Delivery {
+  orderId: string;
+  shop: string;
+}
+
 /** A fresh order (its own id and event id), signed as Shopify signs it. */
-export function orderDelivery(input: OrderInput): Delivery & { orderId: string } {
+export function orderDelivery(input: OrderInput): OrderDelivery {
   nextOrderId += 1;
   const id = nextOrderId;
   const attributes: Record<string, string> = {};
@@ -39,7 +44,24 @@ export function orderDelivery(input: OrderInput): Delivery & { orderId: string }
     secret: input.secret,
     eventId: `bench-evt-${id}`,
   });
-  return { orderId: String(id), body, headers };
+  return { orderId: String(id), shop: input.shop, body, headers };
+}
+
+/** Puts the orders into the Shopify stand-in, so the hijacked ones can be tagged there. */
+export async function registerOrders(shopifyUrl: string, orders: OrderDelivery[]): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < orders.length) {
+      const order = orders[next++]!;
+      const response = await fetch(`${shopifyUrl}/standin/orders`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ shop: order.shop, order: JSON.parse(order.body) }),
+      });
+      if (response.status !== 201) throw new Error(`the Shopify stand-in refused an order: HTTP ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
 }
 
 /** Creates clicks at the sandbox service, a few at a time; returns their ids. */

@@ -1,4 +1,4 @@
-import { createClicks, orderDelivery, percentile } from "./deliveries";
+import { createClicks, orderDelivery, percentile, registerOrders } from "./deliveries";
 import { deliverAll, sampleRss } from "./load";
 import type { BenchStack } from "./stack";
 
@@ -40,6 +40,7 @@ export async function benchEndToEnd(
       arrivedTag: i % 10 < 2 ? "honey-77" : "alice-20",
     }),
   );
+  await registerOrders(stack.shopifyUrl, deliveries);
   const memory = sampleRss(stack.appPid);
   const { deliveredAt, startedAt } = await deliverAll(stack.appUrl, deliveries, options.connections);
   const completed = await waitForAll(stack, shops, options.orders, options.timeoutSeconds);

@@ -1,4 +1,4 @@
-import { createClicks, orderDelivery, percentile } from "./deliveries";
+import { createClicks, orderDelivery, percentile, registerOrders } from "./deliveries";
 import { deliverAll } from "./load";
 import type { BenchStack } from "./stack";
 
@@ -46,6 +46,7 @@ export async function benchFlashSale(
       arrivedTag: i % hijackEvery === 0 ? "honey-77" : "alice-20",
     }),
   );
+  await registerOrders(stack.shopifyUrl, deliveries);
   const { deliveredAt, startedAt } = await deliverAll(stack.appUrl, deliveries, options.connections);
 
   const deadline = Date.now() + options.timeoutSeconds * 1000;

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { Pool } from "undici";
-import type { Delivery } from "./deliveries";
+import type { OrderDelivery } from "./deliveries";
 
 // Sends deliveries over a fixed number of keep-alive connections and notes when each was
 // answered, so a benchmark can measure from delivery to outcome.
 
 export async function deliverAll(
   appUrl: string,
-  deliveries: (Delivery & { orderId: string })[],
+  deliveries: OrderDelivery[],
   connections: number,
 ): Promise<{ deliveredAt: Map<string, number>; startedAt: number }> {
   const pool = new Pool(appUrl, { connections, pipelining: 1 });

@@ -25,6 +25,7 @@ export interface BenchStack {
   apiSecret: string;
   clickServiceUrl: string;
   clickServiceApiKey: string;
+  shopifyUrl: string;
   database: DatabaseDialect;
   db: PrismaClient;
   installShop(shop: string): Promise<void>;
@@ -95,6 +96,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       apiSecret,
       clickServiceUrl: standins.clickServiceUrl,
       clickServiceApiKey: standins.clickServiceApiKey,
+      shopifyUrl: standins.shopifyUrl,
       database: database.dialect,
       db,
       installShop: (shop) =>

@@ -31,7 +31,7 @@ export async function benchStorefront(): Promise<StorefrontResult> {
     const byScript = store.requests.filter(
       (request) => request.path !== "/" && !/^\/(products|collections|assets)\b/.test(request.path),
     );
-    return { ...result, requestsWithoutParams: byScript.length + store.proxyCalls.length };
+    return { ...result, requestsWithoutParams: store.cartRequests().length + store.proxyCalls.length };
   } finally {
     await browser.close();
     await store.stop();
