@@ -545,11 +545,16 @@ describe("hostile input", () => {
   it("malformed but signed payloads are recorded as invalid, with the reason", async () => {
     const shop = await newShop();
     const { deliver } = await import("../support/deliver");
-    for (const [eventId, body] of [
-      ["bad-1", { id: "not-a-number", created_at: "2026-01-01T00:00:00Z", currency: "USD" }],
-      ["bad-2", { id: 1, created_at: "yesterday", currency: "USD" }],
-      ["bad-3", [1, 2, 3]],
-      ["bad-4", { id: 2, created_at: "2026-01-01T00:00:00Z", currency: "USD", note_attributes: "oops" }],
+    // Each reason names the field at fault and what is wrong with it, for the merchant to read.
+    for (const [eventId, body, reason] of [
+      ["bad-1", { id: "not-a-number", created_at: "2026-01-01T00:00:00Z", currency: "USD" }, "id must be a numeric id"],
+      ["bad-2", { id: 1, created_at: "yesterday", currency: "USD" }, "created_at must be an ISO 8601 time"],
+      ["bad-3", [1, 2, 3], "payload Invalid input: expected object, received array"],
+      [
+        "bad-4",
+        { id: 2, created_at: "2026-01-01T00:00:00Z", currency: "USD", note_attributes: "oops" },
+        "note_attributes Invalid input: expected array, received string",
+      ],
     ] as const) {
       const response = await deliver(h.app.url, "/webhooks/orders/create", {
         topic: "orders/create",
@@ -561,8 +566,7 @@ describe("hostile input", () => {
       const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
         where: { shop_topic_eventId: { shop, topic: "orders/create", eventId } },
       });
-      expect(delivery.status).toBe("invalid");
-      expect(delivery.reason).toBeTruthy();
+      expect(delivery, eventId).toMatchObject({ status: "invalid", reason, payload: JSON.stringify(body) });
     }
     expect(await prisma.verification.count({ where: { shop } })).toBe(0);
   });
