@@ -115,6 +115,8 @@ export interface WorkerSetup {
   owner?: string;
   concurrency?: number;
   leaseMs?: number;
+  /** Hourly unless a test is about polling: work then runs only when asked for or woken. */
+  pollIntervalMs?: number;
 }
 
 /** A worker on the harness clock that only runs when a test says so (runOnce) or work is queued here. */
@@ -123,7 +125,7 @@ export function worker(h: Harness, setup: WorkerSetup = {}): JobRunner {
     owner: setup.owner,
     concurrency: setup.concurrency ?? 4,
     leaseMs: setup.leaseMs,
-    pollIntervalMs: 3_600_000,
+    pollIntervalMs: setup.pollIntervalMs ?? 3_600_000,
     now: h.clock.date,
     random: () => 0.5,
     deps: testDeps(setup.deps),
@@ -146,6 +148,8 @@ export interface OrderSpec {
   attributes?: Record<string, string>;
   /** The order's cart_token (the landing touches of that cart attribute it). */
   cartToken?: string;
+  /** Where the webhook goes: the harness's app unless another instance is named. */
+  appUrl?: string;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -183,7 +187,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
     Array.from({ length: spec.deliveries ?? 1 }, () =>
-      deliver(h.app.url, "/webhooks/orders/create", {
+      deliver(spec.appUrl ?? h.app.url, "/webhooks/orders/create", {
         topic: "orders/create",
         shop: spec.shop,
         body: payload,
