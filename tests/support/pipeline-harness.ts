@@ -9,6 +9,7 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import type { PipelineDeps } from "../../app/verification/order-run.server";
 import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
+import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { servePublicRoutes } from "./app-routes";
@@ -222,4 +223,37 @@ export function tagsAddCalls(h: Harness, orderGid: string): number {
 
 export function orderTags(h: Harness, orderId: number): string[] {
   return h.shopify.store.findOrder(orderId)?.order.tags ?? [];
+}
+
+export const VERIFY = VERIFY_CLICK_PATH;
+export const LOOKUP = LOOKUP_CLICK_PATH;
+
+/** verify-click requests that reached the sandbox service so far (faulted ones included). */
+export function reportRequestCount(h: Harness): number {
+  return h.clicks.state.requests.filter((request) => request.path === VERIFY).length;
+}
+
+/** Makes the sandbox service misbehave (sandbox/click-service/faults.ts says how). */
+export async function clickFault(h: Harness, fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${h.clicks.url}/sandbox/faults`, {
+    method: "POST",
+    body: JSON.stringify(fault),
+    headers: { "content-type": "application/json" },
+  });
+  if (response.status !== 201) throw new Error(`the sandbox refused the fault: ${await response.text()}`);
+}
+
+export async function clearClickFaults(h: Harness): Promise<void> {
+  await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
+}
+
+/** Runs the worker, moving the clock to each retry, until the order is done or parked (or `rounds` run out). */
+export async function runOrderToEnd(h: Harness, w: JobRunner, shop: string, orderId: number, rounds = 20) {
+  for (let round = 0; round < rounds; round += 1) {
+    await w.runOnce();
+    const v = await verificationOf(shop, orderId);
+    if (v.job.state === "done" || v.job.state === "parked") return v;
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+  }
+  return verificationOf(shop, orderId);
 }

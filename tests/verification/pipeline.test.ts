@@ -7,6 +7,12 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import { unpark } from "../../app/queue/queue.server";
 import { GAVE_UP_ON_LIFETIME } from "../../app/verification/retry-policy";
 import {
+  clearClickFaults,
+  clickFault,
+  LOOKUP,
+  reportRequestCount,
+  runOrderToEnd,
+  VERIFY,
   installShop,
   installShopWithExpiringToken,
   testDeps,
@@ -165,36 +171,13 @@ describe("one order through the pipeline", () => {
   });
 });
 
-const VERIFY = "/api/v1/merchant/verify-click";
-const LOOKUP = "/api/v1/merchant/lookup-click";
-
 /** verify-click requests that reached the service so far (faulted ones included). */
-const reportRequests = () => h.clicks.state.requests.filter((r) => r.path === VERIFY).length;
-
-async function fault(body: Record<string, unknown>) {
-  const response = await fetch(`${h.clicks.url}/sandbox/faults`, {
-    method: "POST",
-    body: JSON.stringify(body),
-    headers: { "content-type": "application/json" },
-  });
-  expect(response.status).toBe(201);
-}
-
-/** Runs the worker, moving the clock to each retry, until the order is done (or `rounds` run out). */
-async function runToEnd(w: JobRunner, shop: string, orderId: number, rounds = 20) {
-  for (let round = 0; round < rounds; round += 1) {
-    await w.runOnce();
-    const v = await verificationOf(shop, orderId);
-    if (v.job.state === "done" || v.job.state === "parked") return v;
-    h.clock.now = new Date(v.job.runAt.getTime() + 1);
-  }
-  return verificationOf(shop, orderId);
-}
+const reportRequests = () => reportRequestCount(h);
+const fault = (body: Record<string, unknown>) => clickFault(h, body);
+const runToEnd = (w: JobRunner, shop: string, orderId: number) => runOrderToEnd(h, w, shop, orderId);
 
 describe("failures and recovery", () => {
-  afterEach(async () => {
-    await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
-  });
+  afterEach(() => clearClickFaults(h));
 
   it("rejected key: flags the shop, parks the order, and retries it once the key is fixed", async () => {
     const shop = await newShop();
