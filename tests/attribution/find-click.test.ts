@@ -115,7 +115,10 @@ describe("findClick", () => {
 });
 
 type HandReading =
-  { kind: "cart" | "landing"; clickId: string; arrivedTag: string | null } | { kind: "none" | "tooLong" };
+  | { kind: "cart"; clickId: string; arrivedTag: string | null }
+  | { kind: "landing"; clickId: string; arrivedTag: string | null }
+  | { kind: "none" }
+  | { kind: "tooLong" };
 
 /**
  * The rule as the README states it, written out naively: the cart's click id (the last attribute
