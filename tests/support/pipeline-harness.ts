@@ -11,7 +11,7 @@ import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { startShopifyStandin, type OrderDescription, type ShopifyStandin } from "../../sandbox/shopify";
 import { servePublicRoutes } from "./app-routes";
 import { deliver, TEST_SECRET } from "./deliver";
 import { orderPayload, storeOfflineSession } from "./fixtures";
@@ -151,6 +151,8 @@ export interface OrderSpec {
   cartToken?: string;
   /** Where the webhook goes: the harness's app unless another instance is named. */
   appUrl?: string;
+  /** The order's money beyond one line at `subtotal`: several lines, a discount, tax, shipping. */
+  amounts?: Pick<OrderDescription, "lineItems" | "discount" | "tax" | "shipping">;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -179,6 +181,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const payload = orderPayload({
     currency: spec.currency ?? "USD",
     lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
+    ...spec.amounts,
     noteAttributes: attributes,
     landingSite,
     createdAt: new Date(h.clock.ms() - 60_000),
