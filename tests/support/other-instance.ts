@@ -21,6 +21,7 @@ export interface OtherInstance {
 }
 
 const SCRIPT = fileURLToPath(import.meta.url);
+const START_TIMEOUT_MS = 90_000;
 
 export async function startOtherInstance(worker?: { owner: string; leaseMs: number }): Promise<OtherInstance> {
   const args = ["--import", "tsx", SCRIPT, ...(worker ? ["--worker", worker.owner, String(worker.leaseMs)] : [])];
@@ -34,10 +35,18 @@ export async function startOtherInstance(worker?: { owner: string; leaseMs: numb
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the other instance exited (${code}):\n${output}`)));
+    // Starting means compiling the app's modules: slow on a loaded machine, but never this slow.
+    const startTimeout = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the other instance did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
+    }, START_TIMEOUT_MS);
     lines.on("line", (line) => {
       output += `${line}\n`;
       const [word, value] = line.split(" ");
-      if (word === "URL") resolve(value!);
+      if (word === "URL") {
+        clearTimeout(startTimeout);
+        resolve(value!);
+      }
       if (word === "STALLED") onStalled(value!);
     });
   });

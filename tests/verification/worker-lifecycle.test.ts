@@ -55,6 +55,7 @@ async function startOther(setup?: Parameters<typeof startOtherInstance>[0]) {
 const jobState = async (shop: string, orderId: number) => (await verificationOf(shop, orderId)).job.state;
 // Generous: two cores shared with other work, and a second process to start.
 const SETTLES = { timeout: 30_000, interval: 100 };
+const WITH_A_SECOND_PROCESS = { timeout: 180_000 };
 
 describe("how the worker hears of work", () => {
   it("verifies orders queued before it started, without a wake signal or a poll", async () => {
@@ -71,43 +72,51 @@ describe("how the worker hears of work", () => {
     expect((await verificationOf(shop, hijacked.payload.id)).outcome).toBe("hijacked");
   });
 
-  it("finds an order another instance recorded at its next poll, though it never heard that wake signal", async () => {
-    const shop = await newShop();
-    const w = startWorker({ pollIntervalMs: 200 });
-    await w.runOnce(); // its start-up pass is over, with nothing due
-    const other = await startOther();
-    const { payload, statuses } = await placeOrder(h, { shop, appUrl: other.url });
-    expect(statuses).toEqual([200]);
+  it(
+    "finds an order another instance recorded at its next poll, though it never heard that wake signal",
+    WITH_A_SECOND_PROCESS,
+    async () => {
+      const shop = await newShop();
+      const w = startWorker({ pollIntervalMs: 200 });
+      await w.runOnce(); // its start-up pass is over, with nothing due
+      const other = await startOther();
+      const { payload, statuses } = await placeOrder(h, { shop, appUrl: other.url });
+      expect(statuses).toEqual([200]);
 
-    await expect.poll(() => jobState(shop, payload.id), SETTLES).toBe("done");
-    expect((await verificationOf(shop, payload.id)).outcome).toBe("matched");
-  });
+      await expect.poll(() => jobState(shop, payload.id), SETTLES).toBe("done");
+      expect((await verificationOf(shop, payload.id)).outcome).toBe("matched");
+    },
+  );
 });
 
 describe("leases", () => {
-  it("a worker process killed mid-order: its lease runs out on the wall clock, then another finishes the order", async () => {
-    const shop = await newShop();
-    const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
-    const doomed = await startOther({ owner: "doomed", leaseMs: 2_000 });
-    expect(await doomed.stalled).toBe(shop);
-    await doomed.kill();
-    // What the dead worker left: the order claimed, its verdict stored, the lease still on the row.
-    const left = await verificationOf(shop, payload.id);
-    expect(left).toMatchObject({ hijacked: true, outcome: null });
-    expect(left.job).toMatchObject({ state: "running", leaseOwner: "doomed", attempts: 1 });
+  it(
+    "a worker process killed mid-order: its lease runs out on the wall clock, then another finishes the order",
+    WITH_A_SECOND_PROCESS,
+    async () => {
+      const shop = await newShop();
+      const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+      const doomed = await startOther({ owner: "doomed", leaseMs: 2_000 });
+      expect(await doomed.stalled).toBe(shop);
+      await doomed.kill();
+      // What the dead worker left: the order claimed, its verdict stored, the lease still on the row.
+      const left = await verificationOf(shop, payload.id);
+      expect(left).toMatchObject({ hijacked: true, outcome: null });
+      expect(left.job).toMatchObject({ state: "running", leaseOwner: "doomed", attempts: 1 });
 
-    startWorker({ owner: "survivor", pollIntervalMs: 100 });
-    await expect.poll(() => jobState(shop, payload.id), SETTLES).toBe("done");
-    const v = await verificationOf(shop, payload.id);
-    expect(v.outcome).toBe("hijacked");
-    expect(v.job).toMatchObject({ attempts: 2, leaseOwner: null });
-    // The survivor's attempt began only once the dead worker's lease had run out.
-    const taken = v.attemptLog.filter((attempt) => attempt.number === 2);
-    expect(taken.map((attempt) => [attempt.step, attempt.result])).toEqual([["tag-order", "ok"]]);
-    expect(taken[0]!.startedAt.getTime()).toBeGreaterThanOrEqual(left.job.leaseExpiresAt!.getTime());
-    expect(h.clicks.verifications(clickId)).toHaveLength(1);
-    expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
-  });
+      startWorker({ owner: "survivor", pollIntervalMs: 100 });
+      await expect.poll(() => jobState(shop, payload.id), SETTLES).toBe("done");
+      const v = await verificationOf(shop, payload.id);
+      expect(v.outcome).toBe("hijacked");
+      expect(v.job).toMatchObject({ attempts: 2, leaseOwner: null });
+      // The survivor's attempt began only once the dead worker's lease had run out.
+      const taken = v.attemptLog.filter((attempt) => attempt.number === 2);
+      expect(taken.map((attempt) => [attempt.step, attempt.result])).toEqual([["tag-order", "ok"]]);
+      expect(taken[0]!.startedAt.getTime()).toBeGreaterThanOrEqual(left.job.leaseExpiresAt!.getTime());
+      expect(h.clicks.verifications(clickId)).toHaveLength(1);
+      expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
+    },
+  );
 
   it("a worker that resumes after its lease was taken over has its next write refused", async () => {
     const shop = await newShop();
