@@ -11,7 +11,7 @@ import { rateForCreator } from "../settings/creator-rates";
 import { isOrderValueBasis } from "../settings/order-value-basis";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
-import { parseStoredFacts } from "./order-facts";
+import { parseStoredFacts, type OrderFacts } from "./order-facts";
 import { OrderRun, type PipelineDeps, type StepResult } from "./order-run.server";
 import { SKIP_REASONS, type SkipCause } from "./outcomes";
 import { clickDeadline } from "./retry-policy";
@@ -44,12 +44,16 @@ async function verifyOrder(run: OrderRun): Promise<StepResult> {
   if (settings instanceof SealError) return run.park(`the stored API key cannot be used: ${settings.message}`);
   if (typeof settings === "string") return run.end("skipped", SKIP_REASONS[settings]);
 
-  if (row.captureSource === null) {
-    const step = await attribute(run, row, settings);
-    if ("end" in step) return step;
-    row = step.row;
-  }
   if (row.hijacked === null) {
+    // customers/redact emptied the order before its verdict, on the first run or between retries:
+    // nothing is left to verify it with, so it ends now rather than retrying a redacted click.
+    const facts = parseStoredFacts(row.orderFacts);
+    if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
+    if (row.captureSource === null) {
+      const step = await attribute(run, row, facts, settings);
+      if ("end" in step) return step;
+      row = step.row;
+    }
     const step = await decideVerdict(run, row, settings);
     if ("end" in step) return step;
     row = step.row;
@@ -87,9 +91,12 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
  * script can rewrite; a disagreement is kept as evidence of tampering), else the cart's
  * attributes, else the landing page. No click id, no service call.
  */
-async function attribute(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
-  const facts = parseStoredFacts(row.orderFacts);
-  if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
+async function attribute(
+  run: OrderRun,
+  row: Verification,
+  facts: OrderFacts,
+  settings: ServerSettings,
+): Promise<StepResult> {
   const touches = facts.cartToken
     ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
     : [];

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/units/money";
 import * as dashboardRoute from "../../app/routes/app._index";
+import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import type { Period } from "../../app/units/periods";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
 
 const SHOP = "dash-test.myshopify.com";
@@ -194,5 +196,46 @@ describe("dashboard loader", () => {
   it("never sends the API key", async () => {
     const response = await call(dashboardRoute.loader as never, adminRequest("/app", SHOP));
     expect(await response.text()).not.toContain("sk_dashboard_key_1234");
+  });
+});
+
+describe("the edges of the 7, 30 and 90-day periods", () => {
+  it.each([7, 30, 90])("%i days: from exactly that long ago, to the millisecond, and no earlier", async (days) => {
+    const shop = `dash-edge-${days}.myshopify.com`;
+    await storeOfflineSession(shop);
+    expect(
+      (await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "sk_edge_key_1234" })).ok,
+    ).toBe(true);
+    const now = new Date("2026-11-20T12:00:00.000Z");
+    const start = now.getTime() - days * DAY;
+    const hijackedAt = async (at: number) =>
+      seedVerification({
+        shop,
+        outcome: "hijacked",
+        arrivedTag: "coupon-edge",
+        createdAt: new Date(at),
+        commission: { amountMinor: 100n, amount: "1.00", currency: "USD", redirected: true },
+      });
+    await hijackedAt(start - 1);
+    await hijackedAt(start);
+    await hijackedAt(start + 1);
+
+    const data = await getDashboard(shop, days as Period, now);
+    expect(data.period).toBe(days);
+    expect(data.counts).toMatchObject({ hijacked: 2, verified: 2, total: 2 });
+    expect(data.redirected).toEqual([{ currency: "USD", total: "USD 2.00", orders: 2 }]);
+    expect(data.topArrivedTags).toEqual([{ tag: "coupon-edge", orders: 2 }]);
+  });
+
+  it.each([7, 30, 90])("?days=%i on the page picks that period", async (days) => {
+    const shop = `dash-page-${days}.myshopify.com`;
+    await storeOfflineSession(shop);
+    const now = Date.now();
+    // A minute either side of the edge: the loader reads the clock itself, a little later.
+    await seedVerification({ shop, outcome: "matched", createdAt: new Date(now - days * DAY + 60_000) });
+    await seedVerification({ shop, outcome: "matched", createdAt: new Date(now - days * DAY - 60_000) });
+    const data = await load(shop, `?days=${days}`);
+    expect(data.period).toBe(days);
+    expect(data.counts.matched).toBe(1);
   });
 });

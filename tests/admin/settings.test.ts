@@ -187,13 +187,20 @@ describe("settings loader and save", () => {
   });
 
   it("saves and warns (without failing) when the storefront cannot be updated", async () => {
+    standin.clearRequests();
     standin.faults({ serverError: 10 });
-    const { status, body } = await save(form());
+    const { status, body } = await save(form({ tagParams: "not_published" }));
     standin.faults({ serverError: 0 });
     expect(status).toBe(200);
     expect(body.ok).toBe(true);
-    expect(body.storefront.ok).toBe(false);
-    expect(body.storefront.message).toMatch(/server|500/);
+    expect(body.storefront).toEqual({ ok: false, message: "server: HTTP 500" });
+    // Every request of the push got the fault (the save tries twice), and none reached the store.
+    const pushed = standin.requests();
+    expect(pushed.length).toBeGreaterThan(0);
+    expect(pushed.map((request) => [request.status, request.fault])).toEqual(pushed.map(() => [500, "server-error"]));
+    const installation = await fetch(`${standin.url}/standin/app-installation?shop=${SHOP}`).then((r) => r.json());
+    const config = installation.metafields.find((m: { key: string }) => m.key === "storefront_config");
+    expect(config?.value ?? "").not.toContain("not_published");
     expect(await prisma.shopSettings.count()).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
-import { findClick, MAX_CLICK_ID_LENGTH } from "../../app/attribution/find-click";
+import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
+import { findClick, MAX_CLICK_ID_LENGTH, MAX_TAG_LENGTH } from "../../app/attribution/find-click";
 
 const attrs = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => ({ name, value }));
 
@@ -56,26 +56,103 @@ describe("findClick", () => {
     ).toMatchObject({ found: false });
   });
 
-  it("refuses over-long click ids and survives garbage in every field", () => {
-    expect(
-      findClick({ cartAttributes: attrs({ _lb_click: "c".repeat(MAX_CLICK_ID_LENGTH + 1) }), landingSite: null }, [
-        "tag",
-      ]).found,
-    ).toBe(false);
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.record({
-            name: fc.constantFrom("_lb_click", "_lb_tag", "_lb_click_at", "_lb_tags", "x"),
-            value: fc.string(),
-          }),
-        ),
-        fc.option(fc.string()),
-        (cartAttributes, landingSite) => {
-          const result = findClick({ cartAttributes, landingSite }, ["tag"]);
-          if (result.found) expect(result.evidence.clickId.length).toBeLessThanOrEqual(MAX_CLICK_ID_LENGTH);
-        },
-      ),
+  it("refuses over-long click ids", () => {
+    const search = findClick(
+      { cartAttributes: attrs({ _lb_click: "c".repeat(MAX_CLICK_ID_LENGTH + 1) }), landingSite: null },
+      ["tag"],
     );
+    expect(search).toEqual({
+      found: false,
+      reason: `the click id is ${MAX_CLICK_ID_LENGTH + 1} characters long, not a click id`,
+    });
+  });
+
+  it("finds exactly the click and tag a plain reading of the order gives, whatever the input", () => {
+    // Values around the edges findClick cares about: blank, padded, at and past the length limit.
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom("", "  ", " clk_pad ", "c".repeat(MAX_CLICK_ID_LENGTH), "c".repeat(MAX_CLICK_ID_LENGTH + 1)),
+      fc.string({ minLength: MAX_TAG_LENGTH - 2, maxLength: MAX_TAG_LENGTH + 3 }),
+    );
+    const attribute = fc.record({
+      name: fc.constantFrom(...Object.values(CART_ATTRIBUTES), "x"),
+      value,
+    });
+    const param = fc.tuple(fc.constantFrom(CLICK_ID_PARAM, "tag", "ref", "x"), value);
+    const landingSite = fc.oneof(
+      fc.constant(null),
+      fc.string(),
+      fc.array(param, { maxLength: 5 }).map((params) => `/products/a?${new URLSearchParams(params).toString()}`),
+    );
+    const tagParams = ["tag", "ref"];
+    const seen = { cart: 0, landing: 0, none: 0, tooLong: 0 };
+
+    fc.assert(
+      fc.property(fc.array(attribute, { maxLength: 6 }), landingSite, (cartAttributes, landing) => {
+        const result = findClick({ cartAttributes, landingSite: landing }, tagParams);
+        const expected = readByHand(cartAttributes, landing, tagParams);
+        seen[expected.kind] += 1;
+        if (expected.kind === "none") {
+          expect(result).toEqual({ found: false, reason: "no click id in the order's attributes or landing page" });
+        } else if (expected.kind === "tooLong") {
+          expect(result).toMatchObject({ found: false, reason: expect.stringMatching(/not a click id$/) });
+        } else {
+          expect(result).toMatchObject({
+            found: true,
+            evidence: {
+              source: expected.kind === "cart" ? "cart_attributes" : "landing_site",
+              clickId: expected.clickId,
+              arrivedTag: expected.arrivedTag,
+            },
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // Every branch was exercised, or the property proved less than it claims.
+    for (const [kind, runs] of Object.entries(seen)) expect(runs, kind).toBeGreaterThan(10);
   });
 });
+
+type HandReading =
+  | { kind: "cart"; clickId: string; arrivedTag: string | null }
+  | { kind: "landing"; clickId: string; arrivedTag: string | null }
+  | { kind: "none" }
+  | { kind: "tooLong" };
+
+/**
+ * The rule as the README states it, written out naively: the cart's click id (the last attribute
+ * of that name, trimmed) wins, else the landing page's last lb_click with the first of the
+ * merchant's tag parameters that has a value; ids past the limit are not click ids.
+ */
+function readByHand(
+  cartAttributes: { name: string; value: string }[],
+  landingSite: string | null,
+  tagParams: string[],
+): HandReading {
+  const lastAttribute = (name: string) =>
+    cartAttributes
+      .filter((a) => a.name === name)
+      .at(-1)
+      ?.value.trim() || null;
+  const cut = (tag: string | null) => (tag === null ? null : tag.slice(0, MAX_TAG_LENGTH));
+  const judged = (kind: "cart" | "landing", clickId: string, arrivedTag: string | null): HandReading =>
+    clickId.length > MAX_CLICK_ID_LENGTH ? { kind: "tooLong" } : { kind, clickId, arrivedTag: cut(arrivedTag) };
+
+  const cartClick = lastAttribute(CART_ATTRIBUTES.clickId);
+  if (cartClick) return judged("cart", cartClick, lastAttribute(CART_ATTRIBUTES.arrivedTag));
+
+  let query: URLSearchParams | null = null;
+  if (landingSite) {
+    try {
+      query = new URL(landingSite, "https://example.invalid").searchParams;
+    } catch {
+      query = null;
+    }
+  }
+  const lastParam = (name: string) => query?.getAll(name).at(-1)?.trim() || null;
+  const landingClick = lastParam(CLICK_ID_PARAM);
+  if (!landingClick) return { kind: "none" };
+  const tag = tagParams.map(lastParam).find((found) => found !== null) ?? null;
+  return judged("landing", landingClick, tag);
+}

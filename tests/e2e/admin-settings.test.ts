@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { freePort } from "../../sandbox/listen";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Response as PageResponse } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
@@ -75,7 +75,39 @@ async function snap(page: Page, name: string): Promise<void> {
   if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-async function openPage(pathname: string, bodies: string[]): Promise<Page> {
+/**
+ * Everything the app answered a page: status line, headers and body, each read in full. A body
+ * that cannot be read is kept as such and fails the test, so nothing goes unchecked unnoticed.
+ */
+class AppAnswers {
+  readonly texts: string[] = [];
+  readonly unread: string[] = [];
+  private readonly reads: Promise<void>[] = [];
+
+  watch(page: Page): void {
+    page.on("response", (response) => {
+      if (response.url().startsWith(appUrl)) this.reads.push(this.read(response));
+    });
+  }
+
+  private async read(response: PageResponse): Promise<void> {
+    const head = `${response.status()} ${response.url()}\n${JSON.stringify(await response.allHeaders())}`;
+    // A redirect has no body to read (the browser follows it); its headers are all it says.
+    if (response.status() >= 300 && response.status() < 400) return void this.texts.push(head);
+    try {
+      this.texts.push(`${head}\n${await response.text()}`);
+    } catch (error) {
+      this.unread.push(`${head}\n${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Waits for every answer seen so far to be read; call before closing the page. */
+  async settled(): Promise<void> {
+    while (this.reads.length > 0) await Promise.all(this.reads.splice(0));
+  }
+}
+
+async function openPage(pathname: string, answers = new AppAnswers()): Promise<Page> {
   // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
   const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
   const page = await context.newPage();
@@ -95,13 +127,7 @@ async function openPage(pathname: string, bodies: string[]): Promise<Page> {
       return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() });
     return route.fulfill({ status: 200, contentType: "text/css", body: "" });
   });
-  page.on("response", (response) => {
-    if (!response.url().startsWith(appUrl)) return;
-    response
-      .text()
-      .then((text) => bodies.push(`${response.url()}\n${text}`))
-      .catch(() => undefined);
-  });
+  answers.watch(page);
   await page.goto(embeddedUrl(pathname));
   return page;
 }
@@ -163,8 +189,8 @@ afterAll(async () => {
 
 describe("settings in the embedded admin", () => {
   it("saves a key, shows it only masked, and never serves it", { timeout: 120_000 }, async () => {
-    const bodies: string[] = [];
-    const page = await openPage("/app/settings", bodies);
+    const answers = new AppAnswers();
+    const page = await openPage("/app/settings", answers);
     await page.getByLabel("Service base URL").fill(clicks.url);
     await page.getByLabel("API key").fill(rawKey);
     await page.getByLabel("Affiliate tag parameter names").fill("tag, ref");
@@ -192,17 +218,23 @@ describe("settings in the embedded admin", () => {
       "/app/commissions": "No commission records match these filters.",
     };
     for (const [pathname, text] of Object.entries(expectations)) {
-      const again = await openPage(pathname, bodies);
+      const again = await openPage(pathname, answers);
       await again.getByText(text).first().waitFor();
       await again.waitForLoadState("networkidle");
+      await answers.settled();
       await again.context().close();
     }
+    await answers.settled();
     await page.context().close();
 
-    expect(bodies.length).toBeGreaterThan(5);
-    for (const body of bodies) expect(body.includes(rawKey), body.slice(0, 200)).toBe(false);
+    expect(answers.unread).toEqual([]);
+    // The four documents at least, and the data requests of the save and the test.
+    expect(answers.texts.length).toBeGreaterThan(5);
+    for (const text of answers.texts) expect(text.includes(rawKey), text.slice(0, 200)).toBe(false);
     expect(
-      bodies.some((b) => b.includes(`••••${rawKey.slice(-4)}`) || b.includes(`"apiKeyLast4":"${rawKey.slice(-4)}"`)),
+      answers.texts.some(
+        (text) => text.includes(`••••${rawKey.slice(-4)}`) || text.includes(`"apiKeyLast4":"${rawKey.slice(-4)}"`),
+      ),
     ).toBe(true);
 
     // Every client script the app serves.
@@ -218,7 +250,7 @@ describe("settings in the embedded admin", () => {
   });
 
   it("shows inline errors and saves nothing for invalid input", { timeout: 60_000 }, async () => {
-    const page = await openPage("/app/settings", []);
+    const page = await openPage("/app/settings");
     await page.getByLabel("Commission rate").fill("250");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
@@ -309,7 +341,7 @@ describe("dashboard, order page and ledger in the browser", () => {
       },
     });
 
-    const page = await openPage("/app", []);
+    const page = await openPage("/app");
     await page.getByText("Orders in the last 30 days").waitFor();
     expect(await page.locator("#count-hijacked").textContent()).toBe("1");
     await page.getByText("EUR 8.00").waitFor();
@@ -335,7 +367,7 @@ describe("dashboard, order page and ledger in the browser", () => {
     await page.context().close();
 
     // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
-    const ledger = await openPage("/app/commissions", []);
+    const ledger = await openPage("/app/commissions");
     await ledger.getByText("EUR 8.00 across 1 record").waitFor();
     await snap(ledger, "ledger");
     const [download] = await Promise.all([

@@ -9,11 +9,13 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import type { PipelineDeps } from "../../app/verification/order-run.server";
 import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
+import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import {
   buildOrderCancelledPayload,
   buildRefundCreatePayload,
   startShopifyStandin,
+  type OrderDescription,
   type OrderWebhookPayload,
   type ShopifyStandin,
 } from "../../sandbox/shopify";
@@ -121,6 +123,8 @@ export interface WorkerSetup {
   owner?: string;
   concurrency?: number;
   leaseMs?: number;
+  /** Hourly unless a test is about polling: work then runs only when asked for or woken. */
+  pollIntervalMs?: number;
 }
 
 /** A worker on the harness clock that only runs when a test says so (runOnce) or work is queued here. */
@@ -129,7 +133,7 @@ export function worker(h: Harness, setup: WorkerSetup = {}): JobRunner {
     owner: setup.owner,
     concurrency: setup.concurrency ?? 4,
     leaseMs: setup.leaseMs,
-    pollIntervalMs: 3_600_000,
+    pollIntervalMs: setup.pollIntervalMs ?? 3_600_000,
     now: h.clock.date,
     random: () => 0.5,
     deps: testDeps(setup.deps),
@@ -152,6 +156,10 @@ export interface OrderSpec {
   attributes?: Record<string, string>;
   /** The order's cart_token (the landing touches of that cart attribute it). */
   cartToken?: string;
+  /** Where the webhook goes: the harness's app unless another instance is named. */
+  appUrl?: string;
+  /** The order's money beyond one line at `subtotal`: several lines, a discount, tax, shipping. */
+  amounts?: Pick<OrderDescription, "lineItems" | "discount" | "tax" | "shipping">;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -180,6 +188,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const payload = orderPayload({
     currency: spec.currency ?? "USD",
     lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
+    ...spec.amounts,
     noteAttributes: attributes,
     landingSite,
     createdAt: new Date(h.clock.ms() - 60_000),
@@ -189,7 +198,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
     Array.from({ length: spec.deliveries ?? 1 }, () =>
-      deliver(h.app.url, "/webhooks/orders/create", {
+      deliver(spec.appUrl ?? h.app.url, "/webhooks/orders/create", {
         topic: "orders/create",
         shop: spec.shop,
         body: payload,
@@ -267,4 +276,37 @@ async function sendTimes(h: Harness, topic: string, shop: string, body: unknown,
     ),
   );
   return responses.map((response) => response.status);
+}
+
+export const VERIFY = VERIFY_CLICK_PATH;
+export const LOOKUP = LOOKUP_CLICK_PATH;
+
+/** verify-click requests that reached the sandbox service so far (faulted ones included). */
+export function reportRequestCount(h: Harness): number {
+  return h.clicks.state.requests.filter((request) => request.path === VERIFY).length;
+}
+
+/** Makes the sandbox service misbehave (sandbox/click-service/faults.ts says how). */
+export async function clickFault(h: Harness, fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${h.clicks.url}/sandbox/faults`, {
+    method: "POST",
+    body: JSON.stringify(fault),
+    headers: { "content-type": "application/json" },
+  });
+  if (response.status !== 201) throw new Error(`the sandbox refused the fault: ${await response.text()}`);
+}
+
+export async function clearClickFaults(h: Harness): Promise<void> {
+  await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
+}
+
+/** Runs the worker, moving the clock to each retry, until the order is done or parked (or `rounds` run out). */
+export async function runOrderToEnd(h: Harness, w: JobRunner, shop: string, orderId: number, rounds = 20) {
+  for (let round = 0; round < rounds; round += 1) {
+    await w.runOnce();
+    const v = await verificationOf(shop, orderId);
+    if (v.job.state === "done" || v.job.state === "parked") return v;
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+  }
+  return verificationOf(shop, orderId);
 }

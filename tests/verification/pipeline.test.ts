@@ -7,6 +7,12 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import { unpark } from "../../app/queue/queue.server";
 import { GAVE_UP_ON_LIFETIME } from "../../app/verification/retry-policy";
 import {
+  clearClickFaults,
+  clickFault,
+  LOOKUP,
+  reportRequestCount,
+  runOrderToEnd,
+  VERIFY,
   installShop,
   installShopWithExpiringToken,
   testDeps,
@@ -165,36 +171,13 @@ describe("one order through the pipeline", () => {
   });
 });
 
-const VERIFY = "/api/v1/merchant/verify-click";
-const LOOKUP = "/api/v1/merchant/lookup-click";
-
 /** verify-click requests that reached the service so far (faulted ones included). */
-const reportRequests = () => h.clicks.state.requests.filter((r) => r.path === VERIFY).length;
-
-async function fault(body: Record<string, unknown>) {
-  const response = await fetch(`${h.clicks.url}/sandbox/faults`, {
-    method: "POST",
-    body: JSON.stringify(body),
-    headers: { "content-type": "application/json" },
-  });
-  expect(response.status).toBe(201);
-}
-
-/** Runs the worker, moving the clock to each retry, until the order is done (or `rounds` run out). */
-async function runToEnd(w: JobRunner, shop: string, orderId: number, rounds = 20) {
-  for (let round = 0; round < rounds; round += 1) {
-    await w.runOnce();
-    const v = await verificationOf(shop, orderId);
-    if (v.job.state === "done" || v.job.state === "parked") return v;
-    h.clock.now = new Date(v.job.runAt.getTime() + 1);
-  }
-  return verificationOf(shop, orderId);
-}
+const reportRequests = () => reportRequestCount(h);
+const fault = (body: Record<string, unknown>) => clickFault(h, body);
+const runToEnd = (w: JobRunner, shop: string, orderId: number) => runOrderToEnd(h, w, shop, orderId);
 
 describe("failures and recovery", () => {
-  afterEach(async () => {
-    await fetch(`${h.clicks.url}/sandbox/faults`, { method: "DELETE" });
-  });
+  afterEach(() => clearClickFaults(h));
 
   it("rejected key: flags the shop, parks the order, and retries it once the key is fixed", async () => {
     const shop = await newShop();
@@ -545,11 +528,16 @@ describe("hostile input", () => {
   it("malformed but signed payloads are recorded as invalid, with the reason", async () => {
     const shop = await newShop();
     const { deliver } = await import("../support/deliver");
-    for (const [eventId, body] of [
-      ["bad-1", { id: "not-a-number", created_at: "2026-01-01T00:00:00Z", currency: "USD" }],
-      ["bad-2", { id: 1, created_at: "yesterday", currency: "USD" }],
-      ["bad-3", [1, 2, 3]],
-      ["bad-4", { id: 2, created_at: "2026-01-01T00:00:00Z", currency: "USD", note_attributes: "oops" }],
+    // Each reason names the field at fault and what is wrong with it, for the merchant to read.
+    for (const [eventId, body, reason] of [
+      ["bad-1", { id: "not-a-number", created_at: "2026-01-01T00:00:00Z", currency: "USD" }, "id must be a numeric id"],
+      ["bad-2", { id: 1, created_at: "yesterday", currency: "USD" }, "created_at must be an ISO 8601 time"],
+      ["bad-3", [1, 2, 3], "payload Invalid input: expected object, received array"],
+      [
+        "bad-4",
+        { id: 2, created_at: "2026-01-01T00:00:00Z", currency: "USD", note_attributes: "oops" },
+        "note_attributes Invalid input: expected array, received string",
+      ],
     ] as const) {
       const response = await deliver(h.app.url, "/webhooks/orders/create", {
         topic: "orders/create",
@@ -561,8 +549,7 @@ describe("hostile input", () => {
       const delivery = await prisma.webhookDelivery.findUniqueOrThrow({
         where: { shop_topic_eventId: { shop, topic: "orders/create", eventId } },
       });
-      expect(delivery.status).toBe("invalid");
-      expect(delivery.reason).toBeTruthy();
+      expect(delivery, eventId).toMatchObject({ status: "invalid", reason, payload: JSON.stringify(body) });
     }
     expect(await prisma.verification.count({ where: { shop } })).toBe(0);
   });

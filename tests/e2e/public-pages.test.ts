@@ -1,0 +1,182 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../sandbox/listen";
+import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
+import { launchChromium } from "../support/chromium";
+
+// What the built app answers outside the admin's pages, served by remix-serve as a host runs
+// it: the root URL Shopify opens, the login page (in Chromium: a person uses it), the health
+// check with and without a database that answers, and the headers that let only the shop's
+// admin frame the embedded app.
+
+const ROOT = path.resolve(__dirname, "../..");
+const SHOP = "e2e-public.myshopify.com";
+const API_KEY = "e2e-public-api-key";
+const API_SECRET = "e2e-public-api-secret";
+
+interface Served {
+  url: string;
+  log: () => string;
+  stop(): void;
+}
+
+/** Starts the production build; resolves once it answers HTTP at all (healthy or not). */
+async function serveBuild(env: Record<string, string>): Promise<Served> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let log = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        SHOPIFY_API_KEY: API_KEY,
+        SHOPIFY_API_SECRET: API_SECRET,
+        SHOPIFY_APP_URL: url,
+        WORKER_ENABLED: "false",
+        LOG_LEVEL: "error",
+        NODE_OPTIONS: "",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (chunk) => (log += chunk));
+  child.stderr?.on("data", (chunk) => (log += chunk));
+  const until = Date.now() + 150_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${log}`);
+    if (Date.now() > until) throw new Error(`the app did not start:\n${log}`);
+    const answered = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, log: () => log, stop: () => child.kill("SIGTERM") };
+}
+
+let standin: ShopifyStandin;
+let app: Served;
+let broken: Served;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, "build/server/index.js")))
+    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
+  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
+  // A database server that is down: nothing listens on its port, so no query is answered.
+  const down = `postgresql://tag_guard@127.0.0.1:${await freePort()}/tag_guard`;
+  [app, broken] = await Promise.all([
+    serveBuild({ DATABASE_URL: process.env.DATABASE_URL!, SHOPIFY_STANDIN_URL: standin.url }),
+    serveBuild({ DATABASE_URL: down }),
+  ]);
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  app?.stop();
+  broken?.stop();
+  await standin?.close();
+});
+
+const asBrowser = { "user-agent": BROWSER_USER_AGENT };
+
+describe("/healthz", () => {
+  it("answers 200 while the database answers, and 503 when it cannot be reached", async () => {
+    const healthy = await fetch(`${app.url}/healthz`);
+    expect(healthy.status).toBe(200);
+    expect(await healthy.json()).toEqual({ ok: true });
+
+    const down = await fetch(`${broken.url}/healthz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ ok: false });
+    // Still up and answering: a failing database is reported, not a crash.
+    expect((await fetch(`${broken.url}/healthz`)).status).toBe(503);
+  });
+});
+
+describe("the root URL", () => {
+  it("sends Shopify's launch (with ?shop) on into the embedded app, keeping every parameter", async () => {
+    const query = `shop=${SHOP}&host=YWRtaW4uc2hvcGlmeS5jb20&embedded=1`;
+    const response = await fetch(`${app.url}/?${query}`, { redirect: "manual", headers: asBrowser });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/app?${query}`);
+  });
+
+  it("sends anyone else to the login page", async () => {
+    const response = await fetch(`${app.url}/`, { redirect: "manual", headers: asBrowser });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/auth/login");
+  });
+});
+
+describe("the login page", () => {
+  it("asks for the shop, says what is wrong with a bad one, and sends a good one to Shopify", async () => {
+    const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // Shopify's admin is not reachable from here: note where the app sent the merchant instead.
+    const leftFor: string[] = [];
+    await page.route("https://admin.shopify.com/**", (route) => {
+      leftFor.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/html", body: "<p>Shopify admin</p>" });
+    });
+
+    await page.goto(`${app.url}/auth/login`);
+    const shop = page.getByLabel("Shop domain");
+    await shop.waitFor();
+    expect(await page.getByText("Enter your shop domain to log in.").count()).toBe(0);
+
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByText("Enter your shop domain to log in.").waitFor();
+
+    await shop.fill("not a shop!");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByText("Enter a valid shop domain, such as my-shop.myshopify.com.").waitFor();
+
+    await shop.fill("e2e-public");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.getByText("Shopify admin").waitFor();
+    expect(leftFor).toEqual([`https://admin.shopify.com/store/e2e-public/oauth/install?client_id=${API_KEY}`]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the embedded app's document", () => {
+  const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+  const idToken = () => signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: API_SECRET, ttlSeconds: 600 });
+
+  it("may be framed only by the shop's own admin (and Shopify's), and preloads App Bridge", async () => {
+    const response = await fetch(`${app.url}/app?embedded=1&shop=${SHOP}&host=${host}&id_token=${idToken()}`, {
+      redirect: "manual",
+      headers: asBrowser,
+    });
+    expect(response.status, app.log()).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const ancestors = /frame-ancestors ([^;]*);/.exec(csp)?.[1]?.split(" ") ?? [];
+    expect(ancestors.slice(0, 2)).toEqual([`https://${SHOP}`, "https://admin.shopify.com"]);
+    // No wildcard that lets any site frame the admin, and no other shop.
+    expect(ancestors).not.toContain("*");
+    expect(ancestors.filter((source) => source.endsWith(".myshopify.com"))).toEqual([`https://${SHOP}`]);
+    // X-Frame-Options would forbid the admin's own frame: the CSP above is the whole rule.
+    expect(response.headers.get("x-frame-options")).toBeNull();
+    expect(response.headers.get("link")).toContain("https://cdn.shopify.com/shopifycloud/app-bridge.js");
+    await response.body?.cancel();
+  });
+});
