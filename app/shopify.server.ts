@@ -6,7 +6,7 @@ import { env } from "./env.server";
 import { handleReinstalled } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./logger.server";
 import { SealedSessionStorage } from "./sealed-session-storage.server";
-import { ensureEvidenceDefinition } from "./shopify-orders/orders.server";
+import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
 
 const config = env();

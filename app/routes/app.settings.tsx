@@ -16,7 +16,7 @@ import { useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../components/format";
+import { formatTime } from "../units/times";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
 import { getPublicSettings } from "../settings/shop-settings.server";

@@ -1,5 +1,5 @@
 import { logger } from "../logger.server";
-import { writeStorefrontConfig, type AdminGraphql } from "../shopify-orders/orders.server";
+import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
 import prisma from "../db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";

@@ -1,5 +1,5 @@
 // Every GraphQL document the app sends to the Admin API (2026-07), with the types of their
-// variables and results. tests/shopify-orders validates every string exported here against
+// variables and results. tests/shopify-admin validates every string exported here against
 // the vendored Admin schema, so a document added to this module is covered automatically.
 // Plain module (no network): safe to import from anywhere.
 

@@ -1,14 +1,14 @@
 import { GraphqlQueryError } from "@shopify/shopify-api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-orders/documents";
-import { callAdmin, type AdminGraphql } from "../../app/shopify-orders/admin-client.server";
+import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-admin/documents";
+import { callAdmin, type AdminGraphql } from "../../app/shopify-admin/admin-client.server";
 import {
   ensureEvidenceDefinition,
   markOrderHijacked,
   readOrderTagGuardState,
   writeStorefrontConfig,
   type HijackEvidence,
-} from "../../app/shopify-orders/orders.server";
+} from "../../app/shopify-admin/orders.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { startHarness, type Harness } from "./support";
 
