@@ -145,24 +145,3 @@ export interface OrderTagGuardStateData {
     evidence: { id: string; namespace: string; key: string; type: string; value: string } | null;
   } | null;
 }
-
-/** Reads the storefront config back from the app installation. */
-export const STOREFRONT_CONFIG_STATE = `#graphql
-  query TagGuardStorefrontConfigState {
-    currentAppInstallation {
-      id
-      storefrontConfig: metafield(namespace: "tag_guard", key: "storefront_config") {
-        id
-        type
-        value
-      }
-    }
-  }
-`;
-export type StorefrontConfigStateVariables = Record<string, never>;
-export interface StorefrontConfigStateData {
-  currentAppInstallation: {
-    id: string;
-    storefrontConfig: { id: string; type: string; value: string } | null;
-  };
-}
