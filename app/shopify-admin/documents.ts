@@ -1,6 +1,7 @@
-// Every GraphQL document the app sends to the Admin API (2026-07), with the types of their
-// variables and results. tests/shopify-admin validates every string exported here against
-// the vendored Admin schema, so a document added to this module is covered automatically.
+// Every GraphQL document the app sends to the Admin API (2026-07). Their variable and result
+// types are generated from this file (`npm run graphql-codegen` writes app/types/; see
+// requestAdmin), and tests/shopify-admin validates every string exported here against the
+// vendored Admin schema, so a document added to this module is covered automatically.
 // Plain module (no network): safe to import from anywhere.
 
 /** Where the hijack evidence lives on an order. `$app:` makes it app-owned (reserved). */
@@ -9,24 +10,6 @@ export const EVIDENCE_METAFIELD = {
   key: "hijack_evidence",
   type: "json",
 } as const;
-
-export interface UserError {
-  field: string[] | null;
-  message: string;
-}
-
-export interface CodedUserError extends UserError {
-  code: string | null;
-}
-
-export interface MetafieldsSetInput {
-  ownerId: string;
-  namespace: string;
-  key: string;
-  type: string;
-  value: string;
-  compareDigest?: string | null;
-}
 
 /**
  * Tag the order and write the evidence in one round trip: both fields are idempotent
@@ -45,28 +28,12 @@ export const MARK_ORDER_HIJACKED = `#graphql
     }
   }
 `;
-export interface MarkOrderHijackedVariables {
-  id: string;
-  tags: string[];
-  metafields: MetafieldsSetInput[];
-}
-export interface MarkOrderHijackedData {
-  tagsAdd: { node: { id: string } | null; userErrors: UserError[] } | null;
-  metafieldsSet: {
-    metafields: Array<{ id: string; namespace: string; key: string }> | null;
-    userErrors: CodedUserError[];
-  } | null;
-}
 
 export const CURRENT_APP_INSTALLATION = `#graphql
   query TagGuardCurrentAppInstallation {
     currentAppInstallation { id }
   }
 `;
-export type CurrentAppInstallationVariables = Record<string, never>;
-export interface CurrentAppInstallationData {
-  currentAppInstallation: { id: string };
-}
 
 export const METAFIELDS_SET = `#graphql
   mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {
@@ -76,15 +43,6 @@ export const METAFIELDS_SET = `#graphql
     }
   }
 `;
-export interface MetafieldsSetVariables {
-  metafields: MetafieldsSetInput[];
-}
-export interface MetafieldsSetData {
-  metafieldsSet: {
-    metafields: Array<{ id: string; namespace: string; key: string }> | null;
-    userErrors: CodedUserError[];
-  } | null;
-}
 
 /**
  * Pins the evidence metafield to the order page with merchant read access, so the merchant
@@ -98,24 +56,6 @@ export const EVIDENCE_DEFINITION_CREATE = `#graphql
     }
   }
 `;
-export interface EvidenceDefinitionCreateVariables {
-  definition: {
-    name: string;
-    namespace: string;
-    key: string;
-    type: string;
-    description?: string;
-    ownerType: "ORDER";
-    pin?: boolean;
-    access?: { admin?: "MERCHANT_READ" | "MERCHANT_READ_WRITE" };
-  };
-}
-export interface EvidenceDefinitionCreateData {
-  metafieldDefinitionCreate: {
-    createdDefinition: { id: string; namespace: string; key: string } | null;
-    userErrors: CodedUserError[];
-  } | null;
-}
 
 /** Reads back what the app wrote on an order (used by checks, support tooling and tests). */
 export const ORDER_TAG_GUARD_STATE = `#graphql
@@ -134,14 +74,3 @@ export const ORDER_TAG_GUARD_STATE = `#graphql
     }
   }
 `;
-export interface OrderTagGuardStateVariables {
-  id: string;
-}
-export interface OrderTagGuardStateData {
-  order: {
-    id: string;
-    name: string;
-    tags: string[];
-    evidence: { id: string; namespace: string; key: string; type: string; value: string } | null;
-  } | null;
-}
