@@ -1,7 +1,7 @@
 import { createClickServiceClient } from "../click-service";
 import { env } from "../env.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
-import { offlineAdmin } from "../shopify-admin/offline-admin.server";
+import { offlineAdmin } from "../shopify.server";
 import type { PipelineDeps } from "./order-run.server";
 import { verifyOrderHandler } from "./verify-order.server";
 

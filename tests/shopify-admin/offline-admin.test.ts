@@ -2,9 +2,8 @@
 // storage on the test's SQLite file) and the Shopify stand-in over HTTP, on a clock the test moves.
 import { Session } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineAdmin } from "../../app/shopify-admin/offline-admin.server";
 import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
-import { sessionStorage } from "../../app/shopify.server";
+import { offlineAdmin, sessionStorage } from "../../app/shopify.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { orderPayload } from "../support/fixtures";
