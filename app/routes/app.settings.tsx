@@ -19,6 +19,7 @@ import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
+import { DEFAULT_SETTINGS } from "../settings/defaults";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
 import { authenticate } from "../shopify.server";
@@ -88,11 +89,11 @@ export default function SettingsPage() {
 
   const [serviceUrl, setServiceUrl] = useState(settings?.clickServiceUrl ?? "");
   const [apiKey, setApiKey] = useState("");
-  const [tagParams, setTagParams] = useState((settings?.tagParams ?? ["tag"]).join(", "));
-  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? "affiliate-hijacked");
-  const [rate, setRate] = useState(settings?.commissionRate ?? "10");
-  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? "subtotal_after_discounts");
-  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? true);
+  const [tagParams, setTagParams] = useState((settings?.tagParams ?? DEFAULT_SETTINGS.tagParams).join(", "));
+  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? DEFAULT_SETTINGS.hijackTag);
+  const [rate, setRate] = useState(settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate);
+  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis);
+  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify);
 
   // After a successful save the key field empties again: the key is never kept in the page.
   useEffect(() => {

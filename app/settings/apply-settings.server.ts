@@ -4,6 +4,7 @@ import prisma from "../db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
+import { DEFAULT_SETTINGS } from "./defaults";
 import { SettingsInput } from "./settings-schema";
 
 // What "Save" on the settings page does, in order: validate and save (nothing is saved when a
@@ -32,7 +33,7 @@ export function settingsInputFromForm(form: FormData) {
     tagParams,
     hijackTag: text("hijackTag") ?? "",
     commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
-    orderValueBasis: text("orderValueBasis") ?? "subtotal_after_discounts",
+    orderValueBasis: text("orderValueBasis") ?? DEFAULT_SETTINGS.orderValueBasis,
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
   };
 }

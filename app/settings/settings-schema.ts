@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
-import { DEFAULT_TAG_PARAMS } from "../attribution/cart-attributes";
+import { DEFAULT_SETTINGS } from "./defaults";
 import { ORDER_VALUE_BASES } from "./order-value-basis";
 
 // What a merchant may save, checked the same way whether it comes from the settings form,
@@ -43,7 +43,7 @@ export const SettingsInput = z.object({
     .array(ParamName)
     .min(1, "list at least one affiliate tag parameter")
     .max(10, "at most 10 tag parameters")
-    .default([...DEFAULT_TAG_PARAMS])
+    .default([...DEFAULT_SETTINGS.tagParams])
     .transform((names) => [...new Set(names)]),
   hijackTag: z
     .string()
@@ -51,7 +51,7 @@ export const SettingsInput = z.object({
     .min(1, "enter the tag to add to hijacked orders")
     .max(40, "Shopify tags are at most 40 characters")
     .refine((tag) => !tag.includes(","), "a tag cannot contain a comma")
-    .default("affiliate-hijacked"),
+    .default(DEFAULT_SETTINGS.hijackTag),
   commissionRate: z
     .string()
     .trim()
@@ -60,9 +60,9 @@ export const SettingsInput = z.object({
       (rate) => /^\d+(\.\d+)?$/.test(rate) && new Decimal(rate).lte(100),
       "the rate is a percentage from 0 to 100",
     )
-    .default("10"),
-  orderValueBasis: z.enum(ORDER_VALUE_BASES).default("subtotal_after_discounts"),
-  autoVerify: z.boolean().default(true),
+    .default(DEFAULT_SETTINGS.commissionRate),
+  orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
+  autoVerify: z.boolean().default(DEFAULT_SETTINGS.autoVerify),
 });
 
 export type SettingsInput = z.input<typeof SettingsInput>;

@@ -1,6 +1,7 @@
 import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
+import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "./sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
@@ -168,5 +169,5 @@ function parseTagParams(json: string): string[] {
   } catch {
     // fall through to the default
   }
-  return ["tag"];
+  return [...DEFAULT_SETTINGS.tagParams];
 }

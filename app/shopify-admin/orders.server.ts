@@ -20,8 +20,6 @@ import {
 
 export type { AdminGraphql, AdminResult, RetryOptions } from "./admin-client.server";
 
-export const DEFAULT_HIJACK_TAG = "affiliate-hijacked";
-
 /** What the merchant sees on the order (JSON value of the evidence metafield). */
 export interface HijackEvidence {
   /** Creator tag the click service says the order belongs to. */
@@ -40,8 +38,8 @@ export interface HijackEvidence {
 export interface MarkOrderHijackedInput {
   /** gid://shopify/Order/… (the webhook's admin_graphql_api_id). */
   orderGid: string;
-  /** Merchant's hijack tag; DEFAULT_HIJACK_TAG when blank. */
-  tag?: string | null;
+  /** The merchant's hijack tag (their settings always hold one). */
+  tag: string;
   evidence: HijackEvidence;
 }
 
@@ -50,7 +48,8 @@ export async function markOrderHijacked(
   { orderGid, tag, evidence }: MarkOrderHijackedInput,
   options?: RetryOptions,
 ): Promise<AdminResult> {
-  const hijackTag = tag?.trim() || DEFAULT_HIJACK_TAG;
+  const hijackTag = tag.trim();
+  if (!hijackTag) return { ok: false, retryable: false, message: "user errors: the hijack tag is blank" };
   const variables: AdminVariables<typeof MARK_ORDER_HIJACKED> = {
     id: orderGid,
     tags: [hijackTag],

@@ -71,7 +71,7 @@ export async function saveSettings(stack: Stack, settings: Scenario["settings"])
     tagParams: settings.tagParams.join(", "),
     hijackTag: settings.hijackTag,
     commissionRate: settings.commissionRate,
-    orderValueBasis: settings.orderValueBasis ?? "subtotal_after_discounts",
+    orderValueBasis: settings.orderValueBasis,
     autoVerify: "true",
   });
   const response = await fetch(`${stack.appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`, {
@@ -135,7 +135,7 @@ export async function placeOrders(
       base + index,
       clickId,
       click?.expectedTag ?? null,
-      scenario.settings.tagParams[0] ?? "tag",
+      scenario.settings.tagParams[0]!,
       capture,
     );
     stack.shopify.createOrder(stack.shop, payload);

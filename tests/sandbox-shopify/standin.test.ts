@@ -239,6 +239,7 @@ describe("webhook helpers", () => {
       context.admin!.graphql,
       {
         orderGid: payload.admin_graphql_api_id,
+        tag: "affiliate-hijacked",
         evidence: {
           expectedTag: "creator-anna",
           arrivedTag: "bot",
@@ -253,6 +254,7 @@ describe("webhook helpers", () => {
     expect(
       await markOrderHijacked(context.admin!.graphql, {
         orderGid: payload.admin_graphql_api_id,
+        tag: "affiliate-hijacked",
         evidence: {
           expectedTag: "creator-anna",
           arrivedTag: "bot",

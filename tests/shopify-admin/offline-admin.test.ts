@@ -79,7 +79,9 @@ describe("offlineAdmin", () => {
     expect(stored?.isExpired()).toBe(false);
     expect(refreshCalls(shop).map((r) => r.status)).toEqual([200]);
 
-    expect(await markOrderHijacked(admin.graphql, { orderGid, evidence })).toMatchObject({ ok: true });
+    expect(await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })).toMatchObject({
+      ok: true,
+    });
     expect(standin.store.findOrder(orderGid)!.order.tags).toEqual(["affiliate-hijacked"]);
   });
 
@@ -92,7 +94,9 @@ describe("offlineAdmin", () => {
   it("uses a fresh token as it is, without a refresh", async () => {
     const { shop, issued, orderGid } = await installWithTokenIssued(10);
     const admin = await offlineAdmin(shop);
-    expect(admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, evidence }))).toMatchObject({ ok: true });
+    expect(
+      admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })),
+    ).toMatchObject({ ok: true });
     expect(refreshCalls(shop)).toEqual([]);
     expect((await sessionStorage.loadSession(`offline_${shop}`))?.accessToken).toBe(issued.token);
   });
@@ -132,7 +136,9 @@ describe("offlineAdmin", () => {
     const [first, second] = await Promise.all([offlineAdmin(shop), offlineAdmin(shop)]);
     expect(refreshCalls(shop)).toHaveLength(1);
     for (const admin of [first, second]) {
-      expect(admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, evidence }))).toMatchObject({ ok: true });
+      expect(
+        admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })),
+      ).toMatchObject({ ok: true });
     }
   });
 });
