@@ -16,6 +16,19 @@ const MAX_CART_TOKEN = 256;
 
 const OUR_ATTRIBUTES = new Set<string>(Object.values(CART_ATTRIBUTES));
 
+/** Shopify's numeric order id as text. Ids pass 2^53, so they stay digits, never a number. */
+const ORDER_ID_DIGITS = "\\d{1,20}";
+const ORDER_ID_TEXT = new RegExp(`^${ORDER_ID_DIGITS}$`);
+const ORDER_GID = new RegExp(`^gid://shopify/Order/(${ORDER_ID_DIGITS})$`);
+
+/** The verification a URL names: by Shopify's numeric order id (as its order page allows), else by our id. */
+export function verificationWhere(
+  shop: string,
+  idOrOrderId: string,
+): { shop: string; orderId: string } | { shop: string; id: string } {
+  return ORDER_ID_TEXT.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
+}
+
 const Amount = z
   .union([z.string(), z.number()])
   .transform(String)
@@ -40,7 +53,7 @@ const OrderPayload = z.object({
       .number()
       .positive()
       .refine((id) => Number.isInteger(id), "must be a numeric id"),
-    z.string().regex(/^\d{1,20}$/, "must be a numeric id"),
+    z.string().regex(ORDER_ID_TEXT, "must be a numeric id"),
   ]),
   admin_graphql_api_id: z.string().max(100).optional(),
   name: z.string().max(255).nullish(),
@@ -82,7 +95,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
   }
   const order = parsed.data;
   // The gid is a string and so exact; a JSON number id beyond 2^53 is already rounded.
-  const fromGid = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d{1,20})$/)?.[1];
+  const fromGid = order.admin_graphql_api_id?.match(ORDER_GID)?.[1];
   if (!fromGid && typeof order.id === "number" && !Number.isSafeInteger(order.id)) {
     return { ok: false, reason: "id is beyond 2^53 and no admin_graphql_api_id gives it exactly" };
   }
