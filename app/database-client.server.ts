@@ -28,7 +28,7 @@ export function requireDialect(url: string): DatabaseDialect {
  * node::ObjectWrap, whose destructor asserts, since Node 24.19, that a Node environment is
  * current: a statement the garbage collector frees outside JavaScript (an idle collection,
  * shutdown) then aborts the whole process, at no particular moment. better-sqlite3 13 moved to
- * Node-API but needs Node 22 or later (docs/decisions/008-node-20-22-and-24.md).
+ * Node-API but needs Node 22 or later (docs/decisions/012-node-20-22-and-24.md).
  */
 export function sqliteRuntimeProblem(nodeVersion: string, betterSqlite3Version: string): string | null {
   const [major = 0, minor = 0] = nodeVersion.replace(/^v/, "").split(".").map(Number);
