@@ -16,7 +16,8 @@ const ON_BOTH_DATABASES = [
   "tests/commissions/**/*.test.ts",
   "tests/verification/pipeline.test.ts",
   "tests/webhooks/**/*.test.ts",
-  "tests/admin/{auth,dashboard,ledger,order-detail,settings}.test.ts",
+  "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,settings}.test.ts",
+  "tests/landing/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

@@ -232,7 +232,7 @@ export async function main(): Promise<boolean> {
     for (const p of plans) console.log(`  ${p.scans ? "!!" : "ok"} ${p.name}: ${p.plan.join(" | ")}`);
 
     // Server time of the loaders' work (authentication excluded: it is a JWT check and one session read).
-    const results = [];
+    const results: Awaited<ReturnType<typeof time>>[] = [];
     for (const days of [7, 30, 90] as const)
       results.push(await time(`dashboard ${days}d`, () => getDashboard(SHOP, days)));
     if (args.includes("--detail")) {
@@ -247,6 +247,10 @@ export async function main(): Promise<boolean> {
     }
     for (const [name, query] of filters)
       results.push(await time(`ledger ${name}`, () => listLedger(SHOP, new URLSearchParams(query))));
+    const { creatorTotals } = await import("../app/commissions/creators.server");
+    const { payableBalances } = await import("../app/commissions/payouts.server");
+    results.push(await time("creators page", () => creatorTotals(SHOP)));
+    results.push(await time("payouts page (balances)", () => payableBalances(SHOP)));
     const first = await listLedger(SHOP, new URLSearchParams(""));
     let cursor = first.nextCursor;
     for (let i = 0; i < 20 && cursor; i++)
@@ -263,7 +267,21 @@ export async function main(): Promise<boolean> {
         `  ${r.label.padEnd(28)} ${r.median.toFixed(1).padStart(7)}ms ${r.p95.toFixed(1).padStart(7)}ms  ${r.ok ? "yes" : "NO"}`,
       );
     await prisma.$disconnect();
-    return results.every((r) => r.ok) && plans.every((p) => !p.scans);
+    const ok = results.every((r) => r.ok) && plans.every((p) => !p.scans);
+    if (args.includes("--json")) {
+      const worst = (prefix: string) =>
+        Math.max(0, ...results.filter((r) => r.label.startsWith(prefix)).map((r) => Number(r.p95.toFixed(1))));
+      const summary = {
+        rows: ROWS,
+        dashboardP95Ms: worst("dashboard"),
+        ledgerP95Ms: worst("ledger"),
+        creatorsP95Ms: worst("creators"),
+        payoutsP95Ms: worst("payouts"),
+        indexedPlans: plans.every((p) => !p.scans),
+      };
+      console.log(`RESULT ${JSON.stringify(summary)}`);
+    }
+    return ok;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,21 +1,101 @@
-// `npm run bench`: runs every bench/*.bench.ts that exports main(): Promise<boolean>, in turn.
-// Benchmarks are run by hand or in a scheduled job, never as part of `npm test`.
-import { readdirSync } from "node:fs";
+// `npm run bench`: measures the app as production runs it and writes bench/results.json.
+// Run by hand (or on a schedule), never as part of `npm test`; it exits 0 either way and says
+// which targets were met.
+//
+//   npm run bench
+//   npm run bench -- --database postgresql      the same on PostgreSQL (DATABASE_URL or a throwaway cluster)
+//   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
+//   npm run bench -- --only intake,flashSale    some measures only
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { DatabaseDialect } from "../app/database-url";
+import { benchEndToEnd, DEFAULT_END_TO_END } from "./end-to-end";
+import { benchFlashSale, DEFAULT_FLASH_SALE } from "./flash-sale";
+import { benchIntake, DEFAULT_INTAKE } from "./intake";
+import { startBenchStack } from "./stack";
+import { benchStorefront } from "./storefront";
+import { formatTargets, TARGETS } from "./targets";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2).find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
-let failed = false;
-for (const file of readdirSync(here)
-  .filter((f) => f.endsWith(".bench.ts"))
-  .sort()) {
-  if (only && !file.includes(only)) continue;
-  console.log(`\n=== ${file}`);
-  const bench = (await import(pathToFileURL(path.join(here, file)).href)) as { main?: () => Promise<boolean> };
-  if (typeof bench.main !== "function") continue;
-  const ok = await bench.main();
-  console.log(ok ? `${file}: within budget` : `${file}: OVER BUDGET`);
-  if (!ok) failed = true;
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const MEASURES = ["intake", "endToEnd", "flashSale", "storefront", "admin"] as const;
+
+const { values } = parseArgs({
+  options: {
+    database: { type: "string", default: "sqlite" },
+    orders: { type: "string" },
+    shops: { type: "string" },
+    "flash-orders": { type: "string" },
+    "admin-rows": { type: "string" },
+    only: { type: "string" },
+  },
+});
+const database = values.database as DatabaseDialect;
+if (database !== "sqlite" && database !== "postgresql") throw new Error("--database is sqlite or postgresql");
+const only = new Set(values.only ? values.only.split(",") : MEASURES);
+const endToEndOptions = {
+  ...DEFAULT_END_TO_END,
+  ...(values.orders && { orders: Number(values.orders) }),
+  ...(values.shops && { shops: Number(values.shops) }),
+};
+const flashSaleOptions = {
+  ...DEFAULT_FLASH_SALE,
+  ...(values["flash-orders"] && { orders: Number(values["flash-orders"]) }),
+};
+
+const results: Record<string, unknown> = {
+  machine: { cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  settings: { database, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
+};
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+if (["intake", "endToEnd", "flashSale"].some((m) => only.has(m))) {
+  // Each measure gets a stack of its own, so one's backlog never slows the next.
+  for (const [name, run] of [
+    ["intake", benchIntake],
+    ["endToEnd", (stack) => benchEndToEnd(stack, endToEndOptions)],
+    ["flashSale", (stack) => benchFlashSale(stack, flashSaleOptions)],
+  ] as const satisfies readonly (readonly [
+    string,
+    (stack: Awaited<ReturnType<typeof startBenchStack>>) => Promise<unknown>,
+  ])[]) {
+    if (!only.has(name)) continue;
+    log(`measuring ${name} on ${database}...`);
+    const stack = await startBenchStack({ database });
+    try {
+      results[name] = await run(stack);
+    } catch (error) {
+      results[name] = { error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      await stack.stop();
+    }
+  }
 }
-process.exitCode = failed ? 1 : 0;
+if (only.has("storefront")) {
+  log("measuring the storefront script...");
+  results.storefront = await benchStorefront();
+}
+if (only.has("admin")) {
+  log("measuring the admin's queries on seeded data (SQLite)...");
+  const admin = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(HERE, "admin-queries.bench.ts"),
+      "--json",
+      ...(values["admin-rows"] ? ["--rows", values["admin-rows"]] : []),
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 },
+  );
+  const line = admin.stdout.split("\n").find((l) => l.startsWith("RESULT "));
+  results.admin = line ? JSON.parse(line.slice("RESULT ".length)) : { error: `exit ${admin.status}` };
+}
+
+const file = path.join(HERE, "results.json");
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+log(`\n${formatTargets(results, TARGETS)}\n\nwritten to ${path.relative(process.cwd(), file)}`);

@@ -5,7 +5,8 @@ import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 // the click), else the order's landing_site URL, which Shopify records from the first page.
 
 export interface ClickEvidence {
-  source: "cart_attributes" | "landing_site";
+  /** app_proxy: the touches the storefront reported to the server; else what the order carried. */
+  source: "app_proxy" | "cart_attributes" | "landing_site";
   clickId: string;
   /** null when the click id arrived without any tag (a stripped tag). */
   arrivedTag: string | null;

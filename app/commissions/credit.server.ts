@@ -1,4 +1,5 @@
 import type { Db } from "../db.server";
+import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
 
 export interface CommissionInput {
@@ -6,28 +7,46 @@ export interface CommissionInput {
   verificationId: string;
   orderId: string;
   orderName: string | null;
+  orderCreatedAt: Date;
   /** The creator of the EXPECTED tag, as the click service reports it. */
   creatorId: string;
   expectedTag: string;
   arrivedTag: string;
   orderValue: string;
+  /** The basis orderValue was read with: refunds are pro-rated on the same one. */
+  basis: OrderValueBasis;
   currency: string;
   ratePercent: string;
+  holdDays: number;
   hijacked: boolean;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The hold runs from the order's creation, as a return window does. */
+export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
+  return new Date(orderCreatedAt.getTime() + holdDays * DAY_MS);
+}
+
 /**
- * Credits the order's commission to the creator of the expected tag, never the arrived one.
- * Exactly one record per order: called inside the order job's fenced transaction (only the
- * lease holder writes), and the unique key on the verification backs that up.
+ * Credits the order's commission to the creator of the expected tag, never the arrived one:
+ * the record and its credit entry. Exactly one record per order: called inside the order job's
+ * fenced transaction (only the lease holder writes), and the unique key on the verification
+ * backs that up. A hold already over (0 days, or a late order) starts the record approved.
  */
-export async function creditCommission(tx: Db, input: CommissionInput): Promise<{ id: string; created: boolean }> {
+export async function creditCommission(
+  tx: Db,
+  input: CommissionInput,
+  now: Date,
+): Promise<{ id: string; created: boolean }> {
   const existing = await tx.commission.findUnique({
     where: { verificationId: input.verificationId },
     select: { id: true },
   });
   if (existing) return { id: existing.id, created: false };
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
+  const holdUntil = holdEnd(input.orderCreatedAt, input.holdDays);
+  const approved = holdUntil <= now;
   const record = await tx.commission.create({
     data: {
       shop: input.shop,
@@ -38,14 +57,21 @@ export async function creditCommission(tx: Db, input: CommissionInput): Promise<
       expectedTag: input.expectedTag,
       arrivedTag: input.arrivedTag,
       orderValue: input.orderValue,
+      basis: input.basis,
       currency: input.currency,
       rate: input.ratePercent,
       amount,
       amountMinor,
-      status: "pending",
+      status: approved ? "approved" : "pending",
+      approvedAt: approved ? now : null,
+      holdUntil,
       redirected: input.hijacked,
+      createdAt: now,
     },
     select: { id: true },
+  });
+  await tx.commissionEntry.create({
+    data: { shop: input.shop, commissionId: record.id, kind: "credit", amountMinor, amount, createdAt: now },
   });
   return { id: record.id, created: true };
 }

@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { LedgerRow } from "./ledger.server";
+import type { PayoutCsvRow } from "./payouts.server";
 
-// The ledger as CSV for a spreadsheet. csv-stringify does the RFC 4180 quoting (commas, quotes,
+// The ledger, and each payout, as CSV for a spreadsheet. csv-stringify does the RFC 4180 quoting (commas, quotes,
 // newlines); we add the spreadsheet-injection guard: a cell that starts with = + - @, a tab or
 // a carriage return would be read as a formula, so it gets a leading single quote. Tags and
 // creator ids come from outside the shop (links, coupon extensions), so this matters.
@@ -38,17 +39,34 @@ function toRecord(row: LedgerRow): string[] {
 
 /** CSV text as a Node stream; rows are pulled from the iterable only as fast as the reader reads. */
 export function ledgerCsvStream(rows: AsyncIterable<LedgerRow> | Iterable<LedgerRow>): Readable {
-  const records = Readable.from(
+  return csvStream(
+    CSV_COLUMNS.map((c) => c.header),
     (async function* () {
       for await (const row of rows) yield toRecord(row);
     })(),
   );
-  const csv = stringify({
-    header: true,
-    columns: CSV_COLUMNS.map((c) => c.header),
-    eof: true,
-    record_delimiter: "windows",
-  });
-  records.on("error", (error) => csv.destroy(error));
-  return records.pipe(csv);
+}
+
+export const PAYOUT_CSV_COLUMNS = [
+  { key: "creatorId", header: "Creator" },
+  { key: "amount", header: "Amount" },
+  { key: "currency", header: "Currency" },
+  { key: "records", header: "Records" },
+] as const satisfies readonly { key: keyof PayoutCsvRow; header: string }[];
+
+/** One row per creator and currency of a payout, guarded like the ledger's. */
+export function payoutCsvStream(rows: Iterable<PayoutCsvRow>): Readable {
+  return csvStream(
+    PAYOUT_CSV_COLUMNS.map((c) => c.header),
+    (function* () {
+      for (const row of rows) yield PAYOUT_CSV_COLUMNS.map(({ key }) => neutraliseCell(String(row[key])));
+    })(),
+  );
+}
+
+function csvStream(headers: string[], records: AsyncIterable<string[]> | Iterable<string[]>): Readable {
+  const source = Readable.from(records);
+  const csv = stringify({ header: true, columns: headers, eof: true, record_delimiter: "windows" });
+  source.on("error", (error) => csv.destroy(error));
+  return source.pipe(csv);
 }

@@ -2,12 +2,14 @@ import { Prisma } from "@prisma/client";
 import prisma, { dialect, sqlTime } from "../db.server";
 import { formatMoney } from "../units/money";
 import { PERIODS, periodStart } from "../units/periods";
+import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
 
 // The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
 // per currency of the whole filtered set summed in SQL over integer minor units, and an
 // export that walks the same filter in keyset batches so memory stays flat for any size.
 
-export const LEDGER_STATUSES = ["pending", "approved", "paid", "void"] as const;
+/** The statuses the ledger filters by: every status a record can have. */
+export const LEDGER_STATUSES = COMMISSION_STATUSES;
 export const PAGE_SIZE = 50;
 
 export interface LedgerFilter {
@@ -53,7 +55,7 @@ export function parseLedgerFilter(params: URLSearchParams): LedgerFilter {
   const days = Number(params.get("days"));
   return {
     creatorId: creator,
-    status: status && (LEDGER_STATUSES as readonly string[]).includes(status) ? status : null,
+    status: isCommissionStatus(status) ? status : null,
     redirectedOnly: params.get("redirected") === "1" || params.get("redirected") === "true",
     days: (PERIODS as readonly number[]).includes(days) ? days : null,
   };

@@ -36,8 +36,17 @@ export function dashboardQueries(shop: string, since: Date) {
     captureSeen: Prisma.sql`
       SELECT EXISTS (
         SELECT 1 FROM "Verification"
-        WHERE "shop" = ${shop} AND "createdAt" >= ${time} AND "captureSource" = 'cart_attributes'
+        WHERE "shop" = ${shop} AND "createdAt" >= ${time} AND "captureSource" IN ('app_proxy', 'cart_attributes')
       ) AS seen`,
+    /**
+     * What the landing record did in the period: orders decided from it once the service had
+     * forgotten their click (saved from expiry), and carts whose attributes a script rewrote.
+     * Index: (shop, createdAt).
+     */
+    landing: Prisma.sql`
+      SELECT COUNT(*) FILTER (WHERE "verdictSource" = 'landing') AS "savedFromExpiry",
+             COUNT(*) FILTER (WHERE "tampered") AS tampered
+      FROM "Verification" WHERE "shop" = ${shop} AND "createdAt" >= ${time}`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

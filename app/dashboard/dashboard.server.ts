@@ -37,6 +37,8 @@ export interface Dashboard {
   hijackRate: string | null;
   redirected: { currency: string; total: string; orders: number }[];
   topArrivedTags: { tag: string; orders: number }[];
+  /** Orders decided from the landing record after the service forgot their click, and tampered carts. */
+  landing: { savedFromExpiry: number; tampered: number };
   banners: {
     credentialsRejectedAt: string | null;
     captureNotSeen: boolean;
@@ -50,11 +52,12 @@ export interface Dashboard {
 export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
-  const [outcomeRows, totalRows, tagRows, seenRows, recentRows, requestRows] = await Promise.all([
+  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows] = await Promise.all([
     prisma.$queryRaw<{ outcome: string | null; n: number | bigint }[]>(q.outcomeCounts),
     prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(q.redirectedTotals),
     prisma.$queryRaw<{ tag: string; n: number | bigint }[]>(q.topArrivedTags),
     prisma.$queryRaw<{ seen: number | bigint | boolean }[]>(q.captureSeen),
+    prisma.$queryRaw<{ savedFromExpiry: number | bigint; tampered: number | bigint }[]>(q.landing),
     prisma.$queryRaw<RawRecent[]>(q.recent),
     prisma.$queryRaw<RawDataRequest[]>(q.dataRequests),
   ]);
@@ -81,6 +84,10 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       orders: Number(row.n),
     })),
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
+    landing: {
+      savedFromExpiry: Number(landingRows[0]?.savedFromExpiry ?? 0),
+      tampered: Number(landingRows[0]?.tampered ?? 0),
+    },
     banners: {
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()

@@ -2,6 +2,7 @@ import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
 import prisma from "../db.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
+import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
 import { parseStoredFacts, verificationWhere } from "../verification/order-facts";
@@ -45,7 +46,22 @@ export interface OrderDetail {
     recorded: boolean | null;
     /** true: the service answered the report; false: its answer was lost and lookup-click settled the verdict. */
     reportConfirmed: boolean | null;
+    /** "service" or "landing" (the click as looked up when the shopper landed). */
+    source: string | null;
   };
+  /** The cart's journey as the storefront reported it through the app proxy. */
+  journey: {
+    touches: { clickId: string; tag: string | null; seenAt: string }[];
+    clicks: {
+      clickId: string;
+      state: string;
+      expectedTag: string | null;
+      creatorId: string | null;
+      lookedUpAt: string | null;
+    }[];
+  };
+  /** What the cart's attributes claimed against the touches, when they disagreed. */
+  tamper: { cartClickId: string | null; cartTag: string | null; findings: string[] } | null;
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -57,7 +73,12 @@ export interface OrderDetail {
     status: string;
     redirected: boolean;
     createdAt: string;
+    holdUntil: string | null;
+    /** The record's ledger entries, oldest first: the credit, then what refunds and a cancellation took back. */
+    entries: { kind: string; amount: string; createdAt: string }[];
   } | null;
+  /** The order's refunds and cancellation as received, and what applying them did. */
+  events: { kind: string; receivedAt: string; appliedAt: string | null; result: string | null }[];
   canRetry: boolean;
 }
 
@@ -70,12 +91,22 @@ export async function getOrderDetail(
 ): Promise<OrderDetail | null> {
   const row = await prisma.verification.findFirst({
     where: verificationWhere(shop, idOrOrderId),
-    include: { attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] }, commission: true },
+    include: {
+      attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] },
+      commission: { include: { entries: { orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }] } } },
+    },
   });
   if (!row) return null;
-  const [settings, job] = await Promise.all([
+  const facts = parseStoredFacts(row.orderFacts);
+  const [settings, job, journey, events] = await Promise.all([
     row.taggedAt ? getPublicSettings(shop) : null,
     jobOf("verify-order", row.id),
+    journeyOf(shop, facts?.cartToken ?? null),
+    prisma.orderEvent.findMany({
+      where: { shop, orderId: row.orderId },
+      orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      take: 100,
+    }),
   ]);
   const c = row.commission;
   return {
@@ -96,9 +127,7 @@ export async function getOrderDetail(
       arrivedTag: row.arrivedTag,
       capturedAt: iso(row.capturedAt),
       deadlineAt: iso(row.deadlineAt),
-      tagHistory: parseTagHistory(
-        parseStoredFacts(row.orderFacts)?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value,
-      ),
+      tagHistory: parseTagHistory(facts?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value),
     },
     attempts: row.attemptLog.map((a) => ({
       number: a.number,
@@ -114,7 +143,19 @@ export async function getOrderDetail(
       verdict: row.verdict,
       recorded: row.recorded,
       reportConfirmed: row.reportConfirmed,
+      source: row.verdictSource,
     },
+    journey: {
+      touches: journey.touches.map((t) => ({ clickId: t.clickId, tag: t.tag, seenAt: t.seenAt.toISOString() })),
+      clicks: journey.clicks.map((c) => ({
+        clickId: c.clickId,
+        state: c.state,
+        expectedTag: c.expectedTag,
+        creatorId: c.creatorId,
+        lookedUpAt: iso(c.lookedUpAt),
+      })),
+    },
+    tamper: readTamper(row.tamperEvidence),
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -131,8 +172,26 @@ export async function getOrderDetail(
           status: c.status,
           redirected: c.redirected,
           createdAt: c.createdAt.toISOString(),
+          holdUntil: iso(c.holdUntil),
+          entries: c.entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
         }
       : null,
+    events: events.map((e) => ({
+      kind: e.kind,
+      receivedAt: e.receivedAt.toISOString(),
+      appliedAt: iso(e.appliedAt),
+      result: e.result,
+    })),
     canRetry: canRetry(row, now),
   };
+}
+
+function readTamper(json: string | null): OrderDetail["tamper"] {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as NonNullable<OrderDetail["tamper"]>;
+    return Array.isArray(value.findings) ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,9 +1,12 @@
 import { z } from "zod";
-import prisma from "../db.server";
+import prisma, { type Db } from "../db.server";
+import { redactCarts, touchesOfCarts } from "../landing/journey.server";
+import { parseStoredFacts } from "../verification/order-facts";
 
 // Shopify's mandatory compliance webhooks. The app holds no customer profile: what it keeps
-// per order is the click id, the tags and the order's amounts. Those are what we gather,
-// redact or erase.
+// per order is the click id, the tags and the order's amounts, and per cart the landing
+// touches (click id, tag, time) the storefront reported. Those are what we gather, redact or
+// erase.
 
 const OrderIds = z.array(z.union([z.number(), z.string()]).transform(String)).catch([]);
 
@@ -18,10 +21,16 @@ const CustomerRequest = z.object({
 
 export async function handleShopRedact(shop: string): Promise<void> {
   await prisma.$transaction([
+    prisma.commissionEntry.deleteMany({ where: { shop } }),
     prisma.commission.deleteMany({ where: { shop } }),
+    prisma.orderEvent.deleteMany({ where: { shop } }),
+    prisma.payoutLine.deleteMany({ where: { payout: { shop } } }),
+    prisma.payout.deleteMany({ where: { shop } }),
     prisma.commissionDay.deleteMany({ where: { shop } }),
     prisma.verification.deleteMany({ where: { shop } }),
     prisma.job.deleteMany({ where: { shop } }),
+    prisma.landingTouch.deleteMany({ where: { shop } }),
+    prisma.clickRecord.deleteMany({ where: { shop } }),
     prisma.webhookDelivery.deleteMany({ where: { shop } }),
     prisma.dataRequest.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
@@ -37,10 +46,11 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
   await prisma.$transaction(
     async (tx) => {
       for (const ids of inChunks(orderIds)) {
+        await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
         // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
         await tx.verification.updateMany({
           where: { shop, orderId: { in: ids } },
-          data: { clickId: null, orderFacts: "{}", reason: "customer data redacted" },
+          data: { clickId: null, orderFacts: "{}", tamperEvidence: null, reason: "customer data redacted" },
         });
         await tx.webhookDelivery.updateMany({ where: { shop, orderId: { in: ids } }, data: { payload: null } });
       }
@@ -56,7 +66,9 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown)
   await prisma.$transaction(
     async (tx) => {
       const verifications = [];
+      const landingTouches = [];
       for (const ids of inChunks(orderIds)) {
+        landingTouches.push(...(await touchesOfCarts(tx, shop, await cartTokensOf(tx, shop, ids))));
         verifications.push(
           ...(await tx.verification.findMany({
             where: { shop, orderId: { in: ids } },
@@ -81,7 +93,7 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown)
           shop,
           customerId: request.success ? (request.data.customer?.id ?? null) : null,
           ordersAsked: JSON.stringify(orderIds),
-          data: JSON.stringify({ orders: verifications }),
+          data: JSON.stringify({ orders: verifications, landingTouches }),
         },
       });
     },
@@ -94,6 +106,15 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown)
 const IDS_PER_STATEMENT = 500;
 // Thousands of ids take many statements; Prisma's 5 s default would cut a slow disk short.
 const TRANSACTION_TIMEOUT_MS = 60_000;
+
+/** The carts the orders were placed from, as their stored facts name them. */
+async function cartTokensOf(tx: Db, shop: string, orderIds: string[]): Promise<string[]> {
+  const rows = await tx.verification.findMany({
+    where: { shop, orderId: { in: orderIds } },
+    select: { orderFacts: true },
+  });
+  return [...new Set(rows.flatMap((row) => parseStoredFacts(row.orderFacts)?.cartToken ?? []))];
+}
 
 function inChunks(ids: string[]): string[][] {
   const unique = [...new Set(ids)];

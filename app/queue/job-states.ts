@@ -1,5 +1,5 @@
 // The job queue's vocabulary, in one place. A job is one unit of background work on one row
-// (its subject): verifying an order. app/queue/queue.server.ts is the only
+// (its subject): verifying an order, looking up a click the storefront reported. app/queue/queue.server.ts is the only
 // code that changes a job; the diagram below is the whole of what it does (decision 009).
 //
 //   queued  --claim-->    running   attempts + 1, lease until now + lease length
@@ -17,7 +17,7 @@
 //   done    --reopen-->   queued    something new arrived for the subject (a refund, say);
 //                                   a job not done yet gets `rerun` instead, so it runs again
 
-export const JOB_KINDS = ["verify-order"] as const;
+export const JOB_KINDS = ["verify-order", "lookup-click"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ["queued", "running", "parked", "done"] as const;

@@ -187,6 +187,19 @@ export default function DashboardPage() {
             </SectionCard>
           </InlineGrid>
 
+          <SectionCard title={t("dashboard.landingTitle")}>
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <SplitRow variant="headingLg" note={t("dashboard.savedFromExpiryHelp")}>
+                <span id="count-saved-from-expiry">
+                  {t("dashboard.savedFromExpiry", { count: data.landing.savedFromExpiry })}
+                </span>
+              </SplitRow>
+              <SplitRow variant="headingLg" note={t("dashboard.tamperedHelp")}>
+                <span id="count-tampered">{t("dashboard.tampered", { count: data.landing.tampered })}</span>
+              </SplitRow>
+            </InlineGrid>
+          </SectionCard>
+
           <Card padding="0">
             <Box padding="400">
               <Text as="h2" variant="headingMd">

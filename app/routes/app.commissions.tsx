@@ -22,6 +22,7 @@ import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { listLedger } from "../commissions/ledger.server";
+import { COMMISSION_STATUSES } from "../commissions/statuses";
 import { formatAmount } from "../units/money";
 import { PERIODS } from "../units/periods";
 import { hasMessage, t } from "../i18n";
@@ -37,10 +38,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const STATUS_OPTIONS = [
   { label: t("ledger.statusAny"), value: "" },
-  { label: t("ledger.statusPending"), value: "pending" },
-  { label: t("ledger.statusApproved"), value: "approved" },
-  { label: t("ledger.statusPaid"), value: "paid" },
-  { label: t("ledger.statusVoid"), value: "void" },
+  ...COMMISSION_STATUSES.map((status) => ({ label: t(`ledger.statusLabel.${status}`), value: status })),
 ];
 
 const PERIOD_OPTIONS = [

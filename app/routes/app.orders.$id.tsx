@@ -34,9 +34,28 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 const none = () => t("common.none");
 
 function sourceLabel(source: string | null): string {
-  if (source === "note_attributes") return t("order.sourceNote");
+  if (source === "app_proxy") return t("order.sourceProxy");
+  if (source === "cart_attributes") return t("order.sourceNote");
   if (source === "landing_site") return t("order.sourceLanding");
   return t("order.sourceNone");
+}
+
+function clickState(click: {
+  state: string;
+  expectedTag: string | null;
+  creatorId: string | null;
+  lookedUpAt: string | null;
+}) {
+  if (click.state === "known") {
+    return t("order.clickStateKnown", {
+      time: formatTime(click.lookedUpAt),
+      expectedTag: click.expectedTag ?? none(),
+      creatorId: click.creatorId ?? none(),
+    });
+  }
+  if (click.state === "unknown") return t("order.clickStateUnknown");
+  if (click.state === "failed") return t("order.clickStateFailed");
+  return t("order.clickStatePending");
 }
 
 function retryMessage(result: ManualRetryResult): { tone: "success" | "warning"; text: string } {
@@ -62,6 +81,21 @@ export default function OrderPage() {
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}
     >
       {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
+      {order.tamper ? (
+        <Banner tone="warning" title={t("order.tamperedTitle")}>
+          <Text as="p">
+            {t("order.tamperedBody", {
+              clickId: order.tamper.cartClickId ?? t("common.none"),
+              tag: order.tamper.cartTag ?? t("common.none"),
+            })}
+          </Text>
+          <List type="bullet">
+            {order.tamper.findings.map((finding) => (
+              <List.Item key={finding}>{finding}</List.Item>
+            ))}
+          </List>
+        </Banner>
+      ) : null}
       {order.canRetry && !retried?.ok ? (
         <Card>
           <InlineStack align="space-between" blockAlign="center">
@@ -99,6 +133,32 @@ export default function OrderPage() {
         </DetailRow>
       </SectionCard>
 
+      <SectionCard title={t("order.journey")}>
+        <Text as="p" tone="subdued">
+          {t("order.journeyHelp")}
+        </Text>
+        {order.journey.touches.length === 0 ? (
+          <EmptyNote>{t("order.journeyEmpty")}</EmptyNote>
+        ) : (
+          <List type="bullet">
+            {order.journey.touches.map((touch) => (
+              <List.Item key={`${touch.seenAt}-${touch.clickId}-${touch.tag}`}>
+                {t("order.journeyTouch", {
+                  time: formatTime(touch.seenAt),
+                  clickId: touch.clickId,
+                  tag: touch.tag ?? t("dashboard.strippedTag"),
+                })}
+              </List.Item>
+            ))}
+            {order.journey.clicks.map((click) => (
+              <List.Item key={click.clickId}>
+                {t("order.journeyClick", { clickId: click.clickId, state: clickState(click) })}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </SectionCard>
+
       <SectionCard title={t("order.attempts")}>
         {order.attempts.length === 0 ? (
           <EmptyNote>{t("order.attemptsEmpty")}</EmptyNote>
@@ -119,6 +179,18 @@ export default function OrderPage() {
         <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
         <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
         <DetailRow label={t("order.verdictText")}>{order.verdict.verdict ?? none()}</DetailRow>
+        <DetailRow label={t("order.verdictSource")}>
+          {order.verdict.source === "landing"
+            ? t("order.verdictSourceLanding")
+            : order.verdict.source === "service"
+              ? t("order.verdictSourceService")
+              : none()}
+        </DetailRow>
+        {order.verdict.reportConfirmed !== null ? (
+          <DetailRow label={t("order.report")}>
+            {order.verdict.reportConfirmed ? t("order.reportConfirmed") : t("order.reportUnconfirmed")}
+          </DetailRow>
+        ) : null}
         <DetailRow label={t("order.recorded")}>
           {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
         </DetailRow>
@@ -146,11 +218,48 @@ export default function OrderPage() {
               {hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}
             </DetailRow>
             <DetailRow label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</DetailRow>
+            <DetailRow label={t("order.holdUntil")}>{formatTime(c.holdUntil)}</DetailRow>
           </>
         ) : (
           <EmptyNote>{t("order.commissionNone")}</EmptyNote>
         )}
       </SectionCard>
+
+      {c ? (
+        <SectionCard title={t("order.entries")}>
+          {c.entries.length === 0 ? (
+            <EmptyNote>{t("order.entriesEmpty")}</EmptyNote>
+          ) : (
+            <List>
+              {c.entries.map((e, index) => (
+                <List.Item key={`${e.kind}-${e.createdAt}-${index}`}>
+                  {t("order.entryRow", {
+                    kind: hasMessage(`order.entryKind.${e.kind}`) ? t(`order.entryKind.${e.kind}`) : e.kind,
+                    amount: formatAmount(e.amount, c.currency),
+                    time: formatTime(e.createdAt),
+                  })}
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </SectionCard>
+      ) : null}
+
+      {order.events.length > 0 ? (
+        <SectionCard title={t("order.events")}>
+          <List>
+            {order.events.map((e, index) => (
+              <List.Item key={`${e.kind}-${e.receivedAt}-${index}`}>
+                {t("order.eventRow", {
+                  kind: hasMessage(`order.eventKind.${e.kind}`) ? t(`order.eventKind.${e.kind}`) : e.kind,
+                  time: formatTime(e.receivedAt),
+                  result: e.result ?? t("order.eventWaiting"),
+                })}
+              </List.Item>
+            ))}
+          </List>
+        </SectionCard>
+      ) : null}
     </AdminPage>
   );
 }

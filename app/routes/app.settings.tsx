@@ -19,6 +19,7 @@ import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
+import { formatCreatorRatesText } from "../settings/creator-rates";
 import { DEFAULT_SETTINGS } from "../settings/defaults";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
@@ -94,6 +95,17 @@ export default function SettingsPage() {
   const [rate, setRate] = useState(settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate);
   const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis);
   const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify);
+  const [windowDays, setWindowDays] = useState(
+    String(settings?.attributionWindowDays ?? DEFAULT_SETTINGS.attributionWindowDays),
+  );
+  const [lookupsPerHour, setLookupsPerHour] = useState(
+    String(settings?.landingLookupsPerHour ?? DEFAULT_SETTINGS.landingLookupsPerHour),
+  );
+  // The commission ledger's hold and per-creator rates.
+  const [holdDays, setHoldDays] = useState(String(settings?.holdDays ?? DEFAULT_SETTINGS.holdDays));
+  const [creatorRates, setCreatorRates] = useState(
+    formatCreatorRatesText(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates),
+  );
 
   // After a successful save the key field empties again: the key is never kept in the page.
   useEffect(() => {
@@ -224,6 +236,62 @@ export default function SettingsPage() {
                 checked={autoVerify}
                 onChange={setAutoVerify}
                 error={errors.autoVerify}
+              />
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.landingSection")} gap="300">
+            <Text as="p" tone="subdued">
+              {t("settings.landingHelp")}
+            </Text>
+            <FormLayout>
+              <FormLayout.Group>
+                <TextField
+                  label={t("settings.attributionWindowDays")}
+                  helpText={t("settings.attributionWindowDaysHelp")}
+                  name="attributionWindowDays"
+                  value={windowDays}
+                  onChange={setWindowDays}
+                  suffix={t("settings.days")}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  error={errors.attributionWindowDays}
+                />
+                <TextField
+                  label={t("settings.landingLookupsPerHour")}
+                  helpText={t("settings.landingLookupsPerHourHelp")}
+                  name="landingLookupsPerHour"
+                  value={lookupsPerHour}
+                  onChange={setLookupsPerHour}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  error={errors.landingLookupsPerHour}
+                />
+              </FormLayout.Group>
+            </FormLayout>
+          </SectionCard>
+          <SectionCard title={t("settings.ledgerSection")} gap="300">
+            <FormLayout>
+              <TextField
+                label={t("settings.holdDays")}
+                name="holdDays"
+                value={holdDays}
+                onChange={setHoldDays}
+                suffix={t("settings.holdDaysSuffix")}
+                inputMode="numeric"
+                autoComplete="off"
+                helpText={t("settings.holdDaysHelp")}
+                error={errors.holdDays}
+              />
+              <TextField
+                label={t("settings.creatorRates")}
+                name="creatorRates"
+                value={creatorRates}
+                onChange={setCreatorRates}
+                multiline={4}
+                autoComplete="off"
+                placeholder="cr_alice = 12.5"
+                helpText={t("settings.creatorRatesHelp")}
+                error={errors.creatorRates}
               />
             </FormLayout>
           </SectionCard>

@@ -3,6 +3,7 @@ import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/order
 import prisma from "../db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { parseCreatorRatesText } from "./creator-rates";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
 import { DEFAULT_SETTINGS } from "./defaults";
 
@@ -34,6 +35,18 @@ export function settingsInputFromForm(form: FormData) {
     commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
     orderValueBasis: text("orderValueBasis") ?? DEFAULT_SETTINGS.orderValueBasis,
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
+    // Absent (a form without the landing section) keeps what is stored; blank is an error to show.
+    attributionWindowDays: text("attributionWindowDays")?.trim(),
+    landingLookupsPerHour: text("landingLookupsPerHour")?.trim(),
+    ...ledgerFields(text("holdDays"), text("creatorRates")),
+  };
+}
+
+/** The ledger's fields; a field the form did not send keeps what is stored. */
+function ledgerFields(holdDays: string | undefined, creatorRates: string | undefined) {
+  return {
+    ...(holdDays !== undefined && { holdDays: /^\s*\d{1,4}\s*$/.test(holdDays) ? Number(holdDays) : Number.NaN }),
+    ...(creatorRates !== undefined && { creatorRates: parseCreatorRatesText(creatorRates) }),
   };
 }
 
@@ -50,7 +63,10 @@ export async function applySettings(
   let requeued = 0;
   if (input.apiKey) {
     // Orders parked because the service rejected the old key go again.
-    requeued = await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", now));
+    requeued = await prisma.$transaction(async (tx) => {
+      await unpark(tx, shop, "lookup-click", now);
+      return unpark(tx, shop, "verify-order", now);
+    });
     if (requeued > 0) wakeWorker();
   }
 

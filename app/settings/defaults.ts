@@ -12,10 +12,22 @@ export const DEFAULT_SETTINGS: {
   readonly commissionRate: string;
   readonly orderValueBasis: OrderValueBasis;
   readonly autoVerify: boolean;
+  /** Days a landing attributes an order (the landing record). */
+  readonly attributionWindowDays: number;
+  /** New clicks the app proxy may look up per hour for the shop. */
+  readonly landingLookupsPerHour: number;
+  /** Days after the order before a commission is approved (the ledger's hold). */
+  readonly holdDays: number;
+  /** Creator id -> percent, overriding commissionRate. */
+  readonly creatorRates: Readonly<Record<string, string>>;
 } = {
   tagParams: DEFAULT_TAG_PARAMS,
   hijackTag: "affiliate-hijacked",
   commissionRate: "10",
   orderValueBasis: "subtotal_after_discounts",
   autoVerify: true,
+  attributionWindowDays: 30,
+  landingLookupsPerHour: 1000,
+  holdDays: 30,
+  creatorRates: {},
 };

@@ -2,3 +2,7 @@
 // computed from. A merchant setting; the pipeline reads the matching amount from the order.
 export const ORDER_VALUE_BASES = ["subtotal_after_discounts", "subtotal_before_discounts", "total_price"] as const;
 export type OrderValueBasis = (typeof ORDER_VALUE_BASES)[number];
+
+export function isOrderValueBasis(value: unknown): value is OrderValueBasis {
+  return (ORDER_VALUE_BASES as readonly unknown[]).includes(value);
+}

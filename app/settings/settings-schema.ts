@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
+import { MAX_CREATOR_ID, MAX_CREATOR_RATES } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import { ORDER_VALUE_BASES } from "./order-value-basis";
 
@@ -13,6 +14,42 @@ const ParamName = z
   .max(64, "parameter names are at most 64 characters")
   .regex(/^[A-Za-z0-9_.-]+$/, "parameter names use letters, digits, '_', '-' or '.'")
   .refine((name) => name !== "lb_click", "lb_click carries the click id, not a tag");
+
+const RATE_FORMAT = "enter a percentage such as 10 or 7.5";
+const RATE_RANGE = "the rate is a percentage from 0 to 100";
+const Rate = z
+  .string()
+  .trim()
+  .regex(/^\d{1,3}(\.\d{1,4})?$/, RATE_FORMAT)
+  .refine((rate) => /^\d+(\.\d+)?$/.test(rate) && new Decimal(rate).lte(100), RATE_RANGE);
+
+// The commission ledger's settings. Omitted, each keeps what is stored (the database's
+// default for a new shop: 30 days, no per-creator rates).
+const HOLD_DAYS = "the hold is a whole number of days from 0 to 365";
+const ledgerSettings = {
+  holdDays: z.number({ error: HOLD_DAYS }).int(HOLD_DAYS).min(0, HOLD_DAYS).max(365, HOLD_DAYS).optional(),
+  creatorRates: z
+    .record(z.string(), z.string())
+    .superRefine((rates, ctx) => {
+      const entries = Object.entries(rates);
+      if (entries.length > MAX_CREATOR_RATES)
+        ctx.addIssue({ code: "custom", message: `at most ${MAX_CREATOR_RATES} creator rates` });
+      for (const [id, rate] of entries) {
+        const problem =
+          !id.trim() || id.length > MAX_CREATOR_ID
+            ? `each line starts with a creator id of 1 to ${MAX_CREATOR_ID} characters`
+            : !Rate.safeParse(rate).success
+              ? `${id}: ${/^\d{1,3}(\.\d{1,4})?$/.test(rate.trim()) ? RATE_RANGE : RATE_FORMAT}`
+              : null;
+        if (problem) {
+          ctx.addIssue({ code: "custom", message: problem });
+          return;
+        }
+      }
+    })
+    .transform((rates) => Object.fromEntries(Object.entries(rates).map(([id, rate]) => [id.trim(), rate.trim()])))
+    .optional(),
+};
 
 export const SettingsInput = z.object({
   clickServiceUrl: z
@@ -52,17 +89,25 @@ export const SettingsInput = z.object({
     .max(40, "Shopify tags are at most 40 characters")
     .refine((tag) => !tag.includes(","), "a tag cannot contain a comma")
     .default(DEFAULT_SETTINGS.hijackTag),
-  commissionRate: z
-    .string()
-    .trim()
-    .regex(/^\d{1,3}(\.\d{1,4})?$/, "enter a percentage such as 10 or 7.5")
-    .refine(
-      (rate) => /^\d+(\.\d+)?$/.test(rate) && new Decimal(rate).lte(100),
-      "the rate is a percentage from 0 to 100",
-    )
-    .default(DEFAULT_SETTINGS.commissionRate),
+  commissionRate: Rate.default(DEFAULT_SETTINGS.commissionRate),
   orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
   autoVerify: z.boolean().default(DEFAULT_SETTINGS.autoVerify),
+  // The landing record (the app proxy's touches): how long a landing attributes an order, and
+  // how many new clicks an hour the shop's storefront may have looked up. Omitted keeps what is
+  // stored (the columns' defaults for a new shop).
+  attributionWindowDays: z.coerce
+    .number({ error: "enter a number of days from 1 to 365" })
+    .int("enter a whole number of days")
+    .min(1, "the window is at least 1 day")
+    .max(365, "the window is at most 365 days")
+    .optional(),
+  landingLookupsPerHour: z.coerce
+    .number({ error: "enter a number of lookups from 10 to 100000" })
+    .int("enter a whole number of lookups")
+    .min(10, "allow at least 10 lookups an hour")
+    .max(100_000, "at most 100000 lookups an hour")
+    .optional(),
+  ...ledgerSettings,
 });
 
 export type SettingsInput = z.input<typeof SettingsInput>;

@@ -1,6 +1,7 @@
 import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
+import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "./sealing.server";
@@ -20,7 +21,13 @@ export interface PublicSettings {
   commissionRate: string;
   orderValueBasis: OrderValueBasis;
   autoVerify: boolean;
+  attributionWindowDays: number;
+  landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
+  /** The commission ledger's hold, in days after the order. */
+  holdDays: number;
+  /** Creator id -> percent, overriding commissionRate. */
+  creatorRates: CreatorRates;
 }
 
 /** Settings as the server uses them, key unsealed. Never return this from a loader. */
@@ -111,6 +118,10 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     commissionRate: valid.commissionRate,
     orderValueBasis: valid.orderValueBasis,
     autoVerify: valid.autoVerify,
+    ...(valid.attributionWindowDays !== undefined && { attributionWindowDays: valid.attributionWindowDays }),
+    ...(valid.landingLookupsPerHour !== undefined && { landingLookupsPerHour: valid.landingLookupsPerHour }),
+    ...(valid.holdDays !== undefined && { holdDays: valid.holdDays }),
+    ...(valid.creatorRates !== undefined && { creatorRates: JSON.stringify(valid.creatorRates) }),
   };
   let row;
   if (valid.apiKey) {
@@ -148,7 +159,11 @@ function toPublic(row: {
   commissionRate: string;
   orderValueBasis: string;
   autoVerify: boolean;
+  attributionWindowDays: number;
+  landingLookupsPerHour: number;
   credentialsRejectedAt: Date | null;
+  holdDays: number;
+  creatorRates: string;
 }): PublicSettings {
   return {
     clickServiceUrl: row.clickServiceUrl,
@@ -158,7 +173,11 @@ function toPublic(row: {
     commissionRate: row.commissionRate,
     orderValueBasis: row.orderValueBasis as OrderValueBasis,
     autoVerify: row.autoVerify,
+    attributionWindowDays: row.attributionWindowDays,
+    landingLookupsPerHour: row.landingLookupsPerHour,
     credentialsRejectedAt: row.credentialsRejectedAt,
+    holdDays: row.holdDays,
+    creatorRates: parseStoredCreatorRates(row.creatorRates),
   };
 }
 

@@ -1,31 +1,50 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@prisma/client";
+import {
+  eventSourceId,
+  readCancellation,
+  readRefund,
+  type OrderEventFacts,
+  type OrderEventRead,
+} from "../commissions/order-events";
 import prisma, { isUniqueViolation, type Db } from "../db.server";
 import { logger } from "../logger.server";
-import { enqueue } from "../queue/queue.server";
+import { enqueue, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
 import { readOrderFacts, type OrderFacts } from "./order-facts";
 
-// Records orders/create deliveries durably and answers at once; the worker does the rest.
-// A delivery is recorded once per (shop, topic, event id) and an order is verified once per
-// (shop, order id). Deliveries that arrive together are written together: one transaction for
-// the whole group (a group commit), so a burst costs a few statements, not a few per order.
-// Within a process groups are written one at a time; across instances the unique keys decide,
-// and a group that loses such a race is simply written again.
+// Records order deliveries durably and answers at once; the worker does the rest.
+// - orders/create: an order is verified once per (shop, order id).
+// - refunds/create, orders/cancelled: an order event, once per refund id and per cancelled
+//   order, holding only the amounts the ledger needs; the order's verify-order job applies it
+//   (reopened here when the order is already known; an event for an order not seen yet waits
+//   for its orders/create, whose job then runs again once it has an outcome).
+// A delivery is recorded once per (shop, topic, event id). Deliveries that arrive together are
+// written together: one transaction for the whole group (a group commit), so a burst costs a
+// few statements, not a few per order. Within a process groups are written one at a time;
+// across instances the unique keys decide, and a group that loses such a race is simply
+// written again.
 
 export type IntakeResult =
   | { status: "queued"; verificationId: string }
+  | { status: "recorded"; eventId: string }
   | { status: "duplicate-delivery" }
   | { status: "duplicate-order" }
+  | { status: "duplicate-event" }
   | { status: "invalid"; reason: string };
 
 /** Largest group written in one transaction. */
 const MAX_GROUP = 200;
 
+type Read =
+  | { ok: true; order: OrderFacts; event?: undefined }
+  | { ok: true; event: OrderEventFacts; order?: undefined }
+  | { ok: false; reason: string };
+
 interface Pending {
   delivery: VerifiedDelivery;
-  read: { ok: true; facts: OrderFacts } | { ok: false; reason: string };
+  read: Read;
   resolve(result: IntakeResult): void;
   reject(error: unknown): void;
 }
@@ -34,10 +53,26 @@ let waiting: Pending[] = [];
 let writing: Promise<void> | null = null;
 
 export function recordOrderDelivery(delivery: VerifiedDelivery): Promise<IntakeResult> {
-  const read =
+  return enter(delivery, () => {
+    const read = readOrderFacts(delivery.payload);
+    return read.ok ? { ok: true, order: read.facts } : read;
+  });
+}
+
+/** refunds/create and orders/cancelled. */
+export function recordOrderEventDelivery(delivery: VerifiedDelivery): Promise<IntakeResult> {
+  const readEvent = delivery.topic === "refunds/create" ? readRefund : readCancellation;
+  return enter(delivery, () => {
+    const read: OrderEventRead = readEvent(delivery.payload, delivery.rawBody);
+    return read.ok ? { ok: true, event: read.facts } : read;
+  });
+}
+
+function enter(delivery: VerifiedDelivery, readPayload: () => Read): Promise<IntakeResult> {
+  const read: Read =
     delivery.notJson !== undefined
-      ? { ok: false as const, reason: `body is not JSON (${delivery.notJson.slice(0, 200)})` }
-      : readOrderFacts(delivery.payload);
+      ? { ok: false, reason: `body is not JSON (${delivery.notJson.slice(0, 200)})` }
+      : readPayload();
   return new Promise((resolve, reject) => {
     waiting.push({ delivery, read, resolve, reject });
     writing ??= new Promise<void>((done) => setImmediate(done)).then(drain);
@@ -61,7 +96,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
     try {
       const results = await prisma.$transaction((tx) => writeGroup(tx, group, new Date()));
       group.forEach((pending, index) => pending.resolve(results[index]!));
-      if (results.some((result) => result.status === "queued")) wakeWorker();
+      if (results.some((result) => result.status === "queued" || result.status === "recorded")) wakeWorker();
       return;
     } catch (error) {
       // Another instance wrote one of these rows between our read and our write: read again.
@@ -76,6 +111,8 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
 async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeResult[]> {
   const deliveryKey = ({ delivery: d }: Pending) => `${d.shop} ${d.topic} ${d.eventId}`;
   const orderKey = (shop: string, orderId: string) => `${shop} ${orderId}`;
+  const eventKey = (shop: string, kind: string, sourceId: string) => `${shop} ${kind} ${sourceId}`;
+  const orderIdOf = (read: Read) => (read.ok ? (read.order?.id ?? read.event!.orderId) : null);
 
   const seenDeliveries = new Set(
     (
@@ -85,18 +122,35 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
       })
     ).map((d) => `${d.shop} ${d.topic} ${d.eventId}`),
   );
-  const orders = group.flatMap((p) => (p.read.ok ? [{ shop: p.delivery.shop, orderId: p.read.facts.id }] : []));
-  const seenOrders = new Set(
+  const orders = group.flatMap((p) => {
+    const orderId = orderIdOf(p.read);
+    return orderId ? [{ shop: p.delivery.shop, orderId }] : [];
+  });
+  const knownOrders = new Map(
     orders.length === 0
       ? []
-      : (await tx.verification.findMany({ where: { OR: orders }, select: { shop: true, orderId: true } })).map((v) =>
-          orderKey(v.shop, v.orderId),
-        ),
+      : (
+          await tx.verification.findMany({ where: { OR: orders }, select: { id: true, shop: true, orderId: true } })
+        ).map((v) => [orderKey(v.shop, v.orderId), v.id]),
+  );
+  const events = group.flatMap((p) =>
+    p.read.ok && p.read.event ? [{ shop: p.delivery.shop, event: p.read.event }] : [],
+  );
+  const seenEvents = new Set(
+    events.length === 0
+      ? []
+      : (
+          await tx.orderEvent.findMany({
+            where: { OR: events.map((e) => ({ shop: e.shop, kind: e.event.kind, sourceId: eventSourceId(e.event) })) },
+            select: { shop: true, kind: true, sourceId: true },
+          })
+        ).map((e) => eventKey(e.shop, e.kind, e.sourceId)),
   );
 
   const results: IntakeResult[] = [];
   const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
   const verifications: (Prisma.VerificationCreateManyInput & { id: string })[] = [];
+  const newEvents: (Prisma.OrderEventCreateManyInput & { id: string })[] = [];
   for (const pending of group) {
     const { delivery, read } = pending;
     const key = deliveryKey(pending);
@@ -119,15 +173,44 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
       results.push({ status: "invalid", reason: read.reason });
       continue;
     }
-    const facts = read.facts;
-    if (seenOrders.has(orderKey(delivery.shop, facts.id))) {
+    if (read.event) {
+      const event = read.event;
+      const sourceId = eventSourceId(event);
+      if (seenEvents.has(eventKey(delivery.shop, event.kind, sourceId))) {
+        // The same refund or cancellation again, under a new event id.
+        deliveries.push({
+          ...base,
+          orderId: event.orderId,
+          status: "duplicate-event",
+          reason: "event already recorded",
+        });
+        results.push({ status: "duplicate-event" });
+        continue;
+      }
+      seenEvents.add(eventKey(delivery.shop, event.kind, sourceId));
+      const id = randomUUID();
+      deliveries.push({ ...base, orderId: event.orderId, status: "recorded" });
+      newEvents.push({
+        id,
+        shop: delivery.shop,
+        orderId: event.orderId,
+        kind: event.kind,
+        sourceId,
+        facts: JSON.stringify(event),
+        receivedAt: now,
+      });
+      results.push({ status: "recorded", eventId: id });
+      continue;
+    }
+    const facts = read.order;
+    if (knownOrders.has(orderKey(delivery.shop, facts.id))) {
       // A different event for an order we already have (Shopify re-sent it under a new id).
       deliveries.push({ ...base, orderId: facts.id, status: "duplicate-order", reason: "order already recorded" });
       results.push({ status: "duplicate-order" });
       continue;
     }
-    seenOrders.add(orderKey(delivery.shop, facts.id));
     const verificationId = randomUUID();
+    knownOrders.set(orderKey(delivery.shop, facts.id), verificationId);
     deliveries.push({ ...base, orderId: facts.id, status: "recorded" });
     verifications.push({
       id: verificationId,
@@ -145,6 +228,7 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
   }
 
   if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
+  if (newEvents.length > 0) await tx.orderEvent.createMany({ data: newEvents });
   if (verifications.length > 0) {
     await tx.verification.createMany({ data: verifications });
     await enqueue(
@@ -153,5 +237,33 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
       now,
     );
   }
+  await reopenForEvents(tx, newEvents, verifications, knownOrders, now);
   return results;
+}
+
+/**
+ * The jobs that must run (again) for events: the order's job for each new event of a known
+ * order, and the new job of an order whose events came before it, which then runs once more
+ * after its outcome so that they are applied (or marked as finding no commission).
+ */
+async function reopenForEvents(
+  tx: Db,
+  newEvents: { shop: string; orderId: string }[],
+  verifications: { id: string; shop: string; orderId: string }[],
+  knownOrders: Map<string, string>,
+  now: Date,
+): Promise<void> {
+  const jobs = new Set<string>();
+  for (const event of newEvents) {
+    const verificationId = knownOrders.get(`${event.shop} ${event.orderId}`);
+    if (verificationId) jobs.add(verificationId);
+  }
+  if (verifications.length > 0) {
+    const waiting = await tx.orderEvent.findMany({
+      where: { appliedAt: null, OR: verifications.map((v) => ({ shop: v.shop, orderId: v.orderId })) },
+      select: { shop: true, orderId: true },
+    });
+    for (const event of waiting) jobs.add(knownOrders.get(`${event.shop} ${event.orderId}`)!);
+  }
+  for (const verificationId of jobs) await reopen(tx, "verify-order", verificationId, now);
 }

@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import type { OrderValueBasis } from "../settings/order-value-basis";
+import { SHOPIFY_ID, shopifyGid } from "../shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
 // whole payload: it carries the shopper's name and addresses, which the app has no use for, and
@@ -16,17 +17,14 @@ const MAX_CART_TOKEN = 256;
 
 const OUR_ATTRIBUTES = new Set<string>(Object.values(CART_ATTRIBUTES));
 
-/** Shopify's numeric order id as text. Ids pass 2^53, so they stay digits, never a number. */
-const ORDER_ID_DIGITS = "\\d{1,20}";
-const ORDER_ID_TEXT = new RegExp(`^${ORDER_ID_DIGITS}$`);
-const ORDER_GID = new RegExp(`^gid://shopify/Order/(${ORDER_ID_DIGITS})$`);
+const ORDER_GID = shopifyGid("Order");
 
 /** The verification a URL names: by Shopify's numeric order id (as its order page allows), else by our id. */
 export function verificationWhere(
   shop: string,
   idOrOrderId: string,
 ): { shop: string; orderId: string } | { shop: string; id: string } {
-  return ORDER_ID_TEXT.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
+  return SHOPIFY_ID.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
 }
 
 const Amount = z
@@ -53,7 +51,7 @@ const OrderPayload = z.object({
       .number()
       .positive()
       .refine((id) => Number.isInteger(id), "must be a numeric id"),
-    z.string().regex(ORDER_ID_TEXT, "must be a numeric id"),
+    z.string().regex(SHOPIFY_ID, "must be a numeric id"),
   ]),
   admin_graphql_api_id: z.string().max(100).optional(),
   name: z.string().max(255).nullish(),

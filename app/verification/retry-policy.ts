@@ -1,5 +1,5 @@
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
-import { backoffDelay } from "../queue/backoff";
+import { nextRetry } from "../queue/backoff";
 import { MAX_ATTEMPTS } from "../queue/job-states";
 
 // When an order's verdict is tried again. It must come inside the click's one-hour life (after
@@ -16,8 +16,7 @@ export type NextStep = { retryAt: Date } | { giveUp: string };
 
 /** attempts: those made so far, this one included. deadline null: bounded by attempts alone. */
 export function nextAttempt(attempts: number, now: Date, deadline: Date | null, random?: () => number): NextStep {
-  if (attempts >= MAX_ATTEMPTS) return { giveUp: `gave up after ${attempts} attempts` };
-  const retryAt = new Date(now.getTime() + backoffDelay(attempts, random));
-  if (deadline && retryAt > deadline) return { giveUp: GAVE_UP_ON_LIFETIME };
-  return { retryAt };
+  const next = nextRetry(attempts, MAX_ATTEMPTS, now, deadline, random);
+  if ("retryAt" in next) return next;
+  return { giveUp: next.giveUp === "attempts" ? `gave up after ${attempts} attempts` : GAVE_UP_ON_LIFETIME };
 }

@@ -2,7 +2,8 @@ import type { Verification } from "@prisma/client";
 import type { ClickServiceError } from "../click-service";
 import type { Db } from "../db.server";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
-import type { OrderRun, StepResult } from "./order-run.server";
+import { knownClick } from "../landing/journey.server";
+import type { Change, OrderRun, StepResult } from "./order-run.server";
 
 // The verdict: was the tag that reached the order the creator's? The order is reported to the
 // service (verify-click) at most once (decision 010). The report is marked as started, fenced
@@ -48,6 +49,7 @@ async function report(run: OrderRun, row: Verification, settings: ServerSettings
         verdict: answer.verdict,
         recorded: answer.recorded,
         hijacked: answer.isHijacked,
+        verdictSource: "service",
         reportConfirmed: true,
         lastError: null,
       },
@@ -71,7 +73,12 @@ async function report(run: OrderRun, row: Verification, settings: ServerSettings
       await flagCredentialsRejected(row.shop, run.now);
       return run.park(KEY_REJECTED, unsent("credentials"));
     case "expired":
-      return run.end("expired", "the click is unknown to the service or past its one-hour life", unsent("expired"));
+      return expiredOrLanding(
+        run,
+        row,
+        "the click is unknown to the service or past its one-hour life",
+        unsent("expired"),
+      );
     case "bad-request":
     case "invalid-input":
       return run.end("failed", `the service refused the request: ${error.message}`, unsent("error"));
@@ -100,6 +107,7 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
           : "matched: the arrived tag is the click's expected tag (settled by lookup-click)",
         recorded: null,
         hijacked,
+        verdictSource: "service",
         reportConfirmed: false,
         lastError: null,
       },
@@ -116,14 +124,42 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
       await flagCredentialsRejected(row.shop, run.now);
       return run.park(KEY_REJECTED, logged("credentials"));
     case "expired":
-      return run.end(
-        "expired",
+      return expiredOrLanding(
+        run,
+        row,
         "the service may have recorded the order, but its answer was lost and the click can no longer be looked up",
         logged("expired"),
       );
     default:
       return run.retry(row.deadlineAt, describe(error), logged("retryable"));
   }
+}
+
+/**
+ * The service no longer knows the click. If lookup-click learned it when the shopper landed, the
+ * verdict comes from that record, exactly as the service would have given it (decision 011);
+ * the 404 stays in the attempt log. Without a landing record the order has expired.
+ */
+async function expiredOrLanding(run: OrderRun, row: Verification, reason: string, change: Change): Promise<StepResult> {
+  const record = row.clickId ? await knownClick(row.shop, row.clickId) : null;
+  if (!record?.expectedTag) return run.end("expired", reason, change);
+  const hijacked = (row.arrivedTag ?? "") !== record.expectedTag;
+  const updated = await run.update(
+    {
+      ...change.data,
+      expectedTag: record.expectedTag,
+      creatorId: record.creatorId,
+      verdict: hijacked
+        ? "hijacked: the arrived tag is not the expected tag the click had when the shopper landed"
+        : "matched: the arrived tag is the expected tag the click had when the shopper landed",
+      recorded: false,
+      hijacked,
+      verdictSource: "landing",
+      lastError: null,
+    },
+    change.also,
+  );
+  return { row: updated };
 }
 
 function describe(error: ClickServiceError): string {

@@ -1,9 +1,14 @@
 import type { Verification } from "@prisma/client";
 import { findClick } from "../attribution/find-click";
+import { judgeWithServerRecord } from "../attribution/server-record";
 import { creditCommission } from "../commissions/credit.server";
+import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.server";
 import type { Db } from "../db.server";
 import prisma from "../db.server";
+import { cartTouches } from "../landing/journey.server";
 import type { JobContext, JobHandler } from "../queue/runner.server";
+import { rateForCreator } from "../settings/creator-rates";
+import { isOrderValueBasis } from "../settings/order-value-basis";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { parseStoredFacts } from "./order-facts";
@@ -30,8 +35,10 @@ export function verifyOrderHandler(deps: PipelineDeps): JobHandler {
 
 async function verifyOrder(run: OrderRun): Promise<StepResult> {
   let row = await prisma.verification.findUnique({ where: { id: run.ctx.job.subject } });
-  // Gone (the shop was redacted) or already decided (a duplicate run): nothing left to do.
-  if (!row || isDecided(row)) return { end: { to: "finish" } };
+  // Gone (the shop was redacted): nothing left to do.
+  if (!row) return { end: { to: "finish" } };
+  // Already decided: a refund or cancellation reopened it, or a duplicate run.
+  if (isDecided(row)) return settleOrderEvents(run, row);
 
   const settings = await settingsFor(row.shop);
   if (settings instanceof SealError) return run.park(`the stored API key cannot be used: ${settings.message}`);
@@ -74,13 +81,21 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
   }
 }
 
-/** Where the click id and the arrived tag came from. No click id, no service call. */
+/**
+ * Where the click id and the arrived tag came from: the server's landing touches for the
+ * order's cart when it has any (they win over the cart's attributes, which any storefront
+ * script can rewrite; a disagreement is kept as evidence of tampering), else the cart's
+ * attributes, else the landing page. No click id, no service call.
+ */
 async function attribute(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
   const facts = parseStoredFacts(row.orderFacts);
   if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
-  const search = findClick(facts, settings.tagParams);
+  const touches = facts.cartToken
+    ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
+    : [];
+  const search = judgeWithServerRecord(findClick(facts, settings.tagParams), facts.cartAttributes, touches);
   if (!search.found) return run.end("unattributed", search.reason);
-  const { evidence } = search;
+  const { evidence, tamper } = search;
   const orderValue =
     facts.amounts[settings.orderValueBasis] ??
     facts.amounts.subtotal_after_discounts ??
@@ -94,30 +109,55 @@ async function attribute(run: OrderRun, row: Verification, settings: ServerSetti
       capturedAt: evidence.capturedAt,
       orderValue,
       deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
+      tampered: tamper !== null,
+      tamperEvidence: tamper ? JSON.stringify(tamper) : null,
     }),
   };
 }
 
-/** One commission record, credited to the creator of the expected tag; the order ends with its verdict. */
+/**
+ * One commission record, credited to the creator of the expected tag; the order ends with its
+ * verdict. Refunds and a cancellation that arrived first are applied in the same transaction.
+ */
 async function credit(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
-  const hijacked = row.hijacked === true;
-  return run.end(hijacked ? "hijacked" : "matched", row.reason, { also: (tx) => creditFor(tx, row, settings) });
+  const outcome = row.hijacked === true ? "hijacked" : "matched";
+  return run.end(outcome, row.reason, {
+    also: async (tx) => {
+      await creditFor(tx, row, settings, run.now);
+      await applyOrderEvents(tx, { ...row, verificationId: row.id, outcome }, run.now);
+    },
+  });
 }
 
-function creditFor(tx: Db, row: Verification, settings: ServerSettings) {
-  return creditCommission(tx, {
-    shop: row.shop,
-    verificationId: row.id,
-    orderId: row.orderId,
-    orderName: row.orderName,
-    creatorId: row.creatorId ?? "",
-    expectedTag: row.expectedTag ?? "",
-    arrivedTag: row.arrivedTag ?? "",
-    orderValue: row.orderValue ?? "0",
-    currency: row.currency ?? "USD",
-    ratePercent: settings.commissionRate,
-    hijacked: row.hijacked === true,
-  });
+function creditFor(tx: Db, row: Verification, settings: ServerSettings, now: Date) {
+  const creatorId = row.creatorId ?? "";
+  return creditCommission(
+    tx,
+    {
+      shop: row.shop,
+      verificationId: row.id,
+      orderId: row.orderId,
+      orderName: row.orderName,
+      orderCreatedAt: row.orderCreatedAt,
+      creatorId,
+      expectedTag: row.expectedTag ?? "",
+      arrivedTag: row.arrivedTag ?? "",
+      orderValue: row.orderValue ?? "0",
+      basis: isOrderValueBasis(settings.orderValueBasis) ? settings.orderValueBasis : "subtotal_after_discounts",
+      currency: row.currency ?? "USD",
+      ratePercent: rateForCreator(settings, creatorId),
+      holdDays: settings.holdDays,
+      hijacked: row.hijacked === true,
+    },
+    now,
+  );
+}
+
+/** A decided order's refunds and cancellation, applied (or marked as finding no commission) as the job ends. */
+async function settleOrderEvents(run: OrderRun, row: Verification): Promise<StepResult> {
+  if (!(await hasPendingEvents(prisma, row.shop, row.orderId))) return { end: { to: "finish" } };
+  await run.ctx.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
+  return { end: { to: "finish" } };
 }
 
 /**

@@ -1,6 +1,9 @@
 import { createClickServiceClient } from "../click-service";
 import { env } from "../env.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
+import { purgeLandingRecord } from "../landing/journey.server";
+import { lookupClickHandler } from "../landing/lookup-click.server";
+import { logger } from "../logger.server";
 import { offlineAdmin } from "../shopify.server";
 import type { PipelineDeps } from "./order-run.server";
 import { verifyOrderHandler } from "./verify-order.server";
@@ -17,13 +20,36 @@ export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> 
   deps?: Partial<PipelineDeps>;
 }
 
+/** How often each instance sweeps what no order can use any more (idempotent on every instance). */
+const MAINTENANCE_INTERVAL_MS = 15 * 60_000;
+
+/** Periodic upkeep beside the jobs: the landing record's retention. */
+function startMaintenance(now: () => Date): () => void {
+  const sweep = () =>
+    purgeLandingRecord(now()).catch((error: unknown) =>
+      logger.error("landing record retention sweep failed", { error }),
+    );
+  const timer = setInterval(sweep, MAINTENANCE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export function startWorker(options: WorkerOptions = {}): JobRunner {
   const { deps, ...runner } = options;
   const pipeline: PipelineDeps = { ...defaultPipelineDeps, ...deps };
-  return startJobRunner({
+  const jobs = startJobRunner({
     concurrency: env().WORKER_CONCURRENCY,
     pollIntervalMs: env().WORKER_POLL_INTERVAL_MS,
     ...runner,
-    handlers: { "verify-order": verifyOrderHandler(pipeline) },
+    handlers: { "verify-order": verifyOrderHandler(pipeline), "lookup-click": lookupClickHandler(pipeline) },
   });
+  const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));
+  return {
+    ...jobs,
+    owner: jobs.owner,
+    stop: () => {
+      stopMaintenance();
+      return jobs.stop();
+    },
+  };
 }

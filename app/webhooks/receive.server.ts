@@ -24,6 +24,8 @@ export interface VerifiedDelivery {
   notJson?: string;
   /** The start of the raw body: what is kept of a delivery that turns out not to be usable. */
   bodySlice: string;
+  /** The whole raw body (capped): ids beyond 2^53 are exact only in its text. */
+  rawBody: string;
 }
 
 /** How much of a raw body is kept as evidence with a delivery that cannot be used. */
@@ -73,6 +75,7 @@ export async function receiveWebhook(
     eventId: check.eventId || check.webhookId,
     payload,
     bodySlice: rawBody.slice(0, BODY_SLICE),
+    rawBody,
     ...(notJson !== undefined && { notJson }),
   };
 }

@@ -4,6 +4,8 @@
 
 export const WEBHOOK_TOPICS = [
   "orders/create",
+  "orders/cancelled",
+  "refunds/create",
   "app/uninstalled",
   "app/scopes_update",
   "customers/data_request",

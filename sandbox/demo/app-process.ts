@@ -64,6 +64,8 @@ export function migrate(databaseUrl: string): void {
 
 export interface AppProcess {
   url: string;
+  /** The server's process id (benchmarks read its memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   log(`App running at ${url}`);
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve();

@@ -97,13 +97,20 @@ async function main(): Promise<number> {
     };
     await saveSettings(stack, scenario.settings);
     log(`Installed ${shop} and saved its settings through the app's settings page`);
-    const capture = await chooseCapture(log);
+    // Orders that say "landing": true reach the app through the app proxy, signed as Shopify signs.
+    const capture = await chooseCapture(log, { appProxy: { appUrl: app.url, apiSecret, shop } });
     cleanups.push(() => capture.close());
     const clickRefs = await createClicks(stack, scenario);
-    const placed = await placeOrders(stack, scenario, clickRefs, capture.capture);
+    const placed = await placeOrders(stack, scenario, clickRefs, capture.captureShopper);
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
+    const refunds = scenario.orders.reduce((sum, order) => sum + order.refunds.length, 0);
+    const cancellations = scenario.orders.filter((order) => order.cancel).length;
     log(
-      `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders; waiting for verification...`,
+      `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders` +
+        (refunds + cancellations > 0
+          ? `, then ${counted(refunds, "refund")} and ${counted(cancellations, "cancellation")}`
+          : "") +
+        "; waiting for verification...",
     );
     await waitForOutcomes(
       stack,
@@ -158,3 +165,7 @@ main().then(
     process.exit(error instanceof ScenarioError ? 2 : 1);
   },
 );
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -7,18 +7,25 @@ export interface Summary {
   outcomes: Record<string, number>;
   hijackTagged: number;
   commissions: number;
+  /** Commission records per status (pending, approved, paid, reversed). */
+  statuses: Record<string, number>;
   commissionTotals: Record<string, string>;
   redirectedTotals: Record<string, string>;
+  /** Orders decided from the landing record after the service forgot their click. */
+  savedFromExpiry: number;
+  tamperedCarts: number;
 }
 
 export function summarise(orders: OrderReport[], deliveries: number, hijackTag: string): Summary {
   const outcomes: Record<string, number> = {};
   const totals: Record<string, Decimal> = {};
   const redirected: Record<string, Decimal> = {};
+  const statuses: Record<string, number> = {};
   for (const order of orders) {
     const outcome = order.outcome ?? "pending";
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     if (!order.commission) continue;
+    statuses[order.commission.status] = (statuses[order.commission.status] ?? 0) + 1;
     const { currency, amount } = order.commission;
     totals[currency] = (totals[currency] ?? new Decimal(0)).plus(amount);
     if (order.commission.redirected) redirected[currency] = (redirected[currency] ?? new Decimal(0)).plus(amount);
@@ -31,20 +38,35 @@ export function summarise(orders: OrderReport[], deliveries: number, hijackTag: 
     outcomes,
     hijackTagged: orders.filter((order) => order.tags.includes(hijackTag)).length,
     commissions: orders.filter((order) => order.commission).length,
+    statuses,
     commissionTotals: asText(totals),
     redirectedTotals: asText(redirected),
+    savedFromExpiry: orders.filter((order) => order.source === "landing").length,
+    tamperedCarts: orders.filter((order) => order.tampered).length,
   };
 }
 
 export function formatTable(orders: OrderReport[]): string {
-  const header = ["order", "ref", "outcome", "shopify tags", "credited creator", "commission", "redirected"];
+  const header = [
+    "order",
+    "ref",
+    "outcome",
+    "decided from",
+    "shopify tags",
+    "credited creator",
+    "commission",
+    "status",
+    "redirected",
+  ];
   const rows = orders.map((order) => [
     order.orderName,
     order.ref,
     order.outcome ?? "(none)",
+    (order.source ?? "-") + (order.tampered ? " (tampered cart)" : ""),
     order.tags.join(", ") || "-",
     order.commission?.creatorId ?? "-",
     order.commission ? `${order.commission.amount} ${order.commission.currency}` : "-",
+    order.commission?.status ?? "-",
     order.commission ? (order.commission.redirected ? "yes" : "no") : "-",
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
@@ -66,7 +88,12 @@ export function formatSummary(summary: Summary): string {
       .join(", ") || "none";
   return [
     `${summary.orders} orders from ${summary.deliveries} webhook deliveries: ${outcomes}`,
-    `${summary.hijackTagged} hijacked orders tagged in Shopify; ${summary.commissions} commission records`,
-    `Commission credited: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
+    `${summary.hijackTagged} hijacked orders tagged in Shopify; ${summary.commissions} commission records (${
+      Object.entries(summary.statuses)
+        .map(([status, count]) => `${status} ${count}`)
+        .join(", ") || "none"
+    })`,
+    `Commission owed after refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
+    `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered cart${summary.tamperedCarts === 1 ? "" : "s"} judged on it`,
   ].join("\n");
 }

@@ -1,7 +1,15 @@
 import type { PrismaClient } from "@prisma/client";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
+import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
 import { BROWSER_USER_AGENT } from "../storefront/chromium";
-import { buildOrderCreatePayload, signSessionToken, webhookHeaders, type ShopifyStandin } from "../shopify";
+import {
+  buildOrderCancelledPayload,
+  buildOrderCreatePayload,
+  buildRefundCreatePayload,
+  signSessionToken,
+  webhookHeaders,
+  type ShopifyStandin,
+} from "../shopify";
 import type { Scenario, ScenarioOrder } from "./scenario";
 
 // Plays a scenario against a running stack exactly as the outside world would: clicks through
@@ -25,24 +33,39 @@ export interface OrderReport {
   orderId: string;
   orderName: string;
   outcome: string | null;
+  /** Where the verdict came from: "service", "landing" (the click as looked up at landing) or null. */
+  source: string | null;
+  /** The cart's attributes disagreed with the landing touches. */
+  tampered: boolean;
   tags: string[];
   commission: {
     creatorId: string;
     expectedTag: string;
     arrivedTag: string;
+    /** Net of refunds and a cancellation. */
     amount: string;
     currency: string;
     redirected: boolean;
+    status: string;
   } | null;
 }
 
 /** Captures the storefront's cart attributes for one order; the browser step replaces the default. */
-export type CaptureCart = (input: {
+export type CaptureCart = (input: CaptureInput) => Promise<Record<string, string>>;
+
+export interface CaptureInput {
   clickId: string;
   expectedTag: string | null;
   arrivedTag: string | null;
   tagParam: string;
-}) => Promise<Record<string, string>>;
+  /** The journey's touches reach the app through the app proxy (the order's "landing": true). */
+  landing?: boolean;
+}
+
+/** The same journey, with the cart's token as well (null when the journey had no cart). */
+export type CaptureShopper = (
+  input: CaptureInput,
+) => Promise<{ attributes: Record<string, string>; cartToken: string | null }>;
 
 export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arrivedTag }) => {
   // What the storefront extension writes, for machines without a browser.
@@ -59,11 +82,17 @@ export const syntheticCapture: CaptureCart = async ({ clickId, expectedTag, arri
 };
 
 /** A fresh session token for one request: Shopify's live 60 seconds, so none is reused. */
-export function sessionToken(stack: Stack): string {
+/** What saving settings through the app's own settings route needs of a stack. */
+export type SettingsTarget = Pick<
+  Stack,
+  "appUrl" | "shop" | "apiKey" | "apiSecret" | "clickServiceUrl" | "clickServiceApiKey"
+>;
+
+export function sessionToken(stack: SettingsTarget): string {
   return signSessionToken({ shop: stack.shop, apiKey: stack.apiKey, secret: stack.apiSecret });
 }
 
-export async function saveSettings(stack: Stack, settings: Scenario["settings"]): Promise<void> {
+export async function saveSettings(stack: SettingsTarget, settings: Scenario["settings"]): Promise<void> {
   const form = new URLSearchParams({
     intent: "save",
     clickServiceUrl: stack.clickServiceUrl,
@@ -73,6 +102,7 @@ export async function saveSettings(stack: Stack, settings: Scenario["settings"])
     commissionRate: settings.commissionRate,
     orderValueBasis: settings.orderValueBasis,
     autoVerify: "true",
+    ...(settings.holdDays !== undefined && { holdDays: String(settings.holdDays) }),
   });
   const response = await fetch(`${stack.appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`, {
     method: "POST",
@@ -94,19 +124,27 @@ export async function saveSettings(stack: Stack, settings: Scenario["settings"])
   }
 }
 
-export async function createClicks(
-  stack: Stack,
-  scenario: Scenario,
-): Promise<Map<string, { clickId: string; expectedTag: string }>> {
-  const clicks = new Map<string, { clickId: string; expectedTag: string }>();
+export interface CreatedClick {
+  clickId: string;
+  expectedTag: string;
+  /** Minutes to age the click once its landing was looked up: the shopper landed while it was fresh. */
+  ageAfterLanding: number | null;
+}
+
+export async function createClicks(stack: Stack, scenario: Scenario): Promise<Map<string, CreatedClick>> {
+  const clicks = new Map<string, CreatedClick>();
   for (const click of scenario.clicks) {
+    const landedFresh =
+      click.ageMinutes > CLICK_LIFETIME_MS / 60_000 &&
+      scenario.orders.some((order) => order.landing && order.click === click.ref);
+    const ageNow = landedFresh ? 0 : click.ageMinutes;
     const response = await fetch(`${stack.clickServiceUrl}/sandbox/clicks`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         expectedTag: click.expectedTag,
         creatorId: click.creatorId,
-        timestamp: new Date(Date.now() - click.ageMinutes * 60_000).toISOString(),
+        timestamp: new Date(Date.now() - ageNow * 60_000).toISOString(),
       }),
     });
     if (response.status !== 201)
@@ -114,7 +152,11 @@ export async function createClicks(
         `the click service refused click "${click.ref}": HTTP ${response.status} ${await response.text()}`,
       );
     const record = (await response.json()) as { clickId: string };
-    clicks.set(click.ref, { clickId: record.clickId, expectedTag: click.expectedTag });
+    clicks.set(click.ref, {
+      clickId: record.clickId,
+      expectedTag: click.expectedTag,
+      ageAfterLanding: landedFresh ? click.ageMinutes : null,
+    });
   }
   return clicks;
 }
@@ -122,8 +164,8 @@ export async function createClicks(
 export async function placeOrders(
   stack: Stack,
   scenario: Scenario,
-  clicks: Map<string, { clickId: string; expectedTag: string }>,
-  capture: CaptureCart,
+  clicks: Map<string, CreatedClick>,
+  capture: CaptureShopper,
 ): Promise<Map<string, { orderId: string; orderName: string }>> {
   const placed = new Map<string, { orderId: string; orderName: string }>();
   const base = 7_000_000_000_000 + (Date.now() % 1_000_000) * 100;
@@ -131,50 +173,85 @@ export async function placeOrders(
     const click = order.click ? clicks.get(order.click) : undefined;
     const clickId = click?.clickId ?? order.clickId ?? null;
     const payload = await orderPayload(
+      stack,
       order,
       base + index,
-      clickId,
-      click?.expectedTag ?? null,
+      { clickId, click: click ?? null, clicks },
       scenario.settings.tagParams[0]!,
       capture,
     );
     stack.shopify.createOrder(stack.shop, payload);
-    const body = JSON.stringify(payload);
-    const headers = webhookHeaders({
-      topic: "orders/create",
-      shop: stack.shop,
-      apiVersion: "2026-07",
-      body,
-      secret: stack.apiSecret,
-      eventId: `demo-evt-${payload.id}`,
-    });
-    // Identical deliveries (same headers, same body), all at once: what Shopify's retries look like.
-    const statuses = await Promise.all(
-      Array.from(
-        { length: order.deliveries },
-        async () => (await fetch(`${stack.appUrl}/webhooks/orders/create`, { method: "POST", headers, body })).status,
-      ),
-    );
-    if (statuses.some((status) => status !== 200))
-      throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its deliveries`);
+    await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
+    // What happened to the order next, sent at once, while it may still be being verified.
+    for (const refund of order.refunds) {
+      const refundPayload = buildRefundCreatePayload({
+        orderId: payload.id,
+        currency: order.currency,
+        lines: [{ title: "Demo product", price: refund.subtotal }],
+      });
+      await sendWebhook(stack, order, "refunds/create", refundPayload, `demo-evt-refund-${String(refundPayload.id)}`);
+    }
+    if (order.cancel)
+      await sendWebhook(
+        stack,
+        order,
+        "orders/cancelled",
+        buildOrderCancelledPayload(payload),
+        `demo-evt-cancel-${payload.id}`,
+      );
     placed.set(order.ref, { orderId: String(payload.id), orderName: String(payload.name) });
   }
   return placed;
 }
 
+/** The order's `deliveries` identical deliveries (same headers, same body), all at once: what Shopify's retries look like. */
+async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+  const body = JSON.stringify(payload);
+  const headers = webhookHeaders({
+    topic,
+    shop: stack.shop,
+    apiVersion: "2026-07",
+    body,
+    secret: stack.apiSecret,
+    eventId,
+  });
+  const statuses = await Promise.all(
+    Array.from(
+      { length: order.deliveries },
+      async () => (await fetch(`${stack.appUrl}/webhooks/${topic}`, { method: "POST", headers, body })).status,
+    ),
+  );
+  if (statuses.some((status) => status !== 200))
+    throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
+}
+
 async function orderPayload(
+  stack: Stack,
   order: ScenarioOrder,
   id: number,
-  clickId: string | null,
-  expectedTag: string | null,
+  named: { clickId: string | null; click: CreatedClick | null; clicks: Map<string, CreatedClick> },
   tagParam: string,
-  capture: CaptureCart,
+  capture: CaptureShopper,
 ) {
+  const { clickId, click } = named;
   const arrivedTag = order.arrivedTag ?? null;
   let noteAttributes: Record<string, string> = {};
   let landingSite = "/";
+  let cartToken: string | null = null;
   if (clickId && order.capture === "cart_attributes") {
-    noteAttributes = await capture({ clickId, expectedTag, arrivedTag, tagParam });
+    const shopper = await capture({
+      clickId,
+      expectedTag: click?.expectedTag ?? null,
+      arrivedTag,
+      tagParam,
+      landing: order.landing,
+    });
+    noteAttributes = shopper.attributes;
+    cartToken = shopper.cartToken;
+    if (order.landing) {
+      await landed(stack, clickId, click?.ageAfterLanding ?? null);
+      if (order.tamper) noteAttributes = tampered(noteAttributes, order.tamper, named.clicks);
+    }
   } else if (clickId && order.capture === "landing_site") {
     const query = new URLSearchParams({ [CLICK_ID_PARAM]: clickId });
     if (arrivedTag !== null) query.set(tagParam, arrivedTag);
@@ -191,11 +268,55 @@ async function orderPayload(
   // The scenario's subtotal as written, never through a float.
   return {
     ...payload,
+    ...(cartToken && { cart_token: cartToken }),
     subtotal_price: order.subtotal,
     current_subtotal_price: order.subtotal,
     total_line_items_price: order.subtotal,
     total_price: order.subtotal,
   };
+}
+
+/**
+ * After a landing: waits until the app has looked the click up (its record is no longer
+ * pending), then, for a click the scenario dates over an hour back, ages it at the service:
+ * the shopper landed while it was fresh and orders long after.
+ */
+async function landed(stack: Stack, clickId: string, ageAfterLanding: number | null, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const record = await stack.db.clickRecord.findFirst({
+      where: { shop: stack.shop, clickId },
+      select: { state: true },
+    });
+    if (record && record.state !== "pending") break;
+    if (Date.now() > deadline)
+      throw new Error(`the app did not look up the landed click ${clickId} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (ageAfterLanding === null) return;
+  const response = await fetch(`${stack.clickServiceUrl}/sandbox/clicks/${encodeURIComponent(clickId)}/age`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ minutes: ageAfterLanding }),
+  });
+  if (!response.ok) throw new Error(`the click service refused to age click ${clickId}: HTTP ${response.status}`);
+}
+
+/** A script's rewrite of the cart after landing: another click (or none), another tag (or none). */
+function tampered(
+  attributes: Record<string, string>,
+  tamper: NonNullable<ScenarioOrder["tamper"]>,
+  clicks: Map<string, CreatedClick>,
+): Record<string, string> {
+  const out = { ...attributes };
+  const set = (name: string, value: string | null | undefined) => {
+    if (value === undefined) return;
+    if (value === null) delete out[name];
+    else out[name] = value;
+  };
+  set(CART_ATTRIBUTES.clickId, tamper.click ? clicks.get(tamper.click)!.clickId : tamper.clickId);
+  set(CART_ATTRIBUTES.arrivedTag, tamper.arrivedTag);
+  return out;
 }
 
 export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutMs = 60_000): Promise<void> {
@@ -206,7 +327,14 @@ export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutM
       where: { shop: stack.shop, orderId: { in: orderIds }, outcome: { not: null } },
       select: { orderId: true },
     });
-    const pending = orderIds.filter((id) => !rows.some((row) => row.orderId === id));
+    // And every refund and cancellation applied to its order's commission.
+    const events = await stack.db.orderEvent.findMany({
+      where: { shop: stack.shop, orderId: { in: orderIds }, appliedAt: null },
+      select: { orderId: true },
+    });
+    const pending = orderIds.filter(
+      (id) => !rows.some((row) => row.orderId === id) || events.some((event) => event.orderId === id),
+    );
     if (pending.length === 0) return;
     if (Date.now() > deadline)
       throw new Error(`orders still not verified after ${timeoutMs / 1000} s: ${pending.join(", ")}`);
@@ -226,6 +354,8 @@ export async function readReport(
         where: { shop_orderId: { shop: stack.shop, orderId } },
         select: {
           outcome: true,
+          verdictSource: true,
+          tampered: true,
           commission: {
             select: {
               creatorId: true,
@@ -234,6 +364,7 @@ export async function readReport(
               amount: true,
               currency: true,
               redirected: true,
+              status: true,
             },
           },
         },
@@ -243,6 +374,8 @@ export async function readReport(
         orderId,
         orderName,
         outcome: row?.outcome ?? null,
+        source: row?.verdictSource ?? null,
+        tampered: row?.tampered ?? false,
         tags: stack.shopify.store.findOrder(orderId)?.order.tags ?? [],
         commission: row?.commission ?? null,
       };

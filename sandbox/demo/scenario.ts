@@ -31,25 +31,59 @@ const Order = z
       .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD")
       .default("USD"),
     deliveries: z.number().int().min(1).max(20).default(1),
+    /** The shopper's landing reached the app proxy while the click was alive. */
+    landing: z.boolean().default(false),
+    /** After landing, a script rewrote the cart's attributes: to a scenario click or a literal id (null: removed), and a tag (null: removed). */
+    tamper: z
+      .object({
+        click: z.string().min(1).optional(),
+        clickId: z.string().min(1).nullable().optional(),
+        arrivedTag: z.string().nullable().optional(),
+      })
+      .refine((tamper) => !(tamper.click && tamper.clickId !== undefined), {
+        message: "name a scenario click with `click` or a literal id with `clickId`, not both",
+        path: ["click"],
+      })
+      .optional(),
+    // After the order's own deliveries, without waiting for its verification: one refunds/create
+    // per entry (that much of the order-value basis refunded), and orders/cancelled.
+    refunds: z
+      .array(z.object({ subtotal: Money }))
+      .max(20)
+      .default([]),
+    cancel: z.boolean().default(false),
   })
   .refine((order) => !(order.click && order.clickId), {
     message: "name a scenario click with `click` or a literal id with `clickId`, not both",
     path: ["click"],
+  })
+  .refine((order) => !order.tamper || order.landing, {
+    message: "a tampered cart needs `landing: true` (there is no landing record to tamper with otherwise)",
+    path: ["tamper"],
+  })
+  .refine((order) => !order.landing || (order.capture === "cart_attributes" && (order.click || order.clickId)), {
+    message: 'a landing needs a click (`click` or `clickId`) captured on the cart (`capture: "cart_attributes"`)',
+    path: ["landing"],
   });
+
+const ScenarioSettings = z.object({
+  commissionRate: z.string().default(DEFAULT_SETTINGS.commissionRate),
+  hijackTag: z.string().default(DEFAULT_SETTINGS.hijackTag),
+  tagParams: z
+    .array(z.string())
+    .min(1)
+    .default([...DEFAULT_SETTINGS.tagParams]),
+  orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
+  // Omitted: the shop keeps its stored hold (a new shop's: DEFAULT_SETTINGS.holdDays).
+  holdDays: z.number().int().min(0).max(365).optional(),
+});
+
+/** The settings a scenario without any saves: the app's defaults. */
+export const DEFAULT_SCENARIO_SETTINGS = ScenarioSettings.parse({});
 
 export const Scenario = z
   .object({
-    settings: z
-      .object({
-        commissionRate: z.string().default(DEFAULT_SETTINGS.commissionRate),
-        hijackTag: z.string().default(DEFAULT_SETTINGS.hijackTag),
-        tagParams: z
-          .array(z.string())
-          .min(1)
-          .default([...DEFAULT_SETTINGS.tagParams]),
-        orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
-      })
-      .prefault({}),
+    settings: ScenarioSettings.prefault({}),
     clicks: z.array(Click).default([]),
     orders: z.array(Order).min(1, "a scenario needs at least one order"),
   })
@@ -62,6 +96,12 @@ export const Scenario = z
     });
     const orderRefs = new Set<string>();
     scenario.orders.forEach((order, index) => {
+      if (order.tamper?.click && !refs.has(order.tamper.click))
+        ctx.addIssue({
+          code: "custom",
+          message: `names click "${order.tamper.click}", which the scenario does not define`,
+          path: ["orders", index, "tamper", "click"],
+        });
       if (order.click && !refs.has(order.click))
         ctx.addIssue({
           code: "custom",
@@ -101,6 +141,9 @@ export const BUILT_IN_SCENARIO = {
     { ref: "carol", expectedTag: "carol-7", creatorId: "cr_carol", ageMinutes: 3 },
     { ref: "dan", expectedTag: "dan-3", creatorId: "cr_dan", ageMinutes: 20 },
     { ref: "old", expectedTag: "erin-1", creatorId: "cr_erin", ageMinutes: 75 },
+    // Landed while fresh; the order comes three hours after the click.
+    { ref: "fiona", expectedTag: "fiona-9", creatorId: "cr_fiona", ageMinutes: 180 },
+    { ref: "gina", expectedTag: "gina-5", creatorId: "cr_gina", ageMinutes: 8 },
   ],
   orders: [
     { ref: "matched", click: "alice", arrivedTag: "alice-20", subtotal: "120.00", deliveries: 2 },
@@ -117,5 +160,32 @@ export const BUILT_IN_SCENARIO = {
     { ref: "expired-click", click: "old", arrivedTag: "erin-1", subtotal: "60.00" },
     { ref: "unknown-click", clickId: "clk_never_issued", arrivedTag: "alice-20", subtotal: "30.00" },
     { ref: "no-click", capture: "none", subtotal: "15.00" },
+    { ref: "saved-from-expiry", click: "fiona", arrivedTag: "fiona-9", landing: true, subtotal: "75.00" },
+    {
+      ref: "tampered-cart",
+      click: "gina",
+      arrivedTag: "honey-77",
+      landing: true,
+      // A script erased the cart's evidence after the swap: the server's record still has it.
+      tamper: { clickId: null, arrivedTag: null },
+      subtotal: "50.00",
+    },
+    // The ledger after the order: a cancellation, a partial refund, refunds of the whole order.
+    { ref: "cancelled", click: "alice", arrivedTag: "alice-20", subtotal: "75.00", cancel: true, deliveries: 2 },
+    {
+      ref: "part-refunded",
+      click: "bob",
+      arrivedTag: "honey-77",
+      subtotal: "200.00",
+      refunds: [{ subtotal: "50.00" }],
+      deliveries: 2,
+    },
+    {
+      ref: "fully-refunded",
+      click: "carol",
+      arrivedTag: "carol-7",
+      subtotal: "64.90",
+      refunds: [{ subtotal: "14.90" }, { subtotal: "50.00" }],
+    },
   ],
 };

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
+import { APP_PROXY_APP_PATH, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { CHROMIUM_PATH, launchChromium } from "../storefront/chromium";
 import { ASSET_FILE, Storefront, type AppProxyTarget } from "../storefront/server";
-import { syntheticCapture, type CaptureCart } from "./run-scenario";
+import { signedProxyQuery } from "../storefront/app-proxy";
+import { syntheticCapture, type CaptureCart, type CaptureInput } from "./run-scenario";
 
 // Where the demo's cart attributes come from. With Chromium and the built extension asset, each
 // order is a new shopper (a fresh browser context) clicking through the stand-in storefront
@@ -64,9 +66,13 @@ export async function chooseCapture(
       `Storefront step: synthetic cart attributes, written as the click-capture extension writes them (${reason})` +
         (options.appProxy ? "; no landing reaches the app through the app proxy" : ""),
     );
+    const { appProxy } = options;
     return {
       capture: syntheticCapture,
-      captureShopper: async (input) => ({ attributes: await syntheticCapture(input), cartToken: null }),
+      captureShopper: async (input) => ({
+        attributes: await syntheticCapture(input),
+        cartToken: input.landing && appProxy ? await syntheticLanding(appProxy, input) : null,
+      }),
       close: async () => {},
     };
   }
@@ -99,7 +105,7 @@ export async function browserCapture(options: CaptureOptions = {}): Promise<Stor
   // The storefront's page settings are shared, so captures run one at a time.
   let queue: Promise<unknown> = Promise.resolve();
   const captureShopper = (input: CaptureInput): Promise<ShopperCart> => {
-    const run = queue.then(() => captureOne(browser, store, input, appProxy !== undefined));
+    const run = queue.then(() => captureOne(browser, store, input, input.landing ? appProxy : undefined));
     queue = run.catch(() => undefined);
     return run;
   };
@@ -116,8 +122,6 @@ export async function browserCapture(options: CaptureOptions = {}): Promise<Stor
     },
   };
 }
-
-type CaptureInput = Parameters<CaptureCart>[0];
 
 /** The pages one shopper visits for an order, in order. */
 export function shopperJourney({ clickId, expectedTag, arrivedTag, tagParam }: CaptureInput): string[] {
@@ -136,10 +140,13 @@ async function captureOne(
   browser: Browser,
   store: Storefront,
   input: CaptureInput,
-  toApp: boolean,
+  appProxy: DemoAppProxy | undefined,
 ): Promise<ShopperCart> {
-  // The block renders the scenario's tag parameter as the merchant's setting would.
+  // The block renders the scenario's tag parameter as the merchant's setting would. Only a
+  // landing journey's touches go on to the app; the others are answered by the stand-in.
   store.reset({ storefrontConfig: { tagParams: [input.tagParam] } });
+  store.appProxy = appProxy ? { appUrl: appProxy.appUrl, apiSecret: appProxy.apiSecret } : null;
+  const toApp = appProxy !== undefined;
   const context = await browser.newContext();
   const errors: string[] = [];
   try {
@@ -191,4 +198,24 @@ async function completion(page: Page): Promise<string> {
 
 async function cartCookie(context: BrowserContext, origin: string): Promise<string | undefined> {
   return (await context.cookies(origin)).find((cookie) => cookie.name === "cart")?.value;
+}
+
+/**
+ * Without a browser, a landing is what the script would report: one signed touch per page of the
+ * journey, straight to the app's /proxy/touch as Shopify's proxy would forward it. Returns the
+ * cart token the order must carry.
+ */
+async function syntheticLanding(appProxy: DemoAppProxy, input: CaptureInput): Promise<string> {
+  const cartToken = `demo-${randomBytes(12).toString("hex")}`;
+  const tags = [...new Set([input.expectedTag ?? input.arrivedTag, input.arrivedTag])];
+  for (const tag of input.arrivedTag === null ? [null] : tags) {
+    const query = signedProxyQuery("", { shop: appProxy.shop, apiSecret: appProxy.apiSecret });
+    const response = await fetch(`${appProxy.appUrl.replace(/\/$/, "")}${APP_PROXY_APP_PATH}/touch?${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clickId: input.clickId, tag, cartToken }),
+    });
+    if (response.status !== 202) throw new Error(`the app answered ${response.status} to the landing's touch`);
+  }
+  return cartToken;
 }

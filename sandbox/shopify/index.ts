@@ -8,3 +8,5 @@ export { signSessionToken, verifySessionToken } from "./session-token";
 export { ShopifyStandinStore } from "./store";
 export { TOKEN_LIFETIMES } from "./tokens";
 export type { IssueOptions, TokenRecord } from "./tokens";
+export { buildOrderCancelledPayload, buildRefundCreatePayload } from "./refund-payload";
+export type { RefundDescription, RefundLineDescription } from "./refund-payload";

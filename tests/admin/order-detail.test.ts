@@ -101,6 +101,7 @@ describe("order detail", () => {
         verdict: "hijacked",
         recorded: true,
         reportConfirmed: null,
+        source: null,
       });
       expect(order.tagging).toMatchObject({ taggedAt: "2026-11-20T10:10:00.000Z", hijackTag: "hijack-caught" });
       expect(order.commission).toMatchObject({ amount: "12.50", currency: "EUR", redirected: true });

@@ -301,3 +301,35 @@ describe("empty and malformed fields, answered by the schema itself", () => {
     expect(Object.keys(body.errors).sort()).toEqual(["clickServiceUrl", "commissionRate", "hijackTag"]);
   });
 });
+
+describe("the commission ledger's settings", () => {
+  it("saves a hold period and per-creator rates, and keeps them when a form omits them", async () => {
+    const { status, body } = await save(form({ holdDays: "14", creatorRates: "cr_alice = 12.5\n\ncr_bob: 20%\n" }));
+    expect(status).toBe(200);
+    expect(body.settings).toMatchObject({ holdDays: 14, creatorRates: { cr_alice: "12.5", cr_bob: "20" } });
+    // A form without the fields (an older page) changes neither.
+    expect((await save(form())).body.settings).toMatchObject({ holdDays: 14, creatorRates: { cr_alice: "12.5" } });
+    expect((await save(form({ holdDays: "0", creatorRates: "" }))).body.settings).toMatchObject({
+      holdDays: 0,
+      creatorRates: {},
+    });
+  });
+
+  it("refuses a hold outside 0 to 365 days and a creator rate that is not a percentage, saving nothing", async () => {
+    for (const holdDays of ["366", "-1", "", "30.5", "thirty"]) {
+      const { status, body } = await save(form({ holdDays }));
+      expect(status).toBe(400);
+      expect(body.errors).toEqual({ holdDays: "the hold is a whole number of days from 0 to 365" });
+    }
+    expect((await save(form({ creatorRates: "cr_alice = 150" }))).body.errors).toEqual({
+      creatorRates: "cr_alice: the rate is a percentage from 0 to 100",
+    });
+    expect((await save(form({ creatorRates: "cr_alice" }))).body.errors).toEqual({
+      creatorRates: "cr_alice: enter a percentage such as 10 or 7.5",
+    });
+    expect((await save(form({ creatorRates: "= 10" }))).body.errors).toEqual({
+      creatorRates: "each line starts with a creator id of 1 to 200 characters",
+    });
+    expect(await prisma.shopSettings.count()).toBe(0);
+  });
+});

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { approveDueCommissions } from "../../app/commissions/approval.server";
+import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";
+import { applyOrderEvents } from "../../app/commissions/order-events.server";
+import { recordPayout } from "../../app/commissions/payouts.server";
+import { COMMISSION_STATUSES } from "../../app/commissions/statuses";
 
 // The ledger's totals come from a trigger-kept daily rollup. Whatever is inserted, updated or
 // deleted, and whatever the filter, they must equal a plain SUM over the records themselves.
@@ -131,6 +136,157 @@ describe("commission totals", () => {
         }
       }),
       { numRuns: 15 },
+    );
+  });
+});
+
+// The same property when the amounts move the way the ledger moves them: credits, pro-rated
+// refunds, cancellations, approval, payouts and clawbacks after them, each through the app's
+// own code, in any order and mix.
+const order = fc.record({
+  creatorId: fc.constantFrom("cr_a", "cr_b"),
+  currency: fc.constantFrom("USD", "JPY", "KWD"),
+  orderValue: fc.integer({ min: 0, max: 10_000_000 }).map((cents) => (cents / 100).toFixed(2)),
+  rate: fc.constantFrom("10", "7.5", "33.3333"),
+  holdDays: fc.constantFrom(0, 30),
+  ageMs: fc.integer({ min: 0, max: 120 * DAY }),
+  // Before payment: refunds as parts of the order value (0 to 1.2), and perhaps a cancellation.
+  refunds: fc.array(fc.integer({ min: 0, max: 1200 }), { maxLength: 3 }),
+  cancel: fc.boolean(),
+  // After the payout: more refunds, or a cancellation, that claw back.
+  later: fc.array(fc.integer({ min: 0, max: 1200 }), { maxLength: 2 }),
+  cancelLater: fc.boolean(),
+});
+
+describe("commission totals with adjustments", () => {
+  it("match a plain SUM for every filter and status after refunds, cancellations, approval and payouts", async () => {
+    let events = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 12 }), fc.boolean(), async (orders, payFirst) => {
+        sequence += 1;
+        const shop = `adjusted-${sequence}.myshopify.com`;
+        const made: { verificationId: string; orderId: string; orderValue: string; o: (typeof orders)[number] }[] = [];
+        for (const [i, o] of orders.entries()) {
+          const orderId = `${sequence}-${i}`;
+          const createdAt = new Date(NOW.getTime() - o.ageMs);
+          const verification = await prisma.verification.create({
+            data: { shop, orderId, orderGid: `gid://shopify/Order/${i}`, orderCreatedAt: createdAt, orderFacts: "{}" },
+          });
+          await prisma.$transaction((tx) =>
+            creditCommission(
+              tx,
+              {
+                shop,
+                verificationId: verification.id,
+                orderId,
+                orderName: null,
+                orderCreatedAt: createdAt,
+                creatorId: o.creatorId,
+                expectedTag: "t",
+                arrivedTag: "t",
+                orderValue: o.orderValue,
+                basis: "subtotal_after_discounts",
+                currency: o.currency,
+                ratePercent: o.rate,
+                holdDays: o.holdDays,
+                hijacked: i % 2 === 0,
+              },
+              createdAt,
+            ),
+          );
+          made.push({ verificationId: verification.id, orderId, orderValue: o.orderValue, o });
+        }
+        const send = async (m: (typeof made)[number], kind: "refund" | "cancel", perMille = 0) => {
+          events += 1;
+          const refunded = ((Number(m.orderValue) * perMille) / 1000).toFixed(2);
+          await prisma.orderEvent.create({
+            data: {
+              shop,
+              orderId: m.orderId,
+              kind,
+              sourceId: `${kind}-${events}`,
+              facts: JSON.stringify(
+                kind === "cancel"
+                  ? { kind, orderId: m.orderId, cancelledAt: null }
+                  : {
+                      kind,
+                      orderId: m.orderId,
+                      refundId: `r${events}`,
+                      currency: m.o.currency,
+                      refunded: {
+                        subtotal_after_discounts: refunded,
+                        subtotal_before_discounts: refunded,
+                        total_price: refunded,
+                      },
+                    },
+              ),
+            },
+          });
+          await prisma.$transaction((tx) =>
+            applyOrderEvents(
+              tx,
+              { shop, orderId: m.orderId, verificationId: m.verificationId, outcome: "matched" },
+              NOW,
+            ),
+          );
+        };
+        const pay = async () => {
+          const balances = await prisma.commission.findMany({
+            where: { shop, status: "approved" },
+            distinct: ["creatorId", "currency"],
+            select: { creatorId: true, currency: true },
+          });
+          if (balances.length === 0) return;
+          await recordPayout(
+            shop,
+            {
+              idempotencyKey: `key-${shop}-${events}`,
+              reference: "r",
+              paidOn: "2026-11-21",
+              balances: balances.map((b) => `${b.currency}:${b.creatorId}`),
+            },
+            NOW,
+          );
+        };
+
+        if (payFirst) {
+          await approveDueCommissions(NOW);
+          await pay();
+        }
+        for (const m of made) {
+          for (const part of m.o.refunds) await send(m, "refund", part);
+          if (m.o.cancel) await send(m, "cancel");
+        }
+        await approveDueCommissions(NOW);
+        await pay();
+        for (const m of made) {
+          for (const part of m.o.later) await send(m, "refund", part);
+          if (m.o.cancelLater) await send(m, "cancel");
+        }
+
+        // Each record is the sum of its entries, never below zero, and its status follows.
+        for (const c of await prisma.commission.findMany({ where: { shop }, include: { entries: true } })) {
+          expect(c.entries.reduce((sum, e) => sum + e.amountMinor, 0n)).toBe(c.amountMinor);
+          expect(c.amountMinor >= 0n).toBe(true);
+          if (c.status === "reversed") expect(c.amountMinor).toBe(0n);
+          expect(c.entries.filter((e) => e.kind === "clawback").length === 0 || c.status === "paid").toBe(true);
+        }
+        const { rollup, records: grouped } = await rollupAndRecords(shop);
+        expect(rollup).toEqual(grouped);
+        for (const days of [null, 7, 30, 90]) {
+          const since = days ? new Date(NOW.getTime() - days * DAY) : undefined;
+          const period: Record<string, string> = days ? { days: String(days) } : {};
+          expect(await ledgerTotals(shop, period)).toEqual(await directTotals(shop, { since }));
+          for (const status of COMMISSION_STATUSES)
+            expect(await ledgerTotals(shop, { ...period, status })).toEqual(
+              await directTotals(shop, { since, status }),
+            );
+          expect(await ledgerTotals(shop, { ...period, redirected: "1" })).toEqual(
+            await directTotals(shop, { since, redirected: true }),
+          );
+        }
+      }),
+      { numRuns: 12 },
     );
   });
 });

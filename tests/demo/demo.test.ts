@@ -44,18 +44,39 @@ function runDemo(
 }
 
 const scenario = {
-  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"] },
+  settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"], holdDays: 0 },
   clicks: [
     { ref: "k1", expectedTag: "zoe-9", creatorId: "cr_zoe", ageMinutes: 30 },
-    { ref: "k2", expectedTag: "yan-4", creatorId: "cr_yan", ageMinutes: 59 },
+    // 45 minutes: a quarter of an hour to spare on a loaded machine, still inside the hour.
+    { ref: "k2", expectedTag: "yan-4", creatorId: "cr_yan", ageMinutes: 45 },
     { ref: "k3", expectedTag: "xia-2", creatorId: "cr_xia", ageMinutes: 61 },
+    { ref: "k4", expectedTag: "wes-3", creatorId: "cr_wes", ageMinutes: 240 },
+    { ref: "k5", expectedTag: "val-8", creatorId: "cr_val", ageMinutes: 2 },
   ],
   orders: [
-    { ref: "a", click: "k1", arrivedTag: "cashback-1", subtotal: "33.33", currency: "EUR", deliveries: 4 },
+    {
+      ref: "a",
+      click: "k1",
+      arrivedTag: "cashback-1",
+      subtotal: "33.33",
+      currency: "EUR",
+      deliveries: 4,
+      refunds: [{ subtotal: "11.11" }],
+    },
     { ref: "b", click: "k2", arrivedTag: "yan-4", capture: "landing_site", subtotal: "10.05", deliveries: 2 },
     { ref: "c", click: "k3", arrivedTag: "xia-2", subtotal: "50.00" },
     { ref: "d", clickId: "clk_made_up", arrivedTag: null, subtotal: "1.00" },
     { ref: "e", capture: "none", subtotal: "5.00" },
+    { ref: "f", click: "k4", arrivedTag: "wes-3", landing: true, subtotal: "20.00" },
+    {
+      ref: "g",
+      click: "k5",
+      arrivedTag: "val-8",
+      landing: true,
+      tamper: { click: "k1", arrivedTag: "zoe-9" },
+      subtotal: "8.00",
+    },
+    { ref: "h", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
   ],
 };
 
@@ -64,12 +85,21 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     const scenarioFile = path.join(dir, "scenario.json");
     const reportFile = path.join(dir, "report.json");
     writeFileSync(scenarioFile, JSON.stringify(scenario));
-    const { code, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile]);
+    const { code, stdout, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile]);
     expect(stderr).not.toMatch(/demo failed/);
     expect(code).toBe(0);
+    // The storefront step ran the real extension script (CI installs Chromium).
+    expect(stdout).toMatch(/Storefront step: real Chromium with the click-capture extension/);
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
       database: string;
-      orders: { ref: string; outcome: string; tags: string[]; commission: Record<string, unknown> | null }[];
+      orders: {
+        ref: string;
+        outcome: string;
+        source: string | null;
+        tampered: boolean;
+        tags: string[];
+        commission: Record<string, unknown> | null;
+      }[];
       summary: Record<string, unknown>;
     };
     expect(report.database).toBe("sqlite");
@@ -81,20 +111,55 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         creatorId: "cr_zoe",
         expectedTag: "zoe-9",
         arrivedTag: "cashback-1",
-        amount: "4.17",
+        // 4.17 credited (33.33 x 12.5%), then 11.11 of the 33.33 refunded: net 2.78.
+        amount: "2.78",
         currency: "EUR",
         redirected: true,
+        status: "approved",
       },
     });
     expect(byRef.b).toMatchObject({
       outcome: "matched",
       tags: [],
-      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false },
+      commission: { creatorId: "cr_yan", amount: "1.26", currency: "USD", redirected: false, status: "approved" },
+    });
+    expect(byRef.h).toMatchObject({
+      outcome: "matched",
+      commission: { creatorId: "cr_zoe", amount: "0.00", currency: "USD", status: "reversed" },
     });
     expect(byRef.c).toMatchObject({ outcome: "expired", commission: null });
     expect(byRef.d).toMatchObject({ outcome: "expired", commission: null });
-    expect(byRef.e).toMatchObject({ outcome: "unattributed", tags: [], commission: null });
-    expect(report.summary).toMatchObject({ orders: 5, deliveries: 9, hijackTagged: 1, commissions: 2 });
+    expect(byRef.e).toMatchObject({
+      outcome: "unattributed",
+      tags: [],
+      commission: null,
+      source: null,
+      tampered: false,
+    });
+    expect(byRef.a).toMatchObject({ source: "service", tampered: false });
+    // Landed while fresh, ordered four hours after the click: decided from the landing record.
+    expect(byRef.f).toMatchObject({
+      outcome: "matched",
+      source: "landing",
+      tampered: false,
+      commission: { creatorId: "cr_wes", amount: "2.50", redirected: false },
+    });
+    // A script rewrote the cart to another creator's click and tag: the server's record wins.
+    expect(byRef.g).toMatchObject({
+      outcome: "matched",
+      source: "service",
+      tampered: true,
+      commission: { creatorId: "cr_val", expectedTag: "val-8", amount: "1.00" },
+    });
+    expect(report.summary).toMatchObject({
+      orders: 8,
+      deliveries: 13,
+      hijackTagged: 1,
+      commissions: 5,
+      statuses: { approved: 4, reversed: 1 },
+      savedFromExpiry: 1,
+      tamperedCarts: 1,
+    });
   });
 
   it("refuses a bad scenario with a message naming the field", async () => {
@@ -200,12 +265,17 @@ describe.skipIf(missing)(
         c: "expired",
         d: "expired",
         e: "unattributed",
+        f: "matched",
+        g: "matched",
+        h: "matched",
       });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
-        amount: "4.17",
+        amount: "2.78",
         redirected: true,
+        status: "approved",
       });
+      expect(report.orders.find((order) => order.ref === "h")?.commission).toMatchObject({ status: "reversed" });
       expect(await demoDatabases()).toEqual(before);
     });
   },

@@ -126,12 +126,13 @@ describe("demo storefront step sending landings through the app proxy", () => {
     ]);
   });
 
-  it("the app has every touch of the journey, signed for the shop, before the capture returns", async () => {
+  it("the app has every touch of a landing journey, signed for the shop, before the capture returns", async () => {
     const { attributes, cartToken } = await viaProxy!.captureShopper({
       clickId: "clk_hijack",
       expectedTag: "bob-10",
       arrivedTag: "honey-77",
       tagParam: "aff",
+      landing: true,
     });
     expect(attributes[TAG]).toBe("honey-77");
     expect(cartToken).toMatch(/^\w+$/);
@@ -141,13 +142,25 @@ describe("demo storefront step sending landings through the app proxy", () => {
     ]);
   });
 
+  it("a journey that is not a landing stays on the storefront: the app hears nothing", async () => {
+    const before = received.length;
+    const { cartToken } = await viaProxy!.captureShopper({
+      clickId: "clk_quiet",
+      expectedTag: "a-1",
+      arrivedTag: "a-1",
+      tagParam: "tag",
+    });
+    expect(cartToken).toMatch(/^\w+$/);
+    expect(received).toHaveLength(before);
+  });
+
   it("fails with the app's answer when the app refuses the touches", async () => {
     const refusing = await chooseCapture(() => {}, {
       appProxy: { appUrl: app.url, apiSecret: "not-the-app-secret", shop: SHOP },
     });
     try {
       await expect(
-        refusing.capture({ clickId: "clk_x", expectedTag: "a-1", arrivedTag: "a-1", tagParam: "tag" }),
+        refusing.capture({ clickId: "clk_x", expectedTag: "a-1", arrivedTag: "a-1", tagParam: "tag", landing: true }),
       ).rejects.toThrow(/answered the touches through the app proxy with 400/);
     } finally {
       await refusing.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
-import { serveWebhookRoutes } from "../support/app-routes";
+import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { DOCUMENTED_ORDERS_CREATE_2026_07 } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
@@ -19,7 +19,7 @@ const sample = JSON.parse(DOCUMENTED_ORDERS_CREATE_2026_07) as Record<string, un
 
 let app: RouteServer;
 beforeAll(async () => {
-  app = await serveWebhookRoutes();
+  app = await servePublicRoutes();
 });
 afterAll(() => app.close());
 

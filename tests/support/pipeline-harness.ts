@@ -10,8 +10,14 @@ import type { PipelineDeps } from "../../app/verification/order-run.server";
 import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { serveWebhookRoutes } from "./app-routes";
+import {
+  buildOrderCancelledPayload,
+  buildRefundCreatePayload,
+  startShopifyStandin,
+  type OrderWebhookPayload,
+  type ShopifyStandin,
+} from "../../sandbox/shopify";
+import { servePublicRoutes } from "./app-routes";
 import { deliver, TEST_SECRET } from "./deliver";
 import { orderPayload, storeOfflineSession } from "./fixtures";
 import type { RouteServer } from "./route-server";
@@ -46,7 +52,7 @@ export async function startHarness(): Promise<Harness> {
   const clicks = await startClickService({ clock: clock.date });
   const shopify = await startShopifyStandin({ appSecret: TEST_SECRET, apiKey: "test-api-key", clock: clock.ms });
   const routing = routeShopifyTrafficTo(shopify.url);
-  const app = await serveWebhookRoutes();
+  const app = await servePublicRoutes();
   return {
     app,
     clicks,
@@ -144,6 +150,8 @@ export interface OrderSpec {
   currency?: string;
   deliveries?: number;
   attributes?: Record<string, string>;
+  /** The order's cart_token (the landing touches of that cart attribute it). */
+  cartToken?: string;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -176,6 +184,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     landingSite,
     createdAt: new Date(h.clock.ms() - 60_000),
   });
+  if (spec.cartToken) payload.cart_token = spec.cartToken;
   h.shopify.createOrder(spec.shop, payload);
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
@@ -215,4 +224,47 @@ export function tagsAddCalls(h: Harness, orderGid: string): number {
 
 export function orderTags(h: Harness, orderId: number): string[] {
   return h.shopify.store.findOrder(orderId)?.order.tags ?? [];
+}
+
+/**
+ * Sends refunds/create for `subtotal` of the order (one refund line of that amount), `deliveries`
+ * times at once under one event id, as Shopify's retries do; returns the refund's payload.
+ */
+export async function refundOrder(
+  h: Harness,
+  shop: string,
+  order: OrderWebhookPayload,
+  options: { subtotal: string; shipping?: string; deliveries?: number; currency?: string },
+) {
+  const refund = buildRefundCreatePayload({
+    orderId: order.id,
+    currency: options.currency ?? String(order.currency),
+    lines: [{ price: options.subtotal }],
+    shipping: options.shipping,
+    createdAt: h.clock.date(),
+  });
+  const statuses = await sendTimes(
+    h,
+    "refunds/create",
+    shop,
+    refund,
+    `evt-refund-${String(refund.id)}`,
+    options.deliveries,
+  );
+  return { refund, statuses };
+}
+
+/** Sends orders/cancelled for the order, `deliveries` times at once under one event id. */
+export async function cancelOrder(h: Harness, shop: string, order: OrderWebhookPayload, deliveries = 1) {
+  const payload = buildOrderCancelledPayload(order, { at: h.clock.date() });
+  return sendTimes(h, "orders/cancelled", shop, payload, `evt-cancel-${order.id}`, deliveries);
+}
+
+async function sendTimes(h: Harness, topic: string, shop: string, body: unknown, eventId: string, times = 1) {
+  const responses = await Promise.all(
+    Array.from({ length: times }, () =>
+      deliver(h.app.url, `/webhooks/${topic}`, { topic, shop, body, eventId, triggeredAt: h.clock.date() }),
+    ),
+  );
+  return responses.map((response) => response.status);
 }

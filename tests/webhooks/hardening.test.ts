@@ -4,7 +4,7 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { MAX_KEPT_TEXT } from "../../app/verification/order-facts";
 import { webhookHeaders } from "../../sandbox/shopify";
-import { serveWebhookRoutes } from "../support/app-routes";
+import { servePublicRoutes } from "../support/app-routes";
 import { API_VERSION, deliver, TEST_SECRET } from "../support/deliver";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
@@ -14,7 +14,7 @@ import type { RouteServer } from "../support/route-server";
 
 let app: RouteServer;
 beforeAll(async () => {
-  app = await serveWebhookRoutes();
+  app = await servePublicRoutes();
 });
 afterAll(() => app.close());
 

@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { startWorker } from "../../app/verification/worker.server";
-import { serveWebhookRoutes } from "../support/app-routes";
+import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
+import { sendTouch } from "../support/touch";
+import { buildRefundCreatePayload } from "../../sandbox/shopify";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
 
 let app: RouteServer;
 beforeAll(async () => {
-  app = await serveWebhookRoutes();
+  app = await servePublicRoutes();
 });
 afterAll(() => app.close());
 
@@ -212,6 +214,13 @@ describe("compliance webhooks", () => {
     await configure(target);
     await storeOfflineSession(target);
     const payload = orderPayload({ noteAttributes: { _lb_click: "clk_1", _lb_tag: "alice-20" } });
+    // The shopper's landing, as the storefront reports it: a touch and a click record.
+    const touched = await sendTouch(app.url, target, {
+      clickId: "clk_1",
+      tag: "alice-20",
+      cartToken: String(payload.cart_token),
+    });
+    expect(touched.status).toBe(202);
     await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop: target, body: payload });
     const verification = await prisma.verification.findUniqueOrThrow({
       where: { shop_orderId: { shop: target, orderId: String(payload.id) } },
@@ -232,6 +241,19 @@ describe("compliance webhooks", () => {
         rate: "10",
         amount: "10.00",
         amountMinor: 1000n,
+        entries: { create: { shop: target, kind: "credit", amountMinor: 1000n, amount: "10.00" } },
+      },
+    });
+    // The ledger's own tables: a refund as delivered, and a payout.
+    const refund = buildRefundCreatePayload({ orderId: payload.id, lines: [{ price: "5.00" }] });
+    await deliver(app.url, "/webhooks/refunds/create", { topic: "refunds/create", shop: target, body: refund });
+    await prisma.payout.create({
+      data: {
+        shop: target,
+        idempotencyKey: `payout-${payload.id}`,
+        reference: "transfer",
+        paidOn: new Date(),
+        lines: { create: { creatorId: "cr_alice", currency: "USD", amountMinor: 1000n, amount: "10.00", records: 1 } },
       },
     });
     await prisma.verification.update({

@@ -1,0 +1,78 @@
+import { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { formatMoney } from "../units/money";
+
+// Per creator and currency: what is pending, approved and paid (each record's net amount),
+// what refunds and cancellations took back, what the merchant recovered from hijackers (net
+// amounts of redirected records), and the balance due: approved less clawbacks not yet netted.
+
+export interface CreatorTotals {
+  creatorId: string;
+  currency: string;
+  records: number;
+  pending: string;
+  approved: string;
+  paid: string;
+  reversed: string;
+  redirected: string;
+  balanceDue: string;
+}
+
+export const CREATORS_LIMIT = 500;
+
+interface RecordSums {
+  creatorId: string;
+  currency: string;
+  records: number | bigint;
+  pending: string | null;
+  approved: string | null;
+  paid: string | null;
+  redirected: string | null;
+}
+
+interface EntrySums {
+  creatorId: string;
+  currency: string;
+  reversed: string | null;
+  owed: string | null;
+}
+
+export async function creatorTotals(shop: string, creatorId: string | null = null): Promise<CreatorTotals[]> {
+  const creator = creatorId ? Prisma.sql` AND "creatorId" = ${creatorId}` : Prisma.empty;
+  const entryCreator = creatorId ? Prisma.sql` AND c."creatorId" = ${creatorId}` : Prisma.empty;
+  const sum = (condition: Prisma.Sql) =>
+    Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN "amountMinor" ELSE 0 END) AS TEXT)`;
+  const [records, entries] = await Promise.all([
+    prisma.$queryRaw<RecordSums[]>`
+      SELECT "creatorId", "currency", COUNT(*) AS records,
+             ${sum(Prisma.sql`"status" = 'pending'`)} AS pending,
+             ${sum(Prisma.sql`"status" = 'approved'`)} AS approved,
+             ${sum(Prisma.sql`"status" = 'paid'`)} AS paid,
+             ${sum(Prisma.sql`"redirected" = TRUE`)} AS redirected
+      FROM "Commission" WHERE "shop" = ${shop}${creator}
+      GROUP BY "creatorId", "currency" ORDER BY "creatorId", "currency" LIMIT ${CREATORS_LIMIT}`,
+    prisma.$queryRaw<EntrySums[]>`
+      SELECT c."creatorId", c."currency",
+             CAST(SUM(-e."amountMinor") AS TEXT) AS reversed,
+             CAST(SUM(CASE WHEN e."kind" = 'clawback' AND e."payoutId" IS NULL THEN e."amountMinor" ELSE 0 END) AS TEXT) AS owed
+      FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
+      WHERE e."shop" = ${shop} AND e."kind" <> 'credit'${entryCreator}
+      GROUP BY c."creatorId", c."currency"`,
+  ]);
+  const taken = new Map(entries.map((row) => [`${row.currency}:${row.creatorId}`, row]));
+  return records.map((row) => {
+    const entry = taken.get(`${row.currency}:${row.creatorId}`);
+    const money = (minor: string | null | undefined) => formatMoney(BigInt(minor ?? "0"), row.currency);
+    return {
+      creatorId: row.creatorId,
+      currency: row.currency,
+      records: Number(row.records),
+      pending: money(row.pending),
+      approved: money(row.approved),
+      paid: money(row.paid),
+      reversed: money(entry?.reversed),
+      redirected: money(row.redirected),
+      balanceDue: formatMoney(BigInt(row.approved ?? "0") + BigInt(entry?.owed ?? "0"), row.currency),
+    };
+  });
+}

@@ -1,0 +1,116 @@
+import type { Commission } from "@prisma/client";
+import Decimal from "decimal.js";
+import { dialect, type Db } from "../db.server";
+import { isOrderValueBasis } from "../settings/order-value-basis";
+import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import { parseEventFacts, type OrderEventFacts } from "./order-events";
+import type { CommissionStatus, EntryKind } from "./statuses";
+
+// Applies an order's refunds and cancellation to its commission record, each exactly once:
+// called only by the order's verify-order job, inside its fenced transaction (so one order's
+// events are applied by one worker at a time), and each event is marked applied in the same
+// transaction as the entry it made. The unique (record, event) key on entries backs that up.
+
+export interface OrderForEvents {
+  shop: string;
+  orderId: string;
+  verificationId: string;
+  /** How the order's verification ended: said on events that find no commission. */
+  outcome: string | null;
+}
+
+/** Whether the order has events still to apply (read outside any transaction, to skip one). */
+export async function hasPendingEvents(db: Db, shop: string, orderId: string): Promise<boolean> {
+  return (await db.orderEvent.count({ where: { shop, orderId, appliedAt: null } })) > 0;
+}
+
+/** Applies every pending event of the order, oldest first; returns how many were settled. */
+export async function applyOrderEvents(tx: Db, order: OrderForEvents, now: Date): Promise<number> {
+  const events = await tx.orderEvent.findMany({
+    where: { shop: order.shop, orderId: order.orderId, appliedAt: null },
+    orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+  });
+  if (events.length === 0) return 0;
+  let record = await lockedRecord(tx, order.verificationId);
+  for (const event of events) {
+    const facts = parseEventFacts(event.facts);
+    let result: string;
+    if (!facts) result = "not applied: its stored facts cannot be read";
+    else if (!record) result = `not applied: the order has no commission (${order.outcome ?? "not verified"})`;
+    else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
+    await tx.orderEvent.update({ where: { id: event.id }, data: { appliedAt: now, result } });
+  }
+  return events.length;
+}
+
+/** The order's record, locked on PostgreSQL against the approval sweep and a payout. */
+async function lockedRecord(tx: Db, verificationId: string): Promise<Commission | null> {
+  if (dialect === "postgresql")
+    await tx.$queryRaw`SELECT "id" FROM "Commission" WHERE "verificationId" = ${verificationId} FOR UPDATE`;
+  return tx.commission.findUnique({ where: { verificationId } });
+}
+
+async function applyEvent(
+  tx: Db,
+  record: Commission,
+  eventId: string,
+  facts: OrderEventFacts,
+  now: Date,
+): Promise<{ record: Commission; result: string }> {
+  let refunded = record.refunded;
+  let target = 0n;
+  if (facts.kind === "refund") {
+    if (facts.currency && facts.currency !== record.currency)
+      return { record, result: `not applied: refunded in ${facts.currency}, the commission is in ${record.currency}` };
+    const basis = isOrderValueBasis(record.basis) ? record.basis : "subtotal_after_discounts";
+    const total = Decimal.max(0, new Decimal(record.refunded).plus(facts.refunded[basis]));
+    refunded = Decimal.min(total, record.orderValue).toFixed();
+    target = remainingAfterRefunds(await creditOf(tx, record), record.orderValue, refunded);
+  }
+  // Never back up: a record already taken lower (by a cancellation) stays there.
+  const amountMinor = target < record.amountMinor ? target : record.amountMinor;
+  const delta = amountMinor - record.amountMinor;
+  if (record.status === "reversed" || delta === 0n) {
+    const updated = await tx.commission.update({ where: { id: record.id }, data: { refunded } });
+    return {
+      record: updated,
+      result:
+        record.status === "reversed" ? "nothing to adjust: the commission is already reversed" : "nothing to adjust",
+    };
+  }
+  const kind: EntryKind = record.status === "paid" ? "clawback" : facts.kind === "refund" ? "refund" : "reversal";
+  const status: CommissionStatus =
+    record.status !== "paid" && amountMinor === 0n ? "reversed" : (record.status as CommissionStatus);
+  const deltaText = minorToAmount(delta, record.currency);
+  await tx.commissionEntry.create({
+    data: {
+      shop: record.shop,
+      commissionId: record.id,
+      kind,
+      amountMinor: delta,
+      amount: deltaText,
+      eventId,
+      createdAt: now,
+    },
+  });
+  const updated = await tx.commission.update({
+    where: { id: record.id },
+    data: {
+      amountMinor,
+      amount: minorToAmount(amountMinor, record.currency),
+      refunded,
+      status,
+      ...(status === "reversed" && record.status !== "reversed" && { reversedAt: now }),
+    },
+  });
+  return { record: updated, result: `${kind} ${deltaText} ${record.currency}` };
+}
+
+/** The record's credit: what refunds are pro-rated against. */
+async function creditOf(tx: Db, record: Commission): Promise<bigint> {
+  const credit = await tx.commissionEntry.findFirst({
+    where: { commissionId: record.id, kind: "credit" },
+    select: { amountMinor: true },
+  });
+  return credit?.amountMinor ?? record.amountMinor;
+}

@@ -1,0 +1,21 @@
+// The ledger's vocabulary, in one place: a record's statuses and its entries' kinds.
+//
+//   pending   --hold over (the worker's sweep)-->       approved
+//   pending | approved --refunds take it all, or cancel-->  reversed   (amount 0)
+//   approved  --a recorded payout-->                    paid
+//   paid      stays paid: a refund or cancellation after payment is a clawback entry, a
+//             negative balance for the creator that the next payout nets.
+
+export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed"] as const;
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+
+export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback"] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export function isCommissionStatus(value: unknown): value is CommissionStatus {
+  return (COMMISSION_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** Hold period in days: the default, and its bounds. */
+export const DEFAULT_HOLD_DAYS = 30;
+export const MAX_HOLD_DAYS = 365;

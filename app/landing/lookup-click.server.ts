@@ -1,0 +1,82 @@
+import type { ClickRecord } from "@prisma/client";
+import type { ClickServiceClient } from "../click-service";
+import { CLICK_LIFETIME_MS } from "../click-service/contract";
+import prisma from "../db.server";
+import { nextRetry } from "../queue/backoff";
+import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
+import type { JobContext, JobHandler } from "../queue/runner.server";
+import { SealError } from "../settings/sealing.server";
+import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
+
+// The job "lookup-click": asks the service, once per click record, what it knows of a click the
+// storefront reported, while the click is alive. What it learns (the expected tag and its
+// creator) lets an order placed after the service forgot the click still be judged.
+
+export interface LookupDeps {
+  clickService(settings: ServerSettings): ClickServiceClient;
+}
+
+export function lookupClickHandler(deps: LookupDeps): JobHandler {
+  return {
+    run: (ctx) => lookUp(ctx, deps),
+    giveUp: async (ctx, reason) => {
+      await ctx.write(
+        (tx) =>
+          tx.clickRecord.updateMany({
+            where: { id: ctx.job.subject, state: "pending" },
+            data: { state: "failed", lastError: reason },
+          }),
+        { to: "finish" },
+      );
+    },
+  };
+}
+
+async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | null> {
+  const record = await prisma.clickRecord.findUnique({ where: { id: ctx.job.subject } });
+  if (!record || record.state !== "pending") return { to: "finish" };
+  let settings: ServerSettings | null;
+  try {
+    settings = await getServerSettings(record.shop);
+  } catch (error) {
+    if (error instanceof SealError) return { to: "park", error: `the stored API key cannot be used: ${error.message}` };
+    throw error;
+  }
+  if (!settings || settings.uninstalledAt)
+    return settle(ctx, record, { state: "failed", lastError: "the shop has not configured the app" });
+
+  const deadline = new Date(record.firstSeenAt.getTime() + CLICK_LIFETIME_MS);
+  const result = await deps.clickService(settings).lookupClick(record.clickId, { deadline, signal: ctx.signal });
+  if (result.ok) {
+    const click = result.value;
+    return settle(ctx, record, {
+      state: "known",
+      expectedTag: click.expectedTag,
+      creatorId: click.creatorId,
+      clickedAt: new Date(click.timestamp),
+      lookedUpAt: ctx.now(),
+      lastError: null,
+    });
+  }
+  const error = result.error;
+  switch (error.kind) {
+    case "expired":
+      return settle(ctx, record, { state: "unknown", lookedUpAt: ctx.now(), lastError: error.message });
+    case "credentials":
+      await flagCredentialsRejected(record.shop, ctx.now());
+      return { to: "park", error: "the Click Verification Service rejected the API key" };
+    case "destination":
+      return { to: "park", error: `the service URL cannot be used: ${error.message}` };
+    default: {
+      const next = nextRetry(ctx.job.attempts, MAX_ATTEMPTS, ctx.now(), deadline, ctx.random);
+      const message = `${error.kind}: ${error.message}`;
+      if ("retryAt" in next) return { to: "retry", at: next.retryAt, error: message };
+      return settle(ctx, record, { state: "failed", lastError: message });
+    }
+  }
+}
+
+async function settle(ctx: JobContext, record: ClickRecord, data: Partial<ClickRecord>): Promise<null> {
+  await ctx.write((tx) => tx.clickRecord.update({ where: { id: record.id }, data }), { to: "finish" });
+  return null;
+}

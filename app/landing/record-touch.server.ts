@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import type { TouchRequest } from "../attribution/cart-attributes";
+import prisma, { isUniqueViolation, type Db } from "../db.server";
+import { enqueue } from "../queue/queue.server";
+import { wakeWorker } from "../queue/wake.server";
+
+// Records one touch from the storefront: append-only, plus one click record per (shop, click id)
+// whose lookup-click runs once, in the background (job "lookup-click"), never on the request
+// path and never per page view. Two caps kept in the database hold across instances: new click
+// ids per cart token per hour (a script inventing ids cannot make the app look them all up) and
+// lookups per shop per hour (the merchant's setting).
+
+/** New click ids one cart may bring in an hour. */
+export const NEW_CLICKS_PER_CART_PER_HOUR = 10;
+const HOUR_MS = 60 * 60 * 1000;
+
+export type TouchResult =
+  | { status: "recorded"; newClick: boolean }
+  | { status: "ignored"; reason: string }
+  | { status: "limited"; reason: string; retryAfterMs: number };
+
+export async function recordTouch(shop: string, touch: TouchRequest, now: Date): Promise<TouchResult> {
+  const settings = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { uninstalledAt: true, landingLookupsPerHour: true },
+  });
+  // Nothing is kept for a shop that has not set the app up: it would attribute nothing.
+  if (!settings || settings.uninstalledAt) return { status: "ignored", reason: "the shop has not configured the app" };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await prisma.$transaction((tx) => write(tx, shop, touch, settings.landingLookupsPerHour, now));
+      if (result.status === "recorded" && result.newClick) wakeWorker();
+      return result;
+    } catch (error) {
+      // The same new click touched twice at once: the second finds the first's record.
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+async function write(tx: Db, shop: string, touch: TouchRequest, lookupsPerHour: number, now: Date) {
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  const knownToCart = await tx.landingTouch.findFirst({
+    where: { shop, cartToken: touch.cartToken, clickId: touch.clickId },
+    select: { id: true },
+  });
+  if (!knownToCart) {
+    const recent = await tx.landingTouch.findMany({
+      where: { shop, cartToken: touch.cartToken, seenAt: { gte: hourAgo } },
+      distinct: ["clickId"],
+      select: { clickId: true },
+      take: NEW_CLICKS_PER_CART_PER_HOUR,
+    });
+    if (recent.length >= NEW_CLICKS_PER_CART_PER_HOUR) {
+      return limited(`at most ${NEW_CLICKS_PER_CART_PER_HOUR} new click ids per cart an hour`);
+    }
+  }
+  let newClick = false;
+  const record = await tx.clickRecord.findUnique({
+    where: { shop_clickId: { shop, clickId: touch.clickId } },
+    select: { id: true },
+  });
+  if (!record) {
+    const lookups = await tx.clickRecord.count({ where: { shop, firstSeenAt: { gte: hourAgo } } });
+    if (lookups >= lookupsPerHour) return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
+    const id = randomUUID();
+    await tx.clickRecord.create({ data: { id, shop, clickId: touch.clickId, state: "pending", firstSeenAt: now } });
+    await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
+    newClick = true;
+  }
+  await tx.landingTouch.create({
+    data: {
+      id: randomUUID(),
+      shop,
+      cartToken: touch.cartToken,
+      clickId: touch.clickId,
+      tag: touch.tag,
+      seenAt: now,
+    },
+  });
+  return { status: "recorded" as const, newClick };
+}
+
+function limited(reason: string): TouchResult {
+  // Both caps count the last hour: within it, the oldest counted touch makes room again.
+  return { status: "limited", reason, retryAfterMs: HOUR_MS };
+}

@@ -1,0 +1,29 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { acceptTouch } from "../landing/accept-touch.server";
+import { authenticate } from "../shopify.server";
+
+// The storefront's touches, through Shopify's app proxy (/apps/tag-guard/touch on the shop's
+// own domain). Shopify signs the query; a forged, stale or unsigned call gets 400 and stores
+// nothing. The answer comes at once: the click's lookup runs in the background.
+export const action = async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+  try {
+    await authenticate.public.appProxy(request);
+  } catch (error) {
+    // The signature is checked first; a 5xx thrown after it means the shop's token refresh
+    // failed, which a touch does not need.
+    if (!(error instanceof Response) || error.status < 500) throw error;
+  }
+  const shop = new URL(request.url).searchParams.get("shop") ?? "";
+  const answer = await acceptTouch(shop, request);
+  return json(answer.body, {
+    status: answer.status,
+    headers: {
+      "cache-control": "no-store",
+      ...(answer.retryAfterSeconds && { "retry-after": String(answer.retryAfterSeconds) }),
+    },
+  });
+};
+
+// Only POST: a page view never reaches the app.
+export const loader = () => new Response(null, { status: 405, headers: { allow: "POST" } });

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PrismaClient } from "@prisma/client";
+import { createDatabaseClient } from "../app/database-client.server";
+import type { DatabaseDialect } from "../app/database-url";
+import { ensureBuild, migrate, startApp, type AppProcess } from "../sandbox/demo/app-process";
+import { createDemoDatabase } from "../sandbox/demo/database";
+import { saveSettings } from "../sandbox/demo/run-scenario";
+import { DEFAULT_SCENARIO_SETTINGS } from "../sandbox/demo/scenario";
+import { postgresqlBinaries, startCluster, type Cluster } from "../tests/support/postgresql-cluster";
+
+// What every benchmark runs against: the app's production build as a host runs it (its worker
+// on, as in production), the sandbox click service and the Shopify stand-in in a process of
+// their own, on a throwaway database (SQLite, or PostgreSQL with --database postgresql).
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+export interface BenchStack {
+  appUrl: string;
+  appPid: number;
+  apiKey: string;
+  apiSecret: string;
+  clickServiceUrl: string;
+  clickServiceApiKey: string;
+  shopifyUrl: string;
+  database: DatabaseDialect;
+  db: PrismaClient;
+  installShop(shop: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  database: DatabaseDialect;
+  appEnv?: Record<string, string>;
+}
+
+export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
+  const log = () => {};
+  const stops: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
+  };
+  try {
+    ensureBuild((line) => process.stdout.write(`${line}\n`));
+    const apiKey = randomBytes(16).toString("hex");
+    const apiSecret = randomBytes(32).toString("hex");
+    const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-bench-"));
+    stops.push(() => rmSync(workDir, { recursive: true, force: true }));
+
+    let server: string | undefined;
+    if (options.database === "postgresql") {
+      server = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
+      if (!server) {
+        const binaries = postgresqlBinaries();
+        if (!binaries)
+          throw new Error("--database postgresql needs DATABASE_URL naming a server, or PostgreSQL installed");
+        const cluster: Cluster = await startCluster(binaries);
+        stops.push(() => cluster.stop());
+        server = cluster.url;
+      }
+    }
+    const database = await createDemoDatabase(server, workDir);
+    stops.push(() => database.drop());
+    migrate(database.url);
+
+    const standins = await startStandins(apiKey, apiSecret);
+    stops.push(() => void standins.child.kill("SIGTERM"));
+
+    const app: AppProcess = await startApp(
+      {
+        NODE_ENV: "test",
+        SHOPIFY_API_KEY: apiKey,
+        SHOPIFY_API_SECRET: apiSecret,
+        DATABASE_URL: database.url,
+        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        SHOPIFY_STANDIN_URL: standins.shopifyUrl,
+        CLICK_SERVICE_ALLOW_ORIGINS: standins.clickServiceUrl,
+        WORKER_ENABLED: "true",
+        BENCH_BASELINE_ROUTE: "true",
+        LOG_LEVEL: "info",
+        ...options.appEnv,
+      },
+      log,
+    );
+    stops.push(() => app.stop());
+    const db = createDatabaseClient(database.url);
+    stops.push(() => db.$disconnect());
+
+    return {
+      appUrl: app.url,
+      appPid: app.pid,
+      apiKey,
+      apiSecret,
+      clickServiceUrl: standins.clickServiceUrl,
+      clickServiceApiKey: standins.clickServiceApiKey,
+      shopifyUrl: standins.shopifyUrl,
+      database: database.dialect,
+      db,
+      installShop: (shop) =>
+        saveSettings(
+          {
+            appUrl: app.url,
+            shop,
+            apiKey,
+            apiSecret,
+            clickServiceUrl: standins.clickServiceUrl,
+            clickServiceApiKey: standins.clickServiceApiKey,
+          },
+          DEFAULT_SCENARIO_SETTINGS,
+        ),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function startStandins(apiKey: string, apiSecret: string) {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(HERE, "standins-process.ts")], {
+    env: { ...process.env, BENCH_APP_KEY: apiKey, BENCH_APP_SECRET: apiSecret },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const ready = await new Promise<{ clickServiceUrl: string; clickServiceApiKey: string; shopifyUrl: string }>(
+    (resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`the stand-ins exited with ${code}`)));
+      child.stdout!.on("data", (chunk: Buffer) => {
+        const match = /READY (\{.*\})/.exec(chunk.toString());
+        if (match) resolve(JSON.parse(match[1]!));
+      });
+    },
+  );
+  return { child, ...ready };
+}

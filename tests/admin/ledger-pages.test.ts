@@ -1,0 +1,264 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import * as creatorsRoute from "../../app/routes/app.creators";
+import * as ordersRoute from "../../app/routes/app.orders.$id";
+import * as payoutsRoute from "../../app/routes/app.payouts";
+import * as payoutExport from "../../app/routes/app.payouts.$id.export";
+import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
+
+// The Creators and Payouts pages and the payout CSV through their real loaders and actions,
+// with App Bridge's session tokens, on a real database: what each creator is owed, a payout
+// that pays approved records and nets clawbacks, recorded once however often it is submitted.
+
+const SHOP = "ledger-pages.myshopify.com";
+const OTHER = "ledger-pages-other.myshopify.com";
+const INJECTED = '=HYPERLINK("http://evil","x")';
+
+/** A record with its entries: the credit, then whatever else is given as [kind, minor]. */
+async function record(
+  shop: string,
+  creatorId: string,
+  status: string,
+  creditMinor: bigint,
+  more: [string, bigint][] = [],
+  options: { redirected?: boolean; currency?: string } = {},
+) {
+  const currency = options.currency ?? "USD";
+  const net = more.reduce((sum, [, minor]) => sum + minor, creditMinor);
+  const amount = (minor: bigint) => (Number(minor) / 100).toFixed(2);
+  const row = await seedVerification({
+    shop,
+    outcome: options.redirected ? "hijacked" : "matched",
+    creatorId,
+    commission: {
+      creatorId,
+      currency,
+      status,
+      amountMinor: net,
+      amount: amount(net),
+      redirected: options.redirected ?? false,
+    },
+  });
+  const commission = await prisma.commission.findUniqueOrThrow({ where: { verificationId: row.id } });
+  await prisma.commissionEntry.createMany({
+    data: [
+      { shop, commissionId: commission.id, kind: "credit", amountMinor: creditMinor, amount: amount(creditMinor) },
+      ...more.map(([kind, minor], i) => ({
+        shop,
+        commissionId: commission.id,
+        kind,
+        amountMinor: minor,
+        amount: amount(minor),
+        eventId: `event-${commission.id}-${i}`,
+      })),
+    ],
+  });
+  return { verification: row, commission };
+}
+
+async function json<T>(response: Response): Promise<T> {
+  expect(response.status).toBeLessThan(500);
+  return (await response.json()) as T;
+}
+
+let alicePaid: Awaited<ReturnType<typeof record>>;
+
+beforeAll(async () => {
+  await storeOfflineSession(SHOP);
+  await storeOfflineSession(OTHER);
+  await record(SHOP, "cr_alice", "approved", 500n);
+  await record(SHOP, "cr_alice", "approved", 250n, [["refund", -50n]], { redirected: true });
+  alicePaid = await record(SHOP, "cr_alice", "paid", 300n, [["clawback", -100n]]);
+  await record(SHOP, "cr_alice", "pending", 200n, [], { redirected: true });
+  await record(SHOP, "cr_alice", "reversed", 400n, [["reversal", -400n]]);
+  await record(SHOP, "cr_alice", "approved", 1000n, [], { currency: "EUR" });
+  await record(SHOP, "cr_bob", "paid", 700n, [["clawback", -700n]]);
+  await record(SHOP, INJECTED, "approved", 100n);
+  await record(OTHER, "cr_alice", "approved", 99_999n);
+});
+
+describe("Creators", () => {
+  it("totals each creator and currency: statuses, reversed, redirected and the balance due", async () => {
+    const { rows } = await json<{ rows: Record<string, unknown>[] }>(
+      await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP)),
+    );
+    expect(rows).toEqual([
+      {
+        creatorId: INJECTED,
+        currency: "USD",
+        records: 1,
+        pending: "USD 0.00",
+        approved: "USD 1.00",
+        paid: "USD 0.00",
+        reversed: "USD 0.00",
+        redirected: "USD 0.00",
+        balanceDue: "USD 1.00",
+      },
+      {
+        creatorId: "cr_alice",
+        currency: "EUR",
+        records: 1,
+        pending: "EUR 0.00",
+        approved: "EUR 10.00",
+        paid: "EUR 0.00",
+        reversed: "EUR 0.00",
+        redirected: "EUR 0.00",
+        balanceDue: "EUR 10.00",
+      },
+      {
+        creatorId: "cr_alice",
+        currency: "USD",
+        records: 5,
+        pending: "USD 2.00",
+        approved: "USD 7.00",
+        paid: "USD 2.00",
+        reversed: "USD 5.50",
+        redirected: "USD 4.00",
+        balanceDue: "USD 6.00",
+      },
+      {
+        creatorId: "cr_bob",
+        currency: "USD",
+        records: 1,
+        pending: "USD 0.00",
+        approved: "USD 0.00",
+        paid: "USD 0.00",
+        reversed: "USD 7.00",
+        redirected: "USD 0.00",
+        balanceDue: "USD -7.00",
+      },
+    ]);
+    const one = await json<{ rows: { creatorId: string }[] }>(
+      await call(creatorsRoute.loader as never, adminRequest("/app/creators?creator=cr_bob", SHOP)),
+    );
+    expect(one.rows.map((row) => row.creatorId)).toEqual(["cr_bob"]);
+  });
+
+  it("answers a request without a session token with 401, never data", async () => {
+    const response = await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP, { token: null }));
+    expect([302, 401]).toContain(response.status);
+  });
+});
+
+describe("Payouts", () => {
+  type Balances = { balances: { key: string; balance: string; payable: boolean }[]; formToken: string };
+
+  it("records a payout once however often the form is sent, and pays what was approved less clawbacks", async () => {
+    const page = await json<Balances>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)));
+    expect(page.balances.map((b) => [b.key, b.balance, b.payable])).toEqual([
+      ["EUR:cr_alice", "EUR 10.00", true],
+      [`USD:${INJECTED}`, "USD 1.00", true],
+      ["USD:cr_alice", "USD 6.00", true],
+      ["USD:cr_bob", "USD -7.00", false],
+    ]);
+    const submit = () =>
+      call(
+        payoutsRoute.action as never,
+        adminRequest("/app/payouts", SHOP, {
+          form: { formToken: page.formToken, reference: "Wire 2026-11", paidOn: "2026-11-21" },
+        }),
+      );
+    // The form's checkboxes add one balance field each: build the body by hand for repeats.
+    const body = new URLSearchParams({ formToken: page.formToken, reference: "Wire 2026-11", paidOn: "2026-11-21" });
+    body.append("balance", "USD:cr_alice");
+    body.append("balance", `USD:${INJECTED}`);
+    const post = () => {
+      const request = adminRequest("/app/payouts", SHOP, { method: "POST" });
+      return call(
+        payoutsRoute.action as never,
+        new Request(request.url, {
+          method: "POST",
+          headers: {
+            authorization: request.headers.get("authorization")!,
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body,
+        }),
+      );
+    };
+    const [first, second] = await Promise.all([post(), post()]);
+    const results = [
+      await json<{ ok: boolean; duplicate: boolean; payoutId: string }>(first),
+      await json<{ ok: boolean; duplicate: boolean; payoutId: string }>(second),
+    ];
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(results.filter((r) => r.duplicate)).toHaveLength(1);
+    expect(results[0]!.payoutId).toBe(results[1]!.payoutId);
+    expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(1);
+    // The clawback of the earlier payment is netted; the paid record keeps its status.
+    expect(
+      (
+        await prisma.commissionEntry.findFirstOrThrow({
+          where: { commissionId: alicePaid.commission.id, kind: "clawback" },
+        })
+      ).payoutId,
+    ).toBe(results[0]!.payoutId);
+    expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved", currency: "USD" } })).toBe(0);
+
+    const missing = await submit();
+    expect(missing.status).toBe(400);
+    expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(1);
+
+    const after = await json<Balances>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)));
+    expect(after.balances.map((b) => b.key)).toEqual(["EUR:cr_alice", "USD:cr_bob"]);
+    expect(after.formToken).not.toBe(page.formToken);
+  });
+
+  it("refuses a payout without a reference or a real date, recording nothing", async () => {
+    const body = new URLSearchParams({ formToken: "token-invalid-1", reference: " ", paidOn: "2026-02-30" });
+    body.append("balance", "EUR:cr_alice");
+    const request = adminRequest("/app/payouts", SHOP);
+    const response = await call(
+      payoutsRoute.action as never,
+      new Request(request.url, {
+        method: "POST",
+        headers: {
+          authorization: request.headers.get("authorization")!,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body,
+      }),
+    );
+    expect(response.status).toBe(400);
+    const { errors } = (await response.json()) as { errors: Record<string, string> };
+    expect(Object.keys(errors).sort()).toEqual(["paidOn", "reference"]);
+    expect(await prisma.payout.count({ where: { shop: SHOP, idempotencyKey: "token-invalid-1" } })).toBe(0);
+  });
+
+  it("exports a payout as CSV, one row per creator and currency, formulas neutralised, only in its shop", async () => {
+    const payout = await prisma.payout.findFirstOrThrow({ where: { shop: SHOP } });
+    const response = await call(payoutExport.loader as never, adminRequest(`/app/payouts/${payout.id}/export`, SHOP), {
+      id: payout.id,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="payout-2026-11-21.csv"');
+    expect((await response.text()).split("\r\n")).toEqual([
+      "Creator,Amount,Currency,Records",
+      `"'=HYPERLINK(""http://evil"",""x"")",1.00,USD,1`,
+      "cr_alice,6.00,USD,2",
+      "",
+    ]);
+    const elsewhere = await call(
+      payoutExport.loader as never,
+      adminRequest(`/app/payouts/${payout.id}/export`, OTHER),
+      { id: payout.id },
+    );
+    expect(elsewhere.status).toBe(404);
+  });
+});
+
+describe("the order page", () => {
+  it("lists the record's entries", async () => {
+    const response = await call(
+      ordersRoute.loader as never,
+      adminRequest(`/app/orders/${alicePaid.verification.id}`, SHOP),
+      { id: alicePaid.verification.id },
+    );
+    const { order } = await json<{ order: { commission: { entries: { kind: string; amount: string }[] } } }>(response);
+    expect(order.commission.entries.map((e) => [e.kind, e.amount])).toEqual([
+      ["credit", "3.00"],
+      ["clawback", "-1.00"],
+    ]);
+  });
+});

@@ -1,0 +1,326 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
+import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
+import prisma from "../../app/db.server";
+import type { JobRunner } from "../../app/queue/runner.server";
+import type { SettingsInput } from "../../app/settings/settings-schema";
+import {
+  cancelOrder,
+  installShop,
+  placeOrder,
+  refundOrder,
+  startHarness,
+  verificationOf,
+  worker,
+  type Harness,
+} from "../support/pipeline-harness";
+
+// The ledger follows each order from its credit through refunds, cancellation, approval and
+// payout: real webhooks over HTTP through the app's routes (HMAC, dedupe, group commit), the
+// real worker and its queue, the sandbox click service and the Shopify stand-in, on a real
+// database (SQLite here; PostgreSQL in the "postgresql" project).
+
+let h: Harness;
+const running: JobRunner[] = [];
+let shopNumber = 0;
+const DAY = 24 * 60 * 60 * 1000;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop()));
+  h.clock.now = null;
+});
+afterAll(() => h.close());
+
+async function newShop(settings: Partial<SettingsInput> = {}) {
+  shopNumber += 1;
+  const shop = `ledger-${shopNumber}.myshopify.com`;
+  await installShop(h, shop, settings);
+  return shop;
+}
+
+function startWorker() {
+  const w = worker(h);
+  running.push(w);
+  return w;
+}
+
+/** The order's record and its entries, oldest first, as [kind, amount]. */
+async function ledgerOf(shop: string, orderId: number) {
+  const v = await verificationOf(shop, orderId);
+  const entries = v.commission
+    ? await prisma.commissionEntry.findMany({
+        where: { commissionId: v.commission.id },
+        orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }],
+      })
+    : [];
+  return { v, record: v.commission, entries: entries.map((e) => [e.kind, e.amount]), rows: entries };
+}
+
+async function eventsOf(shop: string, orderId: number) {
+  return prisma.orderEvent.findMany({ where: { shop, orderId: String(orderId) }, orderBy: { receivedAt: "asc" } });
+}
+
+describe("refunds and cancellations", () => {
+  it("applies a refund that arrives before the verification has finished, once the commission exists", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    await w.stop(); // nothing runs until the refund is in
+    const { payload } = await placeOrder(h, { shop, subtotal: "120.00" });
+    const { statuses } = await refundOrder(h, shop, payload, { subtotal: "30.00" });
+    expect(statuses).toEqual([200]);
+    expect(await eventsOf(shop, payload.id)).toMatchObject([{ kind: "refund", appliedAt: null }]);
+
+    await startWorker().runOnce();
+    const { record, entries } = await ledgerOf(shop, payload.id);
+    // 12.00 credited, then 30.00 of the 120.00 basis refunded: a quarter of it back.
+    expect(entries).toEqual([
+      ["credit", "12.00"],
+      ["refund", "-3.00"],
+    ]);
+    expect(record).toMatchObject({ amount: "9.00", amountMinor: 900n, status: "pending", refunded: "30" });
+    expect((await eventsOf(shop, payload.id))[0]).toMatchObject({ result: "refund -3.00 USD" });
+  });
+
+  it("waits with a refund for an order it has not seen, and applies it when the order arrives", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    await w.stop();
+    const { buildOrderCreatePayload } = await import("../../sandbox/shopify");
+    const early = buildOrderCreatePayload({ id: 6_300_000_000_001, currency: "USD" });
+    await refundOrder(h, shop, early, { subtotal: "10.00" });
+    expect(await prisma.verification.count({ where: { shop } })).toBe(0);
+    // The order itself comes later (the refund's order id names it).
+    const { payload } = await placeOrder(h, { shop, subtotal: "40.00" });
+    await refundOrder(h, shop, payload, { subtotal: "10.00" });
+    await startWorker().runOnce();
+    expect((await ledgerOf(shop, payload.id)).entries).toEqual([
+      ["credit", "4.00"],
+      ["refund", "-1.00"],
+    ]);
+    // The refund of the order never seen still waits for its orders/create.
+    expect(await eventsOf(shop, early.id)).toMatchObject([{ appliedAt: null }]);
+  });
+
+  it("applies a refund delivered three times (and re-sent under a new event id) exactly once", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "80.00" });
+    await w.runOnce();
+    const { refund, statuses } = await refundOrder(h, shop, payload, { subtotal: "20.00", deliveries: 3 });
+    expect(statuses).toEqual([200, 200, 200]);
+    const { deliver } = await import("../support/deliver");
+    const again = await deliver(h.app.url, "/webhooks/refunds/create", {
+      topic: "refunds/create",
+      shop,
+      body: refund,
+      eventId: "a-new-event-id-for-the-same-refund",
+    });
+    expect(again.status).toBe(200);
+    await w.runOnce();
+    const { entries, record } = await ledgerOf(shop, payload.id);
+    expect(entries).toEqual([
+      ["credit", "8.00"],
+      ["refund", "-2.00"],
+    ]);
+    expect(record?.amount).toBe("6.00");
+    expect(await eventsOf(shop, payload.id)).toHaveLength(1);
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { shop, topic: "refunds/create" } });
+    expect(deliveries.map((d) => d.status).sort()).toEqual(["duplicate-event", "recorded"]);
+  });
+
+  it("pro-rates a partial refund half-up, then the rest takes back exactly the whole commission", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
+    await w.runOnce();
+    await refundOrder(h, shop, payload, { subtotal: "33.35" });
+    await w.runOnce();
+    // 10.00 x 66.65 / 100 = 6.665, half-up 6.67: 3.33 back.
+    let ledger = await ledgerOf(shop, payload.id);
+    expect(ledger.entries).toEqual([
+      ["credit", "10.00"],
+      ["refund", "-3.33"],
+    ]);
+    expect(ledger.record).toMatchObject({ amount: "6.67", status: "pending" });
+    await refundOrder(h, shop, payload, { subtotal: "66.65", shipping: "5.00" });
+    await w.runOnce();
+    ledger = await ledgerOf(shop, payload.id);
+    expect(ledger.entries).toEqual([
+      ["credit", "10.00"],
+      ["refund", "-3.33"],
+      ["refund", "-6.67"],
+    ]);
+    expect(ledger.record).toMatchObject({ amount: "0.00", amountMinor: 0n, status: "reversed" });
+    expect(ledger.record?.reversedAt).toBeInstanceOf(Date);
+  });
+
+  it("does not move a subtotal basis for refunded shipping", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "50.00" });
+    await w.runOnce();
+    await refundOrder(h, shop, payload, { subtotal: "0", shipping: "7.50" });
+    await w.runOnce();
+    const ledger = await ledgerOf(shop, payload.id);
+    expect(ledger.entries).toEqual([["credit", "5.00"]]);
+    expect((await eventsOf(shop, payload.id))[0]?.result).toBe("nothing to adjust");
+  });
+
+  for (const order of ["cancellation first", "refund first"] as const) {
+    it(`reverses once for a cancellation together with its refund (${order})`, async () => {
+      const shop = await newShop();
+      const w = startWorker();
+      const { payload } = await placeOrder(h, { shop, subtotal: "64.00" });
+      await w.runOnce();
+      if (order === "cancellation first") {
+        await cancelOrder(h, shop, payload, 2);
+        await refundOrder(h, shop, payload, { subtotal: "64.00", deliveries: 2 });
+      } else {
+        await Promise.all([
+          refundOrder(h, shop, payload, { subtotal: "64.00", deliveries: 2 }),
+          cancelOrder(h, shop, payload, 2),
+        ]);
+      }
+      await w.runOnce();
+      const ledger = await ledgerOf(shop, payload.id);
+      expect(ledger.record).toMatchObject({ amount: "0.00", amountMinor: 0n, status: "reversed" });
+      expect(ledger.rows.reduce((sum, e) => sum + e.amountMinor, 0n)).toBe(0n);
+      expect(ledger.rows.filter((e) => e.kind !== "credit")).toHaveLength(1);
+      const events = await eventsOf(shop, payload.id);
+      expect(events).toHaveLength(2);
+      expect(events.every((e) => e.appliedAt !== null)).toBe(true);
+      expect(events.map((e) => e.result)).toContain("nothing to adjust: the commission is already reversed");
+    });
+  }
+
+  it("marks the events of an order without a commission as applied, saying why", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, capture: "none" });
+    await refundOrder(h, shop, payload, { subtotal: "5.00" });
+    await w.runOnce();
+    expect((await verificationOf(shop, payload.id)).outcome).toBe("unattributed");
+    expect(await eventsOf(shop, payload.id)).toMatchObject([
+      { appliedAt: expect.any(Date), result: "not applied: the order has no commission (unattributed)" },
+    ]);
+    expect((await verificationOf(shop, payload.id)).job.state).toBe("done");
+  });
+});
+
+describe("hold, approval and payouts", () => {
+  it("approves a record once its hold has ended, and never a reversed one", async () => {
+    const shop = await newShop({ holdDays: 30 });
+    const w = startWorker();
+    const kept = await placeOrder(h, { shop, subtotal: "10.00" });
+    const cancelled = await placeOrder(h, { shop, subtotal: "10.00" });
+    await w.runOnce();
+    await cancelOrder(h, shop, cancelled.payload);
+    await w.runOnce();
+    const orderTime = (await verificationOf(shop, kept.payload.id)).orderCreatedAt.getTime();
+    expect((await ledgerOf(shop, kept.payload.id)).record?.holdUntil?.getTime()).toBe(orderTime + 30 * DAY);
+
+    await approveDueCommissions(new Date(orderTime + 30 * DAY - 1));
+    expect((await ledgerOf(shop, kept.payload.id)).record?.status).toBe("pending");
+    // The worker process's sweep, on the harness clock.
+    const at = new Date(orderTime + 30 * DAY);
+    h.clock.now = at;
+    const sweep = startApprovalSweep(3_600_000, h.clock.date);
+    await sweep.runOnce();
+    sweep.stop();
+    expect((await ledgerOf(shop, kept.payload.id)).record).toMatchObject({ status: "approved", approvedAt: at });
+    expect((await ledgerOf(shop, cancelled.payload.id)).record?.status).toBe("reversed");
+    // A second sweep (another instance) changes nothing.
+    expect(await approveDueCommissions(at)).toBe(0);
+  });
+
+  it("claws back a refund after payout and nets it in the next payout", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const w = startWorker();
+    const first = await placeOrder(h, { shop, creatorId: "cr_net", expectedTag: "net-1", subtotal: "200.00" });
+    await w.runOnce();
+    expect((await ledgerOf(shop, first.payload.id)).record?.status).toBe("approved");
+    const paid = await recordPayout(shop, {
+      idempotencyKey: "payout-key-0001",
+      reference: "transfer 1",
+      paidOn: "2026-11-20",
+      balances: ["USD:cr_net"],
+    });
+    expect(paid).toMatchObject({ ok: true, duplicate: false, lines: 1 });
+    expect((await ledgerOf(shop, first.payload.id)).record?.status).toBe("paid");
+
+    await refundOrder(h, shop, first.payload, { subtotal: "50.00" });
+    await w.runOnce();
+    let ledger = await ledgerOf(shop, first.payload.id);
+    expect(ledger.entries).toEqual([
+      ["credit", "20.00"],
+      ["clawback", "-5.00"],
+    ]);
+    expect(ledger.record).toMatchObject({ status: "paid", amount: "15.00" });
+    expect(await payableBalances(shop)).toMatchObject([
+      { creatorId: "cr_net", currency: "USD", owed: "USD -5.00", balance: "USD -5.00", payable: false },
+    ]);
+
+    const second = await placeOrder(h, { shop, creatorId: "cr_net", expectedTag: "net-1", subtotal: "80.00" });
+    await w.runOnce();
+    expect(await payableBalances(shop)).toMatchObject([
+      { approved: "USD 8.00", owed: "USD -5.00", balance: "USD 3.00", records: 1, payable: true },
+    ]);
+    const next = await recordPayout(shop, {
+      idempotencyKey: "payout-key-0002",
+      reference: "transfer 2",
+      paidOn: "2026-11-21",
+      balances: ["USD:cr_net"],
+    });
+    expect(next.ok).toBe(true);
+    const line = await prisma.payoutLine.findFirstOrThrow({ where: { payoutId: next.ok ? next.payoutId : "" } });
+    expect(line).toMatchObject({ creatorId: "cr_net", currency: "USD", amount: "3.00", amountMinor: 300n, records: 1 });
+    ledger = await ledgerOf(shop, first.payload.id);
+    expect(ledger.rows.find((e) => e.kind === "clawback")?.payoutId).toBe(next.ok ? next.payoutId : null);
+    expect((await ledgerOf(shop, second.payload.id)).record?.status).toBe("paid");
+    expect(await payableBalances(shop)).toEqual([]);
+  });
+
+  it("pays once when the same payout form is submitted twice, even at once", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const w = startWorker();
+    await placeOrder(h, { shop, creatorId: "cr_twice", expectedTag: "tw-1", subtotal: "30.00" });
+    await placeOrder(h, { shop, creatorId: "cr_twice", expectedTag: "tw-1", subtotal: "20.00" });
+    await w.runOnce();
+    const form = {
+      idempotencyKey: "same-form-token",
+      reference: "batch 7",
+      paidOn: "2026-11-22",
+      balances: ["USD:cr_twice"],
+    };
+    const [a, b] = await Promise.all([recordPayout(shop, form), recordPayout(shop, form)]);
+    const c = await recordPayout(shop, form);
+    expect([a, b, c].every((r) => r.ok)).toBe(true);
+    const ids = new Set([a, b, c].map((r) => (r.ok ? r.payoutId : "")));
+    expect(ids.size).toBe(1);
+    expect([a, b, c].filter((r) => r.ok && !r.duplicate)).toHaveLength(1);
+    expect(await prisma.payout.count({ where: { shop } })).toBe(1);
+    expect(await prisma.payoutLine.findMany({ where: { payout: { shop } } })).toMatchObject([
+      { amount: "5.00", records: 2 },
+    ]);
+    // A new form for the same balances finds nothing left to pay.
+    expect(await recordPayout(shop, { ...form, idempotencyKey: "another-form-token" })).toEqual({
+      ok: false,
+      errors: { balances: "nothing is left to pay in the chosen balances; reload the page" },
+    });
+  });
+
+  it("credits at a creator's own rate when one is set, at the shop's otherwise", async () => {
+    const shop = await newShop({ commissionRate: "10", creatorRates: { cr_bob: "20", cr_eve: "0" } });
+    const w = startWorker();
+    const bob = await placeOrder(h, { shop, creatorId: "cr_bob", expectedTag: "bob-1", subtotal: "50.00" });
+    const alice = await placeOrder(h, { shop, creatorId: "cr_alice", expectedTag: "alice-1", subtotal: "50.00" });
+    const eve = await placeOrder(h, { shop, creatorId: "cr_eve", expectedTag: "eve-1", subtotal: "50.00" });
+    await w.runOnce();
+    expect((await ledgerOf(shop, bob.payload.id)).record).toMatchObject({ rate: "20", amount: "10.00" });
+    expect((await ledgerOf(shop, alice.payload.id)).record).toMatchObject({ rate: "10", amount: "5.00" });
+    expect((await ledgerOf(shop, eve.payload.id)).record).toMatchObject({ rate: "0", amount: "0.00" });
+  });
+});

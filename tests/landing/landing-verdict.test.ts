@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDashboard } from "../../app/dashboard/dashboard.server";
+import { getOrderDetail } from "../../app/dashboard/order-detail.server";
+import prisma from "../../app/db.server";
+import type { JobRunner } from "../../app/queue/runner.server";
+import {
+  installShop,
+  orderTags,
+  placeOrder,
+  startHarness,
+  verificationOf,
+  worker,
+  type Harness,
+} from "../support/pipeline-harness";
+import { sendTouch } from "../support/touch";
+
+// Orders judged on the server's own landing record: the touches the storefront reported through
+// the app proxy while the click was alive, and what lookup-click said of the click then.
+
+let h: Harness;
+let w: JobRunner;
+let shopNumber = 0;
+const HOUR = 60 * 60_000;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await w?.stop();
+  h.clock.now = null;
+});
+afterAll(() => h.close());
+
+async function newShop() {
+  shopNumber += 1;
+  const shop = `landing-verdict-${shopNumber}.myshopify.com`;
+  await installShop(h, shop);
+  return shop;
+}
+
+/** A shopper lands from a creator's link: the storefront reports the click and its tags. */
+async function land(
+  shop: string,
+  tags: (string | null)[],
+  creator = { expectedTag: "alice-20", creatorId: "cr_alice" },
+) {
+  const click = h.clicks.addClick(creator);
+  const cartToken = `c1-${randomBytes(10).toString("hex")}`;
+  for (const tag of tags) {
+    expect((await sendTouch(h.app.url, shop, { clickId: click.clickId, tag, cartToken })).status).toBe(202);
+  }
+  w = worker(h);
+  await w.runOnce(); // the click's lookup
+  const record = await prisma.clickRecord.findUniqueOrThrow({
+    where: { shop_clickId: { shop, clickId: click.clickId } },
+  });
+  expect(record).toMatchObject({ state: "known", expectedTag: creator.expectedTag, creatorId: creator.creatorId });
+  return { clickId: click.clickId, cartToken };
+}
+
+describe("an order after the service forgot the click", () => {
+  it("three hours after a landing-confirmed click: decided from the landing record and credited", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20"]);
+    h.clock.now = new Date(Date.now() + 3 * HOUR);
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "alice-20", subtotal: "200.00" });
+    await w.runOnce();
+
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      verdictSource: "landing",
+      captureSource: "app_proxy",
+      expectedTag: "alice-20",
+      creatorId: "cr_alice",
+      tampered: false,
+    });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "expired"]]);
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "20.00", redirected: false });
+    expect((await getOrderDetail(shop, v.id))!.verdict).toMatchObject({ source: "landing", expectedTag: "alice-20" });
+    expect((await getDashboard(shop, 7)).landing).toEqual({ savedFromExpiry: 1, tampered: 0 });
+  });
+
+  it("a tag swapped on the storefront after landing is a hijack, tagged and credited to the expected creator", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20", "honey-77"]);
+    h.clock.now = new Date(Date.now() + 2 * HOUR);
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "honey-77" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", verdictSource: "landing", arrivedTag: "honey-77", tampered: false });
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("without a landing record it has expired, as before", async () => {
+    const shop = await newShop();
+    w = worker(h);
+    const { payload } = await placeOrder(h, { shop, clickAgeMinutes: 120 });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "expired", verdictSource: null });
+  });
+});
+
+describe("the server's record wins over the cart's attributes", () => {
+  it("a cart rewritten after landing to another creator's click loses, and the rewrite is kept as evidence", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20"]);
+    const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    // A script rewrote the cart: another click and its creator's tag.
+    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      clickId,
+      arrivedTag: "alice-20",
+      verdictSource: "service",
+      tampered: true,
+    });
+    expect(JSON.parse(v.tamperEvidence!)).toEqual({
+      cartClickId: other.clickId,
+      cartTag: "bob-10",
+      findings: [
+        "the cart names a click id the storefront never reported for this cart",
+        "the cart names an affiliate tag the storefront never reported for this cart",
+      ],
+    });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
+    expect(h.clicks.verifications(other.clickId)).toEqual([]);
+
+    // The order page tells the journey and the tampering; the dashboard counts the cart.
+    const detail = (await getOrderDetail(shop, v.id))!;
+    expect(detail.journey.touches).toEqual([{ clickId, tag: "alice-20", seenAt: expect.any(String) }]);
+    expect(detail.journey.clicks).toEqual([
+      expect.objectContaining({ clickId, state: "known", expectedTag: "alice-20", creatorId: "cr_alice" }),
+    ]);
+    expect(detail.tamper).toEqual(JSON.parse(v.tamperEvidence!));
+    expect(detail.verdict).toMatchObject({ source: "service", reportConfirmed: true });
+    expect((await getDashboard(shop, 7)).landing).toEqual({ savedFromExpiry: 0, tampered: 1 });
+  });
+
+  it("attributes removed from the cart: still judged on the touches, after the hour too", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20", "honey-77"]);
+    h.clock.now = new Date(Date.now() + 90 * 60_000);
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, capture: "none" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", verdictSource: "landing", tampered: true, clickId });
+    expect(JSON.parse(v.tamperEvidence!).findings).toEqual([
+      "the cart's click id was removed",
+      "the cart's affiliate tag was removed",
+    ]);
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("touches older than the attribution window attribute nothing", async () => {
+    const shop = await newShop();
+    await prisma.shopSettings.update({ where: { shop }, data: { attributionWindowDays: 1 } });
+    const { cartToken } = await land(shop, ["alice-20"]);
+    h.clock.now = new Date(Date.now() + 25 * HOUR);
+    const { payload } = await placeOrder(h, { shop, cartToken, capture: "none" });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed", tampered: false });
+  });
+});

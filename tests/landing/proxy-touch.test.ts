@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { NEW_CLICKS_PER_CART_PER_HOUR } from "../../app/landing/record-touch.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
+import { servePublicRoutes } from "../support/app-routes";
+import type { RouteServer } from "../support/route-server";
+import { sendTouch } from "../support/touch";
+
+// POST /proxy/touch over real HTTP, signed as Shopify's app proxy signs and checked by the
+// library's authenticate.public.appProxy.
+
+let app: RouteServer;
+let shopNumber = 0;
+beforeAll(async () => {
+  app = await servePublicRoutes();
+});
+afterAll(() => app.close());
+
+async function newShop(settings: Record<string, unknown> = {}) {
+  shopNumber += 1;
+  const shop = `landing-${shopNumber}.myshopify.com`;
+  const saved = await saveSettings(shop, {
+    clickServiceUrl: "https://clicks.example.com",
+    apiKey: "ck_live_abc123",
+    ...settings,
+  });
+  expect(saved.ok).toBe(true);
+  return shop;
+}
+
+const stored = async (shop: string) => ({
+  touches: await prisma.landingTouch.count({ where: { shop } }),
+  clicks: await prisma.clickRecord.count({ where: { shop } }),
+  lookups: await prisma.job.count({ where: { shop, kind: "lookup-click" } }),
+});
+
+const cart = () => `c1-${randomBytes(12).toString("hex")}`;
+
+describe("a touch", () => {
+  it("signed: answered 202 at once; the touch is kept and the click is queued for one lookup", async () => {
+    const shop = await newShop();
+    const cartToken = cart();
+    const response = await sendTouch(app.url, shop, { clickId: "clk_1", tag: "alice-20", cartToken });
+    expect(response.status).toBe(202);
+    expect(await sendTouch(app.url, shop, { clickId: "clk_1", tag: "honey-77", cartToken })).toHaveProperty(
+      "status",
+      202,
+    );
+    const touches = await prisma.landingTouch.findMany({ where: { shop }, orderBy: { seenAt: "asc" } });
+    expect(touches.map((t) => [t.cartToken, t.clickId, t.tag])).toEqual([
+      [cartToken, "clk_1", "alice-20"],
+      [cartToken, "clk_1", "honey-77"],
+    ]);
+    const record = await prisma.clickRecord.findUniqueOrThrow({ where: { shop_clickId: { shop, clickId: "clk_1" } } });
+    expect(record.state).toBe("pending");
+    const job = await prisma.job.findUniqueOrThrow({
+      where: { kind_subject: { kind: "lookup-click", subject: record.id } },
+    });
+    expect(job.state).toBe("queued");
+    expect(await stored(shop)).toEqual({ touches: 2, clicks: 1, lookups: 1 });
+  });
+
+  it("forged, stale or unsigned: 400 and nothing stored", async () => {
+    const shop = await newShop();
+    const body = { clickId: "clk_2", tag: null, cartToken: cart() };
+    expect((await sendTouch(app.url, shop, body, { secret: "not-the-secret" })).status).toBe(400);
+    const stale = Math.trunc(Date.now() / 1000) - 120;
+    expect((await sendTouch(app.url, shop, body, { timestamp: stale })).status).toBe(400);
+    expect((await sendTouch(app.url, shop, body, { unsigned: true })).status).toBe(400);
+    expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+  });
+
+  it("refuses what cannot be a touch, with a clear error", async () => {
+    const shop = await newShop();
+    const cartToken = cart();
+    for (const [body, status, error] of [
+      ["{not json", 400, /not JSON/],
+      [{ clickId: "clk\u0000x", tag: null, cartToken }, 400, /control characters/],
+      [{ clickId: "c".repeat(257), tag: null, cartToken }, 400, /longer than 256/],
+      [{ clickId: "clk_3", tag: "t".repeat(513), cartToken }, 400, /longer than 512/],
+      [{ clickId: "clk_3", tag: null, cartToken: "abc?key=secret" }, 400, /not a cart token/],
+      [{ clickId: "clk_3", tag: null }, 400, /cart token/],
+      [JSON.stringify({ clickId: "clk_3", tag: "x".repeat(5_000), cartToken }), 413, /too large/],
+    ] as const) {
+      const response = await sendTouch(app.url, shop, body as never);
+      expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(status);
+      expect((await response.json()).error).toMatch(error);
+    }
+    expect((await fetch(`${app.url}/proxy/touch`)).status).toBe(405);
+    expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+  });
+
+  it("keeps nothing for a shop that has not set the app up", async () => {
+    const shop = "never-configured.myshopify.com";
+    expect((await sendTouch(app.url, shop, { clickId: "clk_4", tag: null, cartToken: cart() })).status).toBe(202);
+    expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+  });
+});
+
+describe("abuse limits", () => {
+  it("300 signed calls carrying 300 random click ids from 3 carts cause at most 30 lookups", async () => {
+    const shop = await newShop();
+    const carts = [cart(), cart(), cart()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const clickId = `clk_${randomBytes(8).toString("hex")}`;
+      statuses.push((await sendTouch(app.url, shop, { clickId, tag: "x", cartToken: carts[i % 3]! })).status);
+    }
+    const { lookups, clicks } = await stored(shop);
+    expect(lookups).toBe(3 * NEW_CLICKS_PER_CART_PER_HOUR);
+    expect(clicks).toBe(3 * NEW_CLICKS_PER_CART_PER_HOUR);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(270);
+  });
+
+  it("a known click may come back to its cart with new tags; a limited call says when to retry", async () => {
+    const shop = await newShop();
+    const cartToken = cart();
+    for (let i = 0; i < NEW_CLICKS_PER_CART_PER_HOUR; i += 1) {
+      expect((await sendTouch(app.url, shop, { clickId: `clk_${i}`, tag: null, cartToken })).status).toBe(202);
+    }
+    const refused = await sendTouch(app.url, shop, { clickId: "clk_new", tag: null, cartToken });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await sendTouch(app.url, shop, { clickId: "clk_0", tag: "later-tag", cartToken })).status).toBe(202);
+  });
+
+  it("the shop's lookups per hour cap new clicks across carts", async () => {
+    const shop = await newShop({ landingLookupsPerHour: 10 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      statuses.push((await sendTouch(app.url, shop, { clickId: `clk_${i}`, tag: null, cartToken: cart() })).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 202)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    expect((await stored(shop)).lookups).toBe(10);
+  });
+
+  it("one cart touching too fast, and one address calling too fast, are slowed down (429)", async () => {
+    const shop = await newShop();
+    const cartToken = cart();
+    const perCart: number[] = [];
+    for (let i = 0; i < 65; i += 1) {
+      perCart.push((await sendTouch(app.url, shop, { clickId: "clk_same", tag: `t${i}`, cartToken })).status);
+    }
+    expect(perCart.filter((s) => s === 429).length).toBe(5);
+
+    const perAddress: number[] = [];
+    for (let i = 0; i < 125; i += 1) {
+      const body = { clickId: "clk_other", tag: null, cartToken: cart() };
+      perAddress.push((await sendTouch(app.url, shop, body, { address: "203.0.113.9" })).status);
+    }
+    expect(perAddress.filter((s) => s === 429).length).toBe(5);
+  });
+});
