@@ -6,7 +6,8 @@ import { env } from "./env.server";
 import { handleReinstalled } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./logger.server";
 import { SealedSessionStorage } from "./sealed-session-storage.server";
-import { ensureEvidenceDefinition } from "./shopify-orders/orders.server";
+import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
+import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
 
 const config = env();
@@ -73,5 +74,7 @@ export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
+/** The shop's Admin client for background work, one token refresh per shop at a time. */
+export const offlineAdmin = offlineAdminFrom(shopify.unauthenticated.admin);
 export const login = shopify.login;
 export const sessionStorage = shopify.sessionStorage;

@@ -10,6 +10,7 @@ import type { DatabaseDialect } from "../app/database-url";
 import { ensureBuild, migrate, startApp, type AppProcess } from "../sandbox/demo/app-process";
 import { createDemoDatabase } from "../sandbox/demo/database";
 import { saveSettings } from "../sandbox/demo/run-scenario";
+import { DEFAULT_SCENARIO_SETTINGS } from "../sandbox/demo/scenario";
 import { postgresqlBinaries, startCluster, type Cluster } from "../tests/support/postgresql-cluster";
 
 // What every benchmark runs against: the app's production build as a host runs it (its worker
@@ -109,7 +110,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
             clickServiceUrl: standins.clickServiceUrl,
             clickServiceApiKey: standins.clickServiceApiKey,
           },
-          { commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] },
+          DEFAULT_SCENARIO_SETTINGS,
         ),
       stop,
     };

@@ -2,7 +2,10 @@
 // logged or serialised without dragging an exception (and its request options) along.
 // Messages are the app's own words: they reach the merchant (settings page, order log), so the
 // body of an answer never does; the contract's few error strings are recognised, not quoted.
+import { redactSecrets } from "../redaction";
 import { CONTRACT_ERRORS } from "./contract";
+
+export { redactSecrets };
 
 export type ContractError = keyof typeof CONTRACT_ERRORS;
 
@@ -38,23 +41,11 @@ export type ClickServiceError =
 export type ClickServiceResult<T> = { ok: true; value: T } | { ok: false; error: ClickServiceError };
 
 export const MAX_ERROR_TEXT = 500;
-const REDACTED = "[redacted]";
 
 /**
- * Removes every spelling of the secrets a server or library could echo back: raw, JSON-escaped
- * and percent-encoded. Every string the client puts into a result goes through here.
+ * Every string the client puts into a result goes through redactSecrets; this also cuts, after
+ * redaction, so a cut can never leave half a key behind.
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    const spellings = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
-    for (const spelling of spellings) out = out.split(spelling).join(REDACTED);
-  }
-  return out;
-}
-
-/** Cuts after redaction, so a cut can never leave half a key behind. */
 export function boundedText(text: string, secrets: readonly string[], max = MAX_ERROR_TEXT): string {
   const clean = redactSecrets(text, secrets);
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;

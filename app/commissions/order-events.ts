@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import type { OrderValueBasis } from "../settings/order-value-basis";
+import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../shopify-ids";
 
 // The slice of a refunds/create or orders/cancelled payload the ledger needs, and nothing else:
 // which order, which refund, and how much of each order-value basis the refund gives back.
@@ -27,7 +28,7 @@ export interface CancelFacts {
 export type OrderEventFacts = RefundFacts | CancelFacts;
 export type OrderEventRead = { ok: true; facts: OrderEventFacts } | { ok: false; reason: string };
 
-const Digits = z.string().regex(/^\d{1,20}$/);
+const Digits = z.string().regex(SHOPIFY_ID);
 const Amount = z
   .union([z.string(), z.number()])
   .transform(String)
@@ -85,13 +86,13 @@ function exactId(
   rawBody: string,
   field: string,
 ): string | null {
-  const fromGid = gid?.match(new RegExp(`^gid://shopify/${gidType}/(\\d{1,20})$`))?.[1];
+  const fromGid = gid?.match(shopifyGid(gidType))?.[1];
   if (fromGid) return fromGid;
   if (typeof value === "string") return value;
   if (Number.isSafeInteger(value)) return String(value);
   // Every occurrence of the field whose digits parse to this number: all of them must agree.
   const candidates = new Set(
-    [...rawBody.matchAll(new RegExp(`"${field}"\\s*:\\s*(\\d{1,20})(?![\\d.eE])`, "g"))]
+    [...rawBody.matchAll(new RegExp(`"${field}"\\s*:\\s*(${SHOPIFY_ID_DIGITS})(?![\\d.eE])`, "g"))]
       .map((match) => match[1]!)
       .filter((digits) => Number(digits) === value),
   );

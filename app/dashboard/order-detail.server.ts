@@ -5,7 +5,7 @@ import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
-import { parseStoredFacts } from "../verification/order-facts";
+import { parseStoredFacts, verificationWhere } from "../verification/order-facts";
 
 // One order's story for the order page: what arrived, each attempt, the service's verdict,
 // the tag written, the commission. Looked up by our verification id or by Shopify's order id,
@@ -89,9 +89,8 @@ export async function getOrderDetail(
   idOrOrderId: string,
   now: Date = new Date(),
 ): Promise<OrderDetail | null> {
-  const where = /^\d{1,20}$/.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
   const row = await prisma.verification.findFirst({
-    where,
+    where: verificationWhere(shop, idOrOrderId),
     include: {
       attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] },
       commission: { include: { entries: { orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }] } } },

@@ -22,7 +22,7 @@ import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
 import { SplitRow } from "../components/SplitRow";
-import { formatTime } from "../components/format";
+import { formatTime } from "../units/times";
 import { getDashboard } from "../dashboard/dashboard.server";
 import { parsePeriod, PERIODS } from "../units/periods";
 import { t } from "../i18n";

@@ -20,7 +20,7 @@ import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../components/format";
+import { formatTime } from "../units/times";
 import { listLedger } from "../commissions/ledger.server";
 import { COMMISSION_STATUSES } from "../commissions/statuses";
 import { formatAmount } from "../units/money";

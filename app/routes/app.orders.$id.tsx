@@ -8,7 +8,7 @@ import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../components/format";
+import { formatTime } from "../units/times";
 import { formatAmount } from "../units/money";
 import { getOrderDetail } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";

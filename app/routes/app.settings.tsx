@@ -16,10 +16,11 @@ import { useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../components/format";
+import { formatTime } from "../units/times";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
 import { formatCreatorRatesText } from "../settings/creator-rates";
+import { DEFAULT_SETTINGS } from "../settings/defaults";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
 import { authenticate } from "../shopify.server";
@@ -89,16 +90,22 @@ export default function SettingsPage() {
 
   const [serviceUrl, setServiceUrl] = useState(settings?.clickServiceUrl ?? "");
   const [apiKey, setApiKey] = useState("");
-  const [tagParams, setTagParams] = useState((settings?.tagParams ?? ["tag"]).join(", "));
-  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? "affiliate-hijacked");
-  const [rate, setRate] = useState(settings?.commissionRate ?? "10");
-  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? "subtotal_after_discounts");
-  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? true);
-  const [windowDays, setWindowDays] = useState(String(settings?.attributionWindowDays ?? 30));
-  const [lookupsPerHour, setLookupsPerHour] = useState(String(settings?.landingLookupsPerHour ?? 1000));
+  const [tagParams, setTagParams] = useState((settings?.tagParams ?? DEFAULT_SETTINGS.tagParams).join(", "));
+  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? DEFAULT_SETTINGS.hijackTag);
+  const [rate, setRate] = useState(settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate);
+  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis);
+  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify);
+  const [windowDays, setWindowDays] = useState(
+    String(settings?.attributionWindowDays ?? DEFAULT_SETTINGS.attributionWindowDays),
+  );
+  const [lookupsPerHour, setLookupsPerHour] = useState(
+    String(settings?.landingLookupsPerHour ?? DEFAULT_SETTINGS.landingLookupsPerHour),
+  );
   // The commission ledger's hold and per-creator rates.
-  const [holdDays, setHoldDays] = useState(String(settings?.holdDays ?? 30));
-  const [creatorRates, setCreatorRates] = useState(formatCreatorRatesText(settings?.creatorRates ?? {}));
+  const [holdDays, setHoldDays] = useState(String(settings?.holdDays ?? DEFAULT_SETTINGS.holdDays));
+  const [creatorRates, setCreatorRates] = useState(
+    formatCreatorRatesText(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates),
+  );
 
   // After a successful save the key field empties again: the key is never kept in the page.
   useEffect(() => {

@@ -1,11 +1,11 @@
 import { logger } from "../logger.server";
-import { writeStorefrontConfig, type AdminGraphql } from "../shopify-orders/orders.server";
+import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
 import prisma from "../db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { parseCreatorRatesText } from "./creator-rates";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
-import { SettingsInput } from "./settings-schema";
+import { DEFAULT_SETTINGS } from "./defaults";
 
 // What "Save" on the settings page does, in order: validate and save (nothing is saved when a
 // field is wrong), give orders parked for a rejected key another go when a new key arrived,
@@ -33,7 +33,7 @@ export function settingsInputFromForm(form: FormData) {
     tagParams,
     hijackTag: text("hijackTag") ?? "",
     commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
-    orderValueBasis: text("orderValueBasis") ?? "subtotal_after_discounts",
+    orderValueBasis: text("orderValueBasis") ?? DEFAULT_SETTINGS.orderValueBasis,
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
     // Absent (a form without the landing section) keeps what is stored; blank is an error to show.
     attributionWindowDays: text("attributionWindowDays")?.trim(),
@@ -57,8 +57,6 @@ export async function applySettings(
   now: Date = new Date(),
 ): Promise<ApplySettingsResult> {
   const input = settingsInputFromForm(form);
-  const preflight = preflightErrors(input);
-  if (preflight) return { ok: false, errors: preflight };
   const saved = await saveSettings(shop, input);
   if (!saved.ok) return { ok: false, errors: saved.errors };
 
@@ -85,27 +83,4 @@ export async function applySettings(
   }
   if (!storefront.ok) logger.warn("storefront config not published", { shop, message: storefront.message });
   return { ok: true, settings: saved.settings, requeued, storefront };
-}
-
-/**
- * In settings-schema, two refinements run even after the check before them failed (zod 4 keeps
- * going) and then throw instead of reporting: new URL() on text that is not a URL, and
- * new Decimal() on a rate that is not a number (an empty field). Until that is fixed there, such
- * input is answered here, with the schema's own messages for every other field; nothing is saved.
- */
-function preflightErrors(input: ReturnType<typeof settingsInputFromForm>): Record<string, string> | null {
-  const errors: Record<string, string> = {};
-  const probe = { ...input };
-  if (!URL.canParse(input.clickServiceUrl.trim())) {
-    errors.clickServiceUrl = "enter the service's base URL, such as https://clicks.example.com";
-    probe.clickServiceUrl = "https://placeholder.invalid";
-  }
-  if (!/^\d+(\.\d+)?$/.test(input.commissionRate)) {
-    errors.commissionRate = "enter a percentage such as 10 or 7.5";
-    probe.commissionRate = "10";
-  }
-  if (Object.keys(errors).length === 0) return null;
-  const rest = SettingsInput.safeParse(probe);
-  if (!rest.success) for (const issue of rest.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return errors;
 }

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
-import { DEFAULT_TAG_PARAMS } from "../attribution/cart-attributes";
 import { MAX_CREATOR_ID, MAX_CREATOR_RATES } from "./creator-rates";
+import { DEFAULT_SETTINGS } from "./defaults";
 import { ORDER_VALUE_BASES } from "./order-value-basis";
 
 // What a merchant may save, checked the same way whether it comes from the settings form,
@@ -80,7 +80,7 @@ export const SettingsInput = z.object({
     .array(ParamName)
     .min(1, "list at least one affiliate tag parameter")
     .max(10, "at most 10 tag parameters")
-    .default([...DEFAULT_TAG_PARAMS])
+    .default([...DEFAULT_SETTINGS.tagParams])
     .transform((names) => [...new Set(names)]),
   hijackTag: z
     .string()
@@ -88,10 +88,10 @@ export const SettingsInput = z.object({
     .min(1, "enter the tag to add to hijacked orders")
     .max(40, "Shopify tags are at most 40 characters")
     .refine((tag) => !tag.includes(","), "a tag cannot contain a comma")
-    .default("affiliate-hijacked"),
-  commissionRate: Rate.default("10"),
-  orderValueBasis: z.enum(ORDER_VALUE_BASES).default("subtotal_after_discounts"),
-  autoVerify: z.boolean().default(true),
+    .default(DEFAULT_SETTINGS.hijackTag),
+  commissionRate: Rate.default(DEFAULT_SETTINGS.commissionRate),
+  orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
+  autoVerify: z.boolean().default(DEFAULT_SETTINGS.autoVerify),
   // The landing record (the app proxy's touches): how long a landing attributes an order, and
   // how many new clicks an hour the shop's storefront may have looked up. Omitted keeps what is
   // stored (the columns' defaults for a new shop).

@@ -2,6 +2,7 @@ import { destinationProblem } from "../click-service";
 import prisma from "../db.server";
 import { registerSecret } from "../logger.server";
 import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
+import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "./sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
@@ -187,5 +188,5 @@ function parseTagParams(json: string): string[] {
   } catch {
     // fall through to the default
   }
-  return ["tag"];
+  return [...DEFAULT_SETTINGS.tagParams];
 }

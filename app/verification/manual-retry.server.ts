@@ -1,6 +1,7 @@
 import prisma from "../db.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { verificationWhere } from "./order-facts";
 
 // "Retry now" on the order page. Only orders that ended badly (failed, or parked as rejected for
 // a bad key) can go again, only in the merchant's own shop, and only while their click can
@@ -37,9 +38,8 @@ export async function retryVerificationNow(
   idOrOrderId: string,
   now: Date = new Date(),
 ): Promise<ManualRetryResult> {
-  const key = /^\d{1,20}$/.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
   const row = await prisma.verification.findFirst({
-    where: key,
+    where: verificationWhere(shop, idOrOrderId),
     select: { id: true, outcome: true, deadlineAt: true, hijacked: true },
   });
   if (!row) return { ok: false, reason: "not-found" };

@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import type { OrderValueBasis } from "../settings/order-value-basis";
+import { SHOPIFY_ID, shopifyGid } from "../shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
 // whole payload: it carries the shopper's name and addresses, which the app has no use for, and
@@ -15,6 +16,16 @@ export const MAX_KEPT_TEXT = 2_048;
 const MAX_CART_TOKEN = 256;
 
 const OUR_ATTRIBUTES = new Set<string>(Object.values(CART_ATTRIBUTES));
+
+const ORDER_GID = shopifyGid("Order");
+
+/** The verification a URL names: by Shopify's numeric order id (as its order page allows), else by our id. */
+export function verificationWhere(
+  shop: string,
+  idOrOrderId: string,
+): { shop: string; orderId: string } | { shop: string; id: string } {
+  return SHOPIFY_ID.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
+}
 
 const Amount = z
   .union([z.string(), z.number()])
@@ -40,7 +51,7 @@ const OrderPayload = z.object({
       .number()
       .positive()
       .refine((id) => Number.isInteger(id), "must be a numeric id"),
-    z.string().regex(/^\d{1,20}$/, "must be a numeric id"),
+    z.string().regex(SHOPIFY_ID, "must be a numeric id"),
   ]),
   admin_graphql_api_id: z.string().max(100).optional(),
   name: z.string().max(255).nullish(),
@@ -82,7 +93,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
   }
   const order = parsed.data;
   // The gid is a string and so exact; a JSON number id beyond 2^53 is already rounded.
-  const fromGid = order.admin_graphql_api_id?.match(/^gid:\/\/shopify\/Order\/(\d{1,20})$/)?.[1];
+  const fromGid = order.admin_graphql_api_id?.match(ORDER_GID)?.[1];
   if (!fromGid && typeof order.id === "number" && !Number.isSafeInteger(order.id)) {
     return { ok: false, reason: "id is beyond 2^53 and no admin_graphql_api_id gives it exactly" };
   }

@@ -3,7 +3,7 @@ import type { ClickServiceClient } from "../click-service";
 import type { Db } from "../db.server";
 import type { JobContext } from "../queue/runner.server";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
-import type { OfflineAdmin } from "../shopify-orders/offline-admin.server";
+import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import { nextAttempt } from "./retry-policy";
 import type { Outcome } from "./outcomes";

@@ -1,7 +1,7 @@
 import type { Verification } from "@prisma/client";
 import type { Db } from "../db.server";
-import { markOrderHijacked, readOrderTagGuardState } from "../shopify-orders/orders.server";
-import { noteThrottled, noteWritten, reserveWrite } from "../shopify-orders/write-schedule.server";
+import { markOrderHijacked, readOrderTagGuardState } from "../shopify-admin/orders.server";
+import { noteThrottled, noteWritten, reserveWrite } from "../shopify-admin/write-schedule.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import type { OrderRun, StepResult } from "./order-run.server";
 

@@ -4,7 +4,7 @@ import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/run
 import { purgeLandingRecord } from "../landing/journey.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
 import { logger } from "../logger.server";
-import { offlineAdmin } from "../shopify-orders/offline-admin.server";
+import { offlineAdmin } from "../shopify.server";
 import type { PipelineDeps } from "./order-run.server";
 import { verifyOrderHandler } from "./verify-order.server";
 

@@ -100,7 +100,7 @@ export async function saveSettings(stack: SettingsTarget, settings: Scenario["se
     tagParams: settings.tagParams.join(", "),
     hijackTag: settings.hijackTag,
     commissionRate: settings.commissionRate,
-    orderValueBasis: settings.orderValueBasis ?? "subtotal_after_discounts",
+    orderValueBasis: settings.orderValueBasis,
     autoVerify: "true",
     ...(settings.holdDays !== undefined && { holdDays: String(settings.holdDays) }),
   });
@@ -177,7 +177,7 @@ export async function placeOrders(
       order,
       base + index,
       { clickId, click: click ?? null, clicks },
-      scenario.settings.tagParams[0] ?? "tag",
+      scenario.settings.tagParams[0]!,
       capture,
     );
     stack.shopify.createOrder(stack.shop, payload);

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
+import { ORDER_VALUE_BASES } from "../../app/settings/order-value-basis";
 
 // The demo's scenario format. It is a public interface (outsiders write scenario files to
 // check the product), so every refusal names the field that is wrong.
@@ -64,17 +66,24 @@ const Order = z
     path: ["landing"],
   });
 
+const ScenarioSettings = z.object({
+  commissionRate: z.string().default(DEFAULT_SETTINGS.commissionRate),
+  hijackTag: z.string().default(DEFAULT_SETTINGS.hijackTag),
+  tagParams: z
+    .array(z.string())
+    .min(1)
+    .default([...DEFAULT_SETTINGS.tagParams]),
+  orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),
+  // Omitted: the shop keeps its stored hold (a new shop's: DEFAULT_SETTINGS.holdDays).
+  holdDays: z.number().int().min(0).max(365).optional(),
+});
+
+/** The settings a scenario without any saves: the app's defaults. */
+export const DEFAULT_SCENARIO_SETTINGS = ScenarioSettings.parse({});
+
 export const Scenario = z
   .object({
-    settings: z
-      .object({
-        commissionRate: z.string().default("10"),
-        hijackTag: z.string().default("affiliate-hijacked"),
-        tagParams: z.array(z.string()).min(1).default(["tag"]),
-        orderValueBasis: z.enum(["subtotal_after_discounts", "subtotal_before_discounts", "total_price"]).optional(),
-        holdDays: z.number().int().min(0).max(365).optional(),
-      })
-      .default({ commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] }),
+    settings: ScenarioSettings.prefault({}),
     clicks: z.array(Click).default([]),
     orders: z.array(Order).min(1, "a scenario needs at least one order"),
   })
@@ -121,7 +130,11 @@ export function parseScenario(input: unknown): Scenario {
 
 /** Shows every outcome the pipeline can reach from storefront input. */
 export const BUILT_IN_SCENARIO = {
-  settings: { commissionRate: "10", hijackTag: "affiliate-hijacked", tagParams: ["tag"] },
+  settings: {
+    commissionRate: DEFAULT_SETTINGS.commissionRate,
+    hijackTag: DEFAULT_SETTINGS.hijackTag,
+    tagParams: [...DEFAULT_SETTINGS.tagParams],
+  },
   clicks: [
     { ref: "alice", expectedTag: "alice-20", creatorId: "cr_alice", ageMinutes: 5 },
     { ref: "bob", expectedTag: "bob-10", creatorId: "cr_bob", ageMinutes: 12 },

@@ -293,7 +293,7 @@ describe("test connection", () => {
   });
 });
 
-describe("fields the schema cannot check by itself", () => {
+describe("empty and malformed fields, answered by the schema itself", () => {
   it("answers an empty or non-numeric rate inline instead of failing", async () => {
     for (const commissionRate of ["", "ten", "1e3"]) {
       const { status, body } = await save(form({ commissionRate }));

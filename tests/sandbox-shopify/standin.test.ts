@@ -1,13 +1,13 @@
 import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, RequestedTokenType, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { markOrderHijacked } from "../../app/shopify-orders/orders.server";
+import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { signSessionToken } from "../../sandbox/shopify/session-token";
 import { signWebhook, webhookHeaders } from "../../sandbox/shopify/webhooks";
-import { startHarness, type Harness } from "../shopify-orders/support";
+import { startHarness, type Harness } from "../shopify-admin/support";
 
 const SHOP = "standin-test.myshopify.com";
 let h: Harness;
@@ -239,6 +239,7 @@ describe("webhook helpers", () => {
       context.admin!.graphql,
       {
         orderGid: payload.admin_graphql_api_id,
+        tag: "affiliate-hijacked",
         evidence: {
           expectedTag: "creator-anna",
           arrivedTag: "bot",
@@ -253,6 +254,7 @@ describe("webhook helpers", () => {
     expect(
       await markOrderHijacked(context.admin!.graphql, {
         orderGid: payload.admin_graphql_api_id,
+        tag: "affiliate-hijacked",
         evidence: {
           expectedTag: "creator-anna",
           arrivedTag: "bot",

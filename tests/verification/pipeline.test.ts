@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { EVIDENCE_METAFIELD } from "../../app/shopify-orders/documents";
+import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { sessionStorage } from "../../app/shopify.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { JobRunner } from "../../app/queue/runner.server";

@@ -9,7 +9,7 @@ import {
   HttpThrottlingError,
 } from "@shopify/shopify-api";
 import { describe, expect, it } from "vitest";
-import { callAdmin, throttleWaitMs, type AdminGraphql } from "../../app/shopify-orders/admin-client.server";
+import { callAdmin, throttleWaitMs, type AdminGraphql } from "../../app/shopify-admin/admin-client.server";
 
 const sleeps: number[] = [];
 const opts = { sleep: async (ms: number) => void sleeps.push(ms) };

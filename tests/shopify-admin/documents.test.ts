@@ -1,10 +1,10 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import * as documents from "../../app/shopify-orders/documents";
+import * as documents from "../../app/shopify-admin/documents";
 import { validateAdminDocument } from "../support/admin-schema";
 
 // Every exported string that is a GraphQL operation is checked, so a document added to
-// app/shopify-orders/documents.ts is covered without touching this test.
+// app/shopify-admin/documents.ts is covered without touching this test.
 const operations: Array<[string, string]> = Object.entries(documents as Record<string, unknown>).flatMap(
   ([name, value]): Array<[string, string]> =>
     typeof value === "string" && /^\s*(#graphql\s*)?(query|mutation)\b/.test(value) ? [[name, value]] : [],

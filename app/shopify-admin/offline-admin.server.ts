@@ -15,28 +15,36 @@
 //  - concurrent callers each refresh on their own, with the same refresh token.
 // Shopify keeps one expiring token active per shop, so two refreshes racing leave one caller
 // with a revoked token: calls for one shop share a single lookup here while one is in flight.
+//
+// Built from the configured app's unauthenticated.admin (app/shopify.server.ts holds the one
+// instance), so that this folder never imports the module that composes it.
 import { HttpResponseError, InvalidJwtError } from "@shopify/shopify-api";
 import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
-import { unauthenticated } from "../shopify.server";
 import type { AdminGraphql } from "./admin-client.server";
 
 export type OfflineAdmin =
   | { ok: true; graphql: AdminGraphql }
   | { ok: false; retryable: boolean; reason: "no-session" | "refresh-failed"; message: string };
 
-const inFlight = new Map<string, Promise<OfflineAdmin>>();
+/** The shape of shopifyApp(...).unauthenticated.admin this module relies on. */
+export type UnauthenticatedAdmin = (
+  shop: string,
+) => Promise<{ admin: { graphql: AdminGraphql }; session: { isExpired(): boolean } }>;
 
-export function offlineAdmin(shop: string): Promise<OfflineAdmin> {
-  const pending = inFlight.get(shop);
-  if (pending) return pending;
-  const lookup = resolve(shop).finally(() => inFlight.delete(shop));
-  inFlight.set(shop, lookup);
-  return lookup;
+export function offlineAdminFrom(unauthenticatedAdmin: UnauthenticatedAdmin): (shop: string) => Promise<OfflineAdmin> {
+  const inFlight = new Map<string, Promise<OfflineAdmin>>();
+  return (shop) => {
+    const pending = inFlight.get(shop);
+    if (pending) return pending;
+    const lookup = resolve(unauthenticatedAdmin, shop).finally(() => inFlight.delete(shop));
+    inFlight.set(shop, lookup);
+    return lookup;
+  };
 }
 
-async function resolve(shop: string): Promise<OfflineAdmin> {
+async function resolve(unauthenticatedAdmin: UnauthenticatedAdmin, shop: string): Promise<OfflineAdmin> {
   try {
-    const { admin, session } = await unauthenticated.admin(shop);
+    const { admin, session } = await unauthenticatedAdmin(shop);
     if (session.isExpired()) {
       return refreshFailed(
         "the stored offline access token has expired and came without a refresh token; the merchant must open the app to grant a new one",

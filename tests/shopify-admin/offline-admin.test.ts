@@ -2,9 +2,8 @@
 // storage on the test's SQLite file) and the Shopify stand-in over HTTP, on a clock the test moves.
 import { Session } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineAdmin } from "../../app/shopify-orders/offline-admin.server";
-import { markOrderHijacked } from "../../app/shopify-orders/orders.server";
-import { sessionStorage } from "../../app/shopify.server";
+import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
+import { offlineAdmin, sessionStorage } from "../../app/shopify.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { orderPayload } from "../support/fixtures";
@@ -80,7 +79,9 @@ describe("offlineAdmin", () => {
     expect(stored?.isExpired()).toBe(false);
     expect(refreshCalls(shop).map((r) => r.status)).toEqual([200]);
 
-    expect(await markOrderHijacked(admin.graphql, { orderGid, evidence })).toMatchObject({ ok: true });
+    expect(await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })).toMatchObject({
+      ok: true,
+    });
     expect(standin.store.findOrder(orderGid)!.order.tags).toEqual(["affiliate-hijacked"]);
   });
 
@@ -93,7 +94,9 @@ describe("offlineAdmin", () => {
   it("uses a fresh token as it is, without a refresh", async () => {
     const { shop, issued, orderGid } = await installWithTokenIssued(10);
     const admin = await offlineAdmin(shop);
-    expect(admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, evidence }))).toMatchObject({ ok: true });
+    expect(
+      admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })),
+    ).toMatchObject({ ok: true });
     expect(refreshCalls(shop)).toEqual([]);
     expect((await sessionStorage.loadSession(`offline_${shop}`))?.accessToken).toBe(issued.token);
   });
@@ -133,7 +136,9 @@ describe("offlineAdmin", () => {
     const [first, second] = await Promise.all([offlineAdmin(shop), offlineAdmin(shop)]);
     expect(refreshCalls(shop)).toHaveLength(1);
     for (const admin of [first, second]) {
-      expect(admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, evidence }))).toMatchObject({ ok: true });
+      expect(
+        admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })),
+      ).toMatchObject({ ok: true });
     }
   });
 });

@@ -1,7 +1,14 @@
 // Writes the app's verdicts into Shopify: the hijack tag and evidence on an order, the
 // storefront settings on the app installation, and the evidence metafield's definition.
 import { STOREFRONT_CONFIG_METAFIELD } from "../attribution/cart-attributes";
-import { callAdmin, type AdminGraphql, type AdminResult, type RetryOptions } from "./admin-client.server";
+import {
+  requestAdmin,
+  type AdminData,
+  type AdminGraphql,
+  type AdminResult,
+  type AdminVariables,
+  type RetryOptions,
+} from "./admin-client.server";
 import {
   CURRENT_APP_INSTALLATION,
   EVIDENCE_DEFINITION_CREATE,
@@ -9,21 +16,9 @@ import {
   MARK_ORDER_HIJACKED,
   METAFIELDS_SET,
   ORDER_TAG_GUARD_STATE,
-  type CodedUserError,
-  type CurrentAppInstallationData,
-  type EvidenceDefinitionCreateData,
-  type EvidenceDefinitionCreateVariables,
-  type MarkOrderHijackedData,
-  type MarkOrderHijackedVariables,
-  type MetafieldsSetData,
-  type MetafieldsSetVariables,
-  type OrderTagGuardStateData,
-  type UserError,
 } from "./documents";
 
 export type { AdminGraphql, AdminResult, RetryOptions } from "./admin-client.server";
-
-export const DEFAULT_HIJACK_TAG = "affiliate-hijacked";
 
 /** What the merchant sees on the order (JSON value of the evidence metafield). */
 export interface HijackEvidence {
@@ -43,8 +38,8 @@ export interface HijackEvidence {
 export interface MarkOrderHijackedInput {
   /** gid://shopify/Order/… (the webhook's admin_graphql_api_id). */
   orderGid: string;
-  /** Merchant's hijack tag; DEFAULT_HIJACK_TAG when blank. */
-  tag?: string | null;
+  /** The merchant's hijack tag (their settings always hold one). */
+  tag: string;
   evidence: HijackEvidence;
 }
 
@@ -53,8 +48,9 @@ export async function markOrderHijacked(
   { orderGid, tag, evidence }: MarkOrderHijackedInput,
   options?: RetryOptions,
 ): Promise<AdminResult> {
-  const hijackTag = tag?.trim() || DEFAULT_HIJACK_TAG;
-  const variables: MarkOrderHijackedVariables = {
+  const hijackTag = tag.trim();
+  if (!hijackTag) return { ok: false, retryable: false, message: "user errors: the hijack tag is blank" };
+  const variables: AdminVariables<typeof MARK_ORDER_HIJACKED> = {
     id: orderGid,
     tags: [hijackTag],
     metafields: [
@@ -67,7 +63,7 @@ export async function markOrderHijacked(
       },
     ],
   };
-  const result = await callAdmin<MarkOrderHijackedData>(graphql, MARK_ORDER_HIJACKED, { ...variables }, options);
+  const result = await requestAdmin(graphql, MARK_ORDER_HIJACKED, variables, options);
   if (!result.ok) return result;
   const { tagsAdd, metafieldsSet } = result.data;
   const problems = [
@@ -99,16 +95,11 @@ export async function writeStorefrontConfig(
   config: StorefrontConfig,
   options?: RetryOptions,
 ): Promise<AdminResult> {
-  const installation = await callAdmin<CurrentAppInstallationData>(
-    graphql,
-    CURRENT_APP_INSTALLATION,
-    undefined,
-    options,
-  );
+  const installation = await requestAdmin(graphql, CURRENT_APP_INSTALLATION, {}, options);
   if (!installation.ok) return installation;
   const ownerId = installation.data.currentAppInstallation?.id;
   if (!ownerId) return { ok: false, retryable: false, message: "access denied: no current app installation" };
-  const variables: MetafieldsSetVariables = {
+  const variables: AdminVariables<typeof METAFIELDS_SET> = {
     metafields: [
       {
         ownerId,
@@ -119,7 +110,7 @@ export async function writeStorefrontConfig(
       },
     ],
   };
-  const result = await callAdmin<MetafieldsSetData>(graphql, METAFIELDS_SET, { ...variables }, options);
+  const result = await requestAdmin(graphql, METAFIELDS_SET, variables, options);
   if (!result.ok) return result;
   const problems = describeUserErrors("metafieldsSet", result.data.metafieldsSet?.userErrors);
   if (problems.length > 0) return { ok: false, retryable: false, message: `user errors: ${problems.join("; ")}` };
@@ -132,7 +123,7 @@ export async function writeStorefrontConfig(
  * Call once per shop (e.g. afterAuth).
  */
 export async function ensureEvidenceDefinition(graphql: AdminGraphql, options?: RetryOptions): Promise<AdminResult> {
-  const variables: EvidenceDefinitionCreateVariables = {
+  const variables: AdminVariables<typeof EVIDENCE_DEFINITION_CREATE> = {
     definition: {
       name: "Affiliate hijack evidence",
       namespace: EVIDENCE_METAFIELD.namespace,
@@ -145,12 +136,7 @@ export async function ensureEvidenceDefinition(graphql: AdminGraphql, options?: 
       access: { admin: "MERCHANT_READ" },
     },
   };
-  const result = await callAdmin<EvidenceDefinitionCreateData>(
-    graphql,
-    EVIDENCE_DEFINITION_CREATE,
-    { ...variables },
-    options,
-  );
+  const result = await requestAdmin(graphql, EVIDENCE_DEFINITION_CREATE, variables, options);
   if (!result.ok) return result;
   const errors = result.data.metafieldDefinitionCreate?.userErrors ?? [];
   const blocking = errors.filter((e) => e.code !== "TAKEN");
@@ -164,7 +150,7 @@ export async function ensureEvidenceDefinition(graphql: AdminGraphql, options?: 
   return { ok: true };
 }
 
-export type OrderTagGuardState = NonNullable<OrderTagGuardStateData["order"]>;
+export type OrderTagGuardState = NonNullable<AdminData<typeof ORDER_TAG_GUARD_STATE>["order"]>;
 
 /** Reads an order's tags and evidence back. */
 export async function readOrderTagGuardState(
@@ -172,14 +158,21 @@ export async function readOrderTagGuardState(
   orderGid: string,
   options?: RetryOptions,
 ): Promise<{ ok: true; order: OrderTagGuardState | null } | { ok: false; retryable: boolean; message: string }> {
-  const result = await callAdmin<OrderTagGuardStateData>(graphql, ORDER_TAG_GUARD_STATE, { id: orderGid }, options);
+  const result = await requestAdmin(graphql, ORDER_TAG_GUARD_STATE, { id: orderGid }, options);
   if (!result.ok) return result;
-  return { ok: true, order: result.data.order };
+  return { ok: true, order: result.data.order ?? null };
 }
 
-function describeUserErrors(field: string, errors: Array<UserError | CodedUserError> | undefined | null): string[] {
+/** The userErrors of any mutation: some carry a code. */
+interface UserError {
+  field?: string[] | null;
+  message: string;
+  code?: string | null;
+}
+
+function describeUserErrors(field: string, errors: UserError[] | undefined | null): string[] {
   return (errors ?? []).map((e) => {
-    const code = "code" in e && e.code ? ` [${e.code}]` : "";
+    const code = e.code ? ` [${e.code}]` : "";
     const path = e.field?.length ? ` (${e.field.join(".")})` : "";
     return `${field}: ${e.message}${code}${path}`;
   });

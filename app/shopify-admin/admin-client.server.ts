@@ -15,6 +15,7 @@
 //  - Contexts built with a handleClientError (authenticate.admin / authenticate.webhook) turn
 //    every HttpResponseError into a thrown `Response` carrying the status and body instead.
 // This module never passes `tries`: it owns the retry policy.
+import type { AdminOperations } from "@shopify/admin-api-client";
 import { GraphqlQueryError, HttpMaxRetriesError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
 
 /** Structural type of `admin.graphql`, so the real client and test doubles both fit. */
@@ -22,6 +23,18 @@ export type AdminGraphql = (
   query: string,
   options?: { variables?: Record<string, unknown>; tries?: number },
 ) => Promise<Response>;
+
+// app/types/admin.generated.d.ts (npm run graphql-codegen) adds each document of documents.ts,
+// keyed by its exact text, to the library's AdminOperations. The library's own entry (any
+// string, any types) is left out here, so a document edited without regenerating the types,
+// or never generated, does not type-check.
+type GeneratedOperations = {
+  [K in keyof AdminOperations as K extends string ? (string extends K ? never : K) : never]: AdminOperations[K];
+};
+/** The text of a document the codegen knows. */
+export type AdminDocument = keyof GeneratedOperations;
+export type AdminVariables<D extends AdminDocument> = GeneratedOperations[D]["variables"];
+export type AdminData<D extends AdminDocument> = GeneratedOperations[D]["return"];
 
 /**
  * A failed call. `throttledForMs` is set when the shop's API bucket was empty: how long until it
@@ -72,18 +85,29 @@ export function throttleWaitMs(cost: QueryCost | undefined, maxWaitMs: number): 
   return Math.min(Math.max(ms, 100), maxWaitMs);
 }
 
-export async function callAdmin<T>(
+/** Sends one of the app's documents, with the variables and result types generated from it. */
+export function requestAdmin<D extends AdminDocument>(
+  graphql: AdminGraphql,
+  document: D,
+  variables: AdminVariables<D>,
+  options?: RetryOptions,
+): Promise<AdminCallResult<AdminData<D>>> {
+  return callAdmin(graphql, document, variables, options) as Promise<AdminCallResult<AdminData<D>>>;
+}
+
+/** Sends any document; the data comes back unchecked. The transport under requestAdmin. */
+export async function callAdmin(
   graphql: AdminGraphql,
   query: string,
   variables: Record<string, unknown> | undefined,
   options: RetryOptions = {},
-): Promise<AdminCallResult<T>> {
+): Promise<AdminCallResult<unknown>> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
   const maxWaitMs = options.maxWaitMs ?? 10_000;
   const sleep = options.sleep ?? defaultSleep;
-  let last: Attempt<T> | undefined;
+  let last: Attempt<unknown> | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    last = await attemptOnce<T>(graphql, query, variables);
+    last = await attemptOnce<unknown>(graphql, query, variables);
     if (last.kind === "ok") return { ok: true, data: last.data, ...(last.cost && { cost: last.cost }) };
     if (last.kind === "fail") return { ok: false, retryable: last.retryable, message: last.message };
     if (attempt < maxAttempts) {

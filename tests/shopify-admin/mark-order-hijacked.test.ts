@@ -1,14 +1,14 @@
 import { GraphqlQueryError } from "@shopify/shopify-api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-orders/documents";
-import { callAdmin, type AdminGraphql } from "../../app/shopify-orders/admin-client.server";
+import { EVIDENCE_METAFIELD, ORDER_TAG_GUARD_STATE } from "../../app/shopify-admin/documents";
+import { callAdmin, type AdminGraphql } from "../../app/shopify-admin/admin-client.server";
 import {
   ensureEvidenceDefinition,
   markOrderHijacked,
   readOrderTagGuardState,
   writeStorefrontConfig,
   type HijackEvidence,
-} from "../../app/shopify-orders/orders.server";
+} from "../../app/shopify-admin/orders.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { startHarness, type Harness } from "./support";
 
@@ -88,12 +88,16 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     expect(JSON.parse(metafields[0]!.value)).toEqual(evidence);
   });
 
-  it("defaults the tag when the merchant left it blank", async () => {
+  it("refuses a blank tag without writing anything: the default is the settings' to give", async () => {
     const gid = newOrder("");
-    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toMatchObject({
-      ok: true,
+    h.standin.clearRequests();
+    await expect(markOrderHijacked(graphql, { orderGid: gid, tag: "  ", evidence }, retry)).resolves.toEqual({
+      ok: false,
+      retryable: false,
+      message: "user errors: the hijack tag is blank",
     });
-    expect(h.standin.store.findOrder(gid)!.order.tags).toEqual(["affiliate-hijacked"]);
+    expect(h.standin.store.findOrder(gid)!.order.tags).toEqual([]);
+    expect(h.standin.requests()).toEqual([]);
   });
 
   it("backs off on THROTTLED using the cost extension, then succeeds", async () => {
@@ -112,7 +116,11 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
   it("gives up after bounded attempts when throttling persists, as retryable", async () => {
     const gid = newOrder("");
     h.standin.faults({ throttle: 10 });
-    const result = await markOrderHijacked(graphql, { orderGid: gid, evidence }, { ...retry, maxAttempts: 3 });
+    const result = await markOrderHijacked(
+      graphql,
+      { orderGid: gid, tag: "affiliate-hijacked", evidence },
+      { ...retry, maxAttempts: 3 },
+    );
     h.standin.faults({ throttle: 0 });
     expect(result).toMatchObject({ ok: false, retryable: true });
     expect(sleeps).toHaveLength(2);
@@ -121,7 +129,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
   it("reports a 5xx as retryable", async () => {
     const gid = newOrder("");
     h.standin.faults({ serverError: 1, status: 502 });
-    const result = await markOrderHijacked(graphql, { orderGid: gid, evidence }, retry);
+    const result = await markOrderHijacked(graphql, { orderGid: gid, tag: "affiliate-hijacked", evidence }, retry);
     expect(result).toMatchObject({ ok: false, retryable: true });
     if (!result.ok) expect(result.message).toMatch(/502/);
   });
@@ -133,7 +141,11 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     const { admin } = await down.app.unauthenticated.admin(SHOP);
     await down.standin.close(); // the routed origin now refuses connections
     try {
-      const result = await markOrderHijacked(admin.graphql, { orderGid: gid, evidence }, retry);
+      const result = await markOrderHijacked(
+        admin.graphql,
+        { orderGid: gid, tag: "affiliate-hijacked", evidence },
+        retry,
+      );
       expect(result).toMatchObject({ ok: false, retryable: true });
       if (!result.ok) expect(result.message).toMatch(/^network:/);
     } finally {
@@ -150,7 +162,11 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
   });
 
   it("reports an unknown order as not found, not retryable", async () => {
-    const result = await markOrderHijacked(graphql, { orderGid: "gid://shopify/Order/999999999", evidence }, retry);
+    const result = await markOrderHijacked(
+      graphql,
+      { orderGid: "gid://shopify/Order/999999999", tag: "affiliate-hijacked", evidence },
+      retry,
+    );
     expect(result).toMatchObject({ ok: false, retryable: false });
     if (!result.ok) expect(result.message).toMatch(/^order not found/);
   });
@@ -159,7 +175,11 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     const shop = "read-only.myshopify.com";
     await h.installShop(shop, "read_products");
     const { admin } = await h.app.unauthenticated.admin(shop);
-    const result = await markOrderHijacked(admin.graphql, { orderGid: "gid://shopify/Order/1", evidence }, retry);
+    const result = await markOrderHijacked(
+      admin.graphql,
+      { orderGid: "gid://shopify/Order/1", tag: "affiliate-hijacked", evidence },
+      retry,
+    );
     expect(result).toMatchObject({ ok: false, retryable: false });
     if (!result.ok) expect(result.message).toMatch(/^access denied/);
   });
@@ -170,7 +190,11 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     const session = h.sessions.sessions.get(`offline_${shop}`)!;
     session.accessToken = "shpat_revoked";
     const { admin } = await h.app.unauthenticated.admin(shop);
-    const result = await markOrderHijacked(admin.graphql, { orderGid: "gid://shopify/Order/1", evidence }, retry);
+    const result = await markOrderHijacked(
+      admin.graphql,
+      { orderGid: "gid://shopify/Order/1", tag: "affiliate-hijacked", evidence },
+      retry,
+    );
     expect(result).toMatchObject({ ok: false, retryable: false });
     if (!result.ok) expect(result.message).toMatch(/^access denied: HTTP 401/);
   });

@@ -1,0 +1,76 @@
+// Every GraphQL document the app sends to the Admin API (2026-07). Their variable and result
+// types are generated from this file (`npm run graphql-codegen` writes app/types/; see
+// requestAdmin), and tests/shopify-admin validates every string exported here against the
+// vendored Admin schema, so a document added to this module is covered automatically.
+// Plain module (no network): safe to import from anywhere.
+
+/** Where the hijack evidence lives on an order. `$app:` makes it app-owned (reserved). */
+export const EVIDENCE_METAFIELD = {
+  namespace: "$app:tag_guard",
+  key: "hijack_evidence",
+  type: "json",
+} as const;
+
+/**
+ * Tag the order and write the evidence in one round trip: both fields are idempotent
+ * (tagsAdd ignores tags already present; metafieldsSet is an upsert), so the whole
+ * mutation can be retried safely.
+ */
+export const MARK_ORDER_HIJACKED = `#graphql
+  mutation TagGuardMarkOrderHijacked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {
+    tagsAdd(id: $id, tags: $tags) {
+      node { id }
+      userErrors { field message }
+    }
+    metafieldsSet(metafields: $metafields) {
+      metafields { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const CURRENT_APP_INSTALLATION = `#graphql
+  query TagGuardCurrentAppInstallation {
+    currentAppInstallation { id }
+  }
+`;
+
+export const METAFIELDS_SET = `#graphql
+  mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
+ * Pins the evidence metafield to the order page with merchant read access, so the merchant
+ * sees it in the admin's Metafields card without being able to edit it. Once per shop.
+ */
+export const EVIDENCE_DEFINITION_CREATE = `#graphql
+  mutation TagGuardEvidenceDefinitionCreate($definition: MetafieldDefinitionInput!) {
+    metafieldDefinitionCreate(definition: $definition) {
+      createdDefinition { id namespace key }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** Reads back what the app wrote on an order (used by checks, support tooling and tests). */
+export const ORDER_TAG_GUARD_STATE = `#graphql
+  query TagGuardOrderState($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      tags
+      evidence: metafield(namespace: "$app:tag_guard", key: "hijack_evidence") {
+        id
+        namespace
+        key
+        type
+        value
+      }
+    }
+  }
+`;
