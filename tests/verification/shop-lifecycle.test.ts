@@ -3,7 +3,7 @@ import prisma from "../../app/db.server";
 import * as dashboard from "../../app/routes/app._index";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { sessionStorage } from "../../app/shopify.server";
-import { EVIDENCE_METAFIELD } from "../../app/shopify-orders/documents";
+import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { SKIP_REASONS } from "../../app/verification/outcomes";
 import { adminRequest, call } from "../admin/helpers";
 import { deliver } from "../support/deliver";
