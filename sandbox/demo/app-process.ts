@@ -64,7 +64,12 @@ export function migrate(databaseUrl: string): void {
 
 export interface AppProcess {
   url: string;
+  pid: number;
   stop(): Promise<void>;
+  /** kill -9: the process dies at once, mid-request and mid-job, as in a crash. */
+  kill(): Promise<void>;
+  /** The last lines it printed (for a report when something went wrong). */
+  output(): string;
 }
 
 export async function startApp(env: Record<string, string>, log: (line: string) => void): Promise<AppProcess> {
@@ -87,7 +92,8 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   let exited = false;
-  child.once("exit", () => (exited = true));
+  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  void exit.then(() => (exited = true));
 
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -107,12 +113,18 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   log(`App running at ${url}`);
   return {
     url,
-    stop: () =>
-      new Promise((resolve) => {
-        if (exited) return resolve();
-        child.once("exit", () => resolve());
+    pid: child.pid!,
+    stop: () => {
+      if (!exited) {
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-      }),
+      }
+      return exit;
+    },
+    kill: () => {
+      if (!exited) child.kill("SIGKILL");
+      return exit;
+    },
+    output: () => output.join(""),
   };
 }
