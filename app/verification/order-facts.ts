@@ -22,7 +22,8 @@ const Amount = z
   .pipe(
     z
       .string()
-      .regex(/^\d{1,13}(\.\d{1,6})?$/, "must be a decimal amount of at least 0")
+      // abort: zod 4 would otherwise run the refinement too, and Decimal throws on "1,000.00".
+      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
       .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
   );
 
