@@ -1,4 +1,5 @@
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
+import { storableText } from "../database-values";
 import { env } from "../env.server";
 import { validateWebhook } from "../shopify.server";
 import { readCapped } from "./read-capped";
@@ -54,7 +55,7 @@ export async function receiveWebhook(
   try {
     payload = JSON.parse(rawBody);
   } catch (error) {
-    notJson = error instanceof Error ? error.message : String(error);
+    notJson = storableText(error instanceof Error ? error.message : String(error));
   }
   const refusal = refusalFor(topic, {
     headerTopic: check.topic,
@@ -72,7 +73,7 @@ export async function receiveWebhook(
     webhookId: check.webhookId,
     eventId: check.eventId || check.webhookId,
     payload,
-    bodySlice: rawBody.slice(0, BODY_SLICE),
+    bodySlice: storableText(rawBody.slice(0, BODY_SLICE)),
     ...(notJson !== undefined && { notJson }),
   };
 }
