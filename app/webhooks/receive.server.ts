@@ -45,7 +45,10 @@ export async function receiveWebhook(
   const check = await validateWebhook({ rawBody, rawRequest: request });
   if (!check.valid) {
     const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
-    throw new Response(forged ? null : "missing webhook headers", { status: forged ? 401 : 400 });
+    const empty = check.reason === WebhookValidationErrorReason.MissingBody;
+    throw new Response(forged ? null : empty ? "empty body" : "missing webhook headers", {
+      status: forged ? 401 : 400,
+    });
   }
   const shop = check.domain.toLowerCase();
   if (!SHOP_DOMAIN.test(shop)) throw new Response("not a shop domain", { status: 400 });
