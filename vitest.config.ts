@@ -18,6 +18,7 @@ const ON_BOTH_DATABASES = [
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,dashboard,ledger,order-detail,settings}.test.ts",
   "tests/landing/**/*.test.ts",
+  "tests/fuzz/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {
