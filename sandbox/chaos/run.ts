@@ -35,7 +35,7 @@ export interface ChaosOptions {
 
 /**
  * After the last delivery, how long the orders get to reach an outcome before those without
- * one count as lost: room for a crashed instance's leases to run out (WORKER_LEASE below), for
+ * one count as lost: room for a crashed instance's leases to run out (WORKER_LEASE_MS below), for
  * a job's retries with backoff (app/queue/backoff.ts: a few minutes at most once a fault
  * repeats), and for slow replies past the client's timeout.
  */
@@ -115,6 +115,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`${unexpected.length} orders ended otherwise than planned${unexpected.length ? ":" : ""}`);
     for (const line of unexpected.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
+    const errors = fleet.errors();
+    if (errors.length > 0) log("The instances logged these errors (count, message):");
+    for (const [message, count] of errors.slice(0, 15)) log(`  ${count} ${message}`);
 
     return {
       orders: orders.length,

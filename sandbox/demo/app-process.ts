@@ -87,7 +87,7 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());
-    if (output.length > 200) output.shift();
+    if (output.length > 1_000) output.shift();
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
