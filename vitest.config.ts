@@ -14,10 +14,11 @@ const SERVES_THE_BUILD = ["tests/demo/**/*.test.ts", "tests/e2e/**/*.test.ts", "
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/commissions/**/*.test.ts",
-  "tests/verification/{order-value,pipeline,pipeline-failures,shop-lifecycle,worker-lifecycle}.test.ts",
+  "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,settings}.test.ts",
   "tests/landing/**/*.test.ts",
+  "tests/fuzz/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

@@ -24,6 +24,12 @@ describe("parseEnv", () => {
     expect(env.SCOPES).toBe("read_orders,write_orders");
     expect(env.DATABASE_URL).toBe("file:./data/app.sqlite");
     expect(env.WORKER_ENABLED).toBe(true);
+    expect(env.WORKER_LEASE_MS).toBe(120_000);
+  });
+
+  it("reads the worker's lease length within its bounds", () => {
+    expect(parseEnv({ ...valid, WORKER_LEASE_MS: "15000" }).WORKER_LEASE_MS).toBe(15_000);
+    expect(problems({ ...valid, WORKER_LEASE_MS: "1000" })).toEqual([expect.stringMatching(/^WORKER_LEASE_MS /)]);
   });
 
   it("names every missing variable at once", () => {

@@ -1,3 +1,4 @@
+import { storableText, storableTime } from "../database-values";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 
 // Where a click id and the tag that arrived with it come from, best source first: the cart
@@ -55,13 +56,14 @@ function checked(evidence: ClickEvidence): ClickSearch {
   if (evidence.clickId.length > MAX_CLICK_ID_LENGTH) {
     return { found: false, reason: `the click id is ${evidence.clickId.length} characters long, not a click id` };
   }
-  const arrivedTag = evidence.arrivedTag === null ? null : evidence.arrivedTag.slice(0, MAX_TAG_LENGTH);
+  const arrivedTag = evidence.arrivedTag === null ? null : storableText(evidence.arrivedTag.slice(0, MAX_TAG_LENGTH));
   return { found: true, evidence: { ...evidence, arrivedTag } };
 }
 
 function clean(value: string | null | undefined): string | null {
   const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
+  // A landing page's %00 decodes to NUL: stored as the replacement character instead.
+  return trimmed ? storableText(trimmed) : null;
 }
 
 function landingQuery(landingSite: string | null): URLSearchParams | null {
@@ -76,7 +78,7 @@ function landingQuery(landingSite: string | null): URLSearchParams | null {
 function parseTime(value: string | undefined): Date | null {
   if (!value) return null;
   const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time);
+  return storableTime(time) ? new Date(time) : null;
 }
 
 /** The storefront's tag history (`_lb_tags`: JSON [[tag, time], ...], oldest first), read defensively. */
@@ -88,7 +90,10 @@ export function parseTagHistory(value: string | null | undefined): { tag: string
     return parsed
       .filter((entry): entry is [string, unknown] => Array.isArray(entry) && typeof entry[0] === "string")
       .slice(-MAX_TAG_HISTORY)
-      .map(([tag, at]) => ({ tag: tag.slice(0, MAX_TAG_LENGTH), at: typeof at === "string" ? at.slice(0, 40) : "" }));
+      .map(([tag, at]) => ({
+        tag: storableText(tag.slice(0, MAX_TAG_LENGTH)),
+        at: typeof at === "string" ? storableText(at.slice(0, 40)) : "",
+      }));
   } catch {
     return [];
   }

@@ -7,6 +7,10 @@ import { ORDER_VALUE_BASES } from "./order-value-basis";
 // What a merchant may save, checked the same way whether it comes from the settings form,
 // the demo or a test. Messages are shown inline next to the field they name.
 
+// Control characters belong in no tag and no URL; NUL among them cannot even be stored in
+// PostgreSQL. (A form cannot carry half a surrogate pair: form encoding replaces it.)
+const PRINTABLE = /^\P{Cc}*$/u;
+
 const ParamName = z
   .string()
   .trim()
@@ -63,6 +67,7 @@ export const SettingsInput = z.object({
       (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol),
       "the URL must start with https:// or http://",
     )
+    .regex(PRINTABLE, "the URL cannot contain control characters")
     // The client never sends credentials in the URL, so such a URL could only fail later.
     .refine(
       (url) => !URL.canParse(url) || (!new URL(url).username && !new URL(url).password),
@@ -88,6 +93,7 @@ export const SettingsInput = z.object({
     .min(1, "enter the tag to add to hijacked orders")
     .max(40, "Shopify tags are at most 40 characters")
     .refine((tag) => !tag.includes(","), "a tag cannot contain a comma")
+    .regex(PRINTABLE, "a tag cannot contain control characters")
     .default(DEFAULT_SETTINGS.hijackTag),
   commissionRate: Rate.default(DEFAULT_SETTINGS.commissionRate),
   orderValueBasis: z.enum(ORDER_VALUE_BASES).default(DEFAULT_SETTINGS.orderValueBasis),

@@ -23,8 +23,9 @@ import { readOrderFacts, type OrderFacts } from "./order-facts";
 // A delivery is recorded once per (shop, topic, event id). Deliveries that arrive together are
 // written together: one transaction for the whole group (a group commit), so a burst costs a
 // few statements, not a few per order. Within a process groups are written one at a time;
-// across instances the unique keys decide, and a group that loses such a race is simply
-// written again.
+// across instances the unique keys decide, and a group that loses such a race is read and
+// written again. Each lost race means a row that the next read sees, so a group needs at most
+// one try per row it writes, plus one.
 
 export type IntakeResult =
   | { status: "queued"; verificationId: string }
@@ -92,6 +93,7 @@ async function drain(): Promise<void> {
 }
 
 async function writeWithRetry(group: Pending[]): Promise<void> {
+  const tries = 2 * group.length + 1;
   for (let attempt = 1; ; attempt++) {
     try {
       const results = await prisma.$transaction((tx) => writeGroup(tx, group, new Date()));
@@ -100,7 +102,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
       return;
     } catch (error) {
       // Another instance wrote one of these rows between our read and our write: read again.
-      if (isUniqueViolation(error) && attempt < 3) continue;
+      if (isUniqueViolation(error) && attempt < tries) continue;
       logger.error("could not record webhook deliveries", { count: group.length, error });
       for (const pending of group) pending.reject(error);
       return;

@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
+import { storableText, storableTime } from "../database-values";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { SHOPIFY_ID, shopifyGid } from "../shopify-ids";
 
@@ -33,7 +34,8 @@ const Amount = z
   .pipe(
     z
       .string()
-      .regex(/^\d{1,13}(\.\d{1,6})?$/, "must be a decimal amount of at least 0")
+      // abort: zod 4 would otherwise run the refinement too, and Decimal throws on "1,000.00".
+      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
       .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
   );
 
@@ -41,7 +43,8 @@ const AttributeValue = z
   .union([z.string(), z.number(), z.boolean(), z.null()])
   .transform((value) => (value === null ? "" : String(value)));
 
-const cut = (max: number) => (value: string) => value.slice(0, max);
+/** Cut to `max`, then made storable (a cut can split an emoji's surrogate pair). */
+const kept = (max: number) => (value: string) => storableText(value.slice(0, max));
 
 const OrderPayload = z.object({
   // Shopify's ids pass 2^53: as a JSON number the id is then inexact, and the gid (a string)
@@ -54,19 +57,19 @@ const OrderPayload = z.object({
     z.string().regex(SHOPIFY_ID, "must be a numeric id"),
   ]),
   admin_graphql_api_id: z.string().max(100).optional(),
-  name: z.string().max(255).nullish(),
+  name: z.string().max(255).transform(storableText).nullish(),
   created_at: z
     .string()
     .max(64)
-    .refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO 8601 time"),
+    .refine((value) => storableTime(Date.parse(value)), "must be an ISO 8601 time between 1970 and 9999"),
   currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code"),
   subtotal_price: Amount.nullish(),
   current_subtotal_price: Amount.nullish(),
   total_price: Amount.nullish(),
   total_line_items_price: Amount.nullish(),
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
-  landing_site: z.string().transform(cut(MAX_KEPT_TEXT)).nullish(),
-  cart_token: z.string().transform(cut(MAX_CART_TOKEN)).nullish(),
+  landing_site: z.string().transform(kept(MAX_KEPT_TEXT)).nullish(),
+  cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
 });
 
 export interface OrderFacts {
@@ -114,7 +117,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
       },
       cartAttributes: (order.note_attributes ?? [])
         .filter((attribute) => OUR_ATTRIBUTES.has(attribute.name))
-        .map(({ name, value }) => ({ name, value: value.slice(0, MAX_KEPT_TEXT) })),
+        .map(({ name, value }) => ({ name, value: kept(MAX_KEPT_TEXT)(value) })),
       landingSite: order.landing_site ?? null,
       cartToken: order.cart_token || null,
     },

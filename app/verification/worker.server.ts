@@ -40,6 +40,7 @@ export function startWorker(options: WorkerOptions = {}): JobRunner {
   const jobs = startJobRunner({
     concurrency: env().WORKER_CONCURRENCY,
     pollIntervalMs: env().WORKER_POLL_INTERVAL_MS,
+    leaseMs: env().WORKER_LEASE_MS,
     ...runner,
     handlers: { "verify-order": verifyOrderHandler(pipeline), "lookup-click": lookupClickHandler(pipeline) },
   });

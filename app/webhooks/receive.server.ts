@@ -1,4 +1,5 @@
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
+import { storableText } from "../database-values";
 import { env } from "../env.server";
 import { validateWebhook } from "../shopify.server";
 import { readCapped } from "./read-capped";
@@ -46,7 +47,10 @@ export async function receiveWebhook(
   const check = await validateWebhook({ rawBody, rawRequest: request });
   if (!check.valid) {
     const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
-    throw new Response(forged ? null : "missing webhook headers", { status: forged ? 401 : 400 });
+    const empty = check.reason === WebhookValidationErrorReason.MissingBody;
+    throw new Response(forged ? null : empty ? "empty body" : "missing webhook headers", {
+      status: forged ? 401 : 400,
+    });
   }
   const shop = check.domain.toLowerCase();
   if (!SHOP_DOMAIN.test(shop)) throw new Response("not a shop domain", { status: 400 });
@@ -56,7 +60,7 @@ export async function receiveWebhook(
   try {
     payload = JSON.parse(rawBody);
   } catch (error) {
-    notJson = error instanceof Error ? error.message : String(error);
+    notJson = storableText(error instanceof Error ? error.message : String(error));
   }
   const refusal = refusalFor(topic, {
     headerTopic: check.topic,
@@ -74,7 +78,7 @@ export async function receiveWebhook(
     webhookId: check.webhookId,
     eventId: check.eventId || check.webhookId,
     payload,
-    bodySlice: rawBody.slice(0, BODY_SLICE),
+    bodySlice: storableText(rawBody.slice(0, BODY_SLICE)),
     rawBody,
     ...(notJson !== undefined && { notJson }),
   };

@@ -1,5 +1,6 @@
 // Sandbox-only management API (not part of the contract, no key needed): it stands in for the
 // creator side of the real service, and lets tests look inside and break things on purpose.
+import { ChaosFaults, parseChaosPlan } from "./chaos";
 import { parseFault } from "./faults";
 import { field, readJsonObject, sendError, sendJson } from "./http-io";
 import type { RouteContext } from "./router";
@@ -130,4 +131,32 @@ export async function addFault(ctx: RouteContext): Promise<void> {
 export function clearFaults({ res, state }: RouteContext): void {
   state.faults = [];
   sendJson(res, 204, null);
+}
+
+/** POST /sandbox/chaos: from now on a share of merchant calls get a random fault (see chaos.ts). */
+export async function startChaos(ctx: RouteContext): Promise<void> {
+  const raw = await readJsonObject(ctx.req, ctx.res);
+  if (!raw) return;
+  const parsed = parseChaosPlan(raw.body);
+  if (!parsed.ok) return sendError(ctx.res, 400, parsed.message);
+  ctx.state.chaos = new ChaosFaults(parsed.plan);
+  sendJson(ctx.res, 201, { plan: parsed.plan });
+}
+
+/** GET /sandbox/chaos: the running plan and the faults it injected so far, by kind. */
+export function chaosStatus({ res, state }: RouteContext): void {
+  sendJson(res, 200, { plan: state.chaos?.plan ?? null, injected: state.chaos?.injected ?? null });
+}
+
+/** DELETE /sandbox/chaos: calls go through untouched again. */
+export function stopChaos({ res, state }: RouteContext): void {
+  state.chaos = null;
+  sendJson(res, 204, null);
+}
+
+/** GET /sandbox/call-counts?path=P: calls to P per click id, faulted and dropped ones included. */
+export function callCounts({ res, state, query }: RouteContext): void {
+  const path = query.get("path");
+  if (!path) return sendError(res, 400, "path is required");
+  sendJson(res, 200, { path, counts: state.callCounts(path) });
 }

@@ -38,7 +38,7 @@ export async function verifyClick(ctx: RouteContext): Promise<void> {
   if (!raw) return;
   const { body, rawBody } = raw;
   const clickId = field(body, "click_id");
-  if (typeof clickId === "string" && clickId !== "" && ctx.record) ctx.record.clickId = clickId;
+  if (typeof clickId === "string" && clickId !== "" && ctx.record) state.noteClick(ctx.record, clickId);
   const arrivedTag = field(body, "arrived_tag");
   const conversion = field(body, "conversion");
   const orderId = field(body, "order_id");

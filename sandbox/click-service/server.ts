@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { listen } from "../listen";
+import { ChaosFaults, type ChaosFaultKind, type ChaosPlan } from "./chaos";
 import { takeFault, type Fault } from "./faults";
 import { field, parseJsonObject, readBody, sendError } from "./http-io";
 import * as manage from "./management-routes";
@@ -34,6 +35,12 @@ export interface RunningClickService {
   verifications(clickId?: string): VerificationRecord[];
   /** Merchant calls received, faulted and dropped ones too, e.g. every verify-click for one click. */
   requests(filter?: { path?: string; clickId?: string }): RequestRecord[];
+  /** In-process twin of POST /sandbox/chaos (a plan) and DELETE /sandbox/chaos (null). */
+  chaos(plan: ChaosPlan | null): void;
+  /** Faults the chaos plan injected so far, by kind (all 0 without one). */
+  faultsInjected(): Record<ChaosFaultKind, number>;
+  /** Calls to a path per click id, faulted ones included; unlike requests(), never trimmed. */
+  callCounts(path: string): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -47,6 +54,8 @@ const ROUTES: readonly Route[] = [
   { path: "/sandbox/verifications", methods: { GET: manage.listVerifications } },
   { path: "/sandbox/requests", methods: { GET: manage.listRequests, DELETE: manage.clearRequests } },
   { path: "/sandbox/faults", methods: { POST: manage.addFault, DELETE: manage.clearFaults } },
+  { path: "/sandbox/chaos", methods: { POST: manage.startChaos, GET: manage.chaosStatus, DELETE: manage.stopChaos } },
+  { path: "/sandbox/call-counts", methods: { GET: manage.callCounts } },
 ];
 
 export async function startClickService(options: ClickServiceOptions = {}): Promise<RunningClickService> {
@@ -68,18 +77,19 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     const isMerchantCall = path.startsWith("/api/");
     if (log) res.on("close", () => log(logLine(state, method, path, res, Date.now() - started)));
 
-    const fault = takeFault(state.faults, method, path);
+    const fault = takeFault(state.faults, method, path) ?? (isMerchantCall ? state.chaos?.draw(path) : undefined);
     let record: RequestRecord | undefined;
     if (isMerchantCall) {
       const ids = query.getAll("click_id");
       const entry: RequestRecord = {
         method,
         path,
-        clickId: ids.length === 1 && ids[0] !== "" ? ids[0]! : null,
+        clickId: null,
         receivedAt: state.clock().toISOString(),
         status: 0,
         fault: fault !== undefined,
       };
+      if (ids.length === 1 && ids[0] !== "") state.noteClick(entry, ids[0]!);
       state.record(state.requests, entry);
       res.on("finish", () => (entry.status = res.statusCode));
       record = entry;
@@ -129,13 +139,18 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     res: ServerResponse,
     record: RequestRecord | undefined,
   ): Promise<boolean> {
+    const answersItself = fault.drop || fault.status !== undefined;
+    // The handler never reads this body, so read it here, before any delay the client may not
+    // sit out: the call still counts for its click.
+    if (answersItself && record && record.clickId === null && req.method === "POST") {
+      const clickId = await bodyClickId(req);
+      if (clickId !== null) state.noteClick(record, clickId);
+    }
     if (fault.delayMs > 0) {
       await wait(fault.delayMs);
       if (res.destroyed) return true;
     }
-    if (!fault.drop && fault.status === undefined) return false;
-    // The handler never reads this body, so read it here: the call still counts for its click.
-    if (record && record.clickId === null && req.method === "POST") record.clickId = await bodyClickId(req);
+    if (!answersItself) return false;
     if (fault.drop) {
       req.socket.destroy();
       return true;
@@ -187,6 +202,9 @@ export async function startClickService(options: ClickServiceOptions = {}): Prom
     },
     ageClick: (clickId, minutes) => state.ageClick(clickId, minutes),
     requests: (filter) => state.requestsFor(filter),
+    chaos: (plan) => (state.chaos = plan ? new ChaosFaults(plan) : null),
+    faultsInjected: () => ({ ...(state.chaos?.injected ?? new ChaosFaults({ seed: 0, rate: 0 }).injected) }),
+    callCounts: (path) => state.callCounts(path),
     verifications: (clickId) =>
       clickId === undefined ? [...state.verifications] : state.verifications.filter((v) => v.clickId === clickId),
     close: () =>

@@ -2,6 +2,7 @@
 // pending faults. One instance per running server, so parallel test files never share it.
 import { randomBytes } from "node:crypto";
 import { CLICK_LIFETIME_MS, type ClickGeo, type ClickRecord, type ClickStatus } from "../../app/click-service/contract";
+import type { ChaosFaults } from "./chaos";
 import type { Fault } from "./faults";
 
 export interface StoredClick {
@@ -49,6 +50,10 @@ export class SandboxState {
   readonly verifications: VerificationRecord[] = [];
   readonly requests: RequestRecord[] = [];
   faults: Fault[] = [];
+  /** Probabilistic faults of a chaos run; none unless one was started. */
+  chaos: ChaosFaults | null = null;
+  /** Calls per path and click, faulted ones included; never trimmed like the request log. */
+  readonly callsPerClick = new Map<string, Map<string, number>>();
 
   constructor(readonly clock: () => Date) {}
 
@@ -73,6 +78,24 @@ export class SandboxState {
     if (!click) return undefined;
     click.timestamp = new Date(Date.parse(click.timestamp) - Math.round(minutes * 60_000)).toISOString();
     return click;
+  }
+
+  /**
+   * Says which click a merchant call was about, and counts it for that click. A body's click id
+   * wins over the query's: the call is then counted for the body's click only.
+   */
+  noteClick(record: RequestRecord, clickId: string): void {
+    if (record.clickId === clickId) return;
+    let counts = this.callsPerClick.get(record.path);
+    if (!counts) this.callsPerClick.set(record.path, (counts = new Map()));
+    if (record.clickId !== null) counts.set(record.clickId, (counts.get(record.clickId) ?? 1) - 1);
+    record.clickId = clickId;
+    counts.set(clickId, (counts.get(clickId) ?? 0) + 1);
+  }
+
+  /** Calls to `path` per click id, faulted ones included. */
+  callCounts(path: string): Record<string, number> {
+    return Object.fromEntries([...(this.callsPerClick.get(path) ?? [])].filter(([, count]) => count > 0));
   }
 
   /** Merchant calls, optionally only those to one path and about one click. */

@@ -67,6 +67,10 @@ export interface AppProcess {
   /** The server's process id (benchmarks read its memory). */
   pid: number;
   stop(): Promise<void>;
+  /** kill -9: the process dies at once, mid-request and mid-job, as in a crash. */
+  kill(): Promise<void>;
+  /** The last lines it printed (for a report when something went wrong). */
+  output(): string;
 }
 
 export async function startApp(env: Record<string, string>, log: (line: string) => void): Promise<AppProcess> {
@@ -84,12 +88,13 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());
-    if (output.length > 200) output.shift();
+    if (output.length > 1_000) output.shift();
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   let exited = false;
-  child.once("exit", () => (exited = true));
+  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  void exit.then(() => (exited = true));
 
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -110,12 +115,17 @@ export async function startApp(env: Record<string, string>, log: (line: string) 
   return {
     url,
     pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        if (exited) return resolve();
-        child.once("exit", () => resolve());
+    stop: () => {
+      if (!exited) {
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-      }),
+      }
+      return exit;
+    },
+    kill: () => {
+      if (!exited) child.kill("SIGKILL");
+      return exit;
+    },
+    output: () => output.join(""),
   };
 }

@@ -1,5 +1,12 @@
 export { startShopifyStandin } from "./server";
-export type { FaultPlan, RecordedRequest, ShopifyStandin, ShopifyStandinOptions, ValidationFailure } from "./server";
+export type {
+  FaultPlan,
+  RecordedRequest,
+  ShopifyStandin,
+  ShopifyStandinOptions,
+  StandinChaosPlan,
+  ValidationFailure,
+} from "./server";
 export { buildOrderCreatePayload } from "./order-payload";
 export type { OrderDescription, OrderLineDescription, OrderWebhookPayload } from "./order-payload";
 export { signWebhook, webhookHeaders } from "./webhooks";

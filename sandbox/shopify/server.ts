@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } from "graphql";
 import { listen } from "../listen";
+import { seededRandom, type Random } from "../seeded-random";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
 import { readBody, send } from "./http";
@@ -64,6 +65,13 @@ export interface FaultPlan {
   refreshStatus?: number;
 }
 
+/** Probabilistic faults for chaos runs, drawn from a seeded random source so a run can be replayed. */
+export interface StandinChaosPlan {
+  seed: number;
+  /** Share of GraphQL mutations answered THROTTLED (not applied), from 0 to 1. */
+  throttleMutations: number;
+}
+
 export interface ShopifyStandin {
   url: string;
   port: number;
@@ -78,6 +86,10 @@ export interface ShopifyStandin {
    * `expiring: true` gives an expiring offline token with its refresh token. */
   issueToken(shop: string, options?: IssueOptions): TokenRecord;
   faults(plan: FaultPlan): void;
+  /** Starts (or with null stops) probabilistic faults. */
+  chaos(plan: StandinChaosPlan | null): void;
+  /** Faults the chaos plan injected so far, by kind. */
+  faultsInjected(): { throttle: number };
   requests(): RecordedRequest[];
   validationFailures(): ValidationFailure[];
   clearRequests(): void;
@@ -97,6 +109,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   const validationFailures: ValidationFailure[] = [];
   const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };
   const invalidQueryStatus = options.invalidQueryStatus ?? 200;
+  let chaos: { plan: StandinChaosPlan; random: Random } | null = null;
+  const injected = { throttle: 0 };
   const tokens = tokenEndpoint({ store, clock, apiKey, appSecret, pending, record });
 
   const server = createServer((req, res) => {
@@ -209,10 +223,13 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       );
     }
     const available = store.bucketNow(shop);
-    if (pending.throttle > 0 || requested > available) {
-      const injected = pending.throttle > 0;
-      if (injected) pending.throttle -= 1;
-      record({ ...base, status: 200, operationName, query, variables, fault: injected ? "throttle" : undefined });
+    const chaosThrottle =
+      chaos !== null && operation.operation === "mutation" && chaos.random() < chaos.plan.throttleMutations;
+    if (pending.throttle > 0 || chaosThrottle || requested > available) {
+      const injectedNow = pending.throttle > 0 || chaosThrottle;
+      if (pending.throttle > 0) pending.throttle -= 1;
+      if (chaosThrottle) injected.throttle += 1;
+      record({ ...base, status: 200, operationName, query, variables, fault: injectedNow ? "throttle" : undefined });
       return send(res, 200, {
         errors: [
           {
@@ -220,7 +237,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
             extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
           },
         ],
-        extensions: { cost: costExtension(requested, null, injected ? 0 : available) },
+        extensions: { cost: costExtension(requested, null, injectedNow ? 0 : available) },
       });
     }
     shop.bucket.available -= requested;
@@ -276,6 +293,20 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       applyFaults(await json());
       return done(200, { pending: { ...pending } });
     }
+    if (url.pathname === "/standin/chaos" && method === "POST") {
+      const body = await json();
+      if (!Number.isInteger(body.seed) || !(body.throttleMutations >= 0 && body.throttleMutations <= 1))
+        return done(400, { error: "seed must be an integer and throttleMutations between 0 and 1" });
+      startChaos({ seed: body.seed, throttleMutations: body.throttleMutations });
+      return done(201, { plan: chaos?.plan });
+    }
+    if (url.pathname === "/standin/chaos" && method === "GET") {
+      return done(200, { plan: chaos?.plan ?? null, injected });
+    }
+    if (url.pathname === "/standin/chaos" && method === "DELETE") {
+      startChaos(null);
+      return done(204, null);
+    }
     if (url.pathname === "/standin/tokens" && method === "POST") {
       const body = await json();
       const target = (body.shop as string | undefined) ?? shop;
@@ -305,10 +336,15 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       admin_graphql_api_id: order.gid,
       name: order.name,
       tags: [...order.tags],
+      tags_add_applied: order.tagsAddApplied,
       metafields: store
         .metafieldsOf(shop, order.gid)
         .map((m) => ({ namespace: m.namespace, key: m.key, type: m.type, value: m.value, updated_at: m.updatedAt })),
     };
+  }
+
+  function startChaos(plan: StandinChaosPlan | null) {
+    chaos = plan ? { plan, random: seededRandom(plan.seed) } : null;
   }
 
   function applyFaults(plan: FaultPlan) {
@@ -336,6 +372,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     createOrder: (shop, payload) => store.createOrder(shop, payload),
     issueToken: (shop, opts) => store.issueToken(shop, opts),
     faults: applyFaults,
+    chaos: startChaos,
+    faultsInjected: () => ({ ...injected }),
     requests: () => [...log],
     validationFailures: () => [...validationFailures],
     clearRequests: () => {

@@ -35,6 +35,8 @@ export interface OrderRecord {
   name: string;
   tags: string[];
   payload: Record<string, unknown>;
+  /** tagsAdd mutations applied to this order (throttled or refused ones are not): a chaos run's double-tag count. */
+  tagsAddApplied: number;
 }
 
 export interface ShopState {
@@ -118,7 +120,14 @@ export class ShopifyStandinStore {
     const id = Number(payload.id ?? this.id());
     const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Order/${id}`);
     const tags = splitTags(payload.tags);
-    const record: OrderRecord = { id, gid, name: String(payload.name ?? `#${1000 + id}`), tags, payload };
+    const record: OrderRecord = {
+      id,
+      gid,
+      name: String(payload.name ?? `#${1000 + id}`),
+      tags,
+      payload,
+      tagsAddApplied: 0,
+    };
     shop.orders.set(gid, record);
     return record;
   }
@@ -168,6 +177,7 @@ export class ShopifyStandinStore {
           },
         ],
       };
+    order.tagsAddApplied += 1;
     for (const tag of incoming) {
       if (!order.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
     }

@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import { databaseDialect } from "../../app/database-url";
+import { postgresqlBinaries, startCluster } from "../postgresql-cluster";
+import { dropDatabase, onServer, postgresqlDatabaseUrl } from "../postgresql";
+
+// Several instances share one database only on PostgreSQL. The run plays on a database of its
+// own, dropped at the end: a new one on the server DATABASE_URL names, when it names one (its
+// user needs CREATEDB), else on a throwaway cluster started from the installed binaries.
+
+export class CannotRun extends Error {}
+
+export interface ChaosDatabase {
+  url: string;
+  /** Where it lives, for the log. */
+  where: string;
+  drop(): Promise<void>;
+}
+
+export async function chaosDatabase(requested: string | undefined): Promise<ChaosDatabase> {
+  if (requested && databaseDialect(requested) === "postgresql")
+    return databaseOn(requested, "the server in DATABASE_URL");
+  const binaries = postgresqlBinaries();
+  if (!binaries) {
+    throw new CannotRun(
+      "the chaos run cannot run: it needs PostgreSQL (several app instances share one database), and " +
+        "DATABASE_URL does not name a PostgreSQL server and no PostgreSQL binaries (initdb, pg_ctl) were found. " +
+        "Set DATABASE_URL=postgresql://user@host:5432/postgres (the user needs CREATEDB) or install PostgreSQL " +
+        "(Debian: apt-get install postgresql).",
+    );
+  }
+  const cluster = await startCluster(binaries);
+  try {
+    const database = await databaseOn(cluster.url, "a throwaway PostgreSQL cluster");
+    return { ...database, drop: async () => cluster.stop() };
+  } catch (error) {
+    cluster.stop();
+    throw error;
+  }
+}
+
+async function databaseOn(serverUrl: string, where: string): Promise<ChaosDatabase> {
+  const name = `tag_guard_chaos_${randomBytes(6).toString("hex")}`;
+  try {
+    await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  } catch (error) {
+    throw new CannotRun(
+      `the chaos run cannot run: it could not create its database on ${where} (the user needs CREATEDB): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return {
+    url: postgresqlDatabaseUrl(serverUrl, name),
+    where,
+    drop: () => onServer(serverUrl, (client) => dropDatabase(client, name)).then(() => {}),
+  };
+}

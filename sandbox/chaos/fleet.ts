@@ -1,0 +1,80 @@
+import { startApp, type AppProcess } from "../demo/app-process";
+import type { Random } from "../seeded-random";
+
+// The app's instances: separate processes of the production build on one database, each with
+// its worker, so `kill -9` is a real process death (mid-request, mid-job, leases held) and a
+// restart is a real cold start.
+
+export interface Fleet {
+  /** Base URL of a random live instance; null while none is up. */
+  pick(): string | null;
+  /** kill -9 on instance `slot`, then starts it again (on a new port); resolves once it answers. */
+  killAndRestart(slot: number): Promise<void>;
+  readonly size: number;
+  /** What the instances logged at level error (the run logs nothing less), by message, most frequent first. */
+  errors(): [string, number][];
+  stop(): Promise<void>;
+}
+
+export async function startFleet(
+  size: number,
+  env: Record<string, string>,
+  random: Random,
+  log: (line: string) => void,
+): Promise<Fleet> {
+  const quiet = () => {};
+  const slots: (AppProcess | null)[] = [];
+  /** Every process started, the killed ones too: their last words are evidence. */
+  const started: AppProcess[] = [];
+  const start = async () => {
+    const app = await startApp(env, quiet);
+    started.push(app);
+    return app;
+  };
+  // One at a time: a cold start is CPU-bound, and two at once on a small machine take longer than in turn.
+  for (let slot = 0; slot < size; slot++) slots.push(await start());
+  log(`Started ${size} app instances: ${slots.map((app) => app!.url).join(", ")}`);
+  return {
+    size,
+    pick() {
+      const live = slots.filter((app): app is AppProcess => app !== null);
+      return live.length === 0 ? null : live[Math.floor(random() * live.length)]!.url;
+    },
+    async killAndRestart(slot) {
+      const victim = slots[slot]!;
+      slots[slot] = null;
+      await victim.kill();
+      log(`kill -9 ${victim.pid} (instance ${slot + 1}, ${victim.url}); restarting it`);
+      slots[slot] = await start();
+      log(`Instance ${slot + 1} is back at ${slots[slot]!.url}`);
+    },
+    errors() {
+      const counts = new Map<string, number>();
+      for (const line of started.flatMap((app) => app.output().split("\n"))) {
+        const summary = errorSummary(line);
+        if (summary) counts.set(summary, (counts.get(summary) ?? 0) + 1);
+      }
+      return [...counts].sort((a, b) => b[1] - a[1]);
+    },
+    async stop() {
+      await Promise.all(slots.map((app) => app?.stop()));
+    },
+  };
+}
+
+/** An error line's message and cause, without what differs from one line to the next. */
+function errorSummary(line: string): string | null {
+  if (!line.trim()) return null;
+  try {
+    const entry = JSON.parse(line) as { level?: string; message?: string; error?: { message?: string } };
+    if (entry.level !== "error") return null;
+    const cause = (entry.error?.message ?? "").replace(/\s+/g, " ").slice(-300);
+    return `${entry.message}${cause ? `: ${cause}` : ""}`;
+  } catch {
+    // Not one of the app's JSON lines: the server's access log (a 5xx counts) or its own report
+    // of an uncaught error.
+    const access = /^(GET|POST|PUT|DELETE|HEAD) (\S+) (\d{3}) /.exec(line);
+    if (access) return access[3]!.startsWith("5") ? `HTTP ${access[3]} for ${access[1]} ${access[2]}` : null;
+    return /error/i.test(line) ? line.trim().slice(0, 300) : null;
+  }
+}

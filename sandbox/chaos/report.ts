@@ -1,0 +1,115 @@
+import type { PrismaClient } from "@prisma/client";
+import { VERIFY_CLICK_PATH } from "../../app/click-service/contract";
+import type { RunningClickService } from "../click-service/server";
+import type { ShopifyStandin } from "../shopify";
+import type { PlannedOrder } from "./orders";
+
+// The chaos report. Each safety figure counts something that can go wrong, read from where it
+// would show (the database, the Shopify stand-in's orders, the sandbox service's call log):
+// a run passes only when lost, doubleTagged, doubleCredited and hijackedWithoutTag are all 0.
+
+export interface ChaosReport {
+  orders: number;
+  /** Webhook POSTs sent: every copy of every event, and every re-send after a failure. */
+  deliveries: number;
+  instances: number;
+  database: "postgresql";
+  /** kill -9 of an app instance mid-run (each restarted). */
+  kills: number;
+  /** By kind: the click service's (http-503, slow-reply, dropped, answer-lost) and Shopify's (throttle). */
+  faultsInjected: Record<string, number>;
+  /** The orders' final outcomes, by outcome. */
+  outcomes: Record<string, number>;
+  /** Orders with no final outcome once the drain time after the last delivery was over. */
+  lost: number;
+  /** Orders to which the Shopify stand-in applied more than one tagsAdd mutation. */
+  doubleTagged: number;
+  /** Orders with more than one commission record. */
+  doubleCredited: number;
+  /** Orders whose outcome is hijacked but whose order in Shopify lacks the hijack tag. */
+  hijackedWithoutTag: number;
+  /** The most verify-click requests that reached the service for one order's click, faulted ones included. */
+  serviceCallsPerOrderMax: number;
+  wallSeconds: number;
+}
+
+/** What was observed of one order at the end of the run. */
+export interface OrderObservation {
+  /** null: no final outcome ("rejected" waits for the merchant, so it is not final either). */
+  outcome: string | null;
+  commissionRecords: number;
+  tagsAddApplied: number;
+  /** The order in Shopify carries the shop's hijack tag. */
+  hijackTagged: boolean;
+  /** verify-click requests that reached the service for the order's click. */
+  verifyCalls: number;
+}
+
+export function safetyFigures(observations: OrderObservation[]) {
+  return {
+    outcomes: countBy(observations.flatMap((o) => (o.outcome === null ? [] : [o.outcome]))),
+    lost: observations.filter((o) => o.outcome === null).length,
+    doubleTagged: observations.filter((o) => o.tagsAddApplied > 1).length,
+    doubleCredited: observations.filter((o) => o.commissionRecords > 1).length,
+    hijackedWithoutTag: observations.filter((o) => o.outcome === "hijacked" && !o.hijackTagged).length,
+    serviceCallsPerOrderMax: observations.reduce((max, o) => Math.max(max, o.verifyCalls), 0),
+  };
+}
+
+export function passed(report: Pick<ChaosReport, "lost" | "doubleTagged" | "doubleCredited" | "hijackedWithoutTag">) {
+  return report.lost + report.doubleTagged + report.doubleCredited + report.hijackedWithoutTag === 0;
+}
+
+const FINAL = (outcome: string | null) => (outcome === null || outcome === "rejected" ? null : outcome);
+
+export async function observeOrders(
+  db: PrismaClient,
+  orders: readonly PlannedOrder[],
+  clicks: RunningClickService,
+  shopify: ShopifyStandin,
+  hijackTag: string,
+): Promise<OrderObservation[]> {
+  const key = (shop: string, orderId: string) => `${shop} ${orderId}`;
+  const verifications = new Map(
+    (await db.verification.findMany({ select: { shop: true, orderId: true, outcome: true } })).map((v) => [
+      key(v.shop, v.orderId),
+      v.outcome,
+    ]),
+  );
+  // Grouped by order rather than read through the verification: the unique key that forbids a
+  // second record today is exactly what this figure must not take on trust.
+  const commissions = new Map(
+    (await db.commission.groupBy({ by: ["shop", "orderId"], _count: { _all: true } })).map((c) => [
+      key(c.shop, c.orderId),
+      c._count._all,
+    ]),
+  );
+  const verifyCalls = clicks.callCounts(VERIFY_CLICK_PATH);
+  return orders.map((order) => {
+    const orderId = String(order.payload.id);
+    const inShopify = shopify.store.findOrder(order.payload.admin_graphql_api_id)?.order;
+    return {
+      outcome: FINAL(verifications.get(key(order.shop, orderId)) ?? null),
+      commissionRecords: commissions.get(key(order.shop, orderId)) ?? 0,
+      tagsAddApplied: inShopify?.tagsAddApplied ?? 0,
+      hijackTagged: inShopify?.tags.includes(hijackTag) ?? false,
+      verifyCalls: order.clickId ? (verifyCalls[order.clickId] ?? 0) : 0,
+    };
+  });
+}
+
+/** Orders that ended otherwise than their kind says they must: printed, for the person reading the run. */
+export function unexpectedOutcomes(orders: readonly PlannedOrder[], observations: OrderObservation[]) {
+  return orders.flatMap((order, i) => {
+    const outcome = observations[i]!.outcome;
+    return outcome !== null && outcome !== order.expected
+      ? [{ order: String(order.payload.id), kind: order.kind, expected: order.expected, outcome }]
+      : [];
+  });
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,267 @@
+import { randomBytes } from "node:crypto";
+import type { PrismaClient } from "@prisma/client";
+import { createDatabaseClient } from "../../app/database-client.server";
+import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
+import { startClickService, type RunningClickService } from "../click-service/server";
+import { ensureBuild, migrate } from "../demo/app-process";
+import { saveSettings, type Stack } from "../demo/run-scenario";
+import { deriveSeed, seededRandom, type Random } from "../seeded-random";
+import { startShopifyStandin, type ShopifyStandin } from "../shopify";
+import { chaosDatabase } from "./database";
+import { deliverCopies, eventsOf, shuffle, type DeliveryCounts } from "./deliveries";
+import { startFleet, type Fleet } from "./fleet";
+import { orderFactory, type PlannedOrder } from "./orders";
+import { observeOrders, safetyFigures, unexpectedOutcomes, type ChaosReport } from "./report";
+
+// One chaos run: the app's production build as several processes on one PostgreSQL database,
+// a click service that fails about 30% of calls, a Shopify that throttles about 20% of
+// mutations, every webhook delivered two or three times at once and out of order, and app
+// instances killed with kill -9 mid-run and restarted. Then: did every order end exactly once?
+
+export interface ChaosOptions {
+  orders: number;
+  instances: number;
+  kills: number;
+  seed: number;
+  /** Share of click-service calls that fail. */
+  serviceFaultRate: number;
+  /** Share of Shopify mutations throttled. */
+  throttleRate: number;
+  shops: number;
+  log: (line: string) => void;
+  /** Where the run registers how to undo what it started (processes, the database), newest last. */
+  cleanups: (() => Promise<unknown> | unknown)[];
+}
+
+/**
+ * After the last delivery, how long the orders get to reach an outcome before those without
+ * one count as lost: room for a crashed instance's leases to run out (WORKER_LEASE_MS below), for
+ * a job's retries with backoff (app/queue/backoff.ts: a few minutes at most once a fault
+ * repeats), and for slow replies past the client's timeout.
+ */
+export const DRAIN_MS = 10 * 60_000;
+/** A crashed instance's jobs are taken over after this: short, so takeovers happen within the run. */
+const WORKER_LEASE_MS = 15_000;
+/** Orders sent but not yet decided, at most: the run keeps pace with the app, so no click outlives its hour waiting. */
+const IN_FLIGHT_ORDERS = 300;
+/** Orders whose events are shuffled together. */
+const BATCH = 50;
+/** Events delivered at once (each with its two or three copies). */
+const PARALLEL_EVENTS = 24;
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const started = Date.now();
+  const { log, cleanups } = options;
+  try {
+    ensureBuild(log);
+    const database = await chaosDatabase(process.env.DATABASE_URL?.trim() || undefined);
+    cleanups.push(() => database.drop());
+    log(`Playing on a new PostgreSQL database on ${database.where}; seed ${options.seed}`);
+    migrate(database.url);
+    const db = createDatabaseClient(database.url);
+    cleanups.push(() => db.$disconnect());
+
+    const apiKey = randomBytes(16).toString("hex");
+    const apiSecret = randomBytes(32).toString("hex");
+    const clicks = await startClickService();
+    cleanups.push(() => clicks.close());
+    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
+    cleanups.push(() => shopify.close());
+    const random = (part: string): Random => seededRandom(deriveSeed(options.seed, part));
+
+    const fleet = await startFleet(
+      options.instances,
+      {
+        NODE_ENV: "test",
+        SHOPIFY_API_KEY: apiKey,
+        SHOPIFY_API_SECRET: apiSecret,
+        DATABASE_URL: database.url,
+        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        SHOPIFY_STANDIN_URL: shopify.url,
+        CLICK_SERVICE_ALLOW_ORIGINS: clicks.url,
+        WORKER_ENABLED: "true",
+        WORKER_CONCURRENCY: "16",
+        WORKER_POLL_INTERVAL_MS: "1000",
+        WORKER_LEASE_MS: String(WORKER_LEASE_MS),
+        LOG_LEVEL: "error",
+      },
+      random("instances"),
+      log,
+    );
+    cleanups.push(() => fleet.stop());
+
+    const shops = await installShops(options.shops, { apiKey, apiSecret, db, clicks, shopify, fleet });
+    log(`Installed ${shops.length} shops through the app's settings page`);
+
+    clicks.chaos({ seed: deriveSeed(options.seed, "click-service"), rate: options.serviceFaultRate });
+    shopify.chaos({ seed: deriveSeed(options.seed, "shopify"), throttleMutations: options.throttleRate });
+    const counts: DeliveryCounts = { sent: 0, abandoned: 0, answers: {} };
+    const { orders, kills } = await sendOrders(options, {
+      db,
+      fleet,
+      apiSecret,
+      counts,
+      random: random("orders"),
+      factory: orderFactory({ random: random("order-kinds"), shops, clicks, shopify, firstId: 8_100_000_000_000 }),
+    });
+    log(
+      `Sent ${counts.sent} deliveries for ${orders.length} orders (answers: ${JSON.stringify(counts.answers)}); ` +
+        `waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
+    );
+    await drain(db, orders.length, DRAIN_MS, log);
+
+    const observations = await observeOrders(db, orders, clicks, shopify, DEFAULT_SETTINGS.hijackTag);
+    const unexpected = unexpectedOutcomes(orders, observations);
+    log(`${unexpected.length} orders ended otherwise than planned${unexpected.length ? ":" : ""}`);
+    for (const line of unexpected.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
+    if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
+    const errors = fleet.errors();
+    if (errors.length > 0) log("The instances logged these errors (count, message):");
+    for (const [message, count] of errors.slice(0, 15)) log(`  ${count} ${message}`);
+
+    return {
+      orders: orders.length,
+      deliveries: counts.sent,
+      instances: fleet.size,
+      database: "postgresql",
+      kills,
+      faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
+      ...safetyFigures(observations),
+      wallSeconds: Math.round((Date.now() - started) / 1000),
+    };
+  } finally {
+    await cleanUp(cleanups);
+  }
+}
+
+/** Undoes what a run started, newest first; each step once, even when called again on a signal. */
+export async function cleanUp(cleanups: (() => Promise<unknown> | unknown)[]): Promise<void> {
+  for (const step of cleanups.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
+}
+
+async function installShops(
+  count: number,
+  parts: {
+    apiKey: string;
+    apiSecret: string;
+    db: PrismaClient;
+    clicks: RunningClickService;
+    shopify: ShopifyStandin;
+    fleet: Fleet;
+  },
+): Promise<string[]> {
+  const shops = Array.from({ length: count }, (_, i) => `chaos-${i + 1}.myshopify.com`);
+  for (const shop of shops) {
+    const stack: Stack = {
+      appUrl: parts.fleet.pick()!,
+      shop,
+      apiKey: parts.apiKey,
+      apiSecret: parts.apiSecret,
+      db: parts.db,
+      clickServiceUrl: parts.clicks.url,
+      clickServiceApiKey: parts.clicks.createApiKey(),
+      shopify: parts.shopify,
+    };
+    await saveSettings(stack, {
+      commissionRate: "10",
+      hijackTag: DEFAULT_SETTINGS.hijackTag,
+      tagParams: ["tag"],
+      orderValueBasis: DEFAULT_SETTINGS.orderValueBasis,
+    });
+  }
+  return shops;
+}
+
+async function sendOrders(
+  options: ChaosOptions,
+  parts: {
+    db: PrismaClient;
+    fleet: Fleet;
+    apiSecret: string;
+    counts: DeliveryCounts;
+    random: Random;
+    factory: ReturnType<typeof orderFactory>;
+  },
+): Promise<{ orders: PlannedOrder[]; kills: number }> {
+  const { db, fleet, counts, random, factory } = parts;
+  const sender = { pickInstance: () => fleet.pick(), apiSecret: parts.apiSecret };
+  const killAt = Array.from({ length: options.kills }, (_, k) =>
+    Math.floor((options.orders * (k + 1)) / (options.kills + 1)),
+  );
+  const kills: Promise<void>[] = [];
+  const orders: PlannedOrder[] = [];
+  let reported = 0;
+  for (let start = 0; start < options.orders; start += BATCH) {
+    await belowInFlight(db, orders.length, IN_FLIGHT_ORDERS);
+    const batch = Array.from({ length: Math.min(BATCH, options.orders - start) }, (_, i) => factory.make(start + i));
+    orders.push(...batch);
+    const events = shuffle(
+      batch.flatMap((order) => eventsOf(order)),
+      random,
+    );
+    const copies = events.map(() => 2 + Math.floor(random() * 2));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: PARALLEL_EVENTS }, async () => {
+        while (next < events.length) {
+          const i = next++;
+          await deliverCopies(sender, events[i]!, copies[i]!, counts);
+        }
+      }),
+    );
+    for (const [k, at] of killAt.entries()) {
+      if (kills.length === k && orders.length >= at) kills.push(killMidRun(db, fleet, k % fleet.size));
+    }
+    if (orders.length - reported >= options.orders / 10) {
+      reported = orders.length;
+      options.log(`  ${orders.length} orders sent`);
+    }
+  }
+  await Promise.all(kills);
+  return { orders, kills: kills.length };
+}
+
+/** kill -9 once the instances are busy with jobs (so leases are held and work is cut off). */
+async function killMidRun(db: PrismaClient, fleet: Fleet, slot: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await db.job.count({ where: { state: "running" } })) === 0) await pause(50);
+  await fleet.killAndRestart(slot);
+}
+
+function decidedOrders(db: PrismaClient): Promise<number> {
+  return db.verification.count({ where: { AND: [{ outcome: { not: null } }, { outcome: { not: "rejected" } }] } });
+}
+
+/**
+ * Waits until fewer than `limit` of the orders sent so far are undecided; gives up waiting when
+ * nothing was decided for DRAIN_MS (stuck orders then count as lost, and the run goes on).
+ */
+async function belowInFlight(db: PrismaClient, sent: number, limit: number): Promise<void> {
+  let decided = await decidedOrders(db);
+  let progressAt = Date.now();
+  while (sent - decided >= limit && Date.now() - progressAt < DRAIN_MS) {
+    await pause(200);
+    const now = await decidedOrders(db);
+    if (now !== decided) progressAt = Date.now();
+    decided = now;
+  }
+}
+
+async function drain(db: PrismaClient, orders: number, timeoutMs: number, log: (line: string) => void) {
+  const deadline = Date.now() + timeoutMs;
+  let said = Date.now();
+  for (;;) {
+    const decided = await decidedOrders(db);
+    if (decided >= orders) return;
+    if (Date.now() > deadline) return log(`Drain time over: ${orders - decided} orders without an outcome`);
+    if (Date.now() - said > 15_000) {
+      said = Date.now();
+      log(`  ${decided} of ${orders} orders decided`);
+    }
+    await pause(500);
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

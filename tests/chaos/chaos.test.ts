@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHAOS_FAULT_KINDS } from "../../sandbox/click-service/chaos";
+import { postgresqlMissing, SERVER_VARIABLE } from "../support/postgresql-cluster";
+
+// `npm run chaos` as a user runs it, small: a few hundred orders, one kill -9. The app's
+// production build runs as two processes on a throwaway PostgreSQL database, against a click
+// service failing about 30% of calls and a Shopify throttling about 20% of mutations.
+
+const dir = mkdtempSync(path.join(tmpdir(), "chaos-test-"));
+
+function runChaos(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The run picks its database from DATABASE_URL: a server when the suite has one, else its own cluster.
+  if (process.env[SERVER_VARIABLE]) env.DATABASE_URL = process.env[SERVER_VARIABLE];
+  else delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    // One node process with tsx as a loader, so a signal reaches the run itself, not npx.
+    const child = spawn(process.execPath, ["--import", "tsx", "sandbox/chaos/main.ts", ...args], {
+      cwd: process.cwd(),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const missing = postgresqlMissing();
+
+describe("npm run chaos", () => {
+  it("refuses options it cannot use, saying which, with exit code 2", async () => {
+    const { code, stderr } = await runChaos(["--orders", "many"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--orders must be a whole number/);
+  });
+
+  it.skipIf(missing !== null)(
+    "ends every order exactly once through faults, duplicates and a kill -9, and says so in its report",
+    { timeout: 15 * 60_000 },
+    async () => {
+      const reportFile = path.join(dir, "report.json");
+      const { code, stdout, stderr } = await runChaos(["--orders", "300", "--kills", "1", "--report", reportFile]);
+      expect(stderr, stdout).not.toMatch(/chaos run failed/);
+      const report = JSON.parse(readFileSync(reportFile, "utf8"));
+      expect(Object.keys(report).sort()).toEqual(
+        [
+          "orders",
+          "deliveries",
+          "instances",
+          "database",
+          "kills",
+          "faultsInjected",
+          "outcomes",
+          "lost",
+          "doubleTagged",
+          "doubleCredited",
+          "hijackedWithoutTag",
+          "serviceCallsPerOrderMax",
+          "wallSeconds",
+        ].sort(),
+      );
+      expect(report).toMatchObject({
+        orders: 300,
+        instances: 2,
+        database: "postgresql",
+        kills: 1,
+        lost: 0,
+        doubleTagged: 0,
+        doubleCredited: 0,
+        hijackedWithoutTag: 0,
+        serviceCallsPerOrderMax: 1,
+      });
+      // Every order was delivered at least twice, and every kind of fault struck.
+      expect(report.deliveries).toBeGreaterThanOrEqual(600);
+      for (const kind of [...CHAOS_FAULT_KINDS, "throttle"])
+        expect(report.faultsInjected[kind], kind).toBeGreaterThan(0);
+      const outcomes = report.outcomes as Record<string, number>;
+      expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(300);
+      expect(outcomes.hijacked).toBeGreaterThan(0);
+      expect(outcomes.matched).toBeGreaterThan(0);
+      expect(stdout).toMatch(/^0 orders ended otherwise than planned$/m);
+      expect(stdout).toMatch(/^kill -9 \d+ \(instance 1/m);
+      expect(code).toBe(0);
+    },
+  );
+
+  it.skipIf(missing === null)(`is skipped without PostgreSQL: ${missing}`, () => {
+    // In CI a machine without PostgreSQL is a broken machine (vitest.config.ts refuses to run).
+    expect(process.env.CI).not.toBe("true");
+  });
+});
