@@ -531,7 +531,11 @@ describe("hostile input", () => {
     // Each reason names the field at fault and what is wrong with it, for the merchant to read.
     for (const [eventId, body, reason] of [
       ["bad-1", { id: "not-a-number", created_at: "2026-01-01T00:00:00Z", currency: "USD" }, "id must be a numeric id"],
-      ["bad-2", { id: 1, created_at: "yesterday", currency: "USD" }, "created_at must be an ISO 8601 time"],
+      [
+        "bad-2",
+        { id: 1, created_at: "yesterday", currency: "USD" },
+        "created_at must be an ISO 8601 time between 1970 and 9999",
+      ],
       ["bad-3", [1, 2, 3], "payload Invalid input: expected object, received array"],
       [
         "bad-4",
