@@ -120,6 +120,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     await drain(db, { orders: orders.length, events: refunds + cancellations }, DRAIN_MS, log);
 
+    log(await eventTimings(db));
     const observations = await observeOrders(db, orders, clicks, shopify, {
       ...TERMS,
       hijackTag: DEFAULT_SETTINGS.hijackTag,
@@ -294,6 +295,18 @@ async function drain(
     }
     await pause(500);
   }
+}
+
+/** Whether the run made the races it means to: events recorded before their order, and after its outcome. */
+async function eventTimings(db: PrismaClient): Promise<string> {
+  const [row] = await db.$queryRaw<{ early: bigint; late: bigint }[]>`
+    SELECT COUNT(*) FILTER (WHERE e."receivedAt" < v."createdAt") AS early,
+           COUNT(*) FILTER (WHERE e."receivedAt" > v."completedAt") AS late
+    FROM "OrderEvent" e JOIN "Verification" v ON v."shop" = e."shop" AND v."orderId" = e."orderId"`;
+  return (
+    `${row?.early ?? 0} refunds and cancellations reached the app before their order, ` +
+    `${row?.late ?? 0} after its outcome`
+  );
 }
 
 function pause(ms: number): Promise<void> {

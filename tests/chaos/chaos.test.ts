@@ -92,6 +92,8 @@ describe("npm run chaos", () => {
       const [, refunds, cancellations] = /, (\d+) refunds and (\d+) cancellations /.exec(stdout) ?? [];
       expect(Number(refunds)).toBeGreaterThan(0);
       expect(Number(cancellations)).toBeGreaterThan(0);
+      const [, early] = /^(\d+) refunds and cancellations reached the app before their order/m.exec(stdout) ?? [];
+      expect(Number(early)).toBeGreaterThan(0);
       const [, moved] =
         /^0 of \d+ commission records differ from the plan \((\d+) of them refunded or cancelled\)$/m.exec(stdout) ??
         [];
