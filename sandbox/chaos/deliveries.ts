@@ -17,8 +17,8 @@ export interface WebhookEvent {
 }
 
 /**
- * The topics each order sends, in the order they happen (the run shuffles them). One line per
- * topic: the ledger's refunds/create and orders/cancelled go here once the app has their routes.
+ * The topics each order sends, in the order they happen (the run shuffles them with the other
+ * orders' events, so a refund or cancellation may well reach the app before its order).
  */
 export const ORDER_TOPICS: readonly {
   topic: string;
@@ -29,6 +29,18 @@ export const ORDER_TOPICS: readonly {
     topic: "orders/create",
     path: "/webhooks/orders/create",
     events: (order) => [{ eventId: `chaos-create-${order.payload.id}`, payload: order.payload }],
+  },
+  {
+    topic: "refunds/create",
+    path: "/webhooks/refunds/create",
+    events: (order) =>
+      order.refunds.map((refund) => ({ eventId: `chaos-refund-${refund.id}`, payload: refund.payload })),
+  },
+  {
+    topic: "orders/cancelled",
+    path: "/webhooks/orders/cancelled",
+    events: (order) =>
+      order.cancellation ? [{ eventId: `chaos-cancel-${order.payload.id}`, payload: order.cancellation }] : [],
   },
 ];
 

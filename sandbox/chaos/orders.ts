@@ -2,12 +2,20 @@ import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attr
 import type { Outcome } from "../../app/verification/outcomes";
 import type { RunningClickService } from "../click-service/server";
 import { pickWeighted, type Random } from "../seeded-random";
-import { buildOrderCreatePayload, type OrderWebhookPayload, type ShopifyStandin } from "../shopify";
+import {
+  buildOrderCancelledPayload,
+  buildOrderCreatePayload,
+  buildRefundCreatePayload,
+  type OrderWebhookPayload,
+  type ShopifyStandin,
+} from "../shopify";
 
 // The chaos run's orders: a seeded mix of every way an order reaches the app, each with the
 // outcome it must end in whatever the faults did along the way. Each order has a click of its
 // own, made at the sandbox service just before the order, so every click lives through the run
-// and the service's per-click call count is a per-order count.
+// and the service's per-click call count is a per-order count. What happens to an order next is
+// planned with it: about 15% get one or two partial refunds, about 5% are cancelled (with the
+// refund of everything left that Shopify sends beside the cancellation).
 
 export const ORDER_KINDS = {
   /** The creator's tag reached the cart. */
@@ -35,6 +43,24 @@ const KIND_WEIGHTS: Record<OrderKind, number> = {
 };
 
 const CURRENCIES = ["USD", "EUR", "JPY", "GBP"] as const;
+/** Shares of orders partly refunded (once or twice) and cancelled; drawn apart, so a few are both. */
+const PARTLY_REFUNDED = 0.15;
+const CANCELLED = 0.05;
+
+/** An order line as planned: its line item in the order, unit price (shop currency) and units. */
+export interface PlannedLine {
+  lineItemId: number;
+  price: string;
+  quantity: number;
+}
+
+/** A refund as issued: units of the order's lines, and shipping, given back. */
+export interface PlannedRefund {
+  id: number;
+  lines: { lineItemId: number; price: string; quantity: number }[];
+  shipping: string;
+  payload: Record<string, unknown>;
+}
 
 export interface PlannedOrder {
   index: number;
@@ -44,6 +70,12 @@ export interface PlannedOrder {
   expected: Outcome;
   clickId: string | null;
   payload: OrderWebhookPayload;
+  lines: PlannedLine[];
+  shipping: string;
+  /** In the order they were issued; the cancellation's own refund last. */
+  refunds: PlannedRefund[];
+  /** The orders/cancelled payload, when the order is cancelled. */
+  cancellation: OrderWebhookPayload | null;
 }
 
 export interface OrderFactory {
@@ -86,22 +118,113 @@ export function orderFactory(options: {
       }
       const currency = pick(CURRENCIES);
       // Whole minor units, as prices are: yen has none.
-      const minor = 1 + Math.floor(random() * 50_000);
-      const price =
+      const amount = (minor: number) =>
         currency === "JPY" ? String(minor) : `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+      const lineCount = 1 + Math.floor(random() * 3);
+      const described = Array.from({ length: lineCount }, (_, i) => ({
+        title: `Chaos widget ${i + 1}`,
+        price: amount(1 + Math.floor(random() * 50_000)),
+        quantity: 1 + Math.floor(random() * 3),
+      }));
+      const shipping = random() < 0.5 ? amount(1 + Math.floor(random() * 1_500)) : "0";
       const id = options.firstId + index;
       const payload = buildOrderCreatePayload({
         id,
         number: 1000 + index,
         shop,
         currency,
-        lineItems: [{ title: "Chaos widget", price }],
+        lineItems: described,
+        shipping,
         noteAttributes,
         landingSite,
         createdAt: now,
       });
       shopify.createOrder(shop, payload);
-      return { index, shop, kind, expected: ORDER_KINDS[kind], clickId: click?.clickId ?? null, payload };
+      const lines = (payload.line_items as { id: number }[]).map((item, i) => ({
+        lineItemId: item.id,
+        price: described[i]!.price,
+        quantity: described[i]!.quantity,
+      }));
+      const cancelled = random() < CANCELLED;
+      const partlyRefunded = random() < PARTLY_REFUNDED;
+      const refunds = planRefunds(random, { orderId: id, currency, lines, shipping, partlyRefunded, cancelled, now });
+      return {
+        index,
+        shop,
+        kind,
+        expected: ORDER_KINDS[kind],
+        clickId: click?.clickId ?? null,
+        payload,
+        lines,
+        shipping,
+        refunds,
+        cancellation: cancelled ? buildOrderCancelledPayload(payload, { at: now }) : null,
+      };
     },
   };
+}
+
+/**
+ * The order's refunds as Shopify issues them: line refunds of whole units (one or two partial
+ * ones, each leaving at least one unit unrefunded, the first sometimes with the shipping), and
+ * for a cancelled order one more giving back every unit and the shipping still unrefunded.
+ */
+function planRefunds(
+  random: Random,
+  order: {
+    orderId: number;
+    currency: string;
+    lines: PlannedLine[];
+    shipping: string;
+    partlyRefunded: boolean;
+    cancelled: boolean;
+    now: Date;
+  },
+): PlannedRefund[] {
+  const left = order.lines.map((line) => line.quantity);
+  const units = left.reduce((a, b) => a + b, 0);
+  let shippingLeft = order.shipping;
+  const plans: { lines: PlannedRefund["lines"]; shipping: string }[] = [];
+  const partial = order.partlyRefunded ? Math.min(1 + Math.floor(random() * 2), units - 1) : 0;
+  let refunded = 0;
+  for (let k = 0; k < partial; k++) {
+    // Room for the refunds still to come, one unit each, and for the unit that stays.
+    let take = 1 + Math.floor(random() * (units - refunded - 1 - (partial - k - 1)));
+    refunded += take;
+    const lines: PlannedRefund["lines"] = [];
+    const start = Math.floor(random() * left.length);
+    for (let step = 0; step < left.length && take > 0; step++) {
+      const i = (start + step) % left.length;
+      const n = Math.min(take, left[i]!);
+      if (n === 0) continue;
+      left[i] = left[i]! - n;
+      take -= n;
+      lines.push({ lineItemId: order.lines[i]!.lineItemId, price: order.lines[i]!.price, quantity: n });
+    }
+    const withShipping = k === 0 && shippingLeft !== "0" && random() < 0.3;
+    plans.push({ lines, shipping: withShipping ? shippingLeft : "0" });
+    if (withShipping) shippingLeft = "0";
+  }
+  if (order.cancelled) {
+    const lines = order.lines.flatMap((line, i) =>
+      left[i]! > 0 ? [{ lineItemId: line.lineItemId, price: line.price, quantity: left[i]! }] : [],
+    );
+    plans.push({ lines, shipping: shippingLeft });
+  }
+  return plans.map((plan, k) => {
+    // Distinct per order and per refund (three at most), and apart from the order ids.
+    const id = 4 * order.orderId + k;
+    return {
+      id,
+      ...plan,
+      payload: buildRefundCreatePayload({
+        id,
+        orderId: order.orderId,
+        currency: order.currency,
+        lines: plan.lines.map((line) => ({ ...line, title: "Chaos widget" })),
+        shipping: plan.shipping,
+        createdAt: order.now,
+      }),
+    };
+  });
 }

@@ -2,6 +2,13 @@ import type { PrismaClient } from "@prisma/client";
 import { VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import type { RunningClickService } from "../click-service/server";
 import type { ShopifyStandin } from "../shopify";
+import {
+  ledgerDisagreements,
+  plannedCommission,
+  type CommissionTerms,
+  type LedgerRecord,
+  type PlannedCommission,
+} from "./ledger";
 import type { PlannedOrder } from "./orders";
 
 // The chaos report. Each safety figure counts something that can go wrong, read from where it
@@ -20,11 +27,19 @@ export interface ChaosReport {
   faultsInjected: Record<string, number>;
   /** The orders' final outcomes, by outcome. */
   outcomes: Record<string, number>;
-  /** Orders with no final outcome once the drain time after the last delivery was over. */
+  /**
+   * Orders with no final outcome once the drain time after the last delivery was over, or with
+   * a refund or cancellation that the app never applied by then (never recorded, or recorded
+   * and never marked applied): an event applied zero times is lost as an order is.
+   */
   lost: number;
   /** Orders to which the Shopify stand-in applied more than one tagsAdd mutation. */
   doubleTagged: number;
-  /** Orders with more than one commission record. */
+  /**
+   * Orders with more than one commission record, or whose record is not what the plan says it
+   * must end at (ledger.ts): a refund or cancellation applied twice (its event on two entries,
+   * two reversals) or a wrong amount or status.
+   */
   doubleCredited: number;
   /** Orders whose outcome is hijacked but whose order in Shopify lacks the hijack tag. */
   hijackedWithoutTag: number;
@@ -38,6 +53,12 @@ export interface OrderObservation {
   /** null: no final outcome ("rejected" waits for the merchant, so it is not final either). */
   outcome: string | null;
   commissionRecords: number;
+  /** The order's commission record (the first, when there are several); null when it has none. */
+  ledger: LedgerRecord | null;
+  /** What the plan says its record must end at, if it has one. */
+  plannedLedger: PlannedCommission;
+  /** The order's refunds and cancellation that were never marked applied. */
+  eventsNotApplied: number;
   tagsAddApplied: number;
   /** The order in Shopify carries the shop's hijack tag. */
   hijackTagged: boolean;
@@ -48,9 +69,9 @@ export interface OrderObservation {
 export function safetyFigures(observations: OrderObservation[]) {
   return {
     outcomes: countBy(observations.flatMap((o) => (o.outcome === null ? [] : [o.outcome]))),
-    lost: observations.filter((o) => o.outcome === null).length,
+    lost: observations.filter((o) => o.outcome === null || o.eventsNotApplied > 0).length,
     doubleTagged: observations.filter((o) => o.tagsAddApplied > 1).length,
-    doubleCredited: observations.filter((o) => o.commissionRecords > 1).length,
+    doubleCredited: observations.filter((o) => o.commissionRecords > 1 || ledgerDiffers(o)).length,
     hijackedWithoutTag: observations.filter((o) => o.outcome === "hijacked" && !o.hijackTagged).length,
     serviceCallsPerOrderMax: observations.reduce((max, o) => Math.max(max, o.verifyCalls), 0),
   };
@@ -60,6 +81,10 @@ export function passed(report: Pick<ChaosReport, "lost" | "doubleTagged" | "doub
   return report.lost + report.doubleTagged + report.doubleCredited + report.hijackedWithoutTag === 0;
 }
 
+function ledgerDiffers(observation: OrderObservation): boolean {
+  return observation.ledger !== null && ledgerDisagreements(observation.ledger, observation.plannedLedger).length > 0;
+}
+
 const FINAL = (outcome: string | null) => (outcome === null || outcome === "rejected" ? null : outcome);
 
 export async function observeOrders(
@@ -67,7 +92,7 @@ export async function observeOrders(
   orders: readonly PlannedOrder[],
   clicks: RunningClickService,
   shopify: ShopifyStandin,
-  hijackTag: string,
+  settings: CommissionTerms & { hijackTag: string },
 ): Promise<OrderObservation[]> {
   const key = (shop: string, orderId: string) => `${shop} ${orderId}`;
   const verifications = new Map(
@@ -76,23 +101,52 @@ export async function observeOrders(
       v.outcome,
     ]),
   );
+  const events = await db.orderEvent.findMany({
+    select: { id: true, shop: true, kind: true, sourceId: true, appliedAt: true },
+  });
+  const eventSource = new Map(events.map((e) => [e.id, `${e.kind} ${e.sourceId}`]));
+  const applied = new Set(events.flatMap((e) => (e.appliedAt ? [`${e.shop} ${e.kind} ${e.sourceId}`] : [])));
   // Grouped by order rather than read through the verification: the unique key that forbids a
   // second record today is exactly what this figure must not take on trust.
-  const commissions = new Map(
-    (await db.commission.groupBy({ by: ["shop", "orderId"], _count: { _all: true } })).map((c) => [
-      key(c.shop, c.orderId),
-      c._count._all,
-    ]),
-  );
+  const commissions = new Map<string, LedgerRecord[]>();
+  for (const c of await db.commission.findMany({
+    select: {
+      shop: true,
+      orderId: true,
+      amountMinor: true,
+      status: true,
+      entries: { select: { kind: true, amountMinor: true, eventId: true } },
+    },
+  })) {
+    const records = commissions.get(key(c.shop, c.orderId)) ?? [];
+    records.push({
+      amountMinor: c.amountMinor,
+      status: c.status,
+      entries: c.entries.map((entry) => ({
+        kind: entry.kind,
+        amountMinor: entry.amountMinor,
+        source: entry.eventId === null ? null : (eventSource.get(entry.eventId) ?? `unknown event ${entry.eventId}`),
+      })),
+    });
+    commissions.set(key(c.shop, c.orderId), records);
+  }
   const verifyCalls = clicks.callCounts(VERIFY_CLICK_PATH);
   return orders.map((order) => {
     const orderId = String(order.payload.id);
     const inShopify = shopify.store.findOrder(order.payload.admin_graphql_api_id)?.order;
+    const records = commissions.get(key(order.shop, orderId)) ?? [];
+    const sent = [
+      ...order.refunds.map((refund) => `refund ${refund.id}`),
+      ...(order.cancellation ? [`cancel ${orderId}`] : []),
+    ];
     return {
       outcome: FINAL(verifications.get(key(order.shop, orderId)) ?? null),
-      commissionRecords: commissions.get(key(order.shop, orderId)) ?? 0,
+      commissionRecords: records.length,
+      ledger: records[0] ?? null,
+      plannedLedger: plannedCommission(order, settings),
+      eventsNotApplied: sent.filter((event) => !applied.has(`${order.shop} ${event}`)).length,
       tagsAddApplied: inShopify?.tagsAddApplied ?? 0,
-      hijackTagged: inShopify?.tags.includes(hijackTag) ?? false,
+      hijackTagged: inShopify?.tags.includes(settings.hijackTag) ?? false,
       verifyCalls: order.clickId ? (verifyCalls[order.clickId] ?? 0) : 0,
     };
   });
@@ -105,6 +159,15 @@ export function unexpectedOutcomes(orders: readonly PlannedOrder[], observations
     return outcome !== null && outcome !== order.expected
       ? [{ order: String(order.payload.id), kind: order.kind, expected: order.expected, outcome }]
       : [];
+  });
+}
+
+/** Commission records that differ from the plan, and how: printed, as they fail the run. */
+export function ledgerMismatches(orders: readonly PlannedOrder[], observations: OrderObservation[]) {
+  return orders.flatMap((order, i) => {
+    const { ledger, plannedLedger } = observations[i]!;
+    const found = ledger ? ledgerDisagreements(ledger, plannedLedger) : [];
+    return found.length > 0 ? [{ order: String(order.payload.id), differs: found }] : [];
   });
 }
 

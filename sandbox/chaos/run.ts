@@ -10,13 +10,15 @@ import { startShopifyStandin, type ShopifyStandin } from "../shopify";
 import { chaosDatabase } from "./database";
 import { deliverCopies, eventsOf, shuffle, type DeliveryCounts } from "./deliveries";
 import { startFleet, type Fleet } from "./fleet";
+import type { CommissionTerms } from "./ledger";
 import { orderFactory, type PlannedOrder } from "./orders";
-import { observeOrders, safetyFigures, unexpectedOutcomes, type ChaosReport } from "./report";
+import { ledgerMismatches, observeOrders, safetyFigures, unexpectedOutcomes, type ChaosReport } from "./report";
 
 // One chaos run: the app's production build as several processes on one PostgreSQL database,
 // a click service that fails about 30% of calls, a Shopify that throttles about 20% of
 // mutations, every webhook delivered two or three times at once and out of order, and app
-// instances killed with kill -9 mid-run and restarted. Then: did every order end exactly once?
+// instances killed with kill -9 mid-run and restarted, refunds and cancellations among the
+// orders. Then: did every order end exactly once, and its commission exactly where it must?
 
 export interface ChaosOptions {
   orders: number;
@@ -48,6 +50,12 @@ const IN_FLIGHT_ORDERS = 300;
 const BATCH = 50;
 /** Events delivered at once (each with its two or three copies). */
 const PARALLEL_EVENTS = 24;
+/** Every shop's commission terms, saved through the settings page; the ledger check plans with them. */
+const TERMS: CommissionTerms = {
+  commissionRate: "10",
+  orderValueBasis: DEFAULT_SETTINGS.orderValueBasis,
+  holdDays: DEFAULT_SETTINGS.holdDays,
+};
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
@@ -104,16 +112,30 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       random: random("orders"),
       factory: orderFactory({ random: random("order-kinds"), shops, clicks, shopify, firstId: 8_100_000_000_000 }),
     });
+    const refunds = orders.reduce((n, order) => n + order.refunds.length, 0);
+    const cancellations = orders.filter((order) => order.cancellation).length;
     log(
-      `Sent ${counts.sent} deliveries for ${orders.length} orders (answers: ${JSON.stringify(counts.answers)}); ` +
-        `waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
+      `Sent ${counts.sent} deliveries for ${orders.length} orders, ${refunds} refunds and ${cancellations} cancellations ` +
+        `(answers: ${JSON.stringify(counts.answers)}); waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
     );
-    await drain(db, orders.length, DRAIN_MS, log);
+    await drain(db, { orders: orders.length, events: refunds + cancellations }, DRAIN_MS, log);
 
-    const observations = await observeOrders(db, orders, clicks, shopify, DEFAULT_SETTINGS.hijackTag);
+    log(await eventTimings(db));
+    const observations = await observeOrders(db, orders, clicks, shopify, {
+      ...TERMS,
+      hijackTag: DEFAULT_SETTINGS.hijackTag,
+    });
     const unexpected = unexpectedOutcomes(orders, observations);
     log(`${unexpected.length} orders ended otherwise than planned${unexpected.length ? ":" : ""}`);
     for (const line of unexpected.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
+    const mismatches = ledgerMismatches(orders, observations);
+    const records = orders.filter((_, i) => observations[i]!.ledger !== null);
+    const moved = records.filter((order) => order.refunds.length > 0 || order.cancellation !== null).length;
+    log(
+      `${mismatches.length} of ${records.length} commission records differ from the plan ` +
+        `(${moved} of them refunded or cancelled)${mismatches.length ? ":" : ""}`,
+    );
+    for (const line of mismatches.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
     const errors = fleet.errors();
     if (errors.length > 0) log("The instances logged these errors (count, message):");
@@ -162,12 +184,7 @@ async function installShops(
       clickServiceApiKey: parts.clicks.createApiKey(),
       shopify: parts.shopify,
     };
-    await saveSettings(stack, {
-      commissionRate: "10",
-      hijackTag: DEFAULT_SETTINGS.hijackTag,
-      tagParams: ["tag"],
-      orderValueBasis: DEFAULT_SETTINGS.orderValueBasis,
-    });
+    await saveSettings(stack, { ...TERMS, hijackTag: DEFAULT_SETTINGS.hijackTag, tagParams: ["tag"] });
   }
   return shops;
 }
@@ -247,19 +264,49 @@ async function belowInFlight(db: PrismaClient, sent: number, limit: number): Pro
   }
 }
 
-async function drain(db: PrismaClient, orders: number, timeoutMs: number, log: (line: string) => void) {
+/** Refunds and cancellations the order jobs have applied (or marked as finding no commission). */
+function appliedEvents(db: PrismaClient): Promise<number> {
+  return db.orderEvent.count({ where: { appliedAt: { not: null } } });
+}
+
+/** Waits until every order is decided and every refund and cancellation applied, or the time is over. */
+async function drain(
+  db: PrismaClient,
+  sent: { orders: number; events: number },
+  timeoutMs: number,
+  log: (line: string) => void,
+) {
   const deadline = Date.now() + timeoutMs;
   let said = Date.now();
   for (;;) {
     const decided = await decidedOrders(db);
-    if (decided >= orders) return;
-    if (Date.now() > deadline) return log(`Drain time over: ${orders - decided} orders without an outcome`);
+    const applied = await appliedEvents(db);
+    if (decided >= sent.orders && applied >= sent.events) return;
+    if (Date.now() > deadline)
+      return log(
+        `Drain time over: ${sent.orders - decided} orders without an outcome, ` +
+          `${sent.events - applied} refunds and cancellations not applied`,
+      );
     if (Date.now() - said > 15_000) {
       said = Date.now();
-      log(`  ${decided} of ${orders} orders decided`);
+      log(
+        `  ${decided} of ${sent.orders} orders decided, ${applied} of ${sent.events} refunds and cancellations applied`,
+      );
     }
     await pause(500);
   }
+}
+
+/** Whether the run made the races it means to: events recorded before their order, and after its outcome. */
+async function eventTimings(db: PrismaClient): Promise<string> {
+  const [row] = await db.$queryRaw<{ early: bigint; late: bigint }[]>`
+    SELECT COUNT(*) FILTER (WHERE e."receivedAt" < v."createdAt") AS early,
+           COUNT(*) FILTER (WHERE e."receivedAt" > v."completedAt") AS late
+    FROM "OrderEvent" e JOIN "Verification" v ON v."shop" = e."shop" AND v."orderId" = e."orderId"`;
+  return (
+    `${row?.early ?? 0} refunds and cancellations reached the app before their order, ` +
+    `${row?.late ?? 0} after its outcome`
+  );
 }
 
 function pause(ms: number): Promise<void> {

@@ -7,6 +7,8 @@ import Decimal from "decimal.js";
 import { shopTime, type OrderWebhookPayload } from "./order-payload";
 
 export interface RefundLineDescription {
+  /** The order's line item refunded (line_item_id and line_item.id); one of the builder's own otherwise. */
+  lineItemId?: number;
   title?: string;
   /** The refunded line's unit price before discounts (the order line's price). */
   price: string;
@@ -41,13 +43,14 @@ export function buildRefundCreatePayload(description: RefundDescription): Record
   const at = shopTime(description.createdAt ?? new Date(), description.utcOffset ?? "-05:00");
   const orderId = Number(description.orderId);
   const lines = description.lines.map((line, index) => {
-    const lineId = 487_000_000_000 + sequence * 100 + index;
+    const ownId = 487_000_000_000 + sequence * 100 + index;
+    const lineId = line.lineItemId ?? ownId;
     const quantity = line.quantity ?? 1;
     const price = new Decimal(line.price);
     const subtotal = new Decimal(line.subtotal ?? price.times(quantity));
     const tax = new Decimal(line.tax ?? 0);
     return {
-      id: lineId + 50,
+      id: ownId + 50,
       quantity,
       line_item_id: lineId,
       location_id: null,

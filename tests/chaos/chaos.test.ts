@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import { CHAOS_FAULT_KINDS } from "../../sandbox/click-service/chaos";
 import { postgresqlMissing, SERVER_VARIABLE } from "../support/postgresql-cluster";
 
-// `npm run chaos` as a user runs it, small: a few hundred orders, one kill -9. The app's
-// production build runs as two processes on a throwaway PostgreSQL database, against a click
-// service failing about 30% of calls and a Shopify throttling about 20% of mutations.
+// `npm run chaos` as a user runs it, small: a few hundred orders, some refunded or cancelled, one
+// kill -9. The app's production build runs as two processes on a throwaway PostgreSQL database,
+// against a click service failing about 30% of calls and a Shopify throttling about 20% of
+// mutations.
 
 const dir = mkdtempSync(path.join(tmpdir(), "chaos-test-"));
 
@@ -42,7 +43,7 @@ describe("npm run chaos", () => {
   });
 
   it.skipIf(missing !== null)(
-    "ends every order exactly once through faults, duplicates and a kill -9, and says so in its report",
+    "ends every order, refund and cancellation exactly once through faults, duplicates and a kill -9, and says so in its report",
     { timeout: 15 * 60_000 },
     async () => {
       const reportFile = path.join(dir, "report.json");
@@ -86,6 +87,17 @@ describe("npm run chaos", () => {
       expect(outcomes.hijacked).toBeGreaterThan(0);
       expect(outcomes.matched).toBeGreaterThan(0);
       expect(stdout).toMatch(/^0 orders ended otherwise than planned$/m);
+      // Refunds and cancellations were among the deliveries, and every credited order's record
+      // ended where the plan says (lost and doubleCredited above count the rest).
+      const [, refunds, cancellations] = /, (\d+) refunds and (\d+) cancellations /.exec(stdout) ?? [];
+      expect(Number(refunds)).toBeGreaterThan(0);
+      expect(Number(cancellations)).toBeGreaterThan(0);
+      const [, early] = /^(\d+) refunds and cancellations reached the app before their order/m.exec(stdout) ?? [];
+      expect(Number(early)).toBeGreaterThan(0);
+      const [, moved] =
+        /^0 of \d+ commission records differ from the plan \((\d+) of them refunded or cancelled\)$/m.exec(stdout) ??
+        [];
+      expect(Number(moved)).toBeGreaterThan(0);
       expect(stdout).toMatch(/^kill -9 \d+ \(instance 1/m);
       expect(code).toBe(0);
     },
