@@ -70,6 +70,15 @@ async function applyEvent(
   // Never back up: a record already taken lower (by a cancellation) stays there.
   const amountMinor = target < record.amountMinor ? target : record.amountMinor;
   const delta = amountMinor - record.amountMinor;
+  // A record that owed nothing (a zero rate, or a credit that rounded to nothing) has nothing
+  // to take back, but a cancellation or a whole refund still ends it as reversed, as any other.
+  if (delta === 0n && amountMinor === 0n && unpaidAndOpen(record) && endsTheOrder(facts, refunded, record)) {
+    const updated = await tx.commission.update({
+      where: { id: record.id },
+      data: { refunded, status: "reversed", reversedAt: now },
+    });
+    return { record: updated, result: "reversed: nothing was owed" };
+  }
   if (record.status === "reversed" || delta === 0n) {
     const updated = await tx.commission.update({ where: { id: record.id }, data: { refunded } });
     return {
@@ -104,6 +113,15 @@ async function applyEvent(
     },
   });
   return { record: updated, result: `${kind} ${deltaText} ${record.currency}` };
+}
+
+function unpaidAndOpen(record: Commission): boolean {
+  return record.status === "pending" || record.status === "approved";
+}
+
+/** A cancellation, or refunds that now cover the whole order value. */
+function endsTheOrder(facts: OrderEventFacts, refunded: string, record: Commission): boolean {
+  return facts.kind === "cancel" || new Decimal(refunded).gte(record.orderValue);
 }
 
 /** The record's credit: what refunds are pro-rated against. */

@@ -196,6 +196,20 @@ describe("refunds and cancellations", () => {
     });
   }
 
+  it("reverses a record that owed nothing when its order is cancelled, with no entry of zero", async () => {
+    const shop = await newShop({ commissionRate: "0" });
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "64.00" });
+    await w.runOnce();
+    expect((await ledgerOf(shop, payload.id)).record).toMatchObject({ amountMinor: 0n, status: "pending" });
+    await cancelOrder(h, shop, payload, 1);
+    await w.runOnce();
+    const ledger = await ledgerOf(shop, payload.id);
+    expect(ledger.record).toMatchObject({ amountMinor: 0n, status: "reversed", reversedAt: expect.any(Date) });
+    expect(ledger.entries).toEqual([["credit", "0.00"]]);
+    expect((await eventsOf(shop, payload.id))[0]?.result).toBe("reversed: nothing was owed");
+  });
+
   it("marks the events of an order without a commission as applied, saying why", async () => {
     const shop = await newShop();
     const w = startWorker();
