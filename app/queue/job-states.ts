@@ -37,6 +37,8 @@ export interface ClaimedJob {
   subject: string;
   /** Including this one. */
   attempts: number;
+  /** When it was due: a deferred job's reserved time comes back here. */
+  runAt: Date;
   owner: string;
 }
 

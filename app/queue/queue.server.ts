@@ -36,6 +36,8 @@ interface ClaimedRow {
   kind: string;
   subject: string;
   attempts: number | bigint;
+  /** A Date on PostgreSQL, milliseconds on SQLite. */
+  runAt: Date | number | bigint;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
           UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
                  "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
           WHERE "id" IN (SELECT "id" FROM (SELECT "id" FROM expired UNION ALL SELECT "id" FROM due) AS picked LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts"`
+          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`
       : await prisma.$queryRaw<ClaimedRow[]>`
           UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
                  "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
@@ -71,13 +73,14 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
             SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
                               ORDER BY "runAt" LIMIT ${limit})
             LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts"`;
+          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`;
   return rows.map((row) => ({
     id: row.id,
     shop: row.shop,
     kind: row.kind as JobKind,
     subject: row.subject,
     attempts: Number(row.attempts),
+    runAt: new Date(Number(row.runAt)),
     owner,
   }));
 }

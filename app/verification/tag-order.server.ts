@@ -12,7 +12,7 @@ import type { OrderRun, StepResult } from "./order-run.server";
 // it goes out, and a run that finds the mark reads the order's tags before sending it again.
 
 export async function tagOrder(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
-  const waitMs = reserveWrite(row.shop, run.now);
+  const waitMs = reserveWrite(row.shop, run.now, run.ctx.job.runAt);
   if (waitMs > 0) return run.defer(new Date(run.now.getTime() + waitMs), "waiting for the shop's Admin API rate limit");
 
   // When tagging cannot succeed (or has used its attempts), the hijack still stands and the

@@ -357,6 +357,40 @@ describe("failures and recovery", () => {
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     expect(h.shopify.requests().some((request) => request.fault === "throttle")).toBe(true);
   });
+
+  it("a wave of hijacked orders in one shop: each tag goes at the time reserved for it, none is throttled", async () => {
+    const shop = await newShop();
+    // More hijacks than the shop's bucket has room for at once (2,000 points, a tag write costs 24).
+    const orders = [];
+    for (let i = 0; i < 10; i += 1) {
+      const placed = await Promise.all(
+        Array.from({ length: 10 }, () => placeOrder(h, { shop, arrivedTag: "honey-77" })),
+      );
+      orders.push(...placed.map(({ payload }) => payload));
+    }
+    h.clock.now = new Date();
+    const w = startWorker();
+    await w.runOnce();
+    const deferred = await prisma.job.count({ where: { shop, state: "queued" } });
+    // Some writes wait; every verdict is in already.
+    expect(deferred).toBeGreaterThan(0);
+    expect(await prisma.verification.count({ where: { shop, hijacked: true } })).toBe(orders.length);
+
+    // Move the clock to each reserved time in turn: a job that comes back at its time writes.
+    let rounds = 0;
+    for (; rounds <= orders.length; rounds += 1) {
+      const next = await prisma.job.findFirst({ where: { shop, state: "queued" }, orderBy: { runAt: "asc" } });
+      if (!next) break;
+      h.clock.now = next.runAt;
+      await w.runOnce();
+    }
+    expect(rounds).toBeLessThanOrEqual(deferred);
+    for (const payload of orders) {
+      expect((await verificationOf(shop, payload.id)).outcome).toBe("hijacked");
+      expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
+    }
+    expect(h.shopify.requests().filter((request) => request.shop === shop && request.fault === "throttle")).toEqual([]);
+  });
 });
 
 describe("expiring offline tokens", () => {
