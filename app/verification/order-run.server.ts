@@ -55,7 +55,7 @@ export class OrderRun {
   }
 
   /** Ends the order with an outcome; the job is done in the same transaction. */
-  async end(outcome: Outcome, reason: string | null, change: Change = {}): Promise<StepResult> {
+  async end(outcome: Outcome, reason: string | null, change: Change = {}): Promise<{ end: Transition }> {
     await this.commit(
       { ...change, data: { ...change.data, outcome, reason, completedAt: this.now } },
       { to: "finish" },

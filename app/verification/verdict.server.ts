@@ -15,18 +15,29 @@ import type { Change, OrderRun, StepResult } from "./order-run.server";
 const KEY_REJECTED =
   "the Click Verification Service rejected the API key; fix it in Settings and the order is retried while its click is alive";
 
-export async function decideVerdict(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
+/** `attributed`: the order's attribution, not yet written; it goes with the report's start. */
+export async function decideVerdict(
+  run: OrderRun,
+  row: Verification,
+  settings: ServerSettings,
+  attributed: Partial<Verification> = {},
+): Promise<StepResult> {
   if (row.reportStartedAt === null) {
-    const reported = await report(run, row, settings);
+    const reported = await report(run, row, settings, attributed);
     if (reported) return reported;
   }
   return settleWithLookup(run, row, settings);
 }
 
 /** Sends the report; returns null when its fate is unknown and the lookup must settle it. */
-async function report(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult | null> {
+async function report(
+  run: OrderRun,
+  row: Verification,
+  settings: ServerSettings,
+  attributed: Partial<Verification>,
+): Promise<StepResult | null> {
   const attempt = await run.ctx.write(async (tx) => {
-    await tx.verification.update({ where: { id: row.id }, data: { reportStartedAt: run.now } });
+    await tx.verification.update({ where: { id: row.id }, data: { ...attributed, reportStartedAt: run.now } });
     return run.startAttempt(tx, "verify-click");
   });
   const result = await run.deps.clickService(settings).verifyClick(

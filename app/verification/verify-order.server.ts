@@ -6,6 +6,7 @@ import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.
 import type { Db } from "../db.server";
 import prisma from "../db.server";
 import { cartTouches } from "../landing/journey.server";
+import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { rateForCreator } from "../settings/creator-rates";
 import { isOrderValueBasis } from "../settings/order-value-basis";
@@ -49,12 +50,15 @@ async function verifyOrder(run: OrderRun): Promise<StepResult> {
     // nothing is left to verify it with, so it ends now rather than retrying a redacted click.
     const facts = parseStoredFacts(row.orderFacts);
     if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
+    // What attribution learned is written with the report's start: one write, not two.
+    let attributed: Partial<Verification> = {};
     if (row.captureSource === null) {
       const step = await attribute(run, row, facts, settings);
       if ("end" in step) return step;
-      row = step.row;
+      attributed = step.attributed;
+      row = { ...row, ...attributed };
     }
-    const step = await decideVerdict(run, row, settings);
+    const step = await decideVerdict(run, row, settings, attributed);
     if ("end" in step) return step;
     row = step.row;
   }
@@ -96,7 +100,7 @@ async function attribute(
   row: Verification,
   facts: OrderFacts,
   settings: ServerSettings,
-): Promise<StepResult> {
+): Promise<{ end: Transition } | { attributed: Partial<Verification> }> {
   const touches = facts.cartToken
     ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
     : [];
@@ -109,7 +113,7 @@ async function attribute(
     facts.amounts.total_price ??
     "0";
   return {
-    row: await run.update({
+    attributed: {
       captureSource: evidence.source,
       clickId: evidence.clickId,
       arrivedTag: evidence.arrivedTag,
@@ -118,7 +122,7 @@ async function attribute(
       deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
       tampered: tamper !== null,
       tamperEvidence: tamper ? JSON.stringify(tamper) : null,
-    }),
+    },
   };
 }
 
