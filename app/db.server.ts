@@ -46,3 +46,15 @@ export type Db = Prisma.TransactionClient;
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
+
+/**
+ * Serializes the transactions that touch the same keys until they end: PostgreSQL's
+ * transaction-scoped advisory locks, taken in one order so two transactions never deadlock.
+ * Nothing on SQLite, where one writer already runs transactions one after another.
+ */
+export async function lockKeys(tx: Db, keys: string[]): Promise<void> {
+  if (dialect !== "postgresql" || keys.length === 0) return;
+  const sorted = [...new Set(keys)].sort();
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+                     FROM (SELECT unnest(${sorted}::text[]) AS k ORDER BY 1) AS ordered`;
+}

@@ -7,7 +7,7 @@ import {
   type OrderEventFacts,
   type OrderEventRead,
 } from "../commissions/order-events";
-import prisma, { isUniqueViolation, type Db } from "../db.server";
+import prisma, { isUniqueViolation, lockKeys, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { enqueue, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -116,6 +116,18 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
   const eventKey = (shop: string, kind: string, sourceId: string) => `${shop} ${kind} ${sourceId}`;
   const orderIdOf = (read: Read) => (read.ok ? (read.order?.id ?? read.event!.orderId) : null);
 
+  const orders = group.flatMap((p) => {
+    const orderId = orderIdOf(p.read);
+    return orderId ? [{ shop: p.delivery.shop, orderId }] : [];
+  });
+  // An order and its refund can reach two instances at once. Each must see the other's rows once
+  // both are written, or neither reopens the order's job for the refund and it is never applied:
+  // so groups touching the same order are written one after the other (the chaos run found two
+  // refunds of unattributed orders left unapplied).
+  await lockKeys(
+    tx,
+    orders.map((o) => orderKey(o.shop, o.orderId)),
+  );
   const seenDeliveries = new Set(
     (
       await tx.webhookDelivery.findMany({
@@ -124,10 +136,6 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
       })
     ).map((d) => `${d.shop} ${d.topic} ${d.eventId}`),
   );
-  const orders = group.flatMap((p) => {
-    const orderId = orderIdOf(p.read);
-    return orderId ? [{ shop: p.delivery.shop, orderId }] : [];
-  });
   const knownOrders = new Map(
     orders.length === 0
       ? []

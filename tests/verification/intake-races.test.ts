@@ -1,15 +1,18 @@
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import { dialect } from "../../app/db.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import prisma, { dialect } from "../../app/db.server";
 import { recordOrderDelivery } from "../../app/verification/intake.server";
 import type { VerifiedDelivery } from "../../app/webhooks/receive.server";
+import { buildRefundCreatePayload } from "../../sandbox/shopify/refund-payload";
 import { orderPayload } from "../support/fixtures";
 
 // Intake on several instances sharing PostgreSQL: another instance records copies of the same
 // events while a group is being written. The chaos run found groups failing with 500 after a
 // kill -9, when the retried copies of a whole batch arrive at both instances at once. Here the
 // other instance is a connection holding uncommitted rows, committed one at a time while the
-// group waits on them: deterministic, where the chaos run needed luck. SQLite has one writer
+// group waits on them: deterministic, where the chaos run needed luck. It also found an order
+// and its refund recorded at once by two instances, neither seeing the other, and the refund
+// never applied; here table locks held elsewhere force that interleaving. SQLite has one writer
 // and one instance, so there is no such race there.
 
 const SHOP = "intake-races.myshopify.com";
@@ -46,8 +49,8 @@ async function otherInstanceWriting(eventId: string): Promise<pg.Client> {
   return client;
 }
 
-/** Resolves once some statement in this database waits for another transaction's lock. */
-async function somethingWaits(): Promise<void> {
+/** Resolves once `count` statements in this database wait for another transaction's lock. */
+async function somethingWaits(count = 1): Promise<void> {
   const probe = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await probe.connect();
   try {
@@ -55,7 +58,7 @@ async function somethingWaits(): Promise<void> {
       const { rows } = await probe.query(
         `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
-      if (rows[0].waiting > 0) return;
+      if (rows[0].waiting >= count) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
@@ -76,5 +79,53 @@ describe.runIf(dialect === "postgresql")("recording deliveries while another ins
       await other.query("COMMIT");
     }
     expect(await results).toEqual(events.map(() => ({ status: "fulfilled", value: { status: "duplicate-delivery" } })));
+  });
+
+  it("an order and its refund recorded by two instances at once: the order's job runs again for the refund", async () => {
+    const order = orderPayload({ shop: SHOP });
+    const refund = buildRefundCreatePayload({
+      orderId: order.id,
+      currency: String(order.currency),
+      lines: [{ price: "5.00" }],
+    });
+    const refundDelivery: VerifiedDelivery = {
+      ...delivery(`race-refund-${String(refund.id)}`),
+      topic: "refunds/create",
+      payload: refund,
+      rawBody: JSON.stringify(refund),
+    };
+    const orderDelivery: VerifiedDelivery = { ...delivery(`race-order-${order.id}`), payload: order };
+    orderDelivery.rawBody = JSON.stringify(order);
+    // The second instance: the intake module again, with its own group of its own.
+    vi.resetModules();
+    const secondInstance = await import("../../app/verification/intake.server");
+
+    // The worst interleaving: each group reads the database before the other's rows are there,
+    // and the order's group asks for its refunds before the refund's group has committed. Two
+    // table locks held by other connections hold each group at the right write.
+    const gate = async (table: string) => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      holders.push(client);
+      await client.connect();
+      await client.query("BEGIN");
+      await client.query(`LOCK TABLE "${table}" IN SHARE MODE`);
+      return client;
+    };
+    const deliveriesGate = await gate("WebhookDelivery");
+    const eventsGate = await gate("OrderEvent");
+    const orderResult = recordOrderDelivery(orderDelivery);
+    const refundResult = secondInstance.recordOrderEventDelivery(refundDelivery);
+    await somethingWaits(2);
+    await deliveriesGate.query("COMMIT");
+    expect(await orderResult).toMatchObject({ status: "queued" });
+    await eventsGate.query("COMMIT");
+    expect(await refundResult).toMatchObject({ status: "recorded" });
+
+    const verification = await prisma.verification.findFirstOrThrow({
+      where: { shop: SHOP, orderId: String(order.id) },
+    });
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: "verify-order", subject: verification.id } });
+    // Queued, and flagged to run once more after it ends: that run applies the refund.
+    expect(job).toMatchObject({ state: "queued", rerun: true });
   });
 });
