@@ -1,7 +1,7 @@
 import type { Commission } from "@prisma/client";
 import Decimal from "decimal.js";
 import { dialect, type Db } from "../db.server";
-import { isOrderValueBasis } from "../settings/order-value-basis";
+import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
@@ -62,7 +62,7 @@ async function applyEvent(
   if (facts.kind === "refund") {
     if (facts.currency && facts.currency !== record.currency)
       return { record, result: `not applied: refunded in ${facts.currency}, the commission is in ${record.currency}` };
-    const basis = isOrderValueBasis(record.basis) ? record.basis : "subtotal_after_discounts";
+    const basis = orderValueBasisOf(record.basis);
     const total = Decimal.max(0, new Decimal(record.refunded).plus(facts.refunded[basis]));
     refunded = Decimal.min(total, record.orderValue).toFixed();
     target = remainingAfterRefunds(await creditOf(tx, record), record.orderValue, refunded);

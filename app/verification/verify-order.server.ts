@@ -9,7 +9,7 @@ import { cartTouches } from "../landing/journey.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { rateForCreator } from "../settings/creator-rates";
-import { isOrderValueBasis } from "../settings/order-value-basis";
+import { orderValueBasisOf } from "../settings/order-value-basis";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { parseStoredFacts, type OrderFacts } from "./order-facts";
@@ -154,7 +154,7 @@ function creditFor(tx: Db, row: Verification, settings: ServerSettings, now: Dat
       expectedTag: row.expectedTag ?? "",
       arrivedTag: row.arrivedTag ?? "",
       orderValue: row.orderValue ?? "0",
-      basis: isOrderValueBasis(settings.orderValueBasis) ? settings.orderValueBasis : "subtotal_after_discounts",
+      basis: orderValueBasisOf(settings.orderValueBasis),
       currency: row.currency ?? "USD",
       ratePercent: rateForCreator(settings, creatorId),
       holdDays: settings.holdDays,
