@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { PrismaClient } from "@prisma/client";
 import { createDatabaseClient } from "../app/database-client.server";
 import type { DatabaseDialect } from "../app/database-url";
-import { ensureBuild, migrate, startApp, type AppProcess } from "../sandbox/demo/app-process";
+import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "../sandbox/demo/app-process";
 import { createDemoDatabase } from "../sandbox/demo/database";
 import { saveSettings } from "../sandbox/demo/run-scenario";
 import { DEFAULT_SCENARIO_SETTINGS } from "../sandbox/demo/scenario";
@@ -72,14 +72,13 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
 
     const app: AppProcess = await startApp(
       {
-        NODE_ENV: "test",
-        SHOPIFY_API_KEY: apiKey,
-        SHOPIFY_API_SECRET: apiSecret,
-        DATABASE_URL: database.url,
-        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-        SHOPIFY_STANDIN_URL: standins.shopifyUrl,
-        CLICK_SERVICE_ALLOW_ORIGINS: standins.clickServiceUrl,
-        WORKER_ENABLED: "true",
+        ...standinAppEnv({
+          apiKey,
+          apiSecret,
+          databaseUrl: database.url,
+          shopifyUrl: standins.shopifyUrl,
+          clickServiceUrl: standins.clickServiceUrl,
+        }),
         BENCH_BASELINE_ROUTE: "true",
         LOG_LEVEL: "info",
         ...options.appEnv,

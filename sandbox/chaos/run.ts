@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { createDatabaseClient } from "../../app/database-client.server";
 import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
 import { startClickService, type RunningClickService } from "../click-service/server";
-import { ensureBuild, migrate } from "../demo/app-process";
+import { ensureBuild, migrate, standinAppEnv } from "../demo/app-process";
 import { saveSettings, type Stack } from "../demo/run-scenario";
 import { deriveSeed, seededRandom, type Random } from "../seeded-random";
 import { startShopifyStandin, type ShopifyStandin } from "../shopify";
@@ -80,14 +80,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const fleet = await startFleet(
       options.instances,
       {
-        NODE_ENV: "test",
-        SHOPIFY_API_KEY: apiKey,
-        SHOPIFY_API_SECRET: apiSecret,
-        DATABASE_URL: database.url,
-        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-        SHOPIFY_STANDIN_URL: shopify.url,
-        CLICK_SERVICE_ALLOW_ORIGINS: clicks.url,
-        WORKER_ENABLED: "true",
+        ...standinAppEnv({
+          apiKey,
+          apiSecret,
+          databaseUrl: database.url,
+          shopifyUrl: shopify.url,
+          clickServiceUrl: clicks.url,
+        }),
         WORKER_CONCURRENCY: "16",
         WORKER_POLL_INTERVAL_MS: "1000",
         WORKER_LEASE_MS: String(WORKER_LEASE_MS),

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../listen";
@@ -60,6 +60,32 @@ export function migrate(databaseUrl: string): void {
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`database migration failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** What the app's production build needs to run against the stand-ins, on `databaseUrl`. */
+export interface StandinAppSetup {
+  apiKey: string;
+  apiSecret: string;
+  databaseUrl: string;
+  shopifyUrl: string;
+  clickServiceUrl: string;
+}
+
+/** The app's environment for a stack of stand-ins, with its worker on; callers add their own tuning. */
+export function standinAppEnv(setup: StandinAppSetup): Record<string, string> {
+  return {
+    // Not "development": remix-serve would wait for Vite's dev server. Any value but
+    // "production" lets the app accept the Shopify stand-in.
+    NODE_ENV: "test",
+    SHOPIFY_API_KEY: setup.apiKey,
+    SHOPIFY_API_SECRET: setup.apiSecret,
+    DATABASE_URL: setup.databaseUrl,
+    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    SHOPIFY_STANDIN_URL: setup.shopifyUrl,
+    // The sandbox service listens on this machine: let exactly its origin through.
+    CLICK_SERVICE_ALLOW_ORIGINS: setup.clickServiceUrl,
+    WORKER_ENABLED: "true",
+  };
 }
 
 export interface AppProcess {

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { createDatabaseClient } from "../../app/database-client.server";
 import { startClickService } from "../click-service/server";
 import { startShopifyStandin } from "../shopify";
-import { ensureBuild, migrate, startApp, type AppProcess } from "./app-process";
+import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
 import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
 import { createClicks, placeOrders, readReport, saveSettings, waitForOutcomes, type Stack } from "./run-scenario";
@@ -65,17 +65,13 @@ async function main(): Promise<number> {
     cleanups.push(() => shopify.close());
     const app: AppProcess = await startApp(
       {
-        // Not "development": remix-serve would wait for Vite's dev server. Any value but
-        // "production" lets the app accept the Shopify stand-in.
-        NODE_ENV: "test",
-        SHOPIFY_API_KEY: apiKey,
-        SHOPIFY_API_SECRET: apiSecret,
-        DATABASE_URL: database.url,
-        SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-        SHOPIFY_STANDIN_URL: shopify.url,
-        // The sandbox service listens on this machine: let exactly its origin through.
-        CLICK_SERVICE_ALLOW_ORIGINS: clicks.url,
-        WORKER_ENABLED: "true",
+        ...standinAppEnv({
+          apiKey,
+          apiSecret,
+          databaseUrl: database.url,
+          shopifyUrl: shopify.url,
+          clickServiceUrl: clicks.url,
+        }),
         WORKER_POLL_INTERVAL_MS: "500",
         LOG_LEVEL: "warn",
       },
