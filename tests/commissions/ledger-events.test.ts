@@ -1,17 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
 import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
 import prisma from "../../app/db.server";
-import type { JobRunner } from "../../app/queue/runner.server";
-import type { SettingsInput } from "../../app/settings/settings-schema";
 import {
   cancelOrder,
-  installShop,
   placeOrder,
   refundOrder,
-  startHarness,
+  useHarness,
   verificationOf,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 
@@ -20,32 +16,13 @@ import {
 // real worker and its queue, the sandbox click service and the Shopify stand-in, on a real
 // database (SQLite here; PostgreSQL in the "postgresql" project).
 
+const suite = useHarness("ledger");
+const { newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-let shopNumber = 0;
+beforeAll(() => {
+  h = suite.h;
+});
 const DAY = 24 * 60 * 60 * 1000;
-
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-  h.clock.now = null;
-});
-afterAll(() => h.close());
-
-async function newShop(settings: Partial<SettingsInput> = {}) {
-  shopNumber += 1;
-  const shop = `ledger-${shopNumber}.myshopify.com`;
-  await installShop(h, shop, settings);
-  return shop;
-}
-
-function startWorker() {
-  const w = worker(h);
-  running.push(w);
-  return w;
-}
 
 /** The order's record and its entries, oldest first, as [kind, amount]. */
 async function ledgerOf(shop: string, orderId: number) {

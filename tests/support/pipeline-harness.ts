@@ -1,4 +1,5 @@
 import { Session } from "@shopify/shopify-api";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClickServiceClient } from "../../app/click-service";
 import { sessionStorage } from "../../app/shopify.server";
 import prisma from "../../app/db.server";
@@ -309,4 +310,58 @@ export async function runOrderToEnd(h: Harness, w: JobRunner, shop: string, orde
     h.clock.now = new Date(v.job.runAt.getTime() + 1);
   }
   return verificationOf(shop, orderId);
+}
+
+/** One test file's harness, its shops and its workers (`useHarness`). */
+export interface HarnessSuite {
+  /** Started before the file's first test. */
+  readonly h: Harness;
+  /** This file's workers still to stop after the test. */
+  readonly running: JobRunner[];
+  /** A new shop domain, named after the file's prefix. */
+  nextShop(): string;
+  /** A new shop, installed with `settings`. */
+  newShop(settings?: Partial<SettingsInput>): Promise<string>;
+  /** A worker on the harness clock, stopped after the test. */
+  startWorker(setup?: WorkerSetup): JobRunner;
+}
+
+/**
+ * Starts a harness for the test file that calls it and closes it after; after each test its
+ * workers are stopped and the clock goes back to wall time. Shops are named `<prefix>-N`.
+ */
+export function useHarness(shopPrefix: string): HarnessSuite {
+  let harness: Harness | undefined;
+  const running: JobRunner[] = [];
+  let shopNumber = 0;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((w) => w.stop()));
+    if (harness) harness.clock.now = null;
+  });
+  afterAll(() => harness?.close());
+  const suite: HarnessSuite = {
+    get h() {
+      if (!harness) throw new Error("the harness starts in beforeAll");
+      return harness;
+    },
+    running,
+    nextShop() {
+      shopNumber += 1;
+      return `${shopPrefix}-${shopNumber}.myshopify.com`;
+    },
+    async newShop(settings = {}) {
+      const shop = suite.nextShop();
+      await installShop(suite.h, shop, settings);
+      return shop;
+    },
+    startWorker(setup = {}) {
+      const w = worker(suite.h, setup);
+      running.push(w);
+      return w;
+    },
+  };
+  return suite;
 }

@@ -1,46 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JobRunner } from "../../app/queue/runner.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as dashboard from "../../app/routes/app._index";
-import type { OrderValueBasis } from "../../app/settings/order-value-basis";
 import { adminRequest, call } from "../admin/helpers";
-import {
-  installShop,
-  placeOrder,
-  startHarness,
-  verificationOf,
-  worker,
-  type Harness,
-} from "../support/pipeline-harness";
+import { placeOrder, useHarness, verificationOf, type Harness } from "../support/pipeline-harness";
 
 // What a commission is computed from, end to end: the order-value basis the merchant chose,
 // read from a real orders/create payload (lines, a discount, tax, shipping), sent to the service
 // as order_value and credited exactly; and commissions in several currencies, each to its own
 // minor unit, totalled per currency on the dashboard.
 
+const suite = useHarness("value");
+const { newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-let shopNumber = 0;
-
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-});
-afterAll(() => h.close());
-
-async function newShop(settings: { orderValueBasis?: OrderValueBasis; commissionRate?: string } = {}) {
-  shopNumber += 1;
-  const shop = `value-${shopNumber}.myshopify.com`;
-  await installShop(h, shop, settings);
-  return shop;
-}
-
-function startWorker() {
-  const w = worker(h);
-  running.push(w);
-  return w;
-}
 
 // Lines 100.00 + 2 x 10.00 = 120.00 before the 20.00 discount, so 100.00 after it; 10.00 tax
 // and 5.00 shipping make the total 115.00. Each basis names a different amount.

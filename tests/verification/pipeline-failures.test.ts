@@ -1,21 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTEMPTS } from "../../app/queue/job-states";
-import type { JobRunner } from "../../app/queue/runner.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
   clearClickFaults,
   clickFault,
-  installShop,
   LOOKUP,
   orderTags,
   placeOrder,
   reportRequestCount,
   runOrderToEnd,
-  startHarness,
+  useHarness,
   tagsAddCalls,
   verificationOf,
   VERIFY,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 
@@ -23,37 +20,16 @@ import {
 // the app holds no offline access for, Shopify refusing the tag on every attempt, and a click
 // service that answers outside its contract (a body it never promised, a status it never defines).
 
+const suite = useHarness("failures");
+const { nextShop, newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-let shopNumber = 0;
-
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
   await clearClickFaults(h);
   h.shopify.faults({ serverError: 0 });
-  h.clock.now = null;
 });
-afterAll(() => h.close());
-
-function nextShop() {
-  shopNumber += 1;
-  return `failures-${shopNumber}.myshopify.com`;
-}
-
-async function newShop() {
-  const shop = nextShop();
-  await installShop(h, shop);
-  return shop;
-}
-
-function startWorker() {
-  const w = worker(h);
-  running.push(w);
-  return w;
-}
 
 describe("tagging a hijacked order in Shopify", () => {
   it("without an offline session: the hijack and the creator's credit stand, and the order says why it is untagged", async () => {

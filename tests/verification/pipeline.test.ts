@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { sessionStorage } from "../../app/shopify.server";
@@ -13,43 +13,22 @@ import {
   reportRequestCount,
   runOrderToEnd,
   VERIFY,
-  installShop,
   installShopWithExpiringToken,
   testDeps,
   orderTags,
   placeOrder,
-  startHarness,
+  useHarness,
   tagsAddCalls,
   verificationOf,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 
+const suite = useHarness("pipeline");
+const { running, nextShop, newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-let shopNumber = 0;
-
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-  h.clock.now = null;
-});
-afterAll(() => h.close());
-
-async function newShop(settings = {}) {
-  shopNumber += 1;
-  const shop = `pipeline-${shopNumber}.myshopify.com`;
-  await installShop(h, shop, settings);
-  return shop;
-}
-
-function startWorker(setup: Parameters<typeof worker>[1] = {}) {
-  const w = worker(h, setup);
-  running.push(w);
-  return w;
-}
 
 describe("one order through the pipeline", () => {
   it("matched: credits the creator, sends the order details, adds no tag", async () => {
@@ -395,8 +374,7 @@ describe("failures and recovery", () => {
 
 describe("expiring offline tokens", () => {
   it("tags an order 61 minutes after install: the worker refreshes the token first", async () => {
-    shopNumber += 1;
-    const shop = `pipeline-${shopNumber}.myshopify.com`;
+    const shop = nextShop();
     await installShopWithExpiringToken(h, shop, 61);
     const before = (await sessionStorage.loadSession(`offline_${shop}`))!.accessToken;
     const w = startWorker();
@@ -411,8 +389,7 @@ describe("expiring offline tokens", () => {
   });
 
   it("a refresh Shopify refuses: the order waits and is retried, saying why, and is tagged once it works", async () => {
-    shopNumber += 1;
-    const shop = `pipeline-${shopNumber}.myshopify.com`;
+    const shop = nextShop();
     await installShopWithExpiringToken(h, shop, 61);
     h.shopify.faults({ refreshFailures: 1 });
     const w = startWorker();

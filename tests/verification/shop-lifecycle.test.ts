@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import * as dashboard from "../../app/routes/app._index";
-import type { JobRunner } from "../../app/queue/runner.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { SKIP_REASONS } from "../../app/verification/outcomes";
@@ -12,13 +11,11 @@ import {
   clickFault,
   LOOKUP,
   VERIFY,
-  installShop,
   orderTags,
   placeOrder,
-  startHarness,
+  useHarness,
   tagsAddCalls,
   verificationOf,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 
@@ -27,32 +24,15 @@ import {
 // exchanges a session token for a new offline token), and a customer's data redacted while
 // their order waits to be verified.
 
+const suite = useHarness("life");
+const { newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-let shopNumber = 0;
-
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop()));
   await clearClickFaults(h);
-  h.clock.now = null;
 });
-afterAll(() => h.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `life-${shopNumber}.myshopify.com`;
-  await installShop(h, shop);
-  return shop;
-}
-
-function startWorker() {
-  const w = worker(h);
-  running.push(w);
-  return w;
-}
 
 async function uninstall(shop: string) {
   const response = await deliver(h.app.url, "/webhooks/app/uninstalled", {

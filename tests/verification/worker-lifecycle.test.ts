@@ -1,16 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JobRunner } from "../../app/queue/runner.server";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startOtherInstance, type OtherInstance } from "../support/other-instance";
 import {
-  installShop,
   placeOrder,
-  startHarness,
+  useHarness,
   tagsAddCalls,
   testDeps,
   verificationOf,
-  worker,
   type Harness,
-  type WorkerSetup,
 } from "../support/pipeline-harness";
 
 // How the worker learns of work and how a lease ends, with nothing asked for by hand: orders
@@ -18,33 +14,16 @@ import {
 // process), a worker process killed holding a lease that then runs out on the wall clock, and
 // a worker that resumes after its lease was taken over.
 
+const suite = useHarness("lifecycle");
+const { newShop, startWorker } = suite;
 let h: Harness;
-const running: JobRunner[] = [];
-const others: OtherInstance[] = [];
-let shopNumber = 0;
-
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
+const others: OtherInstance[] = [];
 afterEach(async () => {
   await Promise.all(others.splice(0).map((other) => other.kill()));
-  await Promise.all(running.splice(0).map((w) => w.stop()));
-  h.clock.now = null;
 });
-afterAll(() => h.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `lifecycle-${shopNumber}.myshopify.com`;
-  await installShop(h, shop);
-  return shop;
-}
-
-function startWorker(setup: WorkerSetup = {}) {
-  const w = worker(h, setup);
-  running.push(w);
-  return w;
-}
 
 async function startOther(setup?: Parameters<typeof startOtherInstance>[0]) {
   const other = await startOtherInstance(setup);
