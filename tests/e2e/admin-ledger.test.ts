@@ -7,9 +7,10 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { freePort } from "../../sandbox/listen";
-import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import { launchChromium } from "../support/chromium";
+import { embeddedAdmin, snap } from "./embedded-admin";
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
@@ -29,32 +30,12 @@ let standin: ShopifyStandin;
 let clicks: RunningClickService;
 let browser: Browser;
 
-const token = () => signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: API_SECRET, ttlSeconds: 600 });
-
-function embeddedUrl(pathname: string, query = ""): string {
-  const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
-  return `${appUrl}${pathname}?embedded=1&shop=${SHOP}&host=${host}&id_token=${token()}${query}`;
-}
-
-function appBridgeStub(): string {
-  return `(() => {
-    const origin = ${JSON.stringify(appUrl)};
-    const realFetch = window.fetch.bind(window);
-    window.shopify = { idToken: async () => ${JSON.stringify(token())} };
-    window.fetch = (input, init = {}) => {
-      const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);
-      if (url.origin !== origin) return realFetch(input, init);
-      const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
-      headers.set("Authorization", "Bearer " + ${JSON.stringify(token())});
-      return realFetch(input, { ...init, headers });
-    };
-  })();`;
-}
-
-async function snap(page: Page, name: string): Promise<void> {
-  const dir = process.env.TAG_GUARD_E2E_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-}
+const { embeddedUrl, appBridgeStub } = embeddedAdmin({
+  shop: SHOP,
+  apiKey: API_KEY,
+  apiSecret: API_SECRET,
+  appUrl: () => appUrl,
+});
 
 async function openPage(pathname: string, query = ""): Promise<Page> {
   const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });

@@ -10,6 +10,7 @@ import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../.
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
+import { embeddedAdmin, snap } from "./embedded-admin";
 
 // The settings page in a real browser against the built app served by remix-serve: open it as
 // Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove
@@ -46,34 +47,12 @@ async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
   throw new Error(`app server did not start:\n${serverLog}`);
 }
 
-const token = () => signSessionToken({ shop: SHOP, apiKey: API_KEY, secret: API_SECRET, ttlSeconds: 600 });
-
-function embeddedUrl(pathname: string): string {
-  const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
-  return `${appUrl}${pathname}?embedded=1&shop=${SHOP}&host=${host}&id_token=${token()}`;
-}
-
-/** What App Bridge would do for the page's own requests, minus everything else it does. */
-function appBridgeStub(): string {
-  return `(() => {
-    const origin = ${JSON.stringify(appUrl)};
-    const realFetch = window.fetch.bind(window);
-    window.shopify = { idToken: async () => ${JSON.stringify(token())} };
-    window.fetch = (input, init = {}) => {
-      const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);
-      if (url.origin !== origin) return realFetch(input, init);
-      const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
-      headers.set("Authorization", "Bearer " + ${JSON.stringify(token())});
-      return realFetch(input, { ...init, headers });
-    };
-  })();`;
-}
-
-/** TAG_GUARD_E2E_SCREENSHOTS=dir saves a full-page screenshot at each checkpoint, for a human to look at. */
-async function snap(page: Page, name: string): Promise<void> {
-  const dir = process.env.TAG_GUARD_E2E_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-}
+const { embeddedUrl, appBridgeStub } = embeddedAdmin({
+  shop: SHOP,
+  apiKey: API_KEY,
+  apiSecret: API_SECRET,
+  appUrl: () => appUrl,
+});
 
 /**
  * Everything the app answered a page: status line, headers and body, each read in full. A body

@@ -1,0 +1,48 @@
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { signSessionToken } from "../../sandbox/shopify";
+
+// Opening the app as Shopify admin does: embedded, with an id_token, and App Bridge replaced by a
+// stub that adds the session token to the page's own requests (its CDN script cannot load offline).
+
+export interface EmbeddedAdminConfig {
+  shop: string;
+  apiKey: string;
+  apiSecret: string;
+  /** The app's base URL, known once the test's server is up. */
+  appUrl(): string;
+}
+
+export function embeddedAdmin(config: EmbeddedAdminConfig) {
+  const token = () =>
+    signSessionToken({ shop: config.shop, apiKey: config.apiKey, secret: config.apiSecret, ttlSeconds: 600 });
+  return {
+    token,
+    embeddedUrl(pathname: string, query = ""): string {
+      const store = config.shop.replace(".myshopify.com", "");
+      const host = Buffer.from(`admin.shopify.com/store/${store}`).toString("base64url");
+      return `${config.appUrl()}${pathname}?embedded=1&shop=${config.shop}&host=${host}&id_token=${token()}${query}`;
+    },
+    /** What App Bridge would do for the page's own requests, minus everything else it does. */
+    appBridgeStub(): string {
+      return `(() => {
+    const origin = ${JSON.stringify(config.appUrl())};
+    const realFetch = window.fetch.bind(window);
+    window.shopify = { idToken: async () => ${JSON.stringify(token())} };
+    window.fetch = (input, init = {}) => {
+      const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);
+      if (url.origin !== origin) return realFetch(input, init);
+      const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
+      headers.set("Authorization", "Bearer " + ${JSON.stringify(token())});
+      return realFetch(input, { ...init, headers });
+    };
+  })();`;
+    },
+  };
+}
+
+/** TAG_GUARD_E2E_SCREENSHOTS=dir saves a full-page screenshot at each checkpoint, for a human to look at. */
+export async function snap(page: Page, name: string): Promise<void> {
+  const dir = process.env.TAG_GUARD_E2E_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
