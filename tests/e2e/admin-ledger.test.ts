@@ -16,7 +16,7 @@ import { embeddedAdmin, snap } from "./embedded-admin";
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
 // downloads), the ledger filtered by the new statuses, and an order's entries. Embedded as
 // Shopify admin opens it, with App Bridge replaced by a stub that adds the session token to
-// the page's own requests (its CDN script cannot load offline), as tests/e2e/admin-settings does.
+// the page's own requests (its CDN script cannot load offline), as tests/e2e/embedded-admin.ts sets up.
 
 const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-ledger.myshopify.com";
