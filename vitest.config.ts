@@ -19,6 +19,7 @@ const ON_BOTH_DATABASES = [
   "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,settings}.test.ts",
   "tests/landing/**/*.test.ts",
   "tests/fuzz/**/*.test.ts",
+  "tests/queue/runner-limit.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

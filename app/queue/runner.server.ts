@@ -43,6 +43,8 @@ export interface RunnerOptions {
   handlers: JobHandlers;
   owner?: string;
   concurrency: number;
+  /** A lower limit that can change from moment to moment (intake-first.server.ts); concurrency caps it. */
+  limit?: () => number;
   pollIntervalMs: number;
   leaseMs?: number;
   now?: () => Date;
@@ -129,10 +131,13 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   async function drain(): Promise<number> {
     let total = 0;
     let jobs: ClaimedJob[] = [];
+    let full: boolean;
     do {
       again = false;
-      const room = options.concurrency - inFlight.size;
-      jobs = stopping.signal.aborted || room <= 0 ? [] : await claim(owner, room, now(), leaseMs);
+      const room = Math.min(options.concurrency, options.limit?.() ?? options.concurrency) - inFlight.size;
+      // No room (the limit fell below what runs): nothing was asked for, so more may be due.
+      full = room <= 0;
+      jobs = stopping.signal.aborted || full ? [] : await claim(owner, room, now(), leaseMs);
       total += jobs.length;
       for (const job of jobs) {
         const running = execute(job).finally(() => inFlight.delete(running));
@@ -140,7 +145,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       }
       if (inFlight.size > 0) await Promise.race(inFlight);
       // Go round while anything runs, was just claimed (more may be due), or was asked for.
-    } while (!stopping.signal.aborted && (again || inFlight.size > 0 || jobs.length > 0));
+    } while (!stopping.signal.aborted && (again || full || inFlight.size > 0 || jobs.length > 0));
     return total;
   }
 

@@ -9,6 +9,7 @@ import {
 } from "../commissions/order-events";
 import prisma, { isUniqueViolation, lockKeys, type Db } from "../db.server";
 import { logger } from "../logger.server";
+import { intakeArrived } from "../queue/intake-first.server";
 import { enqueue, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
@@ -70,6 +71,7 @@ export function recordOrderEventDelivery(delivery: VerifiedDelivery): Promise<In
 }
 
 function enter(delivery: VerifiedDelivery, readPayload: () => Read): Promise<IntakeResult> {
+  intakeArrived();
   const read: Read =
     delivery.notJson !== undefined
       ? { ok: false, reason: `body is not JSON (${delivery.notJson.slice(0, 200)})` }

@@ -1,5 +1,6 @@
 import { createClickServiceClient } from "../click-service";
 import { env } from "../env.server";
+import { startIntakeFirst } from "../queue/intake-first.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
 import { purgeLandingRecord } from "../landing/journey.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
@@ -18,6 +19,8 @@ export const defaultPipelineDeps: PipelineDeps = {
 
 export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> {
   deps?: Partial<PipelineDeps>;
+  /** Whether the worker yields to webhook intake in this process (intake-first.ts); WORKER_INTAKE_FIRST by default. */
+  intakeFirst?: boolean;
 }
 
 /** How often each instance sweeps what no order can use any more (idempotent on every instance). */
@@ -35,13 +38,16 @@ function startMaintenance(now: () => Date): () => void {
 }
 
 export function startWorker(options: WorkerOptions = {}): JobRunner {
-  const { deps, ...runner } = options;
+  const { deps, intakeFirst = env().WORKER_INTAKE_FIRST, ...runner } = options;
   const pipeline: PipelineDeps = { ...defaultPipelineDeps, ...deps };
+  const concurrency = runner.concurrency ?? env().WORKER_CONCURRENCY;
+  const yielding = intakeFirst && !runner.limit ? startIntakeFirst(concurrency) : null;
   const jobs = startJobRunner({
-    concurrency: env().WORKER_CONCURRENCY,
+    limit: yielding?.limit,
     pollIntervalMs: env().WORKER_POLL_INTERVAL_MS,
     leaseMs: env().WORKER_LEASE_MS,
     ...runner,
+    concurrency,
     handlers: { "verify-order": verifyOrderHandler(pipeline), "lookup-click": lookupClickHandler(pipeline) },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));
@@ -50,6 +56,7 @@ export function startWorker(options: WorkerOptions = {}): JobRunner {
     owner: jobs.owner,
     stop: () => {
       stopMaintenance();
+      yielding?.stop();
       return jobs.stop();
     },
   };
