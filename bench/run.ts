@@ -6,6 +6,7 @@
 //   npm run bench -- --database postgresql      the same on PostgreSQL (DATABASE_URL or a throwaway cluster)
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only
+//   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     "flash-orders": { type: "string" },
     "admin-rows": { type: "string" },
     only: { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const database = values.database as DatabaseDialect;
@@ -51,6 +53,10 @@ const results: Record<string, unknown> = {
   settings: { database, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
 };
 
+// Node's own profiler, in the app's process; open the files in Chrome's DevTools or any
+// .cpuprofile reader.
+const appNodeArgs = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(values["cpu-prof"])}`] : [];
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 if (["intake", "endToEnd", "flashSale"].some((m) => only.has(m))) {
@@ -65,7 +71,7 @@ if (["intake", "endToEnd", "flashSale"].some((m) => only.has(m))) {
   ])[]) {
     if (!only.has(name)) continue;
     log(`measuring ${name} on ${database}...`);
-    const stack = await startBenchStack({ database });
+    const stack = await startBenchStack({ database, appNodeArgs });
     try {
       results[name] = await run(stack);
     } catch (error) {

@@ -36,6 +36,8 @@ export interface BenchStack {
 export interface StackOptions {
   database: DatabaseDialect;
   appEnv?: Record<string, string>;
+  /** Options for the app's Node (a CPU profile, say). */
+  appNodeArgs?: string[];
 }
 
 export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
@@ -84,6 +86,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
         ...options.appEnv,
       },
       log,
+      options.appNodeArgs,
     );
     stops.push(() => app.stop());
     const db = createDatabaseClient(database.url);

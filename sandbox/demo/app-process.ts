@@ -99,12 +99,16 @@ export interface AppProcess {
   output(): string;
 }
 
-export async function startApp(env: Record<string, string>, log: (line: string) => void): Promise<AppProcess> {
+export async function startApp(
+  env: Record<string, string>,
+  log: (line: string) => void,
+  nodeArgs: string[] = [],
+): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD],
+    [...nodeArgs, path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
