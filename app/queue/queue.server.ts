@@ -23,10 +23,21 @@ export async function enqueue(tx: Db, jobs: NewJob[], now: Date): Promise<void> 
     select: { kind: true, subject: true },
   });
   const taken = new Set(existing.map((job) => `${job.kind} ${job.subject}`));
-  const fresh = jobs.filter((job) => !taken.has(`${job.kind} ${job.subject}`));
-  if (fresh.length === 0) return;
+  await enqueueNew(
+    tx,
+    jobs.filter((job) => !taken.has(`${job.kind} ${job.subject}`)),
+    now,
+  );
+}
+
+/**
+ * Queues jobs for subjects created in the caller's transaction: none can have a job yet, so
+ * nothing is read first (intake's group commit saves a statement per group).
+ */
+export async function enqueueNew(tx: Db, jobs: NewJob[], now: Date): Promise<void> {
+  if (jobs.length === 0) return;
   await tx.job.createMany({
-    data: fresh.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
+    data: jobs.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
   });
 }
 
@@ -118,10 +129,10 @@ export async function settle(job: ClaimedJob, transition: Transition, now: Date)
 }
 
 async function holdLease(tx: Db, job: ClaimedJob, now: Date): Promise<void> {
-  const { count } = await tx.job.updateMany({
-    where: { id: job.id, leaseOwner: job.owner, state: "running" },
-    data: { updatedAt: now },
-  });
+  // In raw SQL: it opens every fenced write, and costs a third of the ORM's updateMany.
+  const count = await tx.$executeRaw`
+    UPDATE "Job" SET "updatedAt" = ${sqlTime(now)}
+    WHERE "id" = ${job.id} AND "leaseOwner" = ${job.owner} AND "state" = 'running'`;
   if (count !== 1) throw new LeaseLost(job.id);
 }
 

@@ -10,7 +10,7 @@ import {
 import prisma, { isUniqueViolation, lockKeys, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { intakeArrived } from "../queue/intake-first.server";
-import { enqueue, reopen } from "../queue/queue.server";
+import { enqueueNew, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
 import { readOrderFacts, type OrderFacts } from "./order-facts";
@@ -243,7 +243,8 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
   if (newEvents.length > 0) await tx.orderEvent.createMany({ data: newEvents });
   if (verifications.length > 0) {
     await tx.verification.createMany({ data: verifications });
-    await enqueue(
+    // Their verifications were created just above: no job can exist for them yet.
+    await enqueueNew(
       tx,
       verifications.map((v) => ({ shop: v.shop, kind: "verify-order", subject: v.id, runAt: now })),
       now,
