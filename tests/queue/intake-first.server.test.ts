@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { INTAKE_LATE_MS } from "../../app/queue/intake-first";
+import { intakeArrived, startIntakeFirst, type IntakeFirstLimit } from "../../app/queue/intake-first.server";
+
+// The readings behind the worker's limit, on the real event loop: a delivery marks intake busy,
+// a loop held well past the threshold is read as late, and a second of quiet gives every slot back.
+// (A late loop without deliveries leaves every slot: tests/queue/intake-first.test.ts.)
+
+const started: IntakeFirstLimit[] = [];
+afterEach(() => started.splice(0).forEach((control) => control.stop()));
+
+/** Keeps the event loop busy, as a burst of synchronous work would. */
+function holdTheLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+describe("intake first, read from the event loop", () => {
+  it("cuts the worker's slots while deliveries arrive and the loop is held, and restores them once intake is quiet", async () => {
+    const control = startIntakeFirst(16);
+    started.push(control);
+    expect(control.limit()).toBe(16);
+
+    intakeArrived();
+    holdTheLoop(INTAKE_LATE_MS * 5);
+    await expect.poll(() => control.limit(), { timeout: 5_000, interval: 20 }).toBeLessThan(16);
+
+    // No delivery since: after a second of quiet the worker has every slot again.
+    await expect.poll(() => control.limit(), { timeout: 10_000, interval: 100 }).toBe(16);
+  });
+});
