@@ -68,6 +68,10 @@ describe("readOrderFacts", () => {
     );
   });
 
+  it("names a nested field by its whole path", () => {
+    expect(reason({ ...minimal, note_attributes: [{ name: 5, value: "x" }] })).toMatch(/^note_attributes\.0\.name /);
+  });
+
   it("names the payload itself when it is not an object", () => {
     expect(reason(null)).toMatch(/^payload /);
     expect(reason("order")).toMatch(/^payload /);
