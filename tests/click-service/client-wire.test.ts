@@ -9,7 +9,8 @@ import {
   createClickServiceClient,
   type ClickServiceClientOptions,
 } from "../../app/click-service";
-import { DEFAULT_TIMEOUTS, poolFor } from "../../app/click-service/http";
+import { DestinationRefused } from "../../app/click-service/destination";
+import { classifyError, DEFAULT_TIMEOUTS, poolFor } from "../../app/click-service/http";
 import { LOCAL_SANDBOX } from "./harness";
 
 let handle: (req: IncomingMessage, res: ServerResponse) => void;
@@ -366,5 +367,64 @@ describe("construction", () => {
       bodyTimeoutMs: 10_000,
       maxResponseBytes: 1_048_576,
     });
+  });
+});
+
+describe("failed exchanges, in the app's words", () => {
+  // The network errors a test cannot provoke on loopback (DNS, unreachable hosts, TLS) are
+  // classified from their codes alone, as undici and the OS report them.
+  const failed = (code: unknown) => classifyError(Object.assign(new Error("raw text with 10.0.0.7:443"), { code }));
+
+  it("says whether the request can have reached the service", () => {
+    expect(failed("UND_ERR_CONNECT_TIMEOUT")).toEqual({
+      kind: "timeout",
+      detail: "no connection to the service within the time allowed",
+      sent: false,
+    });
+    expect(failed("UND_ERR_HEADERS_TIMEOUT")).toEqual({
+      kind: "timeout",
+      detail: "the service did not answer within the time allowed",
+      sent: true,
+    });
+    expect(failed("UND_ERR_BODY_TIMEOUT")).toEqual({
+      kind: "timeout",
+      detail: "the service stopped sending its answer",
+      sent: true,
+    });
+    const connection = (detail: string, sent: boolean) => ({ kind: "connection", detail, sent });
+    expect(failed("ECONNREFUSED")).toEqual(connection("the connection was refused", false));
+    for (const code of ["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"])
+      expect(failed(code), code).toEqual(connection("the connection was closed before the service answered", true));
+    expect(failed("ENOTFOUND")).toEqual(connection("the service's host name does not resolve", false));
+    expect(failed("EAI_AGAIN")).toEqual(connection("the service's host name could not be resolved just now", false));
+    for (const code of ["EHOSTUNREACH", "ENETUNREACH"])
+      expect(failed(code), code).toEqual(connection("the service's host cannot be reached", false));
+    expect(failed("EADDRNOTAVAIL")).toEqual(connection("the connection to the service failed", false));
+  });
+
+  it("reads a certificate or TLS failure as such, whatever its exact code", () => {
+    for (const code of ["DEPTH_ZERO_SELF_SIGNED_CERT", "ERR_TLS_CERT_ALTNAME_INVALID", "ERR_SSL_WRONG_VERSION_NUMBER"])
+      expect(failed(code), code).toEqual({
+        kind: "connection",
+        detail: "the service's TLS certificate was not accepted",
+        sent: true,
+      });
+  });
+
+  it("reads a failure of the client object as the app's, not the network's", () => {
+    for (const code of ["UND_ERR_INVALID_ARG", "UND_ERR_DESTROYED", "UND_ERR_CLOSED", "UND_ERR_NOT_SUPPORTED"])
+      expect(failed(code), code).toEqual({ kind: "client", detail: "the app could not send the request" });
+  });
+
+  it("passes a refused destination's own message on, and reads anything without a code as a failed connection", () => {
+    expect(classifyError(new DestinationRefused("the service URL must start with https://"))).toEqual({
+      kind: "destination",
+      detail: "the service URL must start with https://",
+    });
+    const unknown = { kind: "connection", detail: "the connection to the service failed", sent: true };
+    expect(classifyError(new Error("boom"))).toEqual(unknown);
+    expect(classifyError(null)).toEqual(unknown);
+    expect(classifyError("ECONNREFUSED")).toEqual(unknown);
+    expect(failed(undefined)).toEqual(unknown);
   });
 });
