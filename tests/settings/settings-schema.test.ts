@@ -80,6 +80,18 @@ describe("the service URL", () => {
     });
   });
 
+  it("refuses what is not a URL at all, in words, without throwing", () => {
+    expect(refusal({ clickServiceUrl: "clicks example" })).toEqual({
+      field: "clickServiceUrl",
+      message: "enter the service's base URL, such as https://clicks.example.com",
+    });
+    const parsed = SettingsInput.safeParse({ clickServiceUrl: "clicks example" });
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => issue.message)).toEqual([
+      "enter the service's base URL, such as https://clicks.example.com",
+      "the URL must start with https:// or http://",
+    ]);
+  });
+
   it("refuses other schemes, credentials and control characters, each in its own words", () => {
     expect(refusal({ clickServiceUrl: "ftp://clicks.example.com" })).toEqual({
       field: "clickServiceUrl",
@@ -205,6 +217,13 @@ describe("rates", () => {
     });
   });
 
+  it("name only the first creator line that is wrong", () => {
+    const parsed = SettingsInput.safeParse({ clickServiceUrl: url, creatorRates: { cr_a: "x", cr_b: "200" } });
+    expect(parsed.success ? [] : parsed.error.issues.map((issue) => issue.message)).toEqual([
+      "cr_a: enter a percentage such as 10 or 7.5",
+    ]);
+  });
+
   it("take at most MAX_CREATOR_RATES creators", () => {
     const rates = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`cr_${i}`, "5"]));
     expect(Object.keys(accepted({ creatorRates: rates(MAX_CREATOR_RATES) }).creatorRates!)).toHaveLength(
@@ -214,6 +233,17 @@ describe("rates", () => {
       field: "creatorRates",
       message: `at most ${MAX_CREATOR_RATES} creator rates`,
     });
+  });
+});
+
+describe("the basis and the switch", () => {
+  it("take only a known order-value basis and a real boolean", () => {
+    expect(accepted({ orderValueBasis: "total_price", autoVerify: false })).toMatchObject({
+      orderValueBasis: "total_price",
+      autoVerify: false,
+    });
+    expect(refusal({ orderValueBasis: "gross" }).field).toBe("orderValueBasis");
+    expect(refusal({ autoVerify: "yes" }).field).toBe("autoVerify");
   });
 });
 
