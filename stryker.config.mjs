@@ -22,7 +22,8 @@ const config = {
   // The suites these modules need, on SQLite; never the "build" or "postgresql" projects.
   vitest: { configFile: "vitest.mutate.config.ts" },
   checkers: ["typescript"],
-  tsconfigFile: "tsconfig.json",
+  // Only the mutated modules and their imports: see tsconfig.mutate.json.
+  tsconfigFile: "tsconfig.mutate.json",
   coverageAnalysis: "perTest",
   // Two cores, shared: one test runner (and one checker) unless asked, e.g. `-- --concurrency 2`.
   concurrency: 1,
