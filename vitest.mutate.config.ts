@@ -36,6 +36,7 @@ const SUITES_BY_MODULE = {
     "tests/verification/shop-lifecycle.test.ts",
     "tests/verification/order-value.test.ts",
     "tests/commissions/ledger-events.test.ts",
+    "tests/landing/landing-verdict.test.ts",
   ],
 };
 
