@@ -6,9 +6,14 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { reopen, unpark } from "../../app/queue/queue.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { createClickServiceClient } from "../../app/click-service";
+import { MAX_ATTEMPTS } from "../../app/queue/job-states";
 import {
   clearClickFaults,
+  clickFault,
   orderTags,
+  runOrderToEnd,
+  VERIFY,
   placeOrder,
   tagsAddCalls,
   useHarness,
@@ -119,5 +124,56 @@ describe("a job whose order is gone or already decided", () => {
     expect(await prisma.commission.findMany({ where: { shop }, select: { amount: true } })).toEqual([
       { amount: decided.commission!.amount },
     ]);
+  });
+});
+
+describe("giving up", () => {
+  it("a fault that keeps happening after the service failed ends failed with both: the fault and the last service error", async () => {
+    const shop = await newShop();
+    let built = 0;
+    const w = startWorker({
+      deps: {
+        clickService: (settings) => {
+          built += 1;
+          if (built > 1) throw new Error("simulated fault after a service failure");
+          return createClickServiceClient({
+            baseUrl: settings.clickServiceUrl,
+            apiKey: settings.apiKey,
+            sleep: async () => {},
+            maxAttempts: 1,
+          });
+        },
+      },
+    });
+    await clickFault(h, { path: VERIFY, times: 1, status: 503 });
+    const { payload } = await placeOrder(h, { shop });
+    await w.runOnce();
+    const { lastError } = await verificationOf(shop, payload.id);
+    expect(lastError).toMatch(/HTTP 503/);
+
+    const v = await runOrderToEnd(h, w, shop, payload.id);
+    expect(v.job).toMatchObject({ state: "done", attempts: MAX_ATTEMPTS });
+    expect(v).toMatchObject({
+      outcome: "failed",
+      reason: `internal error: simulated fault after a service failure (last error: ${lastError})`,
+    });
+  });
+
+  it("a fault from the start ends failed with the fault's message alone", async () => {
+    const shop = await newShop();
+    const w = startWorker({
+      deps: {
+        clickService: () => {
+          throw new Error("simulated fault while building the client");
+        },
+      },
+    });
+    const { payload } = await placeOrder(h, { shop });
+    const v = await runOrderToEnd(h, w, shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "failed",
+      lastError: null,
+      reason: "internal error: simulated fault while building the client",
+    });
   });
 });
