@@ -187,18 +187,26 @@ describe("bodies", () => {
   });
 
   it("counts the bytes of every chunk towards the cap", async () => {
-    const limit = 4_096;
+    // Writes larger than one socket read (64 KiB) arrive as several chunks, each under the cap.
+    const limit = 100_000;
     handle = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      // Three writes, each under the cap, together over it.
-      const body = padded(3 * 2_000);
-      res.write(body.slice(0, 2_000));
-      res.write(body.slice(2_000, 4_000));
-      res.end(body.slice(4_000));
+      const body = padded(3 * 60_000);
+      res.write(body.slice(0, 60_000));
+      res.write(body.slice(60_000, 120_000));
+      res.end(body.slice(120_000));
     };
-    expect(await client({ maxResponseBytes: limit }).lookupClick("c1")).toMatchObject({
+    expect(await client({ maxResponseBytes: limit }).lookupClick("c1")).toEqual({
       ok: false,
-      error: { kind: "invalid-response", field: "(body)" },
+      error: { kind: "invalid-response", status: 200, field: "(body)", message: "(body): response too large" },
+    });
+  });
+
+  it("says a success that is not JSON is not JSON", async () => {
+    answer(200, "<html>welcome</html>");
+    expect(await client().lookupClick("c1")).toEqual({
+      ok: false,
+      error: { kind: "invalid-response", status: 200, field: "(body)", message: "(body): not valid JSON" },
     });
   });
 
@@ -269,6 +277,7 @@ describe("requests", () => {
     controller.abort("lease lost");
     expect(await pending).toEqual({ ok: false, error: { kind: "client", message: "aborted: lease lost" } });
     expect(requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 
   it("reports a refused connection as unsent, so even a verification report may go again", async () => {
@@ -293,6 +302,8 @@ describe("requests", () => {
         sent: false,
       },
     });
+    // No answer, so no status member at all (not one holding undefined).
+    expect(result.ok === false && Object.keys(result.error)).not.toContain("status");
   });
 
   it("reports a connection that the server closes unanswered as sent, and does not resend a report", async () => {
@@ -315,6 +326,23 @@ describe("requests", () => {
       },
     });
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe("a destination refused as its name resolves", () => {
+  it("is final: not retried, no request made", async () => {
+    const port = new URL(baseUrl).port;
+    const result = await client({
+      baseUrl: `http://clicks.example.com:${port}`,
+      destination: {
+        requireHttps: false,
+        loopbackOrigins: new Set(),
+        resolve: (_hostname, callback) => callback(null, [{ address: "127.0.0.1", family: 4 }]),
+      },
+    }).lookupClick("c1");
+    expect(result.ok === false && result.error.kind).toBe("destination");
+    expect(sleeps).toEqual([]);
+    expect(requests).toEqual([]);
   });
 });
 
