@@ -91,6 +91,17 @@ describe("the shop's settings", () => {
   });
 });
 
+describe("the credit", () => {
+  it("of a click that arrived without a tag records the arrived tag as empty, not as text", async () => {
+    const shop = await newShop();
+    const { payload } = await placeOrder(h, { shop, arrivedTag: null });
+    await startWorker().runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", arrivedTag: null });
+    expect(v.commission).toMatchObject({ arrivedTag: "", expectedTag: "alice-20", redirected: true });
+  });
+});
+
 describe("a job whose order is gone or already decided", () => {
   it("finishes without a call when its verification no longer exists", async () => {
     const shop = await newShop();
