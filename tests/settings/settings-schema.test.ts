@@ -74,6 +74,8 @@ describe("the service URL", () => {
     );
     const longest = `${url}/${"p".repeat(2_048 - url.length - 1)}`;
     expect(accepted({ clickServiceUrl: longest }).clickServiceUrl).toBe(longest);
+    // The limit counts what is left once the spaces around it are trimmed.
+    expect(accepted({ clickServiceUrl: `  ${longest}  ` }).clickServiceUrl).toBe(longest);
     expect(refusal({ clickServiceUrl: `${longest}p` })).toEqual({
       field: "clickServiceUrl",
       message: "the URL is at most 2,048 characters",
@@ -93,10 +95,11 @@ describe("the service URL", () => {
   });
 
   it("refuses other schemes, credentials and control characters, each in its own words", () => {
-    expect(refusal({ clickServiceUrl: "ftp://clicks.example.com" })).toEqual({
-      field: "clickServiceUrl",
-      message: "the URL must start with https:// or http://",
-    });
+    for (const other of ["ftp://clicks.example.com", "git+https://clicks.example.com"])
+      expect(refusal({ clickServiceUrl: other }), other).toEqual({
+        field: "clickServiceUrl",
+        message: "the URL must start with https:// or http://",
+      });
     expect(refusal({ clickServiceUrl: "https://user@clicks.example.com" })).toEqual({
       field: "clickServiceUrl",
       message: "the URL must not contain a user name or password; the API key goes in its own field",
@@ -206,6 +209,11 @@ describe("rates", () => {
       message: "cr_a: enter a percentage such as 10 or 7.5",
     });
     expect(refusal({ creatorRates: { cr_a: " 101 " } }).message).toBe("cr_a: the rate is a percentage from 0 to 100");
+    expect(refusal({ creatorRates: { cr_a: "100.25" } }).message).toBe("cr_a: the rate is a percentage from 0 to 100");
+    for (const rate of ["x5", "5x", "5.12345"])
+      expect(refusal({ creatorRates: { cr_a: rate } }).message, rate).toBe(
+        "cr_a: enter a percentage such as 10 or 7.5",
+      );
     const idProblem = `each line starts with a creator id of 1 to ${MAX_CREATOR_ID} characters`;
     expect(refusal({ creatorRates: { "  ": "10" } })).toEqual({ field: "creatorRates", message: idProblem });
     expect(refusal({ creatorRates: { ["c".repeat(MAX_CREATOR_ID + 1)]: "10" } })).toEqual({
