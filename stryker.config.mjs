@@ -1,7 +1,8 @@
 // @ts-check
 // `npm run mutate`: mutation testing of the modules where a wrong branch costs a merchant money
-// or miscounts a creator. Not part of `npm test`: the whole set takes about half an hour on two
-// cores. One module: `npm run mutate -- --mutate app/verification/retry-policy.ts`.
+// or miscounts a creator. Not part of `npm test`: by the per-module runs in
+// docs/mutation-testing.md the whole set takes over an hour on two shared cores. One module:
+// `npm run mutate -- --mutate app/verification/retry-policy.ts`.
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 const config = {
   mutate: [
