@@ -14,7 +14,7 @@ const SERVES_THE_BUILD = ["tests/demo/**/*.test.ts", "tests/e2e/**/*.test.ts", "
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/commissions/**/*.test.ts",
-  "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,worker-lifecycle}.test.ts",
+  "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,settings}.test.ts",
   "tests/landing/**/*.test.ts",

@@ -159,7 +159,8 @@ const CONNECTION_WORDS: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: "the service stopped sending its answer",
 };
 
-function classifyError(error: unknown): WireOutcome {
+/** What a failed exchange was, in the app's words; exported for its tests (each OS and undici code). */
+export function classifyError(error: unknown): WireOutcome {
   if (error instanceof DestinationRefused) return { kind: "destination", detail: error.message };
   const code = typeof error === "object" && error && "code" in error ? String(error.code) : "";
   const sent = !UNSENT_CODES.has(code);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
-import { findClick, MAX_CLICK_ID_LENGTH, MAX_TAG_LENGTH } from "../../app/attribution/find-click";
+import { findClick, MAX_CLICK_ID_LENGTH, MAX_TAG_LENGTH, parseTagHistory } from "../../app/attribution/find-click";
 
 const attrs = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => ({ name, value }));
 
@@ -54,6 +54,24 @@ describe("findClick", () => {
     expect(
       findClick({ cartAttributes: attrs({ _lb_tag: "alice" }), landingSite: "/?tag=alice" }, ["tag"]),
     ).toMatchObject({ found: false });
+  });
+
+  it("accepts a click id of exactly MAX_CLICK_ID_LENGTH characters, and cuts the tag that came with it", () => {
+    const clickId = "c".repeat(MAX_CLICK_ID_LENGTH);
+    const search = findClick(
+      { cartAttributes: [], landingSite: `/?lb_click=${clickId}&tag=${"t".repeat(MAX_TAG_LENGTH + 1)}` },
+      ["tag"],
+    );
+    expect(search).toEqual({
+      found: true,
+      evidence: {
+        source: "landing_site",
+        clickId,
+        arrivedTag: "t".repeat(MAX_TAG_LENGTH),
+        capturedAt: null,
+        tagHistory: [],
+      },
+    });
   });
 
   it("refuses over-long click ids", () => {
@@ -111,6 +129,48 @@ describe("findClick", () => {
     );
     // Every branch was exercised, or the property proved less than it claims.
     for (const [kind, runs] of Object.entries(seen)) expect(runs, kind).toBeGreaterThan(10);
+  });
+});
+
+describe("parseTagHistory", () => {
+  it("keeps only [tag, time] pairs whose tag is text, and reads a missing or non-text time as empty", () => {
+    const history = JSON.stringify([
+      ["alice-20", "2026-11-21T10:00:00Z"],
+      "ab", // a string is iterable: read as a pair it would give tag "a", time "b"
+      [7, "2026-11-21T10:01:00Z"],
+      { tag: "x" },
+      null,
+      ["bob-1"],
+      ["carol-3", 1700000000],
+    ]);
+    expect(parseTagHistory(history)).toEqual([
+      { tag: "alice-20", at: "2026-11-21T10:00:00Z" },
+      { tag: "bob-1", at: "" },
+      { tag: "carol-3", at: "" },
+    ]);
+  });
+
+  it("keeps the last ten entries, oldest first", () => {
+    const entries = Array.from({ length: 12 }, (_, i) => [`t${i}`, `2026-11-21T10:${String(i).padStart(2, "0")}:00Z`]);
+    const parsed = parseTagHistory(JSON.stringify(entries));
+    expect(parsed.map((entry) => entry.tag)).toEqual(["t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"]);
+    expect(parsed[0]).toEqual({ tag: "t2", at: "2026-11-21T10:02:00Z" });
+  });
+
+  it("cuts a tag to MAX_TAG_LENGTH and a time to 40 characters", () => {
+    const tag = "t".repeat(MAX_TAG_LENGTH + 5);
+    const at = `2026-11-21T10:00:00.000000000000000000Z${"9".repeat(10)}`;
+    expect(parseTagHistory(JSON.stringify([[tag, at]]))).toEqual([
+      { tag: "t".repeat(MAX_TAG_LENGTH), at: at.slice(0, 40) },
+    ]);
+  });
+
+  it("reads anything but a JSON array as no history", () => {
+    expect(parseTagHistory(null)).toEqual([]);
+    expect(parseTagHistory("")).toEqual([]);
+    expect(parseTagHistory("{not json")).toEqual([]);
+    expect(parseTagHistory('{"0":["a","b"]}')).toEqual([]);
+    expect(parseTagHistory('"a"')).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commissionAmount } from "../../app/commissions/commission-amount";
+import { commissionAmount, minorToAmount, remainingAfterRefunds } from "../../app/commissions/commission-amount";
 import { minorDigits } from "../../app/units/minor-units";
 
 describe("commissionAmount", () => {
@@ -32,5 +32,33 @@ describe("commissionAmount", () => {
         },
       ),
     );
+  });
+});
+
+describe("remainingAfterRefunds", () => {
+  it("pro-rates the credit on what is left of the basis, half-up", () => {
+    expect(remainingAfterRefunds(1250n, "100.00", "0")).toBe(1250n);
+    expect(remainingAfterRefunds(1250n, "100.00", "30.00")).toBe(875n);
+    // 1000 x 2/3 = 666.67 -> 667
+    expect(remainingAfterRefunds(1000n, "30.00", "10.00")).toBe(667n);
+    expect(remainingAfterRefunds(1250n, "100.00", "100.00")).toBe(0n);
+  });
+
+  it("takes back no more than the whole credit when more than the basis is refunded", () => {
+    expect(remainingAfterRefunds(1250n, "100.00", "150.00")).toBe(0n);
+  });
+
+  it("leaves the credit whole on a zero basis", () => {
+    expect(remainingAfterRefunds(1250n, "0", "0")).toBe(1250n);
+    expect(remainingAfterRefunds(1250n, "0.00", "5.00")).toBe(1250n);
+  });
+});
+
+describe("minorToAmount", () => {
+  it("writes minor units as the currency's decimal amount, sign kept", () => {
+    expect(minorToAmount(-1250n, "USD")).toBe("-12.50");
+    expect(minorToAmount(7n, "USD")).toBe("0.07");
+    expect(minorToAmount(150n, "JPY")).toBe("150");
+    expect(minorToAmount(1250n, "KWD")).toBe("1.250");
   });
 });

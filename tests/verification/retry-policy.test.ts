@@ -35,6 +35,12 @@ describe("next attempt", () => {
     expect(nextAttempt(1, NOW, new Date(retryAt - 1), half)).toEqual({ giveUp: GAVE_UP_ON_LIFETIME });
   });
 
+  it("says why it gave up when the click's life ran out, in words the merchant reads", () => {
+    expect(nextAttempt(1, NOW, NOW, half)).toEqual({
+      giveUp: "the click's one-hour life ended before the service answered",
+    });
+  });
+
   it("never schedules past the deadline, and always retries when both limits leave room", () => {
     fc.assert(
       fc.property(
