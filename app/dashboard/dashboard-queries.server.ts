@@ -41,7 +41,7 @@ export function dashboardQueries(shop: string, since: Date) {
     /**
      * What the landing record did in the period: orders decided from it once the service had
      * forgotten their click (saved from expiry), and carts whose attributes a script rewrote.
-     * Index: (shop, createdAt).
+     * Index: (shop, createdAt, verdictSource, tampered), covering.
      */
     landing: Prisma.sql`
       SELECT COUNT(*) FILTER (WHERE "verdictSource" = 'landing') AS "savedFromExpiry",
