@@ -8,6 +8,7 @@ import { poolFor } from "../../app/click-service/http";
 import { buildVerifyBody } from "../../app/click-service/request-body";
 import { LOCAL_SANDBOX } from "./harness";
 import { DEFAULT_RETRY, parseRetryAfter, retryDelay } from "../../app/click-service/retry";
+import { CLICK } from "../support/click-fixture";
 
 type Reply = { status: number; body: string; type?: string };
 let reply: Reply;
@@ -40,13 +41,7 @@ beforeEach(() => {
 });
 
 const client = () => createClickServiceClient({ baseUrl, apiKey, maxAttempts: 1, destination: LOCAL_SANDBOX });
-const click = {
-  clickId: "c1",
-  expectedTag: "alice-20",
-  creatorId: "cr_1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  status: "pending",
-};
+const click = CLICK;
 
 describe("requests", () => {
   it("sends the key only in X-API-Key and the click id as the click_id query parameter", async () => {

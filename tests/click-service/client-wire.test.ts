@@ -12,6 +12,7 @@ import {
 import { DestinationRefused } from "../../app/click-service/destination";
 import { classifyError, DEFAULT_TIMEOUTS, poolFor } from "../../app/click-service/http";
 import { LOCAL_SANDBOX } from "./harness";
+import { CLICK } from "../support/click-fixture";
 
 let handle: (req: IncomingMessage, res: ServerResponse) => void;
 let requests: Array<{ method?: string; url?: string; headers: IncomingMessage["headers"] }>;
@@ -20,13 +21,7 @@ let baseUrl: string;
 let sleeps: number[];
 const apiKey = "sk_test_wire_0123456789";
 
-const click = {
-  clickId: "c1",
-  expectedTag: "alice-20",
-  creatorId: "cr_1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  status: "pending",
-};
+const click = CLICK;
 
 beforeAll(async () => {
   server = createServer((req, res) => {

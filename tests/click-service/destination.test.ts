@@ -12,15 +12,10 @@ import {
   type DestinationPolicy,
 } from "../../app/click-service";
 import { listen } from "../../sandbox/listen";
+import { CLICK } from "../support/click-fixture";
 
 const apiKey = "sk_live_destination_test";
-const click = {
-  clickId: "c1",
-  expectedTag: "alice-20",
-  creatorId: "cr_1",
-  timestamp: "2026-01-01T00:00:00.000Z",
-  status: "pending",
-};
+const click = CLICK;
 
 interface Local {
   server: Server;

@@ -31,24 +31,34 @@ const counts = async (shop: string) => {
   return { queued: count("queued"), running: count("running"), done: count("done") };
 };
 
-describe("the runner's limit", () => {
-  it("claims no more jobs than the limit allows now, and more once it rises", async () => {
-    const shop = "runner-limit.myshopify.com";
-    const now = new Date();
-    await enqueue(
-      prisma,
-      Array.from({ length: 6 }, (_, i) => ({ shop, kind: "verify-order" as const, subject: `limit-${i}`, runAt: now })),
-      now,
-    );
-    const held = heldJobs();
-    let limit = 1;
-    const runner = startJobRunner({
+/**
+ * Six due jobs in a shop of their own and a runner of concurrency 4 over them, whose limit the
+ * test sets (`setLimit`) and whose jobs wait until the test lets each one finish.
+ */
+async function sixJobsAndARunner(shop: string, firstLimit: number) {
+  const now = new Date();
+  await enqueue(
+    prisma,
+    Array.from({ length: 6 }, (_, i) => ({ shop, kind: "verify-order" as const, subject: `${shop}-${i}`, runAt: now })),
+    now,
+  );
+  const held = heldJobs();
+  let limit = firstLimit;
+  runners.push(
+    startJobRunner({
       handlers: { "verify-order": held.handler, "lookup-click": held.handler },
       concurrency: 4,
       limit: () => limit,
       pollIntervalMs: 3_600_000,
-    });
-    runners.push(runner);
+    }),
+  );
+  return { waiting: held.waiting, setLimit: (next: number) => (limit = next) };
+}
+
+describe("the runner's limit", () => {
+  it("claims no more jobs than the limit allows now, and more once it rises", async () => {
+    const shop = "runner-limit.myshopify.com";
+    const held = await sixJobsAndARunner(shop, 1);
 
     // Every job a claim returns starts at once, so the first start shows the whole claim.
     await expect.poll(() => held.waiting.length).toBe(1);
@@ -56,12 +66,12 @@ describe("the runner's limit", () => {
 
     // The limit rises to 3 (past the concurrency of 4 it would be capped): the next claim,
     // made when a job ends, takes up to three at once.
-    limit = 3;
+    held.setLimit(3);
     held.waiting.shift()!();
     await expect.poll(() => held.waiting.length).toBe(3);
     expect(await counts(shop)).toEqual({ queued: 2, running: 3, done: 1 });
 
-    limit = 10;
+    held.setLimit(10);
     for (const finish of held.waiting.splice(0)) finish();
     await expect.poll(() => held.waiting.length).toBe(2);
     for (const finish of held.waiting.splice(0)) finish();
@@ -70,26 +80,12 @@ describe("the runner's limit", () => {
 
   it("drains everything due when the limit falls below what is running", async () => {
     const shop = "runner-limit-falls.myshopify.com";
-    const now = new Date();
-    await enqueue(
-      prisma,
-      Array.from({ length: 6 }, (_, i) => ({ shop, kind: "verify-order" as const, subject: `falls-${i}`, runAt: now })),
-      now,
-    );
-    const held = heldJobs();
-    let limit = 4;
-    const runner = startJobRunner({
-      handlers: { "verify-order": held.handler, "lookup-click": held.handler },
-      concurrency: 4,
-      limit: () => limit,
-      pollIntervalMs: 3_600_000,
-    });
-    runners.push(runner);
+    const held = await sixJobsAndARunner(shop, 4);
     await expect.poll(() => held.waiting.length).toBe(4);
 
     // Intake gets busy: one job at a time from now on. The four running end one by one; the
     // runner must not take "nothing claimed" (it had no room to ask) for "nothing due".
-    limit = 1;
+    held.setLimit(1);
     for (const finish of held.waiting.splice(0)) finish();
     await expect.poll(() => held.waiting.length).toBe(1);
     expect(await counts(shop)).toEqual({ queued: 1, running: 1, done: 4 });
