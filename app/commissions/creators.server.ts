@@ -37,13 +37,15 @@ interface EntrySums {
   owed: string | null;
 }
 
-export async function creatorTotals(shop: string, creatorId: string | null = null): Promise<CreatorTotals[]> {
+/** The page's two statements (exported for tests/admin/query-plans.test.ts). */
+export function creatorQueries(shop: string, creatorId: string | null = null) {
   const creator = creatorId ? Prisma.sql` AND "creatorId" = ${creatorId}` : Prisma.empty;
   const entryCreator = creatorId ? Prisma.sql` AND c."creatorId" = ${creatorId}` : Prisma.empty;
   const sum = (condition: Prisma.Sql) =>
     Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN "amountMinor" ELSE 0 END) AS TEXT)`;
-  const [records, entries] = await Promise.all([
-    prisma.$queryRaw<RecordSums[]>`
+  return {
+    /** Index: (shop, creatorId, currency, status, redirected, amountMinor), covering and in order. */
+    records: Prisma.sql`
       SELECT "creatorId", "currency", COUNT(*) AS records,
              ${sum(Prisma.sql`"status" = 'pending'`)} AS pending,
              ${sum(Prisma.sql`"status" = 'approved'`)} AS approved,
@@ -51,13 +53,21 @@ export async function creatorTotals(shop: string, creatorId: string | null = nul
              ${sum(Prisma.sql`"redirected" = TRUE`)} AS redirected
       FROM "Commission" WHERE "shop" = ${shop}${creator}
       GROUP BY "creatorId", "currency" ORDER BY "creatorId", "currency" LIMIT ${CREATORS_LIMIT}`,
-    prisma.$queryRaw<EntrySums[]>`
+    entries: Prisma.sql`
       SELECT c."creatorId", c."currency",
              CAST(SUM(-e."amountMinor") AS TEXT) AS reversed,
              CAST(SUM(CASE WHEN e."kind" = 'clawback' AND e."payoutId" IS NULL THEN e."amountMinor" ELSE 0 END) AS TEXT) AS owed
       FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
       WHERE e."shop" = ${shop} AND e."kind" <> 'credit'${entryCreator}
       GROUP BY c."creatorId", c."currency"`,
+  };
+}
+
+export async function creatorTotals(shop: string, creatorId: string | null = null): Promise<CreatorTotals[]> {
+  const queries = creatorQueries(shop, creatorId);
+  const [records, entries] = await Promise.all([
+    prisma.$queryRaw<RecordSums[]>(queries.records),
+    prisma.$queryRaw<EntrySums[]>(queries.entries),
   ]);
   const taken = new Map(entries.map((row) => [`${row.currency}:${row.creatorId}`, row]));
   return records.map((row) => {
