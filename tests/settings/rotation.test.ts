@@ -1,9 +1,9 @@
 // Rotating SETTINGS_ENCRYPTION_KEY, for the click-service API key and for Shopify's tokens. The
 // environment is read once per process, so each step loads the app's modules afresh under the
 // keys it names, as a restart would.
-import { createHash } from "node:crypto";
 import { Session } from "@shopify/shopify-api";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { keyId, restartUnderKeys } from "../support/sealing-keys";
 
 const original = { ...process.env };
 const KEY_A = process.env.SETTINGS_ENCRYPTION_KEY!;
@@ -12,16 +12,8 @@ const KEY_C = Buffer.alloc(32, 12).toString("base64");
 const shop = "rotation-shop.myshopify.com";
 const apiKey = "ck_live_rotate_me_0042";
 
-/** The key id the sealed format names (see sealing.server.ts). */
-function keyId(base64: string): string {
-  return createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").slice(0, 8);
-}
-
 async function restartWith(current: string, previous?: string) {
-  process.env.SETTINGS_ENCRYPTION_KEY = current;
-  if (previous) process.env.SETTINGS_ENCRYPTION_KEY_PREVIOUS = previous;
-  else delete process.env.SETTINGS_ENCRYPTION_KEY_PREVIOUS;
-  vi.resetModules();
+  restartUnderKeys(current, previous);
   return {
     settings: await import("../../app/settings/shop-settings.server"),
     connection: await import("../../app/settings/test-connection.server"),

@@ -1,23 +1,16 @@
 // sealing.server.ts on its own: the format, what each malformed or foreign value fails with, and
 // which key opens what during a rotation. The environment is read once per process, so each
 // step loads the module afresh under the keys it names, as a restart would.
-import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { keyId, restartUnderKeys } from "../support/sealing-keys";
 
 const original = { ...process.env };
 const KEY_A = process.env.SETTINGS_ENCRYPTION_KEY!;
 const KEY_B = Buffer.alloc(32, 21).toString("base64");
 const KEY_C = Buffer.alloc(32, 22).toString("base64");
 
-function keyId(base64: string): string {
-  return createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").slice(0, 8);
-}
-
 async function restartWith(current: string, previous?: string) {
-  process.env.SETTINGS_ENCRYPTION_KEY = current;
-  if (previous) process.env.SETTINGS_ENCRYPTION_KEY_PREVIOUS = previous;
-  else delete process.env.SETTINGS_ENCRYPTION_KEY_PREVIOUS;
-  vi.resetModules();
+  restartUnderKeys(current, previous);
   return import("../../app/settings/sealing.server");
 }
 
