@@ -8,6 +8,10 @@ import { startBackgroundWork } from "./background.server";
 
 export const streamTimeout = 5000;
 
+// Reached by the production server through the build (server.mjs), which answers webhook intake
+// before Remix.
+export { intakeLanes } from "./verification/intake-lanes.server";
+
 // The verification worker lives in the app's server process and starts with it.
 startBackgroundWork();
 

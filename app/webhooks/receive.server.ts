@@ -34,26 +34,65 @@ const BODY_SLICE = 2_000;
 
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 
-/** Verifies a delivery for `topic`; anything else is thrown as the Response to answer with. */
+/** Why a delivery is refused: the status and text to answer it with. */
+export class WebhookRefusal {
+  constructor(
+    readonly status: number,
+    readonly text: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/**
+ * A delivery as any HTTP server hands it over: Remix's Fetch Request (receiveWebhook) or
+ * Node's own request (node-lane.server.ts), so both answer through the same checks.
+ */
+export interface IncomingDelivery {
+  method: string;
+  /** What the library's validator reads: the method, the URL and the headers. */
+  request: { method: string; url: string; headers: Headers };
+  /** The body as text, or null when it is longer than `maxBytes` (then none of it is kept). */
+  readBody(maxBytes: number): Promise<string | null>;
+}
+
+/** Verifies a delivery for `topic`, in Remix: a refusal is thrown as the Response to answer with. */
 export async function receiveWebhook(
   request: Request,
   topic: WebhookTopic,
   now = new Date(),
 ): Promise<VerifiedDelivery> {
-  if (request.method !== "POST") throw new Response(null, { status: 405, headers: { allow: "POST" } });
-  const rawBody = await readCapped(request, env().WEBHOOK_MAX_BODY_BYTES);
-  if (rawBody === null) throw new Response("body too large", { status: 413 });
+  const incoming: IncomingDelivery = {
+    method: request.method,
+    request,
+    readBody: (maxBytes) => readCapped(request, maxBytes),
+  };
+  try {
+    return await verifyDelivery(incoming, topic, now);
+  } catch (error) {
+    if (error instanceof WebhookRefusal)
+      throw new Response(error.text, { status: error.status, headers: error.headers });
+    throw error;
+  }
+}
 
-  const check = await validateWebhook({ rawBody, rawRequest: request });
+/** Verifies a delivery for `topic`; a WebhookRefusal is thrown for anything else. */
+export async function verifyDelivery(
+  incoming: IncomingDelivery,
+  topic: WebhookTopic,
+  now = new Date(),
+): Promise<VerifiedDelivery> {
+  if (incoming.method !== "POST") throw new WebhookRefusal(405, null, { allow: "POST" });
+  const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES);
+  if (rawBody === null) throw new WebhookRefusal(413, "body too large");
+
+  const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
   if (!check.valid) {
     const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
     const empty = check.reason === WebhookValidationErrorReason.MissingBody;
-    throw new Response(forged ? null : empty ? "empty body" : "missing webhook headers", {
-      status: forged ? 401 : 400,
-    });
+    throw new WebhookRefusal(forged ? 401 : 400, forged ? null : empty ? "empty body" : "missing webhook headers");
   }
   const shop = check.domain.toLowerCase();
-  if (!SHOP_DOMAIN.test(shop)) throw new Response("not a shop domain", { status: 400 });
+  if (!SHOP_DOMAIN.test(shop)) throw new WebhookRefusal(400, "not a shop domain");
 
   let payload: unknown;
   let notJson: string | undefined;
@@ -69,7 +108,7 @@ export async function receiveWebhook(
     triggeredAt: check.triggeredAt,
     now,
   });
-  if (refusal) throw new Response(refusal, { status: 400 });
+  if (refusal) throw new WebhookRefusal(400, refusal);
 
   return {
     shop,

@@ -8,6 +8,9 @@ import { freePort } from "../listen";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+
+/** How a host runs the built app (`npm start`): the node arguments after any of node's own. */
+export const APP_SERVER_ARGS = [path.join(ROOT, "server.mjs"), SERVER_BUILD];
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
 const START_TIMEOUT_MS = 90_000;
 
@@ -74,7 +77,7 @@ export interface StandinAppSetup {
 /** The app's environment for a stack of stand-ins, with its worker on; callers add their own tuning. */
 export function standinAppEnv(setup: StandinAppSetup): Record<string, string> {
   return {
-    // Not "development": remix-serve would wait for Vite's dev server. Any value but
+    // Not "development": Remix would wait for Vite's dev server. Any value but
     // "production" lets the app accept the Shopify stand-in.
     NODE_ENV: "test",
     SHOPIFY_API_KEY: setup.apiKey,
@@ -108,7 +111,7 @@ export async function startApp(
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), SERVER_BUILD],
+    [...nodeArgs, ...APP_SERVER_ARGS],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },

@@ -11,6 +11,7 @@ import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify"
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import { launchChromium } from "../support/chromium";
 import { embeddedAdmin, snap } from "./embedded-admin";
+import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
@@ -148,7 +149,7 @@ beforeAll(async () => {
   appUrl = `http://127.0.0.1:${port}`;
   server = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+    APP_SERVER_ARGS,
     {
       cwd: ROOT,
       env: {

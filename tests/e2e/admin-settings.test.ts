@@ -11,8 +11,9 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
 import { embeddedAdmin, snap } from "./embedded-admin";
+import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
 
-// The settings page in a real browser against the built app served by remix-serve: open it as
+// The settings page in a real browser against the built app served by the app's production server: open it as
 // Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove
 // the raw key is in no HTML, JSON or client script the app serves. Shopify's side (token
 // exchange, the storefront metafield) is the stand-in; App Bridge's CDN script cannot load
@@ -130,7 +131,7 @@ beforeAll(async () => {
   appUrl = `http://127.0.0.1:${port}`;
   server = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+    APP_SERVER_ARGS,
     {
       cwd: ROOT,
       env: {
@@ -146,7 +147,7 @@ beforeAll(async () => {
         WORKER_ENABLED: "false",
         LOG_LEVEL: "error",
         // The app's own development setting sends Shopify traffic to the stand-in. (No TypeScript
-        // preload: on Node 20 a cold-cache tsx transform inside remix-serve deadlocked start-up.)
+        // preload: on Node 20 a cold-cache tsx transform inside the server deadlocked start-up.)
         SHOPIFY_STANDIN_URL: standin.url,
         NODE_OPTIONS: "",
       },

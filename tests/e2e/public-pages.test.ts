@@ -7,8 +7,9 @@ import { freePort } from "../../sandbox/listen";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import { launchChromium } from "../support/chromium";
+import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
 
-// What the built app answers outside the admin's pages, served by remix-serve as a host runs
+// What the built app answers outside the admin's pages, served by the app's production server as a host runs
 // it: the root URL Shopify opens, the login page (in Chromium: a person uses it), the health
 // check with and without a database that answers, and the headers that let only the shop's
 // admin frame the embedded app.
@@ -31,7 +32,7 @@ async function serveBuild(env: Record<string, string>): Promise<Served> {
   let log = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+    APP_SERVER_ARGS,
     {
       cwd: ROOT,
       env: {

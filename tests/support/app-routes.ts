@@ -7,19 +7,26 @@ import * as shopRedact from "../../app/routes/webhooks.shop.redact";
 import * as customersRedact from "../../app/routes/webhooks.customers.redact";
 import * as dataRequest from "../../app/routes/webhooks.customers.data_request";
 import * as proxyTouch from "../../app/routes/proxy.touch";
+import { intakeLanes } from "../../app/verification/intake-lanes.server";
 import { serveRoutes } from "./route-server";
 
-/** The app's public routes: webhooks at the paths shopify.app.toml subscribes them to, and the app proxy. */
-export function servePublicRoutes() {
-  return serveRoutes({
-    "/proxy/touch": proxyTouch,
-    "/webhooks/orders/create": ordersCreate,
-    "/webhooks/orders/cancelled": ordersCancelled,
-    "/webhooks/refunds/create": refundsCreate,
-    "/webhooks/app/uninstalled": appUninstalled,
-    "/webhooks/app/scopes_update": scopesUpdate,
-    "/webhooks/shop/redact": shopRedact,
-    "/webhooks/customers/redact": customersRedact,
-    "/webhooks/customers/data_request": dataRequest,
-  });
+const PUBLIC_ROUTES = {
+  "/proxy/touch": proxyTouch,
+  "/webhooks/orders/create": ordersCreate,
+  "/webhooks/orders/cancelled": ordersCancelled,
+  "/webhooks/refunds/create": refundsCreate,
+  "/webhooks/app/uninstalled": appUninstalled,
+  "/webhooks/app/scopes_update": scopesUpdate,
+  "/webhooks/shop/redact": shopRedact,
+  "/webhooks/customers/redact": customersRedact,
+  "/webhooks/customers/data_request": dataRequest,
+};
+
+/**
+ * The app's public routes: webhooks at the paths shopify.app.toml subscribes them to, and the
+ * app proxy. Intake topics are answered by their Node lanes, as in production, unless
+ * `remixOnly` (the development server's way).
+ */
+export function servePublicRoutes({ remixOnly = false } = {}) {
+  return serveRoutes(PUBLIC_ROUTES, remixOnly ? {} : intakeLanes);
 }

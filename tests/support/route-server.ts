@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import type { NodeLane } from "../../app/webhooks/node-lane.server";
 import { listen } from "../../sandbox/listen";
 
-// Serves Remix route modules over real HTTP, the way remix-serve hands them a Fetch Request,
+// Serves Remix route modules over real HTTP, the way Remix's server hands them a Fetch Request,
 // without a build: tests exercise the route code, the library's auth and a real socket.
 
 import type { AppLoadContext } from "@remix-run/node";
@@ -22,8 +23,17 @@ export interface RouteServer {
   close(): Promise<void>;
 }
 
-export async function serveRoutes(routes: Record<string, RouteModule>): Promise<RouteServer> {
+/**
+ * With `lanes`, a POST to a lane's path goes to the lane on Node's own request, before any
+ * route, as the production server (server.mjs) routes it.
+ */
+export async function serveRoutes(
+  routes: Record<string, RouteModule>,
+  lanes: Record<string, NodeLane> = {},
+): Promise<RouteServer> {
   const server = createServer((req, res) => {
+    const lane = req.method === "POST" ? lanes[new URL(req.url ?? "/", "http://localhost").pathname] : undefined;
+    if (lane) return void lane(req, res);
     handle(routes, req, res).catch((error: unknown) => {
       res.statusCode = 500;
       res.end(String(error));
@@ -44,7 +54,7 @@ async function handle(routes: Record<string, RouteModule>, req: IncomingMessage,
     if (typeof value === "string") headers.set(name, value);
   }
   const method = req.method ?? "GET";
-  // The body streams in as it does under remix-serve, so a route can refuse it before reading it.
+  // The body streams in as it does under Remix's server, so a route can refuse it before reading it.
   const request = new Request(url, {
     method,
     headers,

@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { logger } from "../logger.server";
+import { BodyCutShort, readCappedNode } from "./read-capped";
+import { verifyDelivery, WebhookRefusal, type VerifiedDelivery } from "./receive.server";
+import type { WebhookTopic } from "./topics";
+
+// A webhook route answered on Node's own request and response, before Remix sees it: the
+// production server (server.mjs) gives each delivery of an intake topic to its lane. The checks
+// are receiveWebhook's, through the library's validator; what a lane saves is Remix's work
+// around them (routing, a Fetch Request and Response per delivery, the access log), which cost
+// intake more than the checks and the record together (docs/throughput.md). The Remix route of
+// the same path stays, for the development server, and answers alike (tests/webhooks).
+
+export type NodeLane = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** The lane for `topic`: verify, record with `record`, answer 200 once the record is durable. */
+export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDelivery) => Promise<unknown>): NodeLane {
+  return async (request, response) => {
+    try {
+      const delivery = await verifyDelivery(
+        {
+          method: request.method ?? "GET",
+          request: { method: request.method ?? "GET", url: urlOf(request), headers: headersOf(request) },
+          readBody: (maxBytes) => readCappedNode(request, maxBytes),
+        },
+        topic,
+      );
+      await record(delivery);
+      response.writeHead(200, { "content-length": "0" }).end();
+    } catch (error) {
+      if (error instanceof WebhookRefusal) return refuse(response, error);
+      if (error instanceof BodyCutShort) return void response.destroy();
+      // Not recorded: a 500 makes Shopify deliver it again later, so the order is not lost.
+      logger.error("could not take a webhook delivery", { topic, error });
+      if (!response.headersSent) response.writeHead(500, { "content-length": "0" });
+      response.end();
+    }
+  };
+}
+
+function refuse(response: ServerResponse, refusal: WebhookRefusal): void {
+  const body = refusal.text === null ? "" : refusal.text;
+  const headers: Record<string, string> = { ...refusal.headers, "content-length": String(Buffer.byteLength(body)) };
+  if (body) headers["content-type"] = "text/plain;charset=UTF-8";
+  // A body refused unread (413) is not drained: the connection ends with the answer.
+  if (refusal.status === 413) headers.connection = "close";
+  response.writeHead(refusal.status, headers).end(body);
+}
+
+function headersOf(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  try {
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+      else headers.set(name, value);
+    }
+  } catch {
+    // Node's parser lets through a few bytes the Fetch standard refuses in a header.
+    throw new WebhookRefusal(400, "malformed headers");
+  }
+  return headers;
+}
+
+function urlOf(request: IncomingMessage): string {
+  return `http://${request.headers.host ?? "localhost"}${request.url ?? "/"}`;
+}
