@@ -7,6 +7,8 @@
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
+//   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
+//                                               experiments: results.json records it under settings
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -33,8 +35,16 @@ const { values } = parseArgs({
     "admin-rows": { type: "string" },
     only: { type: "string" },
     "cpu-prof": { type: "string" },
+    "app-env": { type: "string", multiple: true },
   },
 });
+const appEnv = Object.fromEntries(
+  (values["app-env"] ?? []).map((pair) => {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`--app-env takes NAME=VALUE, not ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 const database = values.database as DatabaseDialect;
 if (database !== "sqlite" && database !== "postgresql") throw new Error("--database is sqlite or postgresql");
 const only = new Set(values.only ? values.only.split(",") : MEASURES);
@@ -50,7 +60,7 @@ const flashSaleOptions = {
 
 const results: Record<string, unknown> = {
   machine: { cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { database, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
+  settings: { database, appEnv, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
 };
 
 // Node's own profiler, in the app's process; open the files in Chrome's DevTools or any
@@ -71,7 +81,7 @@ if (["intake", "endToEnd", "flashSale"].some((m) => only.has(m))) {
   ])[]) {
     if (!only.has(name)) continue;
     log(`measuring ${name} on ${database}...`);
-    const stack = await startBenchStack({ database, appNodeArgs });
+    const stack = await startBenchStack({ database, appNodeArgs, appEnv });
     try {
       results[name] = await run(stack);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import prisma, { dialect, sqlTime, type Db } from "../db.server";
+import prisma, { dialect, insertRows, sqlTime, type Db } from "../db.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 
@@ -36,9 +36,11 @@ export async function enqueue(tx: Db, jobs: NewJob[], now: Date): Promise<void> 
  */
 export async function enqueueNew(tx: Db, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
-  await tx.job.createMany({
-    data: jobs.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
-  });
+  await insertRows(
+    tx,
+    "Job",
+    jobs.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
+  );
 }
 
 interface ClaimedRow {

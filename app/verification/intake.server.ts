@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import {
   eventSourceId,
   readCancellation,
@@ -7,7 +7,7 @@ import {
   type OrderEventFacts,
   type OrderEventRead,
 } from "../commissions/order-events";
-import prisma, { isUniqueViolation, lockKeys, type Db } from "../db.server";
+import prisma, { insertRows, isUniqueViolation, lockKeys, rowsMatching, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { intakeArrived } from "../queue/intake-first.server";
 import { enqueueNew, reopen } from "../queue/queue.server";
@@ -130,20 +130,23 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
     tx,
     orders.map((o) => orderKey(o.shop, o.orderId)),
   );
+  // Reads and writes here are raw SQL: through the ORM each call cost a millisecond or more,
+  // and intake answers Shopify only once its group has committed (docs/throughput.md).
   const seenDeliveries = new Set(
     (
-      await tx.webhookDelivery.findMany({
-        where: { OR: group.map(({ delivery: d }) => ({ shop: d.shop, topic: d.topic, eventId: d.eventId })) },
-        select: { shop: true, topic: true, eventId: true },
-      })
+      await rowsMatching(
+        tx,
+        "WebhookDelivery",
+        ["shop", "topic", "eventId"],
+        group.map(({ delivery: d }) => ({ shop: d.shop, topic: d.topic, eventId: d.eventId })),
+      )
     ).map((d) => `${d.shop} ${d.topic} ${d.eventId}`),
   );
   const knownOrders = new Map(
-    orders.length === 0
-      ? []
-      : (
-          await tx.verification.findMany({ where: { OR: orders }, select: { id: true, shop: true, orderId: true } })
-        ).map((v) => [orderKey(v.shop, v.orderId), v.id]),
+    (await rowsMatching(tx, "Verification", ["id", "shop", "orderId"], orders)).map((v) => [
+      orderKey(v.shop, v.orderId),
+      v.id,
+    ]),
   );
   const events = group.flatMap((p) =>
     p.read.ok && p.read.event ? [{ shop: p.delivery.shop, event: p.read.event }] : [],
@@ -152,10 +155,12 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
     events.length === 0
       ? []
       : (
-          await tx.orderEvent.findMany({
-            where: { OR: events.map((e) => ({ shop: e.shop, kind: e.event.kind, sourceId: eventSourceId(e.event) })) },
-            select: { shop: true, kind: true, sourceId: true },
-          })
+          await rowsMatching(
+            tx,
+            "OrderEvent",
+            ["shop", "kind", "sourceId"],
+            events.map((e) => ({ shop: e.shop, kind: e.event.kind, sourceId: eventSourceId(e.event) })),
+          )
         ).map((e) => eventKey(e.shop, e.kind, e.sourceId)),
   );
 
@@ -239,10 +244,10 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
     results.push({ status: "queued", verificationId });
   }
 
-  if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
-  if (newEvents.length > 0) await tx.orderEvent.createMany({ data: newEvents });
+  await insertRows(tx, "WebhookDelivery", deliveries);
+  await insertRows(tx, "OrderEvent", newEvents);
   if (verifications.length > 0) {
-    await tx.verification.createMany({ data: verifications });
+    await insertRows(tx, "Verification", verifications);
     // Their verifications were created just above: no job can exist for them yet.
     await enqueueNew(
       tx,
@@ -272,10 +277,13 @@ async function reopenForEvents(
     if (verificationId) jobs.add(verificationId);
   }
   if (verifications.length > 0) {
-    const waiting = await tx.orderEvent.findMany({
-      where: { appliedAt: null, OR: verifications.map((v) => ({ shop: v.shop, orderId: v.orderId })) },
-      select: { shop: true, orderId: true },
-    });
+    const waiting = await rowsMatching(
+      tx,
+      "OrderEvent",
+      ["shop", "orderId"],
+      verifications.map((v) => ({ shop: v.shop, orderId: v.orderId })),
+      Prisma.sql`"appliedAt" IS NULL`,
+    );
     for (const event of waiting) jobs.add(knownOrders.get(`${event.shop} ${event.orderId}`)!);
   }
   for (const verificationId of jobs) await reopen(tx, "verify-order", verificationId, now);
