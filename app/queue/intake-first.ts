@@ -3,9 +3,11 @@
 // Intake and the worker share one event loop. A delivery that waits behind the worker's
 // statements waits in front of Shopify, which gives five seconds and counts the misses; an
 // order that waits in the queue has the click's hour. So while intake is busy and the loop is
-// late, the worker's concurrency is cut (by half on each late reading, down to one job, so
-// verdicts still move); while the loop keeps time it grows back by one job a reading, and once
-// intake has been quiet for a moment the worker has every slot again (decision 014).
+// late, the worker's concurrency is cut by half on each late reading, down to no new job at all
+// (jobs already running finish); while the loop keeps time it grows back by one job a reading,
+// and once intake has been quiet for a moment the worker has every slot again (decision 014).
+// So the worker gets what intake leaves: under a flood intake cannot keep up with, nothing new,
+// which the queue keeps durably; under any load intake can answer on time, a steady share.
 
 export interface IntakeFirstOptions {
   /** The worker's concurrency when intake is quiet (WORKER_CONCURRENCY). */
@@ -45,7 +47,7 @@ export class IntakeFirst {
    */
   observe(loopDelayMs: number, sinceIntakeMs: number): number {
     if (sinceIntakeMs > this.busyForMs) this.#limit = this.max;
-    else if (loopDelayMs > this.lateMs) this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+    else if (loopDelayMs > this.lateMs) this.#limit = Math.floor(this.#limit / 2);
     else this.#limit = Math.min(this.max, this.#limit + 1);
     return this.#limit;
   }

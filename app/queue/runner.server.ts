@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../db.server";
 import { logger } from "../logger.server";
 import {
@@ -16,6 +17,9 @@ import { onWake } from "./wake.server";
 // also polls, so work survives restarts and reaches every instance. While a job runs its lease
 // is renewed, so no outside call can outlive it unnoticed: when renewal fails the job's signal
 // aborts, and its next write is refused by the fence anyway.
+
+/** How long a runner with no room and nothing running waits before it asks its limit again. */
+const NO_ROOM_WAIT_MS = 50;
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -144,6 +148,8 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
         inFlight.add(running);
       }
       if (inFlight.size > 0) await Promise.race(inFlight);
+      // A limit of none and nothing running: ask the limit again shortly rather than spin.
+      else if (full) await sleep(NO_ROOM_WAIT_MS, undefined, { signal: stopping.signal }).catch(() => {});
       // Go round while anything runs, was just claimed (more may be due), or was asked for.
     } while (!stopping.signal.aborted && (again || full || inFlight.size > 0 || jobs.length > 0));
     return total;

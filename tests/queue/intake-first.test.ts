@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { INTAKE_BUSY_FOR_MS, INTAKE_LATE_MS, IntakeFirst } from "../../app/queue/intake-first";
 
 // The worker's share of the event loop while webhooks arrive: cut by half on each late reading
-// while intake is busy (never below one job), grown back one job per reading on time, and all of
+// while intake is busy (down to no new job), grown back one job per reading on time, and all of
 // it again once intake has been quiet.
 
 const BUSY = INTAKE_BUSY_FOR_MS; // a delivery exactly this long ago still counts
@@ -19,16 +19,16 @@ describe("intake first", () => {
     expect(control.observe(500, Number.POSITIVE_INFINITY)).toBe(16);
   });
 
-  it("halves the worker's slots on each late reading while intake is busy, down to one", () => {
+  it("halves the worker's slots on each late reading while intake is busy, down to none", () => {
     const control = new IntakeFirst({ max: 16 });
-    expect([1, 2, 3, 4, 5, 6].map(() => control.observe(LATE, BUSY))).toEqual([8, 4, 2, 1, 1, 1]);
+    expect([1, 2, 3, 4, 5, 6].map(() => control.observe(LATE, BUSY))).toEqual([8, 4, 2, 1, 0, 0]);
   });
 
   it("grows back one slot per reading on time, and all at once when intake goes quiet", () => {
     const control = new IntakeFirst({ max: 16 });
     for (let i = 0; i < 5; i++) control.observe(LATE, 0);
-    expect([1, 2, 3].map(() => control.observe(ON_TIME, 0))).toEqual([2, 3, 4]);
-    expect(control.observe(LATE, 0)).toBe(2);
+    expect([1, 2, 3].map(() => control.observe(ON_TIME, 0))).toEqual([1, 2, 3]);
+    expect(control.observe(LATE, 0)).toBe(1);
     expect(control.observe(0, QUIET)).toBe(16);
   });
 
@@ -44,7 +44,7 @@ describe("intake first", () => {
     expect(control.observe(51, 11)).toBe(8);
   });
 
-  it("keeps the limit between one and the maximum whatever the readings", () => {
+  it("keeps the limit between none and the maximum whatever the readings", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 32 }),
@@ -56,10 +56,10 @@ describe("intake first", () => {
           for (const [delay, since] of readings) {
             const before = control.limit;
             const limit = control.observe(delay, since);
-            expect(limit).toBeGreaterThanOrEqual(1);
+            expect(limit).toBeGreaterThanOrEqual(0);
             expect(limit).toBeLessThanOrEqual(max);
             if (since > INTAKE_BUSY_FOR_MS) expect(limit).toBe(max);
-            else if (delay > INTAKE_LATE_MS) expect(limit).toBe(Math.max(1, Math.floor(before / 2)));
+            else if (delay > INTAKE_LATE_MS) expect(limit).toBe(Math.floor(before / 2));
             else expect(limit).toBe(Math.min(max, before + 1));
           }
         },

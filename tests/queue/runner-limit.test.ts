@@ -94,4 +94,25 @@ describe("the runner's limit", () => {
     held.waiting.shift()!();
     await expect.poll(async () => (await counts(shop)).done).toBe(6);
   });
+
+  it("at a limit of none starts nothing new, lets what runs finish, and goes on once it rises", async () => {
+    const shop = "runner-limit-none.myshopify.com";
+    const held = await sixJobsAndARunner(shop, 2);
+    await expect.poll(() => held.waiting.length).toBe(2);
+
+    // A flood intake cannot keep up with: no new job; the two running finish.
+    held.setLimit(0);
+    for (const finish of held.waiting.splice(0)) finish();
+    await expect.poll(async () => (await counts(shop)).done).toBe(2);
+    // Several of the runner's waits for room pass: still nothing is claimed.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(held.waiting.length).toBe(0);
+    expect(await counts(shop)).toEqual({ queued: 4, running: 0, done: 2 });
+
+    // The flood ends: the runner resumes on its own (its poll is an hour away, and no wake comes).
+    held.setLimit(4);
+    await expect.poll(() => held.waiting.length).toBe(4);
+    for (const finish of held.waiting.splice(0)) finish();
+    await expect.poll(async () => (await counts(shop)).done).toBe(6);
+  });
 });
