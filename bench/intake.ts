@@ -110,6 +110,7 @@ async function atFixedRate(
         requestsPerSecond: options.ratePerSecond,
         maxSeconds: options.rateSeconds,
         agentKeepAlive: true,
+        quiet: true,
         requestGenerator: (_options, params, client, callback) => {
           const { body, headers } = next();
           const request = client(
