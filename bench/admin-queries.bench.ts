@@ -61,8 +61,9 @@ function seed(file: string, now: number): { verifications: number; commissions: 
   db.pragma("synchronous = OFF");
   const insertV = db.prepare(`INSERT INTO "Verification"
     (id, shop, orderId, orderGid, orderName, orderCreatedAt, outcome, reason, captureSource, clickId, arrivedTag, capturedAt,
-     orderValue, currency, expectedTag, creatorId, verdict, recorded, deadlineAt, orderFacts, createdAt, updatedAt, completedAt)
-    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?)`);
+     orderValue, currency, expectedTag, creatorId, verdict, verdictSource, tampered, recorded, deadlineAt, orderFacts,
+     createdAt, updatedAt, completedAt)
+    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?)`);
   const insertC = db.prepare(`INSERT INTO "Commission"
     (id, shop, verificationId, orderId, orderName, creatorId, expectedTag, arrivedTag, orderValue, currency, rate, amount, amountMinor, status, redirected, createdAt)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '10', ?, ?, ?, ?, ?)`);
@@ -99,6 +100,10 @@ function seed(file: string, now: number): { verifications: number; commissions: 
         verified ? "creator-tag" : null,
         verified ? creator : null,
         verified ? outcome : null,
+        // A verdict from the landing record once the service forgot the click (one in 25), and
+        // a cart whose attributes a script rewrote (one in 50): few, as in a real shop.
+        verified ? (i % 25 === 0 ? "landing" : "service") : null,
+        attributed && i % 50 === 7 ? 1 : 0,
         verified ? 1 : null,
         attributed ? createdAt + 3_600_000 : null,
         createdAt,

@@ -41,12 +41,14 @@ export function dashboardQueries(shop: string, since: Date) {
     /**
      * What the landing record did in the period: orders decided from it once the service had
      * forgotten their click (saved from expiry), and carts whose attributes a script rewrote.
-     * Index: (shop, createdAt, verdictSource, tampered), covering.
+     * Both are few: each count reads only its own rows, from (shop, verdictSource, createdAt) and
+     * (shop, tampered, createdAt).
      */
     landing: Prisma.sql`
-      SELECT COUNT(*) FILTER (WHERE "verdictSource" = 'landing') AS "savedFromExpiry",
-             COUNT(*) FILTER (WHERE "tampered") AS tampered
-      FROM "Verification" WHERE "shop" = ${shop} AND "createdAt" >= ${time}`,
+      SELECT (SELECT COUNT(*) FROM "Verification"
+              WHERE "shop" = ${shop} AND "verdictSource" = 'landing' AND "createdAt" >= ${time}) AS "savedFromExpiry",
+             (SELECT COUNT(*) FROM "Verification"
+              WHERE "shop" = ${shop} AND "tampered" = TRUE AND "createdAt" >= ${time}) AS tampered`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

@@ -84,6 +84,16 @@ describe("admin query plans", () => {
     ).toHaveLength(2);
   });
 
+  it("counts the landing record's orders from their own index ranges, not every order of the period", () => {
+    const details = plan(dashboardQueries(SHOP, new Date()).landing).join(" ");
+    expect(details).toMatch(
+      /COVERING INDEX Verification_shop_verdictSource_createdAt_idx \(shop=\? AND verdictSource=\? AND createdAt>\?\)/,
+    );
+    expect(details).toMatch(
+      /COVERING INDEX Verification_shop_tampered_createdAt_idx \(shop=\? AND tampered=\? AND createdAt>\?\)/,
+    );
+  });
+
   it("sums the Creators page from its covering index, in its order", () => {
     const details = plan(creatorQueries(SHOP).records).join(" ");
     expect(details).toMatch(/COVERING INDEX Commission_shop_creatorId_currency_status_redirected_amountMinor_idx/);
