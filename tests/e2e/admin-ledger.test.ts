@@ -147,29 +147,25 @@ beforeAll(async () => {
   clicks = await startClickService();
   const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
-  server = spawn(
-    process.execPath,
-    APP_SERVER_ARGS,
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATABASE_URL: process.env.DATABASE_URL,
-        SHOPIFY_API_KEY: API_KEY,
-        SHOPIFY_API_SECRET: API_SECRET,
-        SHOPIFY_APP_URL: appUrl,
-        SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY,
-        WORKER_ENABLED: "false",
-        LOG_LEVEL: "error",
-        SHOPIFY_STANDIN_URL: standin.url,
-        NODE_OPTIONS: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  server = spawn(process.execPath, APP_SERVER_ARGS, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: process.env.DATABASE_URL,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_SECRET: API_SECRET,
+      SHOPIFY_APP_URL: appUrl,
+      SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY,
+      WORKER_ENABLED: "false",
+      LOG_LEVEL: "error",
+      SHOPIFY_STANDIN_URL: standin.url,
+      NODE_OPTIONS: "",
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   server.stdout?.on("data", (d) => (serverLog += d));
   server.stderr?.on("data", (d) => (serverLog += d));
   await waitForServer(`${appUrl}/healthz`);

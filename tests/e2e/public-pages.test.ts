@@ -30,27 +30,23 @@ async function serveBuild(env: Record<string, string>): Promise<Served> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    APP_SERVER_ARGS,
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SHOPIFY_API_KEY: API_KEY,
-        SHOPIFY_API_SECRET: API_SECRET,
-        SHOPIFY_APP_URL: url,
-        WORKER_ENABLED: "false",
-        LOG_LEVEL: "error",
-        NODE_OPTIONS: "",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, APP_SERVER_ARGS, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_SECRET: API_SECRET,
+      SHOPIFY_APP_URL: url,
+      WORKER_ENABLED: "false",
+      LOG_LEVEL: "error",
+      NODE_OPTIONS: "",
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (chunk) => (log += chunk));
   child.stderr?.on("data", (chunk) => (log += chunk));
   const until = Date.now() + 150_000;
