@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
+
+// The demo, the benchmarks and the browser tests start the built app as a host does with
+// `npm start`: the same node flags, the same server, the same build.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("npm start", () => {
+  it("runs exactly what the demo, the benchmarks and the browser tests run", () => {
+    const scripts = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+    const relative = APP_SERVER_ARGS.map((arg) =>
+      path.isAbsolute(arg) ? `./${path.relative(ROOT, arg)}`.replace(/^\.\/server\.mjs$/, "server.mjs") : arg,
+    );
+    expect(scripts.start).toBe(["node", ...relative].join(" "));
+  });
+});
