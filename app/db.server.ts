@@ -66,6 +66,11 @@ export async function lockKeys(tx: Db, keys: string[]): Promise<void> {
 /** A value raw SQL stores as it is; a Date goes in the column's representation (sqlTime). */
 export type RowValue = string | number | boolean | Date | null | undefined;
 
+/** A table's or column's name in SQL, quoted (PostgreSQL folds unquoted names to lower case). */
+function quoted(name: string): Prisma.Sql {
+  return Prisma.raw(`"${name}"`);
+}
+
 function sqlValue(value: RowValue): Prisma.Sql {
   if (value instanceof Date) return sqlTime(value);
   return Prisma.sql`${value ?? null}`;
@@ -79,9 +84,8 @@ function sqlValue(value: RowValue): Prisma.Sql {
 export async function insertRows(tx: Db, table: string, rows: Record<string, RowValue>[]): Promise<void> {
   if (rows.length === 0) return;
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const names = Prisma.raw(columns.map((column) => `"${column}"`).join(", "));
   const values = rows.map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => sqlValue(row[column])))})`);
-  await tx.$executeRaw`INSERT INTO ${Prisma.raw(`"${table}"`)} (${names}) VALUES ${Prisma.join(values)}`;
+  await tx.$executeRaw`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}`;
 }
 
 /**
@@ -97,7 +101,6 @@ export async function rowsMatching<S extends string>(
   where: Prisma.Sql = Prisma.sql`1 = 1`,
 ): Promise<Record<S, string>[]> {
   if (keys.length === 0) return [];
-  const quoted = (column: string) => Prisma.raw(`"${column}"`);
   const matches = keys.map(
     (key) =>
       Prisma.sql`(${Prisma.join(

@@ -152,16 +152,14 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
     p.read.ok && p.read.event ? [{ shop: p.delivery.shop, event: p.read.event }] : [],
   );
   const seenEvents = new Set(
-    events.length === 0
-      ? []
-      : (
-          await rowsMatching(
-            tx,
-            "OrderEvent",
-            ["shop", "kind", "sourceId"],
-            events.map((e) => ({ shop: e.shop, kind: e.event.kind, sourceId: eventSourceId(e.event) })),
-          )
-        ).map((e) => eventKey(e.shop, e.kind, e.sourceId)),
+    (
+      await rowsMatching(
+        tx,
+        "OrderEvent",
+        ["shop", "kind", "sourceId"],
+        events.map((e) => ({ shop: e.shop, kind: e.event.kind, sourceId: eventSourceId(e.event) })),
+      )
+    ).map((e) => eventKey(e.shop, e.kind, e.sourceId)),
   );
 
   const results: IntakeResult[] = [];

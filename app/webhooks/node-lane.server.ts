@@ -16,11 +16,12 @@ export type NodeLane = (request: IncomingMessage, response: ServerResponse) => P
 /** The lane for `topic`: verify, record with `record`, answer 200 once the record is durable. */
 export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDelivery) => Promise<unknown>): NodeLane {
   return async (request, response) => {
+    const method = request.method ?? "GET";
     try {
       const delivery = await verifyDelivery(
         {
-          method: request.method ?? "GET",
-          request: { method: request.method ?? "GET", url: urlOf(request), headers: headersOf(request) },
+          method,
+          request: { method, url: urlOf(request), headers: headersOf(request) },
           readBody: (maxBytes) => readCappedNode(request, maxBytes),
         },
         topic,

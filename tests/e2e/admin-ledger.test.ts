@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -6,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { freePort } from "../../sandbox/listen";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import { launchChromium } from "../support/chromium";
 import { embeddedAdmin, snap } from "./embedded-admin";
-import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
+import type { AppProcess } from "../../sandbox/demo/app-process";
+import { startBuiltApp } from "../support/built-app";
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
@@ -24,8 +23,7 @@ const SHOP = "e2e-ledger.myshopify.com";
 const API_KEY = "e2e-ledger-api-key";
 const API_SECRET = "e2e-ledger-api-secret";
 
-let server: ChildProcess | undefined;
-let serverLog = "";
+let server: AppProcess | undefined;
 let appUrl = "";
 let standin: ShopifyStandin;
 let clicks: RunningClickService;
@@ -53,20 +51,6 @@ async function openPage(pathname: string, query = ""): Promise<Page> {
   );
   await page.goto(embeddedUrl(pathname, query));
   return page;
-}
-
-async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (server?.exitCode != null) throw new Error(`app server exited (${server.exitCode}):\n${serverLog}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(5_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`app server did not start:\n${serverLog}`);
 }
 
 let orderSeq = 8_800;
@@ -145,37 +129,15 @@ beforeAll(async () => {
     throw new Error("no app build: run `npx remix vite:build` (global setup does)");
   standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
   clicks = await startClickService();
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, APP_SERVER_ARGS, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: process.env.DATABASE_URL,
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_SECRET: API_SECRET,
-      SHOPIFY_APP_URL: appUrl,
-      SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY,
-      WORKER_ENABLED: "false",
-      LOG_LEVEL: "error",
-      SHOPIFY_STANDIN_URL: standin.url,
-      NODE_OPTIONS: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout?.on("data", (d) => (serverLog += d));
-  server.stderr?.on("data", (d) => (serverLog += d));
-  await waitForServer(`${appUrl}/healthz`);
+  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
+  appUrl = server.url;
   browser = await launchChromium();
   await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.kill("SIGTERM");
+  await server?.stop();
   await standin?.close();
   await clicks?.close();
 });

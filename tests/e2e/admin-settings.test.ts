@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { freePort } from "../../sandbox/listen";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import path from "node:path";
 import type { Browser, Page, Response as PageResponse } from "playwright-core";
@@ -11,7 +9,8 @@ import prisma from "../../app/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
 import { embeddedAdmin, snap } from "./embedded-admin";
-import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
+import type { AppProcess } from "../../sandbox/demo/app-process";
+import { startBuiltApp } from "../support/built-app";
 
 // The settings page in a real browser against the built app served by the app's production server: open it as
 // Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove
@@ -25,28 +24,12 @@ const SHOP = "e2e-admin.myshopify.com";
 const API_KEY = "e2e-admin-api-key";
 const API_SECRET = "e2e-admin-api-secret";
 
-let server: ChildProcess | undefined;
-let serverLog = "";
+let server: AppProcess | undefined;
 let appUrl = "";
 let standin: ShopifyStandin;
 let clicks: RunningClickService;
 let browser: Browser;
 let rawKey = "";
-
-async function waitForServer(url: string, timeoutMs = 150_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (server?.exitCode != null) throw new Error(`app server exited (${server.exitCode}):\n${serverLog}`);
-    try {
-      // Each probe is bounded, so one stalled connection on a loaded machine cannot eat the wait.
-      if ((await fetch(url, { signal: AbortSignal.timeout(5_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`app server did not start:\n${serverLog}`);
-}
 
 const { embeddedUrl, appBridgeStub } = embeddedAdmin({
   shop: SHOP,
@@ -127,38 +110,14 @@ beforeAll(async () => {
   standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
   clicks = await startClickService();
   rawKey = clicks.createApiKey();
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, APP_SERVER_ARGS, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: process.env.DATABASE_URL, // this test file's own migrated database
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_SECRET: API_SECRET,
-      SHOPIFY_APP_URL: appUrl,
-      SETTINGS_ENCRYPTION_KEY: process.env.SETTINGS_ENCRYPTION_KEY, // same as this process, so both read what the other sealed
-      WORKER_ENABLED: "false",
-      LOG_LEVEL: "error",
-      // The app's own development setting sends Shopify traffic to the stand-in. (No TypeScript
-      // preload: on Node 20 a cold-cache tsx transform inside the server deadlocked start-up.)
-      SHOPIFY_STANDIN_URL: standin.url,
-      NODE_OPTIONS: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout?.on("data", (d) => (serverLog += d));
-  server.stderr?.on("data", (d) => (serverLog += d));
-  await waitForServer(`${appUrl}/healthz`);
+  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
+  appUrl = server.url;
   browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.kill("SIGTERM");
+  await server?.stop();
   await standin?.close();
   await clicks?.close();
 });
