@@ -57,6 +57,52 @@ interface GeneratedClient {
   Prisma: { PrismaClientKnownRequestError: unknown };
 }
 
+/** One statement as a driver adapter takes it: placeholders in the dialect's style, typed arguments. */
+export interface DriverQuery {
+  sql: string;
+  args: unknown[];
+  argTypes: { scalarType: string; arity: "scalar" | "list" }[];
+}
+
+/** What the app uses of a connected driver adapter: the connection (or pool) Prisma itself runs on. */
+export interface DriverQueryable {
+  queryRaw(query: DriverQuery): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  executeRaw(query: DriverQuery): Promise<number>;
+}
+
+export interface DriverTransaction extends DriverQueryable {
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+export interface ConnectedDriver extends DriverQueryable {
+  startTransaction(): Promise<DriverTransaction>;
+}
+
+declare global {
+  var databaseDrivers: WeakMap<PrismaClient, () => ConnectedDriver | undefined> | undefined;
+}
+
+// Global, as db.server.ts keeps its client: a module reload (development, tests) must still
+// find the driver of the client it reuses.
+const drivers = (globalThis.databaseDrivers ??= new WeakMap());
+
+/**
+ * The driver adapter the client is connected through, connecting it first if need be: raw SQL
+ * sent here skips the client's runtime and query compiler (docs/throughput.md) but shares its
+ * connection, its pool and, on SQLite, its transaction lock.
+ */
+export async function connectedDriver(client: PrismaClient): Promise<ConnectedDriver> {
+  const current = drivers.get(client);
+  if (!current) throw new Error("the client was not made by createDatabaseClient");
+  const connected = current();
+  if (connected) return connected;
+  await client.$connect();
+  const driver = current();
+  if (!driver) throw new Error("the database client did not connect its driver adapter");
+  return driver;
+}
+
 /** A Prisma client on the URL's database, typed with the shared model types. */
 export function createDatabaseClient(url: string): PrismaClient {
   // Loaded at run time by module name, so the production build keeps using the generated
@@ -74,5 +120,21 @@ export function createDatabaseClient(url: string): PrismaClient {
   const shared = (require("@prisma/client") as GeneratedClient).Prisma.PrismaClientKnownRequestError;
   if (generated.Prisma.PrismaClientKnownRequestError !== shared)
     throw new Error("the PostgreSQL Prisma client does not share @prisma/client's runtime: run `npm run setup`");
-  return new generated.PrismaClient({ adapter: databaseAdapter(url) });
+  const factory = databaseAdapter(url);
+  let driver: ConnectedDriver | undefined;
+  // The same factory, remembering what it connects (Prisma connects lazily, and again after a
+  // disconnect), so connectedDriver reaches the connection the client uses.
+  const remembering = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const adapter = await factory.connect();
+      driver = adapter as unknown as ConnectedDriver;
+      return adapter;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  } as unknown as PrismaBetterSQLite3 | PrismaPg;
+  const client = new generated.PrismaClient({ adapter: remembering });
+  drivers.set(client, () => driver);
+  return client;
 }

@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@prisma/client";
 import type { Db } from "../db.server";
+import { asSql, insertRows, type Sql } from "../sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
 
@@ -35,20 +38,21 @@ export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
  * backs that up. A hold already over (0 days, or a late order) starts the record approved.
  */
 export async function creditCommission(
-  tx: Db,
+  tx: Db | Sql,
   input: CommissionInput,
   now: Date,
 ): Promise<{ id: string; created: boolean }> {
-  const existing = await tx.commission.findUnique({
-    where: { verificationId: input.verificationId },
-    select: { id: true },
-  });
+  const [existing] = await asSql(tx).rows<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "Commission" WHERE "verificationId" = ${input.verificationId}`,
+  );
   if (existing) return { id: existing.id, created: false };
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
   const holdUntil = holdEnd(input.orderCreatedAt, input.holdDays);
   const approved = holdUntil <= now;
-  const record = await tx.commission.create({
-    data: {
+  const id = randomUUID();
+  await insertRows(tx, "Commission", [
+    {
+      id,
       shop: input.shop,
       verificationId: input.verificationId,
       orderId: input.orderId,
@@ -67,11 +71,12 @@ export async function creditCommission(
       holdUntil,
       redirected: input.hijacked,
       createdAt: now,
+      // Said rather than left to the table's defaults: raw SQL names every column it relies on.
+      refunded: "0",
     },
-    select: { id: true },
-  });
-  await tx.commissionEntry.create({
-    data: { shop: input.shop, commissionId: record.id, kind: "credit", amountMinor, amount, createdAt: now },
-  });
-  return { id: record.id, created: true };
+  ]);
+  await insertRows(tx, "CommissionEntry", [
+    { id: randomUUID(), shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
+  ]);
+  return { id, created: true };
 }

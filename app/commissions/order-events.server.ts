@@ -1,6 +1,8 @@
-import type { Commission } from "@prisma/client";
+import { randomUUID } from "node:crypto";
+import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
 import { dialect, type Db } from "../db.server";
+import { asSql, insertRows, modelRows, updateRow, updateWhere, type Sql } from "../sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
@@ -20,16 +22,22 @@ export interface OrderForEvents {
 }
 
 /** Whether the order has events still to apply (read outside any transaction, to skip one). */
-export async function hasPendingEvents(db: Db, shop: string, orderId: string): Promise<boolean> {
-  return (await db.orderEvent.count({ where: { shop, orderId, appliedAt: null } })) > 0;
+export async function hasPendingEvents(db: Db | Sql, shop: string, orderId: string): Promise<boolean> {
+  const pending = await asSql(db).rows(
+    Prisma.sql`SELECT 1 AS "pending" FROM "OrderEvent"
+               WHERE "shop" = ${shop} AND "orderId" = ${orderId} AND "appliedAt" IS NULL LIMIT 1`,
+  );
+  return pending.length > 0;
 }
 
 /** Applies every pending event of the order, oldest first; returns how many were settled. */
-export async function applyOrderEvents(tx: Db, order: OrderForEvents, now: Date): Promise<number> {
-  const events = await tx.orderEvent.findMany({
-    where: { shop: order.shop, orderId: order.orderId, appliedAt: null },
-    orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
-  });
+export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date): Promise<number> {
+  const events = modelRows<OrderEvent>(
+    "OrderEvent",
+    await tx.rows(Prisma.sql`
+      SELECT * FROM "OrderEvent" WHERE "shop" = ${order.shop} AND "orderId" = ${order.orderId} AND "appliedAt" IS NULL
+      ORDER BY "receivedAt", "id"`),
+  );
   if (events.length === 0) return 0;
   let record = await lockedRecord(tx, order.verificationId);
   for (const event of events) {
@@ -38,20 +46,25 @@ export async function applyOrderEvents(tx: Db, order: OrderForEvents, now: Date)
     if (!facts) result = "not applied: its stored facts cannot be read";
     else if (!record) result = `not applied: the order has no commission (${order.outcome ?? "not verified"})`;
     else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
-    await tx.orderEvent.update({ where: { id: event.id }, data: { appliedAt: now, result } });
+    await updateWhere(tx, "OrderEvent", Prisma.sql`"id" = ${event.id}`, { appliedAt: now, result });
   }
   return events.length;
 }
 
 /** The order's record, locked on PostgreSQL against the approval sweep and a payout. */
-async function lockedRecord(tx: Db, verificationId: string): Promise<Commission | null> {
-  if (dialect === "postgresql")
-    await tx.$queryRaw`SELECT "id" FROM "Commission" WHERE "verificationId" = ${verificationId} FOR UPDATE`;
-  return tx.commission.findUnique({ where: { verificationId } });
+async function lockedRecord(tx: Sql, verificationId: string): Promise<Commission | null> {
+  const lock = dialect === "postgresql" ? Prisma.sql`FOR UPDATE` : Prisma.empty;
+  const rows = await tx.rows(Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${verificationId} ${lock}`);
+  return modelRows<Commission>("Commission", rows)[0] ?? null;
+}
+
+/** The record with `data` written, as it now stands. */
+async function updated(tx: Sql, record: Commission, data: Partial<Commission>): Promise<Commission> {
+  return (await updateRow<Commission>(tx, "Commission", record.id, data)) ?? record;
 }
 
 async function applyEvent(
-  tx: Db,
+  tx: Sql,
   record: Commission,
   eventId: string,
   facts: OrderEventFacts,
@@ -73,16 +86,14 @@ async function applyEvent(
   // A record that owed nothing (a zero rate, or a credit that rounded to nothing) has nothing
   // to take back, but a cancellation or a whole refund still ends it as reversed, as any other.
   if (delta === 0n && amountMinor === 0n && unpaidAndOpen(record) && endsTheOrder(facts, refunded, record)) {
-    const updated = await tx.commission.update({
-      where: { id: record.id },
-      data: { refunded, status: "reversed", reversedAt: now },
-    });
-    return { record: updated, result: "reversed: nothing was owed" };
+    return {
+      record: await updated(tx, record, { refunded, status: "reversed", reversedAt: now }),
+      result: "reversed: nothing was owed",
+    };
   }
   if (record.status === "reversed" || delta === 0n) {
-    const updated = await tx.commission.update({ where: { id: record.id }, data: { refunded } });
     return {
-      record: updated,
+      record: await updated(tx, record, { refunded }),
       result:
         record.status === "reversed" ? "nothing to adjust: the commission is already reversed" : "nothing to adjust",
     };
@@ -91,8 +102,9 @@ async function applyEvent(
   const status: CommissionStatus =
     record.status !== "paid" && amountMinor === 0n ? "reversed" : (record.status as CommissionStatus);
   const deltaText = minorToAmount(delta, record.currency);
-  await tx.commissionEntry.create({
-    data: {
+  await insertRows(tx, "CommissionEntry", [
+    {
+      id: randomUUID(),
       shop: record.shop,
       commissionId: record.id,
       kind,
@@ -101,18 +113,15 @@ async function applyEvent(
       eventId,
       createdAt: now,
     },
+  ]);
+  const after = await updated(tx, record, {
+    amountMinor,
+    amount: minorToAmount(amountMinor, record.currency),
+    refunded,
+    status,
+    ...(status === "reversed" && record.status !== "reversed" && { reversedAt: now }),
   });
-  const updated = await tx.commission.update({
-    where: { id: record.id },
-    data: {
-      amountMinor,
-      amount: minorToAmount(amountMinor, record.currency),
-      refunded,
-      status,
-      ...(status === "reversed" && record.status !== "reversed" && { reversedAt: now }),
-    },
-  });
-  return { record: updated, result: `${kind} ${deltaText} ${record.currency}` };
+  return { record: after, result: `${kind} ${deltaText} ${record.currency}` };
 }
 
 function unpaidAndOpen(record: Commission): boolean {
@@ -125,10 +134,9 @@ function endsTheOrder(facts: OrderEventFacts, refunded: string, record: Commissi
 }
 
 /** The record's credit: what refunds are pro-rated against. */
-async function creditOf(tx: Db, record: Commission): Promise<bigint> {
-  const credit = await tx.commissionEntry.findFirst({
-    where: { commissionId: record.id, kind: "credit" },
-    select: { amountMinor: true },
-  });
-  return credit?.amountMinor ?? record.amountMinor;
+async function creditOf(tx: Sql, record: Commission): Promise<bigint> {
+  const [credit] = await tx.rows<{ amountMinor: unknown }>(
+    Prisma.sql`SELECT "amountMinor" FROM "CommissionEntry" WHERE "commissionId" = ${record.id} AND "kind" = 'credit' LIMIT 1`,
+  );
+  return credit ? BigInt(credit.amountMinor as string | bigint) : record.amountMinor;
 }

@@ -1,6 +1,7 @@
-import type { ClickRecord } from "@prisma/client";
+import { Prisma, type ClickRecord } from "@prisma/client";
 import type { LandingTouchFact } from "../attribution/server-record";
-import prisma, { type Db } from "../db.server";
+import prisma, { sqlTime, type Db } from "../db.server";
+import { modelRows, readDate, sql } from "../sql.server";
 
 // Reading the landing record back: an order's journey (the touches of its cart), the click
 // records a verdict can fall back on, and their retention and redaction.
@@ -18,25 +19,22 @@ export async function cartTouches(
   orderAt: Date,
   windowDays: number,
 ): Promise<LandingTouchFact[]> {
-  const rows = await prisma.landingTouch.findMany({
-    where: {
-      shop,
-      cartToken,
-      seenAt: {
-        gte: new Date(orderAt.getTime() - windowDays * DAY_MS),
-        lte: new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS),
-      },
-    },
-    orderBy: { seenAt: "desc" },
-    take: MAX_TOUCHES,
-    select: { clickId: true, tag: true, seenAt: true },
-  });
-  return rows.reverse();
+  // Raw: the worker reads it for every order with a cart (docs/throughput.md).
+  const rows = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
+    SELECT "clickId", "tag", "seenAt" FROM "LandingTouch"
+    WHERE "shop" = ${shop} AND "cartToken" = ${cartToken}
+      AND "seenAt" >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
+      AND "seenAt" <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
+    ORDER BY "seenAt" DESC LIMIT ${MAX_TOUCHES}`);
+  return rows.map((row) => ({ clickId: row.clickId, tag: row.tag, seenAt: readDate(row.seenAt) })).reverse();
 }
 
 /** What lookup-click learned of a click at landing, when it learned anything. */
 export async function knownClick(shop: string, clickId: string): Promise<ClickRecord | null> {
-  return prisma.clickRecord.findFirst({ where: { shop, clickId, state: "known" } });
+  const rows = await sql.rows(
+    Prisma.sql`SELECT * FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId} AND "state" = 'known' LIMIT 1`,
+  );
+  return modelRows<ClickRecord>("ClickRecord", rows)[0] ?? null;
 }
 
 /** A cart's touches and their click records, as the order page shows the journey. */

@@ -1,12 +1,12 @@
-import type { ClickRecord } from "@prisma/client";
+import { Prisma, type ClickRecord } from "@prisma/client";
 import type { ClickServiceClient } from "../click-service";
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
-import prisma from "../db.server";
 import { nextRetry } from "../queue/backoff";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { SealError } from "../settings/sealing.server";
 import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
+import { rowById, sql, updateWhere } from "../sql.server";
 
 // The job "lookup-click": asks the service, once per click record, what it knows of a click the
 // storefront reported, while the click is alive. What it learns (the expected tag and its
@@ -22,9 +22,9 @@ export function lookupClickHandler(deps: LookupDeps): JobHandler {
     giveUp: async (ctx, reason) => {
       await ctx.write(
         (tx) =>
-          tx.clickRecord.updateMany({
-            where: { id: ctx.job.subject, state: "pending" },
-            data: { state: "failed", lastError: reason },
+          updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${ctx.job.subject} AND "state" = 'pending'`, {
+            state: "failed",
+            lastError: reason,
           }),
         { to: "finish" },
       );
@@ -33,7 +33,7 @@ export function lookupClickHandler(deps: LookupDeps): JobHandler {
 }
 
 async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | null> {
-  const record = await prisma.clickRecord.findUnique({ where: { id: ctx.job.subject } });
+  const record = await rowById<ClickRecord>(sql, "ClickRecord", ctx.job.subject);
   if (!record || record.state !== "pending") return { to: "finish" };
   let settings: ServerSettings | null;
   try {
@@ -77,6 +77,6 @@ async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | n
 }
 
 async function settle(ctx: JobContext, record: ClickRecord, data: Partial<ClickRecord>): Promise<null> {
-  await ctx.write((tx) => tx.clickRecord.update({ where: { id: record.id }, data }), { to: "finish" });
+  await ctx.write((tx) => updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${record.id}`, data), { to: "finish" });
   return null;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import prisma, { dialect, insertRows, sqlTime, type Db } from "../db.server";
+import { Prisma } from "@prisma/client";
+import prisma, { dialect, sqlTime, type Db } from "../db.server";
+import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../sql.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 
@@ -16,12 +18,14 @@ export interface NewJob {
 }
 
 /** Queues jobs inside the caller's transaction; a job that already exists for its subject is left as it is. */
-export async function enqueue(tx: Db, jobs: NewJob[], now: Date): Promise<void> {
+export async function enqueue(tx: Db | Sql, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
-  const existing = await tx.job.findMany({
-    where: { OR: jobs.map(({ kind, subject }) => ({ kind, subject })) },
-    select: { kind: true, subject: true },
-  });
+  const existing = await rowsMatching(
+    tx,
+    "Job",
+    ["kind", "subject"],
+    jobs.map(({ kind, subject }) => ({ kind, subject })),
+  );
   const taken = new Set(existing.map((job) => `${job.kind} ${job.subject}`));
   await enqueueNew(
     tx,
@@ -34,7 +38,7 @@ export async function enqueue(tx: Db, jobs: NewJob[], now: Date): Promise<void> 
  * Queues jobs for subjects created in the caller's transaction: none can have a job yet, so
  * nothing is read first (intake's group commit saves a statement per group).
  */
-export async function enqueueNew(tx: Db, jobs: NewJob[], now: Date): Promise<void> {
+export async function enqueueNew(tx: Db | Sql, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
   await insertRows(
     tx,
@@ -48,9 +52,8 @@ interface ClaimedRow {
   shop: string;
   kind: string;
   subject: string;
-  attempts: number | bigint;
-  /** A Date on PostgreSQL, milliseconds on SQLite. */
-  runAt: Date | number | bigint;
+  attempts: number | bigint | string;
+  runAt: unknown;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
   const lease = sqlTime(new Date(now.getTime() + leaseMs));
   const rows =
     dialect === "postgresql"
-      ? await prisma.$queryRaw<ClaimedRow[]>`
+      ? await sql.rows<ClaimedRow>(Prisma.sql`
           WITH expired AS (
             SELECT "id" FROM "Job" WHERE "state" = 'running' AND "leaseExpiresAt" < ${at}
             ORDER BY "leaseExpiresAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -75,8 +78,8 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
           UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
                  "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
           WHERE "id" IN (SELECT "id" FROM (SELECT "id" FROM expired UNION ALL SELECT "id" FROM due) AS picked LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`
-      : await prisma.$queryRaw<ClaimedRow[]>`
+          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`)
+      : await sql.rows<ClaimedRow>(Prisma.sql`
           UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
                  "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
           WHERE "id" IN (
@@ -86,23 +89,28 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
             SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
                               ORDER BY "runAt" LIMIT ${limit})
             LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`;
+          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`);
   return rows.map((row) => ({
     id: row.id,
     shop: row.shop,
     kind: row.kind as JobKind,
     subject: row.subject,
     attempts: Number(row.attempts),
-    runAt: new Date(Number(row.runAt)),
+    runAt: readDate(row.runAt),
     owner,
   }));
 }
 
+/** `"id" = job AND held by this worker`: the fence on every write a running job makes. */
+function held(job: ClaimedJob): Prisma.Sql {
+  return Prisma.sql`"id" = ${job.id} AND "leaseOwner" = ${job.owner} AND "state" = 'running'`;
+}
+
 /** Extends the lease of a job this worker still holds; false when it no longer does. */
 export async function renew(job: ClaimedJob, now: Date, leaseMs: number): Promise<boolean> {
-  const { count } = await prisma.job.updateMany({
-    where: { id: job.id, leaseOwner: job.owner, state: "running" },
-    data: { leaseExpiresAt: new Date(now.getTime() + leaseMs), updatedAt: now },
+  const count = await updateWhere(sql, "Job", held(job), {
+    leaseExpiresAt: new Date(now.getTime() + leaseMs),
+    updatedAt: now,
   });
   return count === 1;
 }
@@ -115,76 +123,67 @@ export async function renew(job: ClaimedJob, now: Date, leaseMs: number): Promis
 export async function fenced<T>(
   job: ClaimedJob,
   now: Date,
-  write: (tx: Db) => Promise<T>,
+  write: (tx: Sql) => Promise<T>,
   transition?: Transition,
 ): Promise<T> {
-  return prisma.$transaction(async (tx) => {
+  return sql.transaction(async (tx) => {
     if (transition) await applyTransition(tx, job, transition, now);
     else await holdLease(tx, job, now);
     return write(tx);
   });
 }
 
-/** Applies a transition on its own (no domain write goes with it). */
+/** Applies a transition on its own (no domain write goes with it): one statement. */
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
-  await prisma.$transaction((tx) => applyTransition(tx, job, transition, now));
+  await applyTransition(sql, job, transition, now);
 }
 
-async function holdLease(tx: Db, job: ClaimedJob, now: Date): Promise<void> {
-  // In raw SQL: it opens every fenced write, and costs a third of the ORM's updateMany.
-  const count = await tx.$executeRaw`
-    UPDATE "Job" SET "updatedAt" = ${sqlTime(now)}
-    WHERE "id" = ${job.id} AND "leaseOwner" = ${job.owner} AND "state" = 'running'`;
+async function holdLease(tx: Sql, job: ClaimedJob, now: Date): Promise<void> {
+  const count = await updateWhere(tx, "Job", held(job), { updatedAt: now });
   if (count !== 1) throw new LeaseLost(job.id);
 }
 
 const RELEASED = { leaseOwner: null, leaseExpiresAt: null } as const;
 
-async function applyTransition(tx: Db, job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
-  const mine = { id: job.id, leaseOwner: job.owner, state: "running" };
+async function applyTransition(tx: Sql, job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
   let count: number;
   switch (transition.to) {
-    case "finish": {
-      // Done, unless something new arrived while the job ran: then it goes again at once.
-      ({ count } = await tx.job.updateMany({
-        where: { ...mine, rerun: false },
-        data: { state: "done", ...RELEASED, lastError: null, updatedAt: now },
-      }));
-      if (count === 0) {
-        ({ count } = await tx.job.updateMany({
-          where: { ...mine, rerun: true },
-          data: { state: "queued", rerun: false, attempts: 0, runAt: now, ...RELEASED, updatedAt: now },
-        }));
-      }
+    case "finish":
+      // Done, unless something new arrived while the job ran (rerun): then it goes again at once.
+      count = await tx.execute(Prisma.sql`
+        UPDATE "Job" SET
+          "state" = CASE WHEN "rerun" THEN 'queued' ELSE 'done' END,
+          "attempts" = CASE WHEN "rerun" THEN 0 ELSE "attempts" END,
+          "runAt" = CASE WHEN "rerun" THEN ${sqlTime(now)} ELSE "runAt" END,
+          "lastError" = CASE WHEN "rerun" THEN "lastError" ELSE NULL END,
+          "rerun" = ${false}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${sqlTime(now)}
+        WHERE ${held(job)}`);
       break;
-    }
     case "retry":
-      ({ count } = await tx.job.updateMany({
-        where: mine,
-        data: { state: "queued", runAt: transition.at, ...RELEASED, lastError: clip(transition.error), updatedAt: now },
-      }));
+      count = await updateWhere(tx, "Job", held(job), queued(transition.at, transition.error, now));
       break;
     case "defer":
-      ({ count } = await tx.job.updateMany({
-        where: mine,
-        data: {
-          state: "queued",
-          runAt: transition.at,
-          attempts: { decrement: 1 },
-          ...RELEASED,
-          lastError: clip(transition.reason),
-          updatedAt: now,
-        },
-      }));
+      // Not a failed attempt: the one its claim counted is given back.
+      count = await updateWhere(tx, "Job", held(job), {
+        ...queued(transition.at, transition.reason, now),
+        attempts: Prisma.sql`"attempts" - 1`,
+      });
       break;
     case "park":
-      ({ count } = await tx.job.updateMany({
-        where: mine,
-        data: { state: "parked", ...RELEASED, lastError: clip(transition.error), updatedAt: now },
-      }));
+      count = await updateWhere(tx, "Job", held(job), {
+        state: "parked",
+        ...RELEASED,
+        lastError: clip(transition.error),
+        updatedAt: now,
+      });
       break;
   }
   if (count !== 1) throw new LeaseLost(job.id);
+}
+
+/** Back in the queue at `at`, its lease released, with why. */
+function queued(at: Date, why: string, now: Date): Record<string, RowValue> {
+  return { state: "queued", runAt: at, ...RELEASED, lastError: clip(why), updatedAt: now };
 }
 
 /**
@@ -198,35 +197,29 @@ export async function releaseAfterFault(
   now: Date,
   random: () => number,
 ): Promise<boolean> {
-  const { count } = await prisma.job.updateMany({
-    where: { id: job.id, leaseOwner: job.owner, state: "running" },
-    data: {
-      state: "queued",
-      runAt: new Date(now.getTime() + backoffDelay(job.attempts, random)),
-      ...RELEASED,
-      lastError: clip(error),
-      updatedAt: now,
-    },
-  });
-  return count === 1;
+  const at = new Date(now.getTime() + backoffDelay(job.attempts, random));
+  return (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
 }
 
 /** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */
-export async function requeue(tx: Db, kind: JobKind, subject: string, now: Date): Promise<boolean> {
-  const { count } = await tx.job.updateMany({
-    where: { kind, subject, state: { in: ["done", "parked"] } },
-    data: { state: "queued", attempts: 0, rerun: false, runAt: now, ...RELEASED, lastError: null, updatedAt: now },
-  });
+export async function requeue(tx: Db | Sql, kind: JobKind, subject: string, now: Date): Promise<boolean> {
+  const count = await updateWhere(
+    tx,
+    "Job",
+    Prisma.sql`"kind" = ${kind} AND "subject" = ${subject} AND "state" IN ('done', 'parked')`,
+    { state: "queued", attempts: 0, rerun: false, runAt: now, ...RELEASED, lastError: null, updatedAt: now },
+  );
   return count === 1;
 }
 
 /** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
-export async function unpark(tx: Db, shop: string, kind: JobKind, now: Date): Promise<number> {
-  const { count } = await tx.job.updateMany({
-    where: { shop, kind, state: "parked" },
-    data: { state: "queued", attempts: 0, runAt: now, updatedAt: now },
+export async function unpark(tx: Db | Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
+  return updateWhere(tx, "Job", Prisma.sql`"shop" = ${shop} AND "kind" = ${kind} AND "state" = 'parked'`, {
+    state: "queued",
+    attempts: 0,
+    runAt: now,
+    updatedAt: now,
   });
-  return count;
 }
 
 /**
@@ -234,14 +227,18 @@ export async function unpark(tx: Db, shop: string, kind: JobKind, now: Date): Pr
  * still queued, running or parked is flagged first, so one that finishes in between is caught
  * by the second statement, and one that finishes after it sees the flag (no wake-up is lost).
  */
-export async function reopen(tx: Db, kind: JobKind, subject: string, now: Date): Promise<void> {
-  await tx.job.updateMany({
-    where: { kind, subject, state: { in: ["queued", "running", "parked"] } },
-    data: { rerun: true, updatedAt: now },
+export async function reopen(tx: Db | Sql, kind: JobKind, subject: string, now: Date): Promise<void> {
+  const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
+  await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" IN ('queued', 'running', 'parked')`, {
+    rerun: true,
+    updatedAt: now,
   });
-  await tx.job.updateMany({
-    where: { kind, subject, state: "done" },
-    data: { state: "queued", rerun: false, attempts: 0, runAt: now, updatedAt: now },
+  await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'done'`, {
+    state: "queued",
+    rerun: false,
+    attempts: 0,
+    runAt: now,
+    updatedAt: now,
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Db } from "../db.server";
+import type { Sql } from "../sql.server";
 import { logger } from "../logger.server";
 import {
   DEFAULT_LEASE_MS,
@@ -31,7 +31,7 @@ export interface JobContext {
    * Domain writes, fenced by the lease. With a transition the job's state changes in the same
    * transaction, and the job has ended.
    */
-  write<T>(fn: (tx: Db) => Promise<T>, transition?: Transition): Promise<T>;
+  write<T>(fn: (tx: Sql) => Promise<T>, transition?: Transition): Promise<T>;
 }
 
 export interface JobHandler {

@@ -7,7 +7,8 @@ import {
   type OrderEventFacts,
   type OrderEventRead,
 } from "../commissions/order-events";
-import prisma, { insertRows, isUniqueViolation, lockKeys, rowsMatching, type Db } from "../db.server";
+import { isUniqueViolation } from "../db.server";
+import { insertRows, lockKeys, rowsMatching, sql, type Sql } from "../sql.server";
 import { logger } from "../logger.server";
 import { intakeArrived } from "../queue/intake-first.server";
 import { enqueueNew, reopen } from "../queue/queue.server";
@@ -98,7 +99,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
   const tries = 2 * group.length + 1;
   for (let attempt = 1; ; attempt++) {
     try {
-      const results = await prisma.$transaction((tx) => writeGroup(tx, group, new Date()));
+      const results = await sql.transaction((tx) => writeGroup(tx, group, new Date()));
       group.forEach((pending, index) => pending.resolve(results[index]!));
       if (results.some((result) => result.status === "queued" || result.status === "recorded")) wakeWorker();
       return;
@@ -112,7 +113,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
   }
 }
 
-async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeResult[]> {
+async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeResult[]> {
   const deliveryKey = ({ delivery: d }: Pending) => `${d.shop} ${d.topic} ${d.eventId}`;
   const orderKey = (shop: string, orderId: string) => `${shop} ${orderId}`;
   const eventKey = (shop: string, kind: string, sourceId: string) => `${shop} ${kind} ${sourceId}`;
@@ -263,7 +264,7 @@ async function writeGroup(tx: Db, group: Pending[], now: Date): Promise<IntakeRe
  * after its outcome so that they are applied (or marked as finding no commission).
  */
 async function reopenForEvents(
-  tx: Db,
+  tx: Sql,
   newEvents: { shop: string; orderId: string }[],
   verifications: { id: string; shop: string; orderId: string }[],
   knownOrders: Map<string, string>,

@@ -1,10 +1,11 @@
-import type { Verification } from "@prisma/client";
+import { randomUUID } from "node:crypto";
+import { Prisma, type Verification } from "@prisma/client";
 import type { ClickServiceClient } from "../click-service";
-import type { Db } from "../db.server";
 import type { JobContext } from "../queue/runner.server";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
+import { insertRows, updateRow, updateWhere, type Sql } from "../sql.server";
 import { nextAttempt } from "./retry-policy";
 import type { Outcome } from "./outcomes";
 
@@ -20,7 +21,7 @@ export interface PipelineDeps {
 /** What a step writes besides its own fields, in the same transaction. */
 export interface Change {
   data?: Partial<Verification>;
-  also?: (tx: Db) => Promise<unknown>;
+  also?: (tx: Sql) => Promise<unknown>;
 }
 
 /** A step either hands the order on (its row as it now stands) or ends this run of the job. */
@@ -45,8 +46,19 @@ export class OrderRun {
   private async commit(change: Change, transition?: Transition): Promise<Verification> {
     return this.ctx.write(async (tx) => {
       if (change.also) await change.also(tx);
-      return tx.verification.update({ where: { id: this.ctx.job.subject }, data: change.data ?? {} });
+      return this.updateRow(tx, change.data ?? {});
     }, transition);
+  }
+
+  /** The order's row with `data` written (and its updatedAt), as it now stands. */
+  async updateRow(tx: Sql, data: Partial<Verification>): Promise<Verification> {
+    const row = await updateRow<Verification>(tx, "Verification", this.ctx.job.subject, {
+      ...data,
+      updatedAt: this.now,
+    });
+    // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
+    if (!row) throw new Error("the order's verification is gone");
+    return row;
   }
 
   /** Records progress; the job goes on. */
@@ -90,21 +102,22 @@ export class OrderRun {
   }
 
   /** Starts an attempt-log entry for a call about to go out; returns its id. */
-  async startAttempt(tx: Db, step: string): Promise<string> {
-    const attempt = await tx.verificationAttempt.create({
-      data: {
+  async startAttempt(tx: Sql, step: string): Promise<string> {
+    const id = randomUUID();
+    await insertRows(tx, "VerificationAttempt", [
+      {
+        id,
         verificationId: this.ctx.job.subject,
         number: this.ctx.job.attempts,
         step,
         result: "started",
         startedAt: this.now,
       },
-      select: { id: true },
-    });
-    return attempt.id;
+    ]);
+    return id;
   }
 
-  async endAttempt(tx: Db, id: string, result: string, error: string | null = null): Promise<void> {
-    await tx.verificationAttempt.update({ where: { id }, data: { result, error, finishedAt: this.now } });
+  async endAttempt(tx: Sql, id: string, result: string, error: string | null = null): Promise<void> {
+    await updateWhere(tx, "VerificationAttempt", Prisma.sql`"id" = ${id}`, { result, error, finishedAt: this.now });
   }
 }

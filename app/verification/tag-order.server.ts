@@ -1,8 +1,8 @@
 import type { Verification } from "@prisma/client";
-import type { Db } from "../db.server";
 import { markOrderHijacked, readOrderTagGuardState } from "../shopify-admin/orders.server";
 import { noteThrottled, noteWritten, reserveWrite } from "../shopify-admin/write-schedule.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
+import type { Sql } from "../sql.server";
 import type { OrderRun, StepResult } from "./order-run.server";
 
 // Tags a hijacked order and stores the evidence on it. The write waits for the shop's Admin
@@ -17,7 +17,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
 
   // When tagging cannot succeed (or has used its attempts), the hijack still stands and the
   // creator is still credited; the order page says why the tag is missing.
-  const withoutTag = async (message: string, also?: (tx: Db) => Promise<unknown>) => ({
+  const withoutTag = async (message: string, also?: (tx: Sql) => Promise<unknown>) => ({
     row: await run.update({ lastError: `tag-order: ${message}`, reason: `hijack detected; ${message}` }, also),
   });
 
@@ -35,7 +35,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
   }
 
   const attempt = await run.ctx.write(async (tx) => {
-    await tx.verification.update({ where: { id: row.id }, data: { tagStartedAt: run.now } });
+    await run.updateRow(tx, { tagStartedAt: run.now });
     return run.startAttempt(tx, "tag-order");
   });
   const result = await markOrderHijacked(
@@ -54,7 +54,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
     },
     { maxAttempts: 1 },
   );
-  const logged = (outcome: string, error: string | null) => (tx: Db) => run.endAttempt(tx, attempt, outcome, error);
+  const logged = (outcome: string, error: string | null) => (tx: Sql) => run.endAttempt(tx, attempt, outcome, error);
   if (result.ok) {
     noteWritten(row.shop, run.now, result.cost);
     return {

@@ -1,8 +1,8 @@
 import type { Verification } from "@prisma/client";
 import type { ClickServiceError } from "../click-service";
-import type { Db } from "../db.server";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
 import { knownClick } from "../landing/journey.server";
+import type { Sql } from "../sql.server";
 import type { Change, OrderRun, StepResult } from "./order-run.server";
 
 // The verdict: was the tag that reached the order the creator's? The order is reported to the
@@ -37,7 +37,7 @@ async function report(
   attributed: Partial<Verification>,
 ): Promise<StepResult | null> {
   const attempt = await run.ctx.write(async (tx) => {
-    await tx.verification.update({ where: { id: row.id }, data: { ...attributed, reportStartedAt: run.now } });
+    await run.updateRow(tx, { ...attributed, reportStartedAt: run.now });
     return run.startAttempt(tx, "verify-click");
   });
   const result = await run.deps.clickService(settings).verifyClick(
@@ -72,7 +72,7 @@ async function report(
   // Nothing was recorded: the report may go again.
   const unsent = (result: string) => ({
     data: { reportStartedAt: null },
-    also: (tx: Db) => run.endAttempt(tx, attempt, result, error.message),
+    also: (tx: Sql) => run.endAttempt(tx, attempt, result, error.message),
   });
   if (error.kind === "retryable" && !error.sent) return run.retry(row.deadlineAt, describe(error), unsent("not-sent"));
   switch (error.kind) {
@@ -127,7 +127,7 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
     return { row: updated };
   }
   const error = result.error;
-  const logged = (outcome: string) => ({ also: (tx: Db) => run.endAttempt(tx, attempt, outcome, error.message) });
+  const logged = (outcome: string) => ({ also: (tx: Sql) => run.endAttempt(tx, attempt, outcome, error.message) });
   switch (error.kind) {
     case "destination":
       return run.park(`the service URL cannot be used: ${error.message}`, logged("error"));

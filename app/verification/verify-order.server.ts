@@ -3,8 +3,6 @@ import { findClick } from "../attribution/find-click";
 import { judgeWithServerRecord } from "../attribution/server-record";
 import { creditCommission } from "../commissions/credit.server";
 import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.server";
-import type { Db } from "../db.server";
-import prisma from "../db.server";
 import { cartTouches } from "../landing/journey.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
@@ -12,6 +10,7 @@ import { rateForCreator } from "../settings/creator-rates";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
+import { rowById, sql, updateRow, type Sql } from "../sql.server";
 import { parseStoredFacts, type OrderFacts } from "./order-facts";
 import { OrderRun, type PipelineDeps, type StepResult } from "./order-run.server";
 import { SKIP_REASONS, type SkipCause } from "./outcomes";
@@ -35,7 +34,7 @@ export function verifyOrderHandler(deps: PipelineDeps): JobHandler {
 }
 
 async function verifyOrder(run: OrderRun): Promise<StepResult> {
-  let row = await prisma.verification.findUnique({ where: { id: run.ctx.job.subject } });
+  let row = await rowById<Verification>(sql, "Verification", run.ctx.job.subject);
   // Gone (the shop was redacted): nothing left to do.
   if (!row) return { end: { to: "finish" } };
   // Already decided: a refund or cancellation reopened it, or a duplicate run.
@@ -140,7 +139,7 @@ async function credit(run: OrderRun, row: Verification, settings: ServerSettings
   });
 }
 
-function creditFor(tx: Db, row: Verification, settings: ServerSettings, now: Date) {
+function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Date) {
   const creatorId = row.creatorId ?? "";
   return creditCommission(
     tx,
@@ -166,7 +165,7 @@ function creditFor(tx: Db, row: Verification, settings: ServerSettings, now: Dat
 
 /** A decided order's refunds and cancellation, applied (or marked as finding no commission) as the job ends. */
 async function settleOrderEvents(run: OrderRun, row: Verification): Promise<StepResult> {
-  if (!(await hasPendingEvents(prisma, row.shop, row.orderId))) return { end: { to: "finish" } };
+  if (!(await hasPendingEvents(sql, row.shop, row.orderId))) return { end: { to: "finish" } };
   await run.ctx.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
   return { end: { to: "finish" } };
 }
@@ -176,17 +175,15 @@ async function settleOrderEvents(run: OrderRun, row: Verification): Promise<Step
  * row, so "Retry now" finishes the order (tag, credit) without asking the service again.
  */
 async function giveUpOrder(ctx: JobContext, reason: string): Promise<void> {
-  const row = await prisma.verification.findUnique({ where: { id: ctx.job.subject } });
+  const row = await rowById<Verification>(sql, "Verification", ctx.job.subject);
   if (!row || isDecided(row)) return;
   await ctx.write(
     (tx) =>
-      tx.verification.update({
-        where: { id: row.id },
-        data: {
-          outcome: "failed",
-          reason: `${reason}${row.lastError && !reason.includes(row.lastError) ? ` (last error: ${row.lastError})` : ""}`,
-          completedAt: ctx.now(),
-        },
+      updateRow(tx, "Verification", row.id, {
+        outcome: "failed",
+        reason: `${reason}${row.lastError && !reason.includes(row.lastError) ? ` (last error: ${row.lastError})` : ""}`,
+        completedAt: ctx.now(),
+        updatedAt: ctx.now(),
       }),
     { to: "finish" },
   );

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { sql } from "../../app/sql.server";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";
@@ -222,7 +223,7 @@ describe("commission totals with adjustments", () => {
               ),
             },
           });
-          await prisma.$transaction((tx) =>
+          await sql.transaction((tx) =>
             applyOrderEvents(
               tx,
               { shop, orderId: m.orderId, verificationId: m.verificationId, outcome: "matched" },

@@ -1,0 +1,257 @@
+import { Prisma } from "@prisma/client";
+import { connectedDriver, type DriverQuery, type DriverQueryable } from "./database-client.server";
+import prisma, { dialect, sqlTime, type Db } from "./db.server";
+
+// Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
+// statements, where the client's runtime and query compiler cost 0.2 to 1.3 ms a call and the
+// driver 0.04 (docs/throughput.md). Statements are Prisma.sql templates, as everywhere else;
+// the same connection (pool on PostgreSQL) and, on SQLite, the same transaction lock as the
+// client's, so they mix safely with the ORM's.
+
+/** A place to run raw statements: the database, or one transaction on it. */
+export interface Sql {
+  /** The rows of a query, as the driver gives them: read them with the value readers below or modelRows. */
+  rows<T = Record<string, unknown>>(query: Prisma.Sql): Promise<T[]>;
+  /** A statement's count of changed rows. */
+  execute(query: Prisma.Sql): Promise<number>;
+}
+
+type ArgType = DriverQuery["argTypes"][number];
+
+function argOf(value: unknown): { arg: unknown; type: ArgType } {
+  const scalar = (scalarType: string): ArgType => ({ scalarType, arity: "scalar" });
+  if (value === null || value === undefined) return { arg: null, type: scalar("unknown") };
+  if (value instanceof Date) return { arg: value, type: scalar("datetime") };
+  // Both adapters take a bigint as its decimal text (pg has no bigint parameters of its own).
+  if (typeof value === "bigint") return { arg: value.toString(), type: scalar("bigint") };
+  if (typeof value === "boolean") return { arg: value, type: scalar("boolean") };
+  if (typeof value === "number") return { arg: value, type: scalar(Number.isInteger(value) ? "int" : "float") };
+  if (Array.isArray(value)) return { arg: value, type: { scalarType: "unknown", arity: "list" } };
+  return { arg: value, type: scalar("string") };
+}
+
+function driverQuery(query: Prisma.Sql): DriverQuery {
+  const args = query.values.map(argOf);
+  return {
+    sql: dialect === "sqlite" ? query.sql : query.text,
+    args: args.map((a) => a.arg),
+    argTypes: args.map((a) => a.type),
+  };
+}
+
+function on(driver: () => Promise<DriverQueryable>): Sql {
+  return {
+    async rows<T>(query: Prisma.Sql) {
+      const { columnNames, rows } = await (await driver()).queryRaw(driverQuery(query));
+      return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as T);
+    },
+    async execute(query) {
+      return (await driver()).executeRaw(driverQuery(query));
+    },
+  };
+}
+
+const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
+
+/** The app's database, through its driver. */
+export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
+  ...on(() => connectedDriver(prisma)),
+  /**
+   * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
+   * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
+   * is sent by the caller, as the client sends it, before the connection is given back.
+   */
+  async transaction(fn) {
+    const driverTx = await (await connectedDriver(prisma)).startTransaction();
+    let result;
+    try {
+      result = await fn(on(() => Promise.resolve(driverTx)));
+      await driverTx.executeRaw(control("COMMIT"));
+    } catch (error) {
+      try {
+        await driverTx.executeRaw(control("ROLLBACK"));
+      } finally {
+        await driverTx.rollback();
+      }
+      throw error;
+    }
+    await driverTx.commit();
+    return result;
+  },
+};
+
+/** Raw statements inside a Prisma transaction (or on the client), for code that takes either. */
+export function asSql(db: Db | Sql): Sql {
+  if ("execute" in db) return db;
+  return {
+    rows: <T>(query: Prisma.Sql) => db.$queryRaw<T[]>(query),
+    execute: (query) => db.$executeRaw(query),
+  };
+}
+
+/** A time read back: a Date (the client), Unix milliseconds (SQLite), or ISO text (either driver). */
+export function readDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
+  const text = String(value);
+  return new Date(/^-?\d+$/.test(text) ? Number(text) : text);
+}
+
+export function readNullableDate(value: unknown): Date | null {
+  return value === null || value === undefined ? null : readDate(value);
+}
+
+/** A boolean read back: SQLite keeps 0 and 1. */
+export function readBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n || value === "1" || value === "true";
+}
+
+type ModelName = Prisma.ModelName;
+type FieldTypes = Map<string, string>;
+const fieldTypes = new Map<ModelName, FieldTypes>();
+
+function typesOf(model: ModelName): FieldTypes {
+  let types = fieldTypes.get(model);
+  if (!types) {
+    const found = Prisma.dmmf.datamodel.models.find((m) => m.name === model);
+    if (!found) throw new Error(`no model ${model}`);
+    types = new Map(found.fields.filter((f) => f.kind === "scalar").map((f) => [f.name, f.type]));
+    fieldTypes.set(model, types);
+  }
+  return types;
+}
+
+function readField(type: string | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case "DateTime":
+      return readDate(value);
+    case "Boolean":
+      return readBoolean(value);
+    case "Int":
+    case "Float":
+      return Number(value);
+    case "BigInt":
+      return BigInt(value as string | number | bigint);
+    default:
+      return value;
+  }
+}
+
+/** Raw rows of a model's table in the shape the client returns them (Dates, booleans, bigints). */
+export function modelRows<T>(model: ModelName, rows: Record<string, unknown>[]): T[] {
+  const types = typesOf(model);
+  return rows.map(
+    (row) => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, readField(types.get(name), v)])) as T,
+  );
+}
+
+/**
+ * Serializes the transactions that touch the same keys until they end: PostgreSQL's
+ * transaction-scoped advisory locks, taken in one order so two transactions never deadlock.
+ * Nothing on SQLite, where one writer already runs transactions one after another.
+ */
+export async function lockKeys(tx: Db | Sql, keys: string[]): Promise<void> {
+  if (dialect !== "postgresql" || keys.length === 0) return;
+  const sorted = [...new Set(keys)].sort();
+  await asSql(tx).execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+                     FROM (SELECT unnest(${sorted}::text[]) AS k ORDER BY 1) AS ordered`);
+}
+
+/**
+ * A value raw SQL stores as it is; a Date goes in the column's representation (sqlTime); a
+ * Prisma.sql fragment is an expression on the row (`"attempts" - 1`).
+ */
+export type RowValue = string | number | bigint | boolean | Date | Prisma.Sql | null | undefined;
+
+/** A table's or column's name in SQL, quoted (PostgreSQL folds unquoted names to lower case). */
+function quoted(name: string): Prisma.Sql {
+  return Prisma.raw(`"${name}"`);
+}
+
+// The client exports Sql as a type only; its instances share Prisma.empty's class.
+const SqlFragment = Prisma.empty.constructor;
+
+function sqlValue(value: RowValue): Prisma.Sql {
+  if (value instanceof SqlFragment) return value as Prisma.Sql;
+  if (value instanceof Date) return sqlTime(value);
+  return Prisma.sql`${value ?? null}`;
+}
+
+/**
+ * Rows written in one INSERT. Columns left out of every row take the table's own defaults, so
+ * a row names every column without one, and its id and times (the client makes those).
+ */
+export async function insertRows(tx: Db | Sql, table: string, rows: Record<string, RowValue>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const values = rows.map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => sqlValue(row[column])))})`);
+  await asSql(tx).execute(
+    Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}`,
+  );
+}
+
+/** `"column" = value, ...` for an UPDATE; undefined values are left out, as the client leaves them. */
+function assignments(data: Record<string, RowValue>): Prisma.Sql {
+  const set = Object.entries(data).filter(([, value]) => value !== undefined);
+  if (set.length === 0) throw new Error("an update needs at least one column");
+  return Prisma.join(
+    set.map(([column, value]) => Prisma.sql`${quoted(column)} = ${sqlValue(value)}`),
+    ", ",
+  );
+}
+
+/** Updates one row by id and returns it as the client would, or null when it is gone. */
+export async function updateRow<T>(
+  tx: Db | Sql,
+  model: Prisma.ModelName,
+  id: string,
+  data: Record<string, RowValue>,
+): Promise<T | null> {
+  const rows = await asSql(tx).rows<Record<string, unknown>>(
+    Prisma.sql`UPDATE ${quoted(model)} SET ${assignments(data)} WHERE "id" = ${id} RETURNING *`,
+  );
+  return modelRows<T>(model, rows)[0] ?? null;
+}
+
+/** Updates the rows `where` picks; returns how many. */
+export async function updateWhere(
+  tx: Db | Sql,
+  table: string,
+  where: Prisma.Sql,
+  data: Record<string, RowValue>,
+): Promise<number> {
+  return asSql(tx).execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(data)} WHERE ${where}`);
+}
+
+/** The model's row with this id, as the client would return it, or null. */
+export async function rowById<T>(tx: Db | Sql, model: Prisma.ModelName, id: string): Promise<T | null> {
+  const rows = await asSql(tx).rows<Record<string, unknown>>(
+    Prisma.sql`SELECT * FROM ${quoted(model)} WHERE "id" = ${id}`,
+  );
+  return modelRows<T>(model, rows)[0] ?? null;
+}
+
+/**
+ * `select` of the rows of `table` that match one of `keys` (column to value, all with the same
+ * columns) and `where`: an OR of equalities, which the table's unique index answers.
+ */
+export async function rowsMatching<S extends string>(
+  tx: Db | Sql,
+  table: string,
+  select: readonly S[],
+  keys: Record<string, string>[],
+  where: Prisma.Sql = Prisma.sql`1 = 1`,
+): Promise<Record<S, string>[]> {
+  if (keys.length === 0) return [];
+  const matches = keys.map(
+    (key) =>
+      Prisma.sql`(${Prisma.join(
+        Object.entries(key).map(([column, value]) => Prisma.sql`${quoted(column)} = ${value}`),
+        " AND ",
+      )})`,
+  );
+  return asSql(tx).rows<Record<S, string>>(Prisma.sql`
+    SELECT ${Prisma.join(select.map(quoted))} FROM ${quoted(table)}
+    WHERE (${Prisma.join(matches, " OR ")}) AND ${where}`);
+}
