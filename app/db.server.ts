@@ -44,9 +44,13 @@ export type Db = Prisma.TransactionClient;
 
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {
-  // Raw SQL on the driver (sql.server.ts) fails with the driver adapter's own error.
+  // Raw SQL on the driver (sql.server.ts) fails with the adapter's error, or SQLite's own.
   if (error instanceof Error && error.name === "DriverAdapterError")
     return (error.cause as { kind?: string } | undefined)?.kind === "UniqueConstraintViolation";
+  if (error instanceof Error && error.name === "SqliteError") {
+    const code = (error as { code?: string }).code;
+    return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  }
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2002") return true;
   // Raw SQL through the client fails with P2010, the driver's error inside.
