@@ -28,6 +28,11 @@ export interface Change {
 export type StepResult = { row: Verification } | { end: Transition };
 
 export class OrderRun {
+  /** The order's row as this run last read or wrote it, with what it has learned since. */
+  #row: Verification | null = null;
+  /** What keep() was given and is not written yet: it goes with this run's next write. */
+  #pending: Change = {};
+
   constructor(
     readonly ctx: JobContext,
     readonly deps: PipelineDeps,
@@ -42,15 +47,50 @@ export class OrderRun {
     return this.ctx.job.attempts < MAX_ATTEMPTS;
   }
 
-  /** One fenced update of the order's row, with whatever else `change.also` writes, and an optional transition. */
-  private async commit(change: Change, transition?: Transition): Promise<Verification> {
+  /** The row this run starts from; from here on, the run keeps it current. */
+  start(row: Verification): Verification {
+    this.#row = row;
+    return row;
+  }
+
+  /** What is pending and `change` after it, as one change; nothing is pending afterwards. */
+  #take(change: Change): Change {
+    const pending = this.#pending;
+    this.#pending = {};
+    const first = pending.also;
+    const then = change.also;
+    return {
+      data: pending.data || change.data ? { ...pending.data, ...change.data } : undefined,
+      also:
+        first && then
+          ? async (tx) => {
+              await first(tx);
+              await then(tx);
+            }
+          : (first ?? then),
+    };
+  }
+
+  /** A fenced write of the job's own (an attempt log entry, a mark), with what is pending before it. */
+  async write<T>(fn: (tx: Sql) => Promise<T>, transition?: Transition): Promise<T> {
+    const pending = this.#take({});
     return this.ctx.write(async (tx) => {
-      if (change.also) await change.also(tx);
-      return this.updateRow(tx, change.data ?? {});
+      if (pending.also) await pending.also(tx);
+      if (pending.data) await this.updateRow(tx, pending.data);
+      return fn(tx);
     }, transition);
   }
 
-  /** The order's row with `data` written (and its updatedAt), as it now stands. */
+  /** One fenced update of the order's row, with what is pending, `change.also`, and an optional transition. */
+  private async commit(change: Change, transition?: Transition): Promise<Verification> {
+    const merged = this.#take(change);
+    return this.ctx.write(async (tx) => {
+      if (merged.also) await merged.also(tx);
+      return this.updateRow(tx, merged.data ?? {});
+    }, transition);
+  }
+
+  /** The order's row with `data` written (and its updatedAt), as it now stands; the run keeps it. */
   async updateRow(tx: Sql, data: Partial<Verification>): Promise<Verification> {
     const row = await updateRow<Verification>(tx, "Verification", this.ctx.job.subject, {
       ...data,
@@ -58,12 +98,26 @@ export class OrderRun {
     });
     // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
     if (!row) throw new Error("the order's verification is gone");
+    this.#row = row;
     return row;
   }
 
   /** Records progress; the job goes on. */
   async update(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
     return this.commit({ data, also });
+  }
+
+  /**
+   * Records progress with the run's next write, when no outside call comes before it: a matched
+   * order's verdict lands with its credit, one transaction instead of two. Should the run fail
+   * in between, the verdict is lost as an answer lost on the way is, and the next run settles
+   * it the same way (lookup-click, then the landing record).
+   */
+  async keep(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
+    if (!this.#row) return this.update(data, also);
+    this.#pending = this.#take({ data, also });
+    this.#row = { ...this.#row, ...data };
+    return this.#row;
   }
 
   /** Ends the order with an outcome; the job is done in the same transaction. */

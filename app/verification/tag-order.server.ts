@@ -34,7 +34,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
     }
   }
 
-  const attempt = await run.ctx.write(async (tx) => {
+  const attempt = await run.write(async (tx) => {
     await run.updateRow(tx, { tagStartedAt: run.now });
     return run.startAttempt(tx, "tag-order");
   });
@@ -64,7 +64,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
   if (result.throttledForMs !== undefined) {
     // Refused before it was applied: not an attempt that failed, a time to come back.
     noteThrottled(row.shop, run.now, result.throttledForMs);
-    await run.ctx.write(logged("throttled", result.message));
+    await run.write(logged("throttled", result.message));
     return run.defer(new Date(run.now.getTime() + result.throttledForMs), "the shop's Admin API bucket is empty");
   }
   if (result.retryable && run.attemptsLeft()) {

@@ -36,7 +36,7 @@ async function report(
   settings: ServerSettings,
   attributed: Partial<Verification>,
 ): Promise<StepResult | null> {
-  const attempt = await run.ctx.write(async (tx) => {
+  const attempt = await run.write(async (tx) => {
     await run.updateRow(tx, { ...attributed, reportStartedAt: run.now });
     return run.startAttempt(tx, "verify-click");
   });
@@ -53,7 +53,8 @@ async function report(
   );
   if (result.ok) {
     const answer = result.value;
-    const updated = await run.update(
+    const updated = await recordVerdict(
+      run,
       {
         expectedTag: answer.expectedTag,
         creatorId: answer.creatorId,
@@ -101,7 +102,7 @@ async function report(
 }
 
 async function settleWithLookup(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
-  const attempt = await run.ctx.write((tx) => run.startAttempt(tx, "lookup-click"));
+  const attempt = await run.write((tx) => run.startAttempt(tx, "lookup-click"));
   const result = await run.deps
     .clickService(settings)
     .lookupClick(row.clickId ?? "", { deadline: row.deadlineAt ?? undefined, signal: run.ctx.signal });
@@ -109,7 +110,8 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
     const click = result.value;
     const arrived = row.arrivedTag ?? "";
     const hijacked = arrived !== click.expectedTag;
-    const updated = await run.update(
+    const updated = await recordVerdict(
+      run,
       {
         expectedTag: click.expectedTag,
         creatorId: click.creatorId,
@@ -155,7 +157,8 @@ async function expiredOrLanding(run: OrderRun, row: Verification, reason: string
   const record = row.clickId ? await knownClick(row.shop, row.clickId) : null;
   if (!record?.expectedTag) return run.end("expired", reason, change);
   const hijacked = (row.arrivedTag ?? "") !== record.expectedTag;
-  const updated = await run.update(
+  const updated = await recordVerdict(
+    run,
     {
       ...change.data,
       expectedTag: record.expectedTag,
@@ -171,6 +174,18 @@ async function expiredOrLanding(run: OrderRun, row: Verification, reason: string
     change.also,
   );
   return { row: updated };
+}
+
+/**
+ * A matched order goes straight to its credit, with no outside call between: its verdict is
+ * written with the credit. A hijacked one's is written now, before the tag write goes out.
+ */
+function recordVerdict(
+  run: OrderRun,
+  data: Partial<Verification> & { hijacked: boolean },
+  also?: Change["also"],
+): Promise<Verification> {
+  return data.hijacked ? run.update(data, also) : run.keep(data, also);
 }
 
 function describe(error: ClickServiceError): string {

@@ -37,6 +37,7 @@ async function verifyOrder(run: OrderRun): Promise<StepResult> {
   let row = await rowById<Verification>(sql, "Verification", run.ctx.job.subject);
   // Gone (the shop was redacted): nothing left to do.
   if (!row) return { end: { to: "finish" } };
+  run.start(row);
   // Already decided: a refund or cancellation reopened it, or a duplicate run.
   if (isDecided(row)) return settleOrderEvents(run, row);
 
@@ -166,7 +167,7 @@ function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Da
 /** A decided order's refunds and cancellation, applied (or marked as finding no commission) as the job ends. */
 async function settleOrderEvents(run: OrderRun, row: Verification): Promise<StepResult> {
   if (!(await hasPendingEvents(sql, row.shop, row.orderId))) return { end: { to: "finish" } };
-  await run.ctx.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
+  await run.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
   return { end: { to: "finish" } };
 }
 
