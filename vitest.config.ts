@@ -13,6 +13,7 @@ const SERVES_THE_BUILD = ["tests/demo/**/*.test.ts", "tests/e2e/**/*.test.ts", "
 // tests/admin/query-plans.test.ts reads SQLite's EXPLAIN QUERY PLAN: SQLite only.
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
+  "tests/database/sql.test.ts",
   "tests/commissions/**/*.test.ts",
   "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
