@@ -125,11 +125,10 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
       result = await fn(on(() => Promise.resolve(driverTx)));
       await driverTx.executeRaw(control("COMMIT"));
     } catch (error) {
-      try {
-        await driverTx.executeRaw(control("ROLLBACK"));
-      } finally {
-        await driverTx.rollback();
-      }
+      // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already
+      // rolled back after some errors; a PostgreSQL connection may be gone).
+      await driverTx.executeRaw(control("ROLLBACK")).catch(() => {});
+      await driverTx.rollback();
       throw error;
     }
     await driverTx.commit();

@@ -81,6 +81,11 @@ export class OrderRun {
     }, transition);
   }
 
+  /** Writes what keep() holds, if anything, before an outside call that could fail the run. */
+  async flush(): Promise<void> {
+    if (this.#pending.data || this.#pending.also) await this.write(async () => undefined);
+  }
+
   /** One fenced update of the order's row, with what is pending, `change.also`, and an optional transition. */
   private async commit(change: Change, transition?: Transition): Promise<Verification> {
     const merged = this.#take(change);
@@ -108,10 +113,11 @@ export class OrderRun {
   }
 
   /**
-   * Records progress with the run's next write, when no outside call comes before it: a matched
-   * order's verdict lands with its credit, one transaction instead of two. Should the run fail
-   * in between, the verdict is lost as an answer lost on the way is, and the next run settles
-   * it the same way (lookup-click, then the landing record).
+   * Records progress with the run's next write, which comes before any outside call (flush()):
+   * a verdict lands with the order's credit, or with the deferral of its tag write, one
+   * transaction instead of two. Should the run fail in between, the verdict is lost as an answer
+   * lost on the way is, and the next run settles it the same way (lookup-click, then the
+   * landing record).
    */
   async keep(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
     if (!this.#row) return this.update(data, also);

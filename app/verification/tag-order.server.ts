@@ -21,6 +21,8 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
     row: await run.update({ lastError: `tag-order: ${message}`, reason: `hijack detected; ${message}` }, also),
   });
 
+  // The verdict is still held by the run (verdict.server.ts): stored before Shopify is called.
+  await run.flush();
   const access = await run.deps.shopifyAdmin(row.shop);
   if (!access.ok) {
     if (access.retryable && run.attemptsLeft()) return run.retry(null, `tag-order: ${access.message}`);

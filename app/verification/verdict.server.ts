@@ -10,7 +10,9 @@ import type { Change, OrderRun, StepResult } from "./order-run.server";
 // by the job's lease, before it is sent; once marked it is never sent again, unless nothing
 // reached the service (no connection) or the service refused the key before recording anything.
 // When an answer is lost on the way back, the verdict is settled with lookup-click, a read that
-// is safe to repeat, by comparing the click's expected tag with the arrived one.
+// is safe to repeat, by comparing the click's expected tag with the arrived one. A verdict goes
+// with the order's next write (OrderRun.keep): its credit, its tag write's deferral, or the
+// mark set before the tag write goes out (tag-order.server.ts flushes it before calling Shopify).
 
 const KEY_REJECTED =
   "the Click Verification Service rejected the API key; fix it in Settings and the order is retried while its click is alive";
@@ -53,8 +55,7 @@ async function report(
   );
   if (result.ok) {
     const answer = result.value;
-    const updated = await recordVerdict(
-      run,
+    const updated = await run.keep(
       {
         expectedTag: answer.expectedTag,
         creatorId: answer.creatorId,
@@ -110,8 +111,7 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
     const click = result.value;
     const arrived = row.arrivedTag ?? "";
     const hijacked = arrived !== click.expectedTag;
-    const updated = await recordVerdict(
-      run,
+    const updated = await run.keep(
       {
         expectedTag: click.expectedTag,
         creatorId: click.creatorId,
@@ -157,8 +157,7 @@ async function expiredOrLanding(run: OrderRun, row: Verification, reason: string
   const record = row.clickId ? await knownClick(row.shop, row.clickId) : null;
   if (!record?.expectedTag) return run.end("expired", reason, change);
   const hijacked = (row.arrivedTag ?? "") !== record.expectedTag;
-  const updated = await recordVerdict(
-    run,
+  const updated = await run.keep(
     {
       ...change.data,
       expectedTag: record.expectedTag,
@@ -174,18 +173,6 @@ async function expiredOrLanding(run: OrderRun, row: Verification, reason: string
     change.also,
   );
   return { row: updated };
-}
-
-/**
- * A matched order goes straight to its credit, with no outside call between: its verdict is
- * written with the credit. A hijacked one's is written now, before the tag write goes out.
- */
-function recordVerdict(
-  run: OrderRun,
-  data: Partial<Verification> & { hijacked: boolean },
-  also?: Change["also"],
-): Promise<Verification> {
-  return data.hijacked ? run.update(data, also) : run.keep(data, also);
 }
 
 function describe(error: ClickServiceError): string {
