@@ -153,10 +153,6 @@ export function readDate(value: unknown): Date {
   return new Date(/^-?\d+$/.test(text) ? Number(text) : text);
 }
 
-export function readNullableDate(value: unknown): Date | null {
-  return value === null || value === undefined ? null : readDate(value);
-}
-
 /** A boolean read back: SQLite keeps 0 and 1. */
 export function readBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === 1n || value === "1" || value === "true";

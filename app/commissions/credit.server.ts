@@ -71,8 +71,6 @@ export async function creditCommission(
       holdUntil,
       redirected: input.hijacked,
       createdAt: now,
-      // Said rather than left to the table's defaults: raw SQL names every column it relies on.
-      refunded: "0",
     },
   ]);
   await insertRows(tx, "CommissionEntry", [

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
-import { dialect, type Db } from "../db.server";
-import { asSql, insertRows, modelRows, updateRow, updateWhere, type Sql } from "../sql.server";
+import { dialect } from "../db.server";
+import { insertRows, modelRows, sql, updateRow, updateWhere, type Sql } from "../sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
@@ -22,8 +22,8 @@ export interface OrderForEvents {
 }
 
 /** Whether the order has events still to apply (read outside any transaction, to skip one). */
-export async function hasPendingEvents(db: Db | Sql, shop: string, orderId: string): Promise<boolean> {
-  const pending = await asSql(db).rows(
+export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean> {
+  const pending = await sql.rows(
     Prisma.sql`SELECT 1 AS "pending" FROM "OrderEvent"
                WHERE "shop" = ${shop} AND "orderId" = ${orderId} AND "appliedAt" IS NULL LIMIT 1`,
   );

@@ -86,13 +86,13 @@ export class OrderRun {
     if (this.#pending.data || this.#pending.also) await this.write(async () => undefined);
   }
 
-  /** One fenced update of the order's row, with what is pending, `change.also`, and an optional transition. */
+  /**
+   * One fenced update of the order's row (its updatedAt at least), with what is pending,
+   * `change.also`, and an optional transition.
+   */
   private async commit(change: Change, transition?: Transition): Promise<Verification> {
-    const merged = this.#take(change);
-    return this.ctx.write(async (tx) => {
-      if (merged.also) await merged.also(tx);
-      return this.updateRow(tx, merged.data ?? {});
-    }, transition);
+    this.#pending = this.#take({ ...change, data: change.data ?? {} });
+    return this.write(async () => this.#row!, transition);
   }
 
   /** The order's row with `data` written (and its updatedAt), as it now stands; the run keeps it. */

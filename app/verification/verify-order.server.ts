@@ -166,7 +166,7 @@ function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Da
 
 /** A decided order's refunds and cancellation, applied (or marked as finding no commission) as the job ends. */
 async function settleOrderEvents(run: OrderRun, row: Verification): Promise<StepResult> {
-  if (!(await hasPendingEvents(sql, row.shop, row.orderId))) return { end: { to: "finish" } };
+  if (!(await hasPendingEvents(row.shop, row.orderId))) return { end: { to: "finish" } };
   await run.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
   return { end: { to: "finish" } };
 }
