@@ -77,6 +77,14 @@ const EnvSchema = z.object({
     .min(64 * 1024)
     .max(100 * 1024 * 1024)
     .default(5 * 1024 * 1024),
+  // All webhook bodies not yet vouched for by their signatures, together (body-budget.ts): room
+  // for six at the cap, or some 25,000 orders of 1.3 KB, at once.
+  WEBHOOK_BODY_BYTES_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024),
   // npm run bench only: turns on /webhooks/baseline, the template-style route intake is compared with.
   BENCH_BASELINE_ROUTE: booleanFlag.default(false),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
@@ -100,6 +108,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${describe(issue)}`));
   }
   const env = result.data;
+  if (env.WEBHOOK_BODY_BYTES_IN_FLIGHT < env.WEBHOOK_MAX_BODY_BYTES)
+    throw new EnvError([
+      "WEBHOOK_BODY_BYTES_IN_FLIGHT must be at least WEBHOOK_MAX_BODY_BYTES: a body at the cap could never be read",
+    ]);
   const refusedInProduction: string[] = [];
   if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL)
     refusedInProduction.push("SHOPIFY_STANDIN_URL must not be set in production: it reroutes Shopify traffic");

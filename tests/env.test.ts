@@ -32,6 +32,16 @@ describe("parseEnv", () => {
     expect(problems({ ...valid, WORKER_LEASE_MS: "1000" })).toEqual([expect.stringMatching(/^WORKER_LEASE_MS /)]);
   });
 
+  it("keeps the webhook bodies in flight at least one body at the cap", () => {
+    expect(parseEnv(valid).WEBHOOK_BODY_BYTES_IN_FLIGHT).toBe(32 * 1024 * 1024);
+    expect(problems({ ...valid, WEBHOOK_MAX_BODY_BYTES: "1048576", WEBHOOK_BODY_BYTES_IN_FLIGHT: "1048576" })).toEqual(
+      [],
+    );
+    expect(problems({ ...valid, WEBHOOK_MAX_BODY_BYTES: "1048576", WEBHOOK_BODY_BYTES_IN_FLIGHT: "1048575" })).toEqual([
+      expect.stringMatching(/^WEBHOOK_BODY_BYTES_IN_FLIGHT must be at least WEBHOOK_MAX_BODY_BYTES/),
+    ]);
+  });
+
   it("names every missing variable at once", () => {
     const found = problems({});
     expect(found).toEqual(

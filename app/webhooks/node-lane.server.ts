@@ -22,7 +22,7 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
         {
           method,
           request: { method, url: urlOf(request), headers: headersOf(request) },
-          readBody: (maxBytes) => readCappedNode(request, maxBytes),
+          readBody: (maxBytes, hold) => readCappedNode(request, maxBytes, hold),
         },
         topic,
       );
@@ -43,8 +43,9 @@ function refuse(response: ServerResponse, refusal: WebhookRefusal): void {
   const body = refusal.text === null ? "" : refusal.text;
   const headers: Record<string, string> = { ...refusal.headers, "content-length": String(Buffer.byteLength(body)) };
   if (body) headers["content-type"] = "text/plain;charset=UTF-8";
-  // A body refused unread (413) is not drained: the connection ends with the answer.
-  if (refusal.status === 413) headers.connection = "close";
+  // A body refused unread (413, or 429 when the budget is spent) is not drained: the
+  // connection ends with the answer.
+  if (refusal.status === 413 || refusal.status === 429) headers.connection = "close";
   response.writeHead(refusal.status, headers).end(body);
 }
 

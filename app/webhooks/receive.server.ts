@@ -2,6 +2,7 @@ import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import { storableText } from "../database-values";
 import { env } from "../env.server";
 import { validateWebhook } from "../shopify.server";
+import { BodyBudget, BodyBudgetExhausted, type BodyHold } from "./body-budget";
 import { readCapped } from "./read-capped";
 import { refusalFor, type WebhookTopic } from "./topics";
 
@@ -10,7 +11,8 @@ import { refusalFor, type WebhookTopic } from "./topics";
 // session work: that belongs to the worker, and a failing token refresh must never cost an
 // order its delivery. And it checks what the HMAC does not cover, since it signs the body
 // alone: the topic header must be the route's, the shop a payload names must be the header's,
-// and a destructive delivery must be fresh. Bodies are capped before they are read.
+// and a destructive delivery must be fresh. Bodies are capped before they are read, each on its
+// own and all of them together until their signatures are checked (body-budget.ts).
 
 export interface VerifiedDelivery {
   shop: string;
@@ -51,8 +53,19 @@ export interface IncomingDelivery {
   method: string;
   /** What the library's validator reads: the method, the URL and the headers. */
   request: { method: string; url: string; headers: Headers };
-  /** The body as text, or null when it is longer than `maxBytes` (then none of it is kept). */
-  readBody(maxBytes: number): Promise<string | null>;
+  /**
+   * The body as text, or null when it is longer than `maxBytes` (then none of it is kept); its
+   * bytes are reserved in `hold` as they are counted (BodyBudgetExhausted when they do not fit).
+   */
+  readBody(maxBytes: number, hold: BodyHold): Promise<string | null>;
+}
+
+let bodyBudget: BodyBudget | undefined;
+
+/** The process's budget of webhook body bytes not yet vouched for by a signature. */
+export function webhookBodyBudget(): BodyBudget {
+  bodyBudget ??= new BodyBudget(env().WEBHOOK_BODY_BYTES_IN_FLIGHT);
+  return bodyBudget;
 }
 
 /** Verifies a delivery for `topic`, in Remix: a refusal is thrown as the Response to answer with. */
@@ -64,7 +77,7 @@ export async function receiveWebhook(
   const incoming: IncomingDelivery = {
     method: request.method,
     request,
-    readBody: (maxBytes) => readCapped(request, maxBytes),
+    readBody: (maxBytes, hold) => readCapped(request, maxBytes, hold),
   };
   try {
     return await verifyDelivery(incoming, topic, now);
@@ -75,6 +88,31 @@ export async function receiveWebhook(
   }
 }
 
+/** The body and the library's check of its signature, with the body's bytes held in the budget meanwhile. */
+async function readSigned(incoming: IncomingDelivery) {
+  const hold = webhookBodyBudget().hold();
+  try {
+    const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES, hold).catch((error: unknown) => {
+      // Shopify delivers it again (with backoff), by when bodies in flight have been read.
+      if (error instanceof BodyBudgetExhausted)
+        throw new WebhookRefusal(429, "too many webhook bodies are being read at once; deliver again shortly", {
+          "retry-after": "1",
+        });
+      throw error;
+    });
+    if (rawBody === null) throw new WebhookRefusal(413, "body too large");
+    const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
+    if (!check.valid) {
+      const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
+      const empty = check.reason === WebhookValidationErrorReason.MissingBody;
+      throw new WebhookRefusal(forged ? 401 : 400, forged ? null : empty ? "empty body" : "missing webhook headers");
+    }
+    return { rawBody, check };
+  } finally {
+    hold.release();
+  }
+}
+
 /** Verifies a delivery for `topic`; a WebhookRefusal is thrown for anything else. */
 export async function verifyDelivery(
   incoming: IncomingDelivery,
@@ -82,15 +120,7 @@ export async function verifyDelivery(
   now = new Date(),
 ): Promise<VerifiedDelivery> {
   if (incoming.method !== "POST") throw new WebhookRefusal(405, null, { allow: "POST" });
-  const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES);
-  if (rawBody === null) throw new WebhookRefusal(413, "body too large");
-
-  const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
-  if (!check.valid) {
-    const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
-    const empty = check.reason === WebhookValidationErrorReason.MissingBody;
-    throw new WebhookRefusal(forged ? 401 : 400, forged ? null : empty ? "empty body" : "missing webhook headers");
-  }
+  const { rawBody, check } = await readSigned(incoming);
   const shop = check.domain.toLowerCase();
   if (!SHOP_DOMAIN.test(shop)) throw new WebhookRefusal(400, "not a shop domain");
 
