@@ -11,6 +11,7 @@ import {
   type Transition,
 } from "./job-states";
 import { claim, fenced, releaseAfterFault, renew, settle } from "./queue.server";
+import { nextTurn } from "./turns";
 import { onWake } from "./wake.server";
 
 // Runs jobs inside the app's server process. It wakes when work is queued in this process and
@@ -83,6 +84,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       random,
       signal,
       async write(fn, transition) {
+        await nextTurn();
         if (lease.signal.aborted) throw new LeaseLost(job.id);
         const result = await fenced(job, now(), fn, transition);
         if (transition) settled = true;
@@ -103,6 +105,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       if (!settled) await settle(job, { to: "finish" }, now());
     };
     try {
+      await nextTurn();
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       if (job.attempts > MAX_ATTEMPTS) return await giveUp(`gave up after ${MAX_ATTEMPTS} attempts`);
       const transition = await handler.run(ctx);
