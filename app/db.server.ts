@@ -1,7 +1,9 @@
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { createDatabaseClient, requireDialect } from "./database-client.server";
-import type { DatabaseDialect } from "./database-url";
+import { databaseFile, type DatabaseDialect } from "./database-url";
 import { env } from "./env.server";
+import { logger } from "./logger.server";
+import { AUTOCHECKPOINT_PAGES, BACKSTOP_AUTOCHECKPOINT_PAGES, startWalCheckpoints } from "./wal-checkpoints.server";
 
 declare global {
   var prismaGlobal: PrismaClient | undefined;
@@ -23,13 +25,27 @@ function createClient(): PrismaClient {
   if (dialect === "sqlite") {
     // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and
     // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across
-    // an application crash, and several times faster for the webhook inbox.
+    // an application crash, and several times faster for the webhook inbox. Checkpoints run on
+    // a thread of their own, off the event loop (app/wal-checkpoints.server.ts).
     void client
       .$queryRawUnsafe("PRAGMA journal_mode = WAL")
       .then(() => client.$queryRawUnsafe("PRAGMA synchronous = NORMAL"))
+      .then(() => checkpointOffTheLoop(client))
       .catch(() => {});
   }
   return client;
+}
+
+function checkpointOffTheLoop(client: PrismaClient): void {
+  const autocheckpoint = (pages: number) =>
+    client.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`).catch(() => {});
+  startWalCheckpoints(databaseFile(env().DATABASE_URL), {
+    onRunning: () => void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES),
+    onStopped: (reason) => {
+      logger.warn("SQLite checkpoints are back on the event loop", { reason });
+      void autocheckpoint(AUTOCHECKPOINT_PAGES);
+    },
+  });
 }
 
 // Development reloads modules on every change; one client per process keeps SQLite's

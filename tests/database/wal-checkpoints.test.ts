@@ -1,0 +1,79 @@
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import prisma, { dialect } from "../../app/db.server";
+import {
+  BACKSTOP_AUTOCHECKPOINT_PAGES,
+  startWalCheckpoints,
+  type CheckpointResult,
+  type WalCheckpoints,
+} from "../../app/wal-checkpoints.server";
+
+// The app's connection must not copy the write-ahead log back into the database inside its own
+// commits (a blocked event loop); a thread does. A copy of the database file alone, without its
+// log, holds only what was checkpointed: the way to see that the thread did it.
+describe("WAL checkpoints on a thread of their own", () => {
+  const dirs: string[] = [];
+  const running: WalCheckpoints[] = [];
+  afterEach(async () => {
+    for (const checkpoints of running.splice(0)) await checkpoints.stop();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const scratch = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wal-checkpoints-"));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it("copies what another connection commits into the database file, that connection never checkpointing", async () => {
+    const dir = scratch();
+    const file = path.join(dir, "app.sqlite");
+    const writer = new Database(file);
+    writer.pragma("journal_mode = WAL");
+    writer.pragma("wal_autocheckpoint = 0");
+    writer.exec("CREATE TABLE deliveries (id INTEGER PRIMARY KEY, body BLOB NOT NULL)");
+
+    const results: CheckpointResult[] = [];
+    running.push(startWalCheckpoints(file, { intervalMs: 20, onCheckpoint: (result) => results.push(result) }));
+    const insert = writer.prepare("INSERT INTO deliveries (body) VALUES (?)");
+    for (let round = 0; round < 20; round += 1) {
+      for (let row = 0; row < 25; row += 1) insert.run(Buffer.alloc(1_300, round));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const writesEnded = Date.now();
+    await vi.waitFor(
+      () => {
+        const last = results.at(-1);
+        expect(last && last.startedAt > writesEnded && last.log > 0 && last.checkpointed === last.log).toBe(true);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    writer.close();
+
+    const copy = path.join(dir, "copy.sqlite");
+    copyFileSync(file, copy);
+    const reader = new Database(copy, { readonly: true });
+    expect(reader.prepare("SELECT count(*) AS rows FROM deliveries").get()).toEqual({ rows: 500 });
+    reader.close();
+  });
+
+  it("says why when it stops on its own, so the app's connection can checkpoint again", async () => {
+    const stopped = new Promise<string>((resolve) => {
+      running.push(startWalCheckpoints(path.join(scratch(), "missing.sqlite"), { onStopped: resolve }));
+    });
+    expect(await stopped).toMatch(/unable to open|does not exist|directory/i);
+  });
+
+  it.runIf(dialect === "sqlite")("leaves the app's connection only a backstop once the thread runs", async () => {
+    await vi.waitFor(
+      async () => {
+        const [row] =
+          await prisma.$queryRawUnsafe<{ wal_autocheckpoint: number | bigint }[]>("PRAGMA wal_autocheckpoint");
+        expect(Number(row?.wal_autocheckpoint)).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+});
