@@ -70,10 +70,11 @@ export function startWalCheckpoints(file: string, options: WalCheckpointsOptions
       intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
       driver: createRequire(import.meta.url).resolve("better-sqlite3"),
     },
-    // The thread holds one connection and a timer; a small heap is plenty.
+    // Not the process's own flags (a loader, --input-type=module, a profiler): the script is
+    // plain CommonJS, and the thread holds one connection and a timer, so a small heap is plenty.
+    execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
   });
-  worker.unref();
   let running = false;
   let stopping = false;
   worker.on("message", (result: CheckpointResult) => {
@@ -88,6 +89,9 @@ export function startWalCheckpoints(file: string, options: WalCheckpointsOptions
   worker.once("exit", () => {
     if (!stopping) options.onStopped?.(failure);
   });
+  // Last: a "message" listener refs the thread again, and a ref'd thread keeps the process
+  // alive after the server closes.
+  worker.unref();
   return {
     stop: async () => {
       stopping = true;

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -64,6 +65,26 @@ describe("WAL checkpoints on a thread of their own", () => {
       running.push(startWalCheckpoints(path.join(scratch(), "missing.sqlite"), { onStopped: resolve }));
     });
     expect(await stopped).toMatch(/unable to open|does not exist|directory/i);
+  });
+
+  it("never keeps a process alive that has nothing else left to do", () => {
+    const file = path.join(scratch(), "app.sqlite");
+    new Database(file).pragma("journal_mode = WAL");
+    // Kept alive until the thread has checkpointed once; from then on only the thread is left.
+    const script = [
+      `import { startWalCheckpoints } from ${JSON.stringify(path.resolve("app/wal-checkpoints.server.ts"))};`,
+      `const alive = setInterval(() => {}, 1_000);`,
+      `startWalCheckpoints(${JSON.stringify(file)}, {`,
+      `  onCheckpoint: () => { if (alive.hasRef()) console.log("checkpointed"); clearInterval(alive); alive.unref(); },`,
+      `});`,
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain("checkpointed");
   });
 
   it.runIf(dialect === "sqlite")("leaves the app's connection only a backstop once the thread runs", async () => {
