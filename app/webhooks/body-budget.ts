@@ -40,7 +40,6 @@ export class BodyBudget {
         if (!open) return;
         open = false;
         this.#free += taken;
-        taken = 0;
       },
     };
   }

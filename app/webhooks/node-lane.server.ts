@@ -43,9 +43,8 @@ function refuse(response: ServerResponse, refusal: WebhookRefusal): void {
   const body = refusal.text === null ? "" : refusal.text;
   const headers: Record<string, string> = { ...refusal.headers, "content-length": String(Buffer.byteLength(body)) };
   if (body) headers["content-type"] = "text/plain;charset=UTF-8";
-  // A body refused unread (413, or 429 when the budget is spent) is not drained: the
-  // connection ends with the answer.
-  if (refusal.status === 413 || refusal.status === 429) headers.connection = "close";
+  // A body refused unread is not drained: the connection ends with the answer.
+  if (refusal.bodyUnread) headers.connection = "close";
   response.writeHead(refusal.status, headers).end(body);
 }
 

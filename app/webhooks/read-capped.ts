@@ -6,6 +6,11 @@ class BodyMeter {
   #size = 0;
   #reserved = 0;
 
+  /** Whether the declared length alone passes the cap: such a body is refused without being read. */
+  static declaredOverCap(declared: number, maxBytes: number): boolean {
+    return Number.isFinite(declared) && declared > maxBytes;
+  }
+
   constructor(
     private readonly maxBytes: number,
     private readonly hold: BodyHold | undefined,
@@ -37,7 +42,7 @@ class BodyMeter {
  */
 export async function readCapped(request: Request, maxBytes: number, hold?: BodyHold): Promise<string | null> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (BodyMeter.declaredOverCap(declared, maxBytes)) {
     await request.body?.cancel().catch(() => {});
     return null;
   }
@@ -56,7 +61,7 @@ export async function readCapped(request: Request, maxBytes: number, hold?: Body
       chunks.push(value);
     }
   } catch (error) {
-    if (error instanceof BodyBudgetExhausted) await reader.cancel().catch(() => {});
+    await reader.cancel().catch(() => {});
     throw error;
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -71,7 +76,7 @@ export class BodyCutShort extends Error {}
  */
 export function readCappedNode(request: IncomingMessage, maxBytes: number, hold?: BodyHold): Promise<string | null> {
   const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(null);
+  if (BodyMeter.declaredOverCap(declared, maxBytes)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     let meter: BodyMeter;
     try {

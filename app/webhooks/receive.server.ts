@@ -42,6 +42,8 @@ export class WebhookRefusal {
     readonly status: number,
     readonly text: string | null = null,
     readonly headers: Record<string, string> = {},
+    /** Refused before its body was read (too large, or no room in the budget). */
+    readonly bodyUnread = false,
   ) {}
 }
 
@@ -95,12 +97,15 @@ async function readSigned(incoming: IncomingDelivery) {
     const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES, hold).catch((error: unknown) => {
       // Shopify delivers it again (with backoff), by when bodies in flight have been read.
       if (error instanceof BodyBudgetExhausted)
-        throw new WebhookRefusal(429, "too many webhook bodies are being read at once; deliver again shortly", {
-          "retry-after": "1",
-        });
+        throw new WebhookRefusal(
+          429,
+          "too many webhook bodies are being read at once; deliver again shortly",
+          { "retry-after": "1" },
+          true,
+        );
       throw error;
     });
-    if (rawBody === null) throw new WebhookRefusal(413, "body too large");
+    if (rawBody === null) throw new WebhookRefusal(413, "body too large", {}, true);
     const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
     if (!check.valid) {
       const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
