@@ -110,10 +110,15 @@ export interface AppProcess {
   output(): string;
 }
 
+/**
+ * Starts the production build and resolves once /healthz says it is healthy, or with
+ * `readyWhen: "answering"` once it answers at all (a test of an app whose database is down).
+ */
 export async function startApp(
   env: Record<string, string>,
   log: (line: string) => void,
   nodeArgs: string[] = [],
+  readyWhen: "healthy" | "answering" = "healthy",
 ): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -138,7 +143,7 @@ export async function startApp(
     if (exited) throw new Error(`the app exited during start-up:\n${output.join("")}`);
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
-      if (response.ok) break;
+      if (response.ok || readyWhen === "answering") break;
     } catch {
       // not listening yet
     }

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -7,7 +6,7 @@ import { freePort } from "../../sandbox/listen";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import { launchChromium } from "../support/chromium";
-import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
+import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
 
 // What the built app answers outside the admin's pages, served by the app's production server as a host runs
 // it: the root URL Shopify opens, the login page (in Chromium: a person uses it), the health
@@ -19,53 +18,27 @@ const SHOP = "e2e-public.myshopify.com";
 const API_KEY = "e2e-public-api-key";
 const API_SECRET = "e2e-public-api-secret";
 
-interface Served {
-  url: string;
-  log: () => string;
-  stop(): void;
-}
-
-/** Starts the production build; resolves once it answers HTTP at all (healthy or not). */
-async function serveBuild(env: Record<string, string>): Promise<Served> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let log = "";
-  const child: ChildProcess = spawn(process.execPath, APP_SERVER_ARGS, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
+/** The production build, as a host starts it, once it answers HTTP at all (healthy or not). */
+function serveBuild(env: Record<string, string>): Promise<AppProcess> {
+  return startApp(
+    {
       NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
       SHOPIFY_API_KEY: API_KEY,
       SHOPIFY_API_SECRET: API_SECRET,
-      SHOPIFY_APP_URL: url,
       WORKER_ENABLED: "false",
       LOG_LEVEL: "error",
       NODE_OPTIONS: "",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk) => (log += chunk));
-  child.stderr?.on("data", (chunk) => (log += chunk));
-  const until = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${log}`);
-    if (Date.now() > until) throw new Error(`the app did not start:\n${log}`);
-    const answered = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { url, log: () => log, stop: () => child.kill("SIGTERM") };
+    () => {},
+    [],
+    "answering",
+  );
 }
 
 let standin: ShopifyStandin;
-let app: Served;
-let broken: Served;
+let app: AppProcess;
+let broken: AppProcess;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -83,8 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  app?.stop();
-  broken?.stop();
+  await Promise.all([app?.stop(), broken?.stop()]);
   await standin?.close();
 });
 
@@ -163,7 +135,7 @@ describe("the embedded app's document", () => {
       redirect: "manual",
       headers: asBrowser,
     });
-    expect(response.status, app.log()).toBe(200);
+    expect(response.status, app.output()).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const csp = response.headers.get("content-security-policy") ?? "";
     const ancestors = /frame-ancestors ([^;]*);/.exec(csp)?.[1]?.split(" ") ?? [];
