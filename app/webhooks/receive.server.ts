@@ -45,6 +45,11 @@ export class WebhookRefusal {
     /** Refused before its body was read (too large, or no room in the budget). */
     readonly bodyUnread = false,
   ) {}
+
+  /** A refusal sent before the body is read: the connection cannot carry another request. */
+  static unread(status: number, text: string, headers: Record<string, string> = {}): WebhookRefusal {
+    return new WebhookRefusal(status, text, headers, true);
+  }
 }
 
 /**
@@ -97,15 +102,12 @@ async function readSigned(incoming: IncomingDelivery) {
     const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES, hold).catch((error: unknown) => {
       // Shopify delivers it again (with backoff), by when bodies in flight have been read.
       if (error instanceof BodyBudgetExhausted)
-        throw new WebhookRefusal(
-          429,
-          "too many webhook bodies are being read at once; deliver again shortly",
-          { "retry-after": "1" },
-          true,
-        );
+        throw WebhookRefusal.unread(429, "too many webhook bodies are being read at once; deliver again shortly", {
+          "retry-after": "1",
+        });
       throw error;
     });
-    if (rawBody === null) throw new WebhookRefusal(413, "body too large", {}, true);
+    if (rawBody === null) throw WebhookRefusal.unread(413, "body too large");
     const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
     if (!check.valid) {
       const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
