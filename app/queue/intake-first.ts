@@ -8,6 +8,13 @@
 // and once intake has been quiet for a moment the worker has every slot again (decision 014).
 // So the worker gets what intake leaves: under a flood intake cannot keep up with, nothing new,
 // which the queue keeps durably; under any load intake can answer on time, a steady share.
+//
+// Slots bound how many jobs run, not how much of the loop they take: jobs whose outside calls
+// answer in a millisecond keep the loop full with two slots. So while intake is busy each turn
+// of the worker's (turns.ts) is also held back while the loop has lately been busy more than a
+// set share of the time (decision 018): the rest is idle time, in which a delivery that arrives
+// is read at once instead of queueing behind the worker's stretches and the collections its
+// garbage brings.
 
 export interface IntakeFirstOptions {
   /** The worker's concurrency when intake is quiet (WORKER_CONCURRENCY). */
@@ -22,6 +29,26 @@ export interface IntakeFirstOptions {
 export const INTAKE_LATE_MS = 10;
 /** How long after its last delivery intake still counts as busy. */
 export const INTAKE_BUSY_FOR_MS = 1_000;
+
+/** While intake is busy, the worker's turns wait while the loop is busier than this share. */
+export const INTAKE_LOOP_SHARE = 0.3;
+/** How long a held turn waits before the loop's share is looked at again. */
+export const TURN_HOLD_MS = 2;
+
+export interface TurnHoldOptions {
+  share?: number;
+  busyForMs?: number;
+}
+
+/**
+ * How long to keep the worker's next turn back, in milliseconds (0: not at all), given the
+ * loop's busy share over the last few tens of milliseconds (0 to 1) and how long ago intake
+ * last recorded a delivery (Infinity when never).
+ */
+export function turnHoldMs(loopBusyShare: number, sinceIntakeMs: number, options: TurnHoldOptions = {}): number {
+  if (sinceIntakeMs > (options.busyForMs ?? INTAKE_BUSY_FOR_MS)) return 0;
+  return loopBusyShare > (options.share ?? INTAKE_LOOP_SHARE) ? TURN_HOLD_MS : 0;
+}
 
 export class IntakeFirst {
   readonly max: number;

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INTAKE_BUSY_FOR_MS, INTAKE_LATE_MS, IntakeFirst } from "../../app/queue/intake-first";
+import {
+  INTAKE_BUSY_FOR_MS,
+  INTAKE_LATE_MS,
+  INTAKE_LOOP_SHARE,
+  IntakeFirst,
+  TURN_HOLD_MS,
+  turnHoldMs,
+} from "../../app/queue/intake-first";
 
 // The worker's share of the event loop while webhooks arrive: cut by half on each late reading
 // while intake is busy (down to no new job), grown back one job per reading on time, and all of
@@ -63,6 +70,38 @@ describe("intake first", () => {
             else expect(limit).toBe(Math.min(max, before + 1));
           }
         },
+      ),
+    );
+  });
+});
+
+// Each turn of the worker's while webhooks arrive: held back while the loop has lately been
+// busier than its share, so the loop keeps idle time for the deliveries.
+describe("the worker's turns while intake is busy", () => {
+  it("are held while the loop is busier than the share, and not at or below it", () => {
+    expect(turnHoldMs(1, BUSY)).toBe(TURN_HOLD_MS);
+    expect(turnHoldMs(INTAKE_LOOP_SHARE + 0.01, 0)).toBe(TURN_HOLD_MS);
+    expect(turnHoldMs(INTAKE_LOOP_SHARE, 0)).toBe(0);
+    expect(turnHoldMs(0, 0)).toBe(0);
+  });
+
+  it("are never held while intake is quiet, however busy the loop", () => {
+    expect(turnHoldMs(1, QUIET)).toBe(0);
+    expect(turnHoldMs(1, Number.POSITIVE_INFINITY)).toBe(0);
+  });
+
+  it("take the share and the quiet time from their options", () => {
+    expect(turnHoldMs(0.6, 10, { share: 0.5, busyForMs: 10 })).toBe(TURN_HOLD_MS);
+    expect(turnHoldMs(0.5, 10, { share: 0.5, busyForMs: 10 })).toBe(0);
+    expect(turnHoldMs(0.6, 11, { share: 0.5, busyForMs: 10 })).toBe(0);
+  });
+
+  it("hold for either no time or the set time, whatever the readings", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1e7, noNaN: true }),
+        (share, since) => [0, TURN_HOLD_MS].includes(turnHoldMs(share, since)),
       ),
     );
   });

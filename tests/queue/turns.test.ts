@@ -1,7 +1,7 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { nextTurn } from "../../app/queue/turns";
+import { holdTurns, nextTurn } from "../../app/queue/turns";
 
 // The worker's turns on the event loop: handed out one per iteration, in the order asked, so a
 // socket's data is read between two jobs' stretches of work rather than after all of them.
@@ -64,5 +64,36 @@ describe("nextTurn", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("keeps turns back while the hold says so, then hands them out in the order asked", async () => {
+    let held = true;
+    let consulted = 0;
+    const release = holdTurns(() => {
+      consulted += 1;
+      return held ? 1 : 0;
+    });
+    try {
+      const seen: number[] = [];
+      const turns = [0, 1, 2].map((n) => nextTurn().then(() => seen.push(n)));
+      await expect.poll(() => consulted).toBeGreaterThan(3);
+      expect(seen).toEqual([]);
+      held = false;
+      await Promise.all(turns);
+      expect(seen).toEqual([0, 1, 2]);
+    } finally {
+      release();
+    }
+  });
+
+  it("no longer asks a hold once it is released", async () => {
+    let consulted = 0;
+    const release = holdTurns(() => {
+      consulted += 1;
+      return 1;
+    });
+    release();
+    await nextTurn();
+    expect(consulted).toBe(0);
   });
 });
