@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { loadTest, type LoadTestResult } from "loadtest";
+import { setTimeout } from "node:timers/promises";
 import { createClicks, orderDelivery } from "./deliveries";
 import type { BenchStack } from "./stack";
 
@@ -30,6 +31,9 @@ export const DEFAULT_INTAKE: IntakeOptions = {
   ratePerSecond: 300,
   rateSeconds: 10,
 };
+
+/** The pause between the throughput rounds and the fixed-rate phase. */
+const SETTLE_MS = 1_000;
 
 export async function benchIntake(stack: BenchStack, options: IntakeOptions = DEFAULT_INTAKE): Promise<IntakeResult> {
   const shop = "bench-intake.myshopify.com";
@@ -78,6 +82,9 @@ export async function benchIntake(stack: BenchStack, options: IntakeOptions = DE
       into.push(result.requests.average);
     }
   }
+  // The last round's connections may still be waiting for answers: let the app finish them, so
+  // that the fixed rate meets the app as it runs, not the tail of a flood.
+  await setTimeout(SETTLE_MS);
   const steady = await atFixedRate(`${stack.appUrl}/webhooks/orders/create`, next, options);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const oursPerSecond = median(ours);
