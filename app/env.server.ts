@@ -65,7 +65,8 @@ const EnvSchema = z.object({
   // Measured (docs/throughput.md): at 4 and 16 the worker verifies the same 32 orders/s on two
   // cores, but at 16 the slowest orders wait less (p99 17 s against 45 s), at the same memory.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(16),
-  // While webhooks arrive and the event loop runs late, the worker runs fewer jobs (decision 014).
+  // While webhooks arrive, the worker runs fewer jobs when the loop runs late (decision 014) and
+  // works only on the loop's idle time (decision 018).
   WORKER_INTAKE_FIRST: booleanFlag.default(true),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // How long a crashed instance's jobs wait before another takes them over. Renewed every third
