@@ -52,8 +52,6 @@ function loopShareHold(): () => number {
   let windowStartedAt = performance.now();
   return () => {
     const at = performance.now();
-    const sinceIntake = at - lastIntakeAt;
-    if (sinceIntake === Number.POSITIVE_INFINITY) return 0;
     const current = performance.eventLoopUtilization();
     const share = performance.eventLoopUtilization(current, previousStart).utilization;
     if (at - windowStartedAt >= SHARE_WINDOW_MS) {
@@ -61,6 +59,6 @@ function loopShareHold(): () => number {
       windowStart = current;
       windowStartedAt = at;
     }
-    return turnHoldMs(share, sinceIntake);
+    return turnHoldMs(share, at - lastIntakeAt);
   };
 }
