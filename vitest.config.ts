@@ -8,7 +8,12 @@ import { postgresqlMissing } from "./tests/support/postgresql-cluster";
 //   never builds and `npx vitest run tests/commissions` starts at once on a fresh clone;
 // - "postgresql": the suites that exercise the database, again on PostgreSQL, a database per
 //   test file on a throwaway cluster (tests/support/postgresql-setup.ts).
-const SERVES_THE_BUILD = ["tests/demo/**/*.test.ts", "tests/e2e/**/*.test.ts", "tests/chaos/**/*.test.ts"];
+const SERVES_THE_BUILD = [
+  "tests/demo/**/*.test.ts",
+  "tests/e2e/**/*.test.ts",
+  "tests/chaos/**/*.test.ts",
+  "tests/server/**/*.test.ts",
+];
 
 // tests/admin/query-plans.test.ts reads SQLite's EXPLAIN QUERY PLAN: SQLite only.
 const ON_BOTH_DATABASES = [

@@ -1,23 +1,79 @@
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApprovalSweep } from "./commissions/approval.server";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
+import { sqliteWriteLock } from "./sqlite-write-lock.server";
 import { startWorker } from "./verification/worker.server";
 
 declare global {
   var backgroundStarted: boolean | undefined;
 }
 
+/** What a thread started by startWorkerThread is given; its mark that it is the worker's. */
+interface WorkerThreadData {
+  role: "worker";
+  /** The server build the thread loads. */
+  serverBuild: string;
+  sqliteWriteLock: SharedArrayBuffer;
+}
+
+const STOP = "stop";
+
+function isWorkerThread(): boolean {
+  return !isMainThread && (workerData as Partial<WorkerThreadData> | null)?.role === "worker";
+}
+
 // Started once per process (module reloads in development must not start a second worker).
+// With WORKER_THREAD (the production server's default) the worker runs on a thread of its own,
+// so intake and the admin keep the main thread and the worker gets the second core (decision
+// 019): the server starts that thread (startWorkerThread), which loads the same server build,
+// and there this function starts the worker itself.
 export function startBackgroundWork(): void {
   if (globalThis.backgroundStarted || !env().WORKER_ENABLED) return;
+  const onThread = isWorkerThread();
+  if (env().WORKER_THREAD && !onThread) return;
   globalThis.backgroundStarted = true;
-  const worker = startWorker();
+  // On a thread of its own nothing shares the worker's event loop, so it need not yield.
+  const worker = startWorker(onThread ? { intakeFirst: false } : {});
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
-  logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY });
-  const stop = () => {
+  logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });
+  const stop = async () => {
     sweep.stop();
-    void worker.stop();
+    await worker.stop();
+  };
+  if (onThread) {
+    // Signals reach only the main thread, which passes them on as a message.
+    parentPort?.once("message", (message) => {
+      if (message === STOP) void stop().finally(() => process.exit(0));
+    });
+    return;
+  }
+  process.once("SIGTERM", () => void stop());
+  process.once("SIGINT", () => void stop());
+}
+
+/**
+ * Starts the worker's thread when WORKER_THREAD asks for one: `script` is the server, which
+ * on that thread loads `serverBuild` (and this module with it) and serves nothing.
+ */
+export function startWorkerThread(script: URL, serverBuild: string): void {
+  if (globalThis.backgroundStarted || !env().WORKER_ENABLED || !env().WORKER_THREAD || !isMainThread) return;
+  globalThis.backgroundStarted = true;
+  const data: WorkerThreadData = { role: "worker", serverBuild, sqliteWriteLock: sqliteWriteLock.memory };
+  const thread = new Worker(script, { workerData: data });
+  let stopping = false;
+  thread.on("error", (error) => logger.error("the worker thread failed", { error }));
+  thread.once("exit", (code) => {
+    if (stopping) return;
+    // It may have died holding the write lock, and orders must not wait unseen: the host
+    // restarts the process, and the jobs it held are taken again when their leases run out.
+    logger.error("the worker thread exited; stopping the server", { code });
+    process.exit(1);
+  });
+  const stop = () => {
+    stopping = true;
+    thread.postMessage(STOP);
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

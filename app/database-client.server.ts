@@ -3,6 +3,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { PrismaClient } from "@prisma/client";
 import { databaseDialect, databaseFile, type DatabaseDialect } from "./database-url";
+import { takeWritesInTurn } from "./sqlite-write-lock.server";
 
 // DATABASE_URL alone picks the database. Prisma fixes the provider per schema, so each dialect
 // has its own generated client (prisma/tools/generate-clients.mjs); both come from the same
@@ -128,7 +129,8 @@ export function createDatabaseClient(url: string): PrismaClient {
     provider: factory.provider,
     adapterName: factory.adapterName,
     connect: async () => {
-      const adapter = await factory.connect();
+      const connected = await factory.connect();
+      const adapter = factory.provider === "sqlite" ? takeWritesInTurn(connected as never) : connected;
       driver = adapter as unknown as ConnectedDriver;
       return adapter;
     },

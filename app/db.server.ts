@@ -1,3 +1,4 @@
+import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { createDatabaseClient, requireDialect } from "./database-client.server";
 import { databaseFile, type DatabaseDialect } from "./database-url";
@@ -39,6 +40,9 @@ function createClient(): PrismaClient {
 function checkpointOffTheLoop(client: PrismaClient): void {
   const autocheckpoint = (pages: number) =>
     client.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`).catch(() => {});
+  // The main thread's checkpoints serve the worker's thread too (one file); its own connection
+  // keeps the backstop.
+  if (!isMainThread) return void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES);
   startWalCheckpoints(databaseFile(env().DATABASE_URL), {
     onRunning: () => void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES),
     onStopped: (reason) => {

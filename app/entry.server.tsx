@@ -11,8 +11,10 @@ export const streamTimeout = 5000;
 // Reached by the production server through the build (server.mjs), which answers webhook intake
 // before Remix.
 export { intakeLanes } from "./verification/intake-lanes.server";
+export { startWorkerThread } from "./background.server";
 
-// The verification worker lives in the app's server process and starts with it.
+// The verification worker lives in the app's server process and starts with it (on a thread
+// of its own under the production server, which starts that thread).
 startBackgroundWork();
 
 export default async function handleRequest(

@@ -62,6 +62,9 @@ const EnvSchema = z.object({
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),
   CLICK_SERVICE_ALLOW_ORIGINS: allowedOrigins,
   WORKER_ENABLED: booleanFlag.default(true),
+  // The worker on a thread of its own, on the second core (decision 019). The production server
+  // (server.mjs) turns it on; the development server runs sources a thread cannot load.
+  WORKER_THREAD: booleanFlag.default(false),
   // Measured (docs/throughput.md): at 4 and 16 the worker verifies the same 32 orders/s on two
   // cores, but at 16 the slowest orders wait less (p99 17 s against 45 s), at the same memory.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(16),

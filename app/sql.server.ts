@@ -1,6 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { connectedDriver, type DriverQuery, type DriverQueryable } from "./database-client.server";
 import prisma, { dialect, sqlTime, type Db } from "./db.server";
+import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
 // Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
 // statements, where the client's runtime and query compiler cost 0.2 to 1.3 ms a call and the
@@ -47,6 +48,7 @@ interface SqliteDatabase {
 
 interface SqliteStatement {
   readonly reader: boolean;
+  readonly readonly: boolean;
   all(...args: unknown[]): Record<string, unknown>[];
   run(...args: unknown[]): { changes: number };
 }
@@ -84,7 +86,15 @@ function sqliteArg(value: unknown): unknown {
   return value ?? null;
 }
 
-function on(driver: () => Promise<DriverQueryable>): Sql {
+/**
+ * Runs a prepared statement: outside a transaction a write takes its turn with the other
+ * threads' (sqlite-write-lock.server.ts); inside one the transaction holds the turn already.
+ */
+function inTurn<T>(statement: SqliteStatement, inTransaction: boolean, run: () => T): T | Promise<T> {
+  return inTransaction || statement.readonly ? run() : sqliteWriteLock.write(run);
+}
+
+function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
   return {
     async rows<T>(query: Prisma.Sql) {
       const queryable = await driver();
@@ -92,9 +102,11 @@ function on(driver: () => Promise<DriverQueryable>): Sql {
       if (db) {
         const statement = prepared(db, query.sql);
         const args = query.values.map(sqliteArg);
-        if (statement.reader) return statement.all(...args) as T[];
-        statement.run(...args);
-        return [];
+        return inTurn(statement, inTransaction, () => {
+          if (statement.reader) return statement.all(...args) as T[];
+          statement.run(...args);
+          return [];
+        });
       }
       const { columnNames, rows } = await queryable.queryRaw(driverQuery(query));
       return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as T);
@@ -102,7 +114,10 @@ function on(driver: () => Promise<DriverQueryable>): Sql {
     async execute(query) {
       const queryable = await driver();
       const db = sqliteDatabaseOf(queryable);
-      if (db) return prepared(db, query.sql).run(...query.values.map(sqliteArg)).changes;
+      if (db) {
+        const statement = prepared(db, query.sql);
+        return inTurn(statement, inTransaction, () => statement.run(...query.values.map(sqliteArg)).changes);
+      }
       return queryable.executeRaw(driverQuery(query));
     },
   };
@@ -112,7 +127,7 @@ const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /** The app's database, through its driver. */
 export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
-  ...on(() => connectedDriver(prisma)),
+  ...on(() => connectedDriver(prisma), false),
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
@@ -122,7 +137,7 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
     const driverTx = await (await connectedDriver(prisma)).startTransaction();
     let result;
     try {
-      result = await fn(on(() => Promise.resolve(driverTx)));
+      result = await fn(on(() => Promise.resolve(driverTx), true));
       await driverTx.executeRaw(control("COMMIT"));
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already

@@ -42,7 +42,7 @@ export interface StackOptions {
 
 export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
   const log = () => {};
-  const stops: (() => Promise<void> | void)[] = [];
+  const stops: (() => Promise<unknown> | void)[] = [];
   const stop = async () => {
     for (const step of stops.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
   };

@@ -1,15 +1,24 @@
-import { EventEmitter } from "node:events";
+import { BroadcastChannel } from "node:worker_threads";
 
-// In-process signal from intake to worker so a new order starts at once; the worker also
-// polls, so a lost signal (or another instance's delivery) only delays, never loses, work.
-const signal = new EventEmitter();
-signal.setMaxListeners(0);
+// A signal from intake to the worker so a new order starts at once, whichever thread of the
+// process the worker runs on (the production server gives it one of its own, decision 019);
+// the worker also polls, so a lost signal (or another instance's delivery) only delays, never
+// loses, work. A channel delivers to every other channel of its name, in this thread too.
+const CHANNEL = "tag-guard:worker-wake";
+
+let sender: BroadcastChannel | undefined;
 
 export function wakeWorker(): void {
-  signal.emit("wake");
+  if (!sender) {
+    sender = new BroadcastChannel(CHANNEL);
+    sender.unref();
+  }
+  sender.postMessage(null);
 }
 
 export function onWake(listener: () => void): () => void {
-  signal.on("wake", listener);
-  return () => signal.off("wake", listener);
+  const receiver = new BroadcastChannel(CHANNEL);
+  receiver.onmessage = () => listener();
+  receiver.unref();
+  return () => receiver.close();
 }

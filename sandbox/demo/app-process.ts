@@ -11,14 +11,16 @@ const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
 
 /**
  * How a host runs the built app (`npm start`, which tests/structure/start-command.test.ts holds to
- * this): the node arguments after any of node's own. A young generation of 16 MB semispaces
- * (V8's default on a 64-bit machine, pinned) lets a delivery's short-lived objects die young:
+ * this): the node arguments after any of node's own. A young generation of 8 MB semispaces:
  * with 2 MB, 60 collections a second and an old-generation collection every second or two put
- * intake's p99 at 300/s past 15 ms; with 16, 7 times fewer collections and half the old ones.
+ * intake's p99 at 300/s past 15 ms; 16 MB (V8's default on a 64-bit machine) did best while the
+ * worker shared intake's thread, but the flag sizes every thread's young generation, and with
+ * the worker on a thread of its own (decision 019) two of them at 16 put the end-to-end run
+ * past 300 MB, where 8 kept it near 270 at the same intake tail.
  * An old generation capped at 256 MB (V8 otherwise sizes it from the machine's memory and lets
  * it grow) kept a 15,000-order run flat instead of creeping past 300 MB (docs/throughput.md).
  */
-export const APP_NODE_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=256"];
+export const APP_NODE_FLAGS = ["--max-semi-space-size=8", "--max-old-space-size=256"];
 export const APP_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs"), SERVER_BUILD];
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
 const START_TIMEOUT_MS = 90_000;
@@ -100,13 +102,19 @@ export function standinAppEnv(setup: StandinAppSetup): Record<string, string> {
   };
 }
 
+export interface AppExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface AppProcess {
   url: string;
   /** The server's process id (benchmarks read its memory). */
   pid: number;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it has not exited within 5 s; resolves with how it ended. */
+  stop(): Promise<AppExit>;
   /** kill -9: the process dies at once, mid-request and mid-job, as in a crash. */
-  kill(): Promise<void>;
+  kill(): Promise<AppExit>;
   /** The last lines it printed (for a report when something went wrong). */
   output(): string;
 }
@@ -136,7 +144,7 @@ export async function startApp(
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exit = new Promise<AppExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   void exit.then(() => (exited = true));
 
   const deadline = Date.now() + START_TIMEOUT_MS;

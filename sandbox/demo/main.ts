@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   const shop = "demo-shop.myshopify.com";
   const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-demo-"));
 
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(workDir, { recursive: true, force: true })];
+  const cleanups: (() => Promise<unknown> | void)[] = [() => rmSync(workDir, { recursive: true, force: true })];
   const cleanup = async () => {
     for (const step of cleanups.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
   };

@@ -123,13 +123,14 @@ describe("retry now", () => {
   it("requeues a failed order whose click is alive and wakes the worker", async () => {
     const row = await seedVerification({ shop: SHOP, outcome: "failed", deadlineAt: alive() });
     expect((await (await load(SHOP, row.id)).json()).order.canRetry).toBe(true);
-    let woken = 0;
-    const stop = onWake(() => woken++);
+    let stop = () => {};
+    // The signal crosses threads (a channel), so it arrives after the answer, not within it.
+    const woken = new Promise<void>((resolve) => (stop = onWake(resolve)));
     const response = await retry(SHOP, row.id);
-    stop();
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true });
-    expect(woken).toBe(1);
+    await woken;
+    stop();
     const after = await prisma.verification.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.outcome).toBeNull();
     const job = await prisma.job.findUniqueOrThrow({

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDatabaseClient } from "../../app/database-client.server";
+import { sqliteWriteLock, WriteLock } from "../../app/sqlite-write-lock.server";
+import { countUp } from "../support/sqlite-writer-thread";
+
+const THREAD = new URL("../support/sqlite-writer-thread.ts", import.meta.url).href;
+// TypeScript on a thread: tsx's loader, registered from inside the thread for that module (a
+// thread's own --import is not honoured on Node 20). The tests run from the project's root.
+const LOADER = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(THREAD)}, ${JSON.stringify(THREAD)}))`;
+
+/** A writer thread, loaded and connected; `go` starts its count and resolves with its result. */
+async function startWriterThread(url: string, rounds: number, memory: SharedArrayBuffer) {
+  const thread = new Worker(LOADER, { eval: true, workerData: { url, rounds, sqliteWriteLock: memory } });
+  const failed = new Promise<never>((_, reject) => {
+    thread.once("error", reject);
+    thread.once("exit", (code) => reject(new Error(`the writer thread ended (${code}) before it answered`)));
+  });
+  await Promise.race([new Promise((resolve) => thread.once("message", resolve)), failed]);
+  return {
+    go: () => {
+      const result = new Promise<{ ok: boolean; error?: string; heldAfter?: boolean }>((resolve) =>
+        thread.once("message", resolve),
+      );
+      thread.postMessage("go");
+      return Promise.race([result, failed]).finally(() => thread.terminate());
+    },
+  };
+}
+
+describe("one SQLite writer at a time across threads", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function scratchDatabase(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), "write-lock-"));
+    dirs.push(dir);
+    const file = path.join(dir, "app.sqlite");
+    const setup = new Database(file);
+    setup.pragma("journal_mode = WAL");
+    setup.exec("CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0);");
+    setup.exec("CREATE TABLE writes (who TEXT NOT NULL)");
+    setup.close();
+    return `file:${file}`;
+  }
+
+  it("lets read-then-write transactions on two threads' connections interleave without a failure or a lost update", async () => {
+    const url = scratchDatabase();
+    const rounds = 200;
+    const db = createDatabaseClient(url);
+    try {
+      await db.$connect();
+      const writer = await startWriterThread(url, rounds, sqliteWriteLock.memory);
+      const [thread, here] = await Promise.all([writer.go(), countUp(db, rounds, "main").then(() => "done")]);
+      expect(thread).toEqual({ ok: true, heldAfter: false });
+      expect(here).toBe("done");
+      const [counter] = await db.$queryRawUnsafe<{ n: bigint }[]>("SELECT n FROM counter");
+      expect(Number(counter!.n)).toBe(2 * rounds);
+      const writes = await db.$queryRawUnsafe<{ who: string; count: bigint }[]>(
+        "SELECT who, COUNT(*) AS count FROM writes GROUP BY who ORDER BY who",
+      );
+      expect(writes.map((row) => [row.who, Number(row.count)])).toEqual([
+        ["main", rounds],
+        ["thread", rounds],
+      ]);
+      expect(sqliteWriteLock.heldHere()).toBe(false);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
+  it("serves waiters first come, first served, and gives a turn back once however often it is released", async () => {
+    const lock = new WriteLock(new SharedArrayBuffer(12));
+    const order: string[] = [];
+    const first = await lock.acquire();
+    const waiting = ["b", "c", "d"].map((name) =>
+      lock.acquire().then((release) => {
+        order.push(name);
+        release();
+        release();
+      }),
+    );
+    expect(lock.heldHere()).toBe(true);
+    first();
+    first();
+    await Promise.all(waiting);
+    expect(order).toEqual(["b", "c", "d"]);
+    expect(lock.heldHere()).toBe(false);
+  });
+
+  it("runs a write outside a transaction at once while this thread's transaction holds the turn", async () => {
+    const lock = new WriteLock(new SharedArrayBuffer(12));
+    const release = await lock.acquire();
+    // Waiting here would never end: the turn is this thread's own.
+    await expect(lock.write(() => "joined")).resolves.toBe("joined");
+    release();
+    await expect(lock.write(() => "in turn")).resolves.toBe("in turn");
+    expect(lock.heldHere()).toBe(false);
+  });
+});
