@@ -13,13 +13,14 @@ import { threadId, workerData } from "node:worker_threads";
 const NEXT_TICKET = 0;
 const NOW_SERVING = 1;
 const HOLDER = 2;
+const CELLS = 3;
 
 /** The shared memory the lock lives in; a thread made by startWorkerThread is given its parent's. */
 export type WriteLockMemory = SharedArrayBuffer;
 
 function ownMemory(): WriteLockMemory {
   const given = (workerData as { sqliteWriteLock?: unknown } | null)?.sqliteWriteLock;
-  return given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
+  return given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(CELLS * Int32Array.BYTES_PER_ELEMENT);
 }
 
 export class WriteLock {
@@ -27,6 +28,12 @@ export class WriteLock {
   readonly #cells: Int32Array;
   /** This thread's mark in HOLDER (never 0, which means nobody). */
   readonly #mark = threadId + 1;
+  /**
+   * This thread's writers queue here first, so a thread holds at most one ticket: a writer of
+   * the other thread waits for at most the writer in turn and one ticket, not for every job of
+   * the worker that wants to write.
+   */
+  #local: Promise<void> = Promise.resolve();
 
   constructor(memory: WriteLockMemory = ownMemory()) {
     this.memory = memory;
@@ -35,15 +42,33 @@ export class WriteLock {
 
   /** Waits for this thread's turn; the release given back is idempotent. */
   async acquire(): Promise<() => void> {
+    let leaveLocal!: () => void;
+    const before = this.#local;
+    this.#local = new Promise((resolve) => (leaveLocal = resolve));
+    await before;
     const cells = this.#cells;
     // Tickets wrap around at 2^31 in both cells alike, so equality stays the test.
     const ticket = Atomics.add(cells, NEXT_TICKET, 1);
+    await this.#turnOf(ticket);
+    Atomics.store(cells, HOLDER, this.#mark);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      Atomics.store(cells, HOLDER, 0);
+      Atomics.add(cells, NOW_SERVING, 1);
+      Atomics.notify(cells, NOW_SERVING);
+      leaveLocal();
+    };
+  }
+
+  async #turnOf(ticket: number): Promise<void> {
     let keepAlive: NodeJS.Timeout | undefined;
     try {
       for (;;) {
-        const serving = Atomics.load(cells, NOW_SERVING);
-        if (serving === ticket) break;
-        const wait = Atomics.waitAsync(cells, NOW_SERVING, serving);
+        const serving = Atomics.load(this.#cells, NOW_SERVING);
+        if (serving === ticket) return;
+        const wait = Atomics.waitAsync(this.#cells, NOW_SERVING, serving);
         if (!wait.async) continue;
         // A pending waitAsync does not keep Node's event loop alive: a thread with nothing
         // else to do would end, its ticket never used, and every later writer wait forever.
@@ -53,15 +78,6 @@ export class WriteLock {
     } finally {
       clearInterval(keepAlive);
     }
-    Atomics.store(cells, HOLDER, this.#mark);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      Atomics.store(cells, HOLDER, 0);
-      Atomics.add(cells, NOW_SERVING, 1);
-      Atomics.notify(cells, NOW_SERVING);
-    };
   }
 
   /** Whether a transaction of this thread holds the lock now. */
