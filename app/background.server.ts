@@ -18,6 +18,8 @@ interface WorkerThreadData {
 }
 
 const STOP = "stop";
+/** No write holds the lock for this long (the ORM's transactions time out after 5 s). */
+const STUCK_LOCK_MS = 30_000;
 
 function isWorkerThread(): boolean {
   return !isMainThread && (workerData as Partial<WorkerThreadData> | null)?.role === "worker";
@@ -71,8 +73,13 @@ export function startWorkerThread(script: URL, serverBuild: string): void {
     logger.error("the worker thread exited; stopping the server", { code });
     process.exit(1);
   });
+  const unwatch = sqliteWriteLock.watch(STUCK_LOCK_MS, () => {
+    logger.error("SQLite writers have waited 30 s for a turn that never came; stopping the server");
+    process.exit(1);
+  });
   const stop = () => {
     stopping = true;
+    unwatch();
     thread.postMessage(STOP);
   };
   process.once("SIGTERM", stop);

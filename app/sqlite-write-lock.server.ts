@@ -80,6 +80,25 @@ export class WriteLock {
     }
   }
 
+  /**
+   * Calls `onStuck` when one turn has lasted from one look to the next, `everyMs` apart, with
+   * writers waiting both times: a holder that will never release (a thread that died in its
+   * turn). A ticket cannot be skipped, so the process must end for the host to restart it.
+   * Returns the stop.
+   */
+  watch(everyMs: number, onStuck: () => void): () => void {
+    let suspect: number | null = null;
+    const timer = setInterval(() => {
+      const serving = Atomics.load(this.#cells, NOW_SERVING);
+      const waiting = Atomics.load(this.#cells, NEXT_TICKET) - serving > 1;
+      if (!waiting) suspect = null;
+      else if (suspect === serving) onStuck();
+      else suspect = serving;
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Whether a transaction of this thread holds the lock now. */
   heldHere(): boolean {
     return Atomics.load(this.#cells, HOLDER) === this.#mark;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDatabaseClient } from "../../app/database-client.server";
 import { sqliteWriteLock, WriteLock } from "../../app/sqlite-write-lock.server";
 import { countUp } from "../support/sqlite-writer-thread";
@@ -116,6 +116,27 @@ describe("one SQLite writer at a time across threads", () => {
     first();
     await Promise.all([...more, intake]);
     expect(order).toEqual(["main", "second", "third"]);
+  });
+
+  it("says so when writers wait and no turn is given, and not while turns go round", async () => {
+    const lock = new WriteLock(new SharedArrayBuffer(12));
+    const other = new WriteLock(lock.memory);
+    let stuck = 0;
+    const unwatch = lock.watch(20, () => stuck++);
+    try {
+      const release = await lock.acquire();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(stuck).toBe(0); // held, but nobody waits
+      const waiter = other.acquire();
+      await vi.waitFor(() => expect(stuck).toBeGreaterThan(0));
+      release();
+      (await waiter)();
+      const seen = stuck;
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(stuck).toBe(seen);
+    } finally {
+      unwatch();
+    }
   });
 
   it("runs a write outside a transaction at once while this thread's transaction holds the turn", async () => {
