@@ -28,12 +28,6 @@ export class WriteLock {
   readonly #cells: Int32Array;
   /** This thread's mark in HOLDER (never 0, which means nobody). */
   readonly #mark = threadId + 1;
-  /**
-   * This thread's writers queue here first, so a thread holds at most one ticket: a writer of
-   * the other thread waits for at most the writer in turn and one ticket, not for every job of
-   * the worker that wants to write.
-   */
-  #local: Promise<void> = Promise.resolve();
 
   constructor(memory: WriteLockMemory = ownMemory()) {
     this.memory = memory;
@@ -42,10 +36,6 @@ export class WriteLock {
 
   /** Waits for this thread's turn; the release given back is idempotent. */
   async acquire(): Promise<() => void> {
-    let leaveLocal!: () => void;
-    const before = this.#local;
-    this.#local = new Promise((resolve) => (leaveLocal = resolve));
-    await before;
     const cells = this.#cells;
     // Tickets wrap around at 2^31 in both cells alike, so equality stays the test.
     const ticket = Atomics.add(cells, NEXT_TICKET, 1);
@@ -58,7 +48,6 @@ export class WriteLock {
       Atomics.store(cells, HOLDER, 0);
       Atomics.add(cells, NOW_SERVING, 1);
       Atomics.notify(cells, NOW_SERVING);
-      leaveLocal();
     };
   }
 

@@ -94,30 +94,6 @@ describe("one SQLite writer at a time across threads", () => {
     expect(lock.heldHere()).toBe(false);
   });
 
-  it("lets a thread hold one ticket at a time, so another thread's writer waits behind one of its writers, not all", async () => {
-    const memory = new SharedArrayBuffer(12);
-    const worker = new WriteLock(memory);
-    // Another thread's lock on the same memory (a second instance queues apart, as a thread does).
-    const main = new WriteLock(memory);
-    const order: string[] = [];
-    const first = await worker.acquire();
-    const more = ["second", "third"].map((name) =>
-      worker.acquire().then((release) => {
-        order.push(name);
-        release();
-      }),
-    );
-    const intake = main.acquire().then((release) => {
-      order.push("main");
-      release();
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(new Int32Array(memory)[0]).toBe(2); // tickets taken: the holder's and main's
-    first();
-    await Promise.all([...more, intake]);
-    expect(order).toEqual(["main", "second", "third"]);
-  });
-
   it("says so when writers wait and no turn is given, and not while turns go round", async () => {
     const lock = new WriteLock(new SharedArrayBuffer(12));
     const other = new WriteLock(lock.memory);
