@@ -87,14 +87,10 @@ function sqliteArg(value: unknown): unknown {
 }
 
 /**
- * Runs a prepared statement: outside a transaction a write takes its turn with the other
- * threads' (sqlite-write-lock.server.ts); inside one the transaction holds the turn already.
+ * A driver's statements. On SQLite a write takes its turn with the other threads'
+ * (sqlite-write-lock.server.ts); inside a transaction, which holds the turn, it runs at once.
  */
-function inTurn<T>(statement: SqliteStatement, inTransaction: boolean, run: () => T): T | Promise<T> {
-  return inTransaction || statement.readonly ? run() : sqliteWriteLock.write(run);
-}
-
-function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
+function on(driver: () => Promise<DriverQueryable>): Sql {
   return {
     async rows<T>(query: Prisma.Sql) {
       const queryable = await driver();
@@ -102,7 +98,7 @@ function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql
       if (db) {
         const statement = prepared(db, query.sql);
         const args = query.values.map(sqliteArg);
-        return inTurn(statement, inTransaction, () => {
+        return sqliteWriteLock.statement(statement.readonly, () => {
           if (statement.reader) return statement.all(...args) as T[];
           statement.run(...args);
           return [];
@@ -116,7 +112,10 @@ function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql
       const db = sqliteDatabaseOf(queryable);
       if (db) {
         const statement = prepared(db, query.sql);
-        return inTurn(statement, inTransaction, () => statement.run(...query.values.map(sqliteArg)).changes);
+        return sqliteWriteLock.statement(
+          statement.readonly,
+          () => statement.run(...query.values.map(sqliteArg)).changes,
+        );
       }
       return queryable.executeRaw(driverQuery(query));
     },
@@ -127,7 +126,7 @@ const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /** The app's database, through its driver. */
 export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
-  ...on(() => connectedDriver(prisma), false),
+  ...on(() => connectedDriver(prisma)),
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
@@ -137,7 +136,7 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
     const driverTx = await (await connectedDriver(prisma)).startTransaction();
     let result;
     try {
-      result = await fn(on(() => Promise.resolve(driverTx), true));
+      result = await fn(on(() => Promise.resolve(driverTx)));
       await driverTx.executeRaw(control("COMMIT"));
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already

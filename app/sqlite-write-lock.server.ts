@@ -94,9 +94,14 @@ export class WriteLock {
   }
 
   /**
-   * Runs one write outside a transaction: at once if this thread holds the lock (the statement
-   * joins the open transaction, as it always did), else in its turn.
+   * Runs one statement: a read-only one at once, a write in its turn unless a transaction of
+   * this thread holds the lock (then it joins that transaction, as it always did).
    */
+  statement<T>(readOnly: boolean, run: () => T): T | Promise<T> {
+    return readOnly ? run() : this.write(run);
+  }
+
+  /** Runs one write: at once if this thread holds the lock, else in its turn. */
   async write<T>(run: () => T): Promise<T> {
     if (this.heldHere()) return run();
     const release = await this.acquire();
@@ -125,7 +130,7 @@ const MAX_REMEMBERED = 500;
 /**
  * Makes a connected adapter take its writes in turn with the other threads': a transaction
  * waits for the lock before its BEGIN and gives it back after its COMMIT or ROLLBACK; a write
- * outside one waits as write() says. BEGIN becomes BEGIN IMMEDIATE, so a transaction holds
+ * outside one waits as statement() says. BEGIN becomes BEGIN IMMEDIATE, so a transaction holds
  * the file's write lock from its start: a deferred one that read first could otherwise find,
  * at its first write, that another connection wrote since, and fail (SQLITE_BUSY_SNAPSHOT)
  * instead of waiting.
@@ -151,7 +156,7 @@ export function takeWritesInTurn<A extends SqliteAdapter>(adapter: A, lock: Writ
   };
   for (const method of ["queryRaw", "executeRaw"] as const) {
     const run = adapter[method].bind(adapter);
-    adapter[method] = (query) => (isReadOnly(query.sql) ? run(query) : lock.write(() => run(query)));
+    adapter[method] = (query) => lock.statement(isReadOnly(query.sql), () => run(query));
   }
 
   const start = adapter.startTransaction.bind(adapter);
