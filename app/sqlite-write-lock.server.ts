@@ -1,96 +1,204 @@
 import { threadId, workerData } from "node:worker_threads";
 
-// One writer at a time across the threads of one process (decision 019). The production server
-// runs the worker on a thread of its own, with its own SQLite connection; SQLite lets one
-// connection write at a time, and a connection that finds the file locked sleeps in SQLite's
-// busy handler, blocking its thread: on the main thread that would stall every request. So every
-// write transaction, and every write outside one, first waits here, without blocking: a ticket
-// lock on shared memory, first come first served across the threads, awaited with
-// Atomics.waitAsync. Within a thread it changes nothing that was not so before: transactions
-// already ran one at a time on the connection, and a statement outside one ran at once (inside
-// the thread's open transaction, if any), as it still does.
+// One writer at a time across the threads of one process (decisions 019 and 020). The
+// production server runs the worker on a thread of its own, with its own SQLite connection;
+// SQLite lets one connection write at a time, and a connection that finds the file locked
+// sleeps in SQLite's busy handler, blocking its thread for as long as SQLite likes. So every
+// write transaction, and every write outside one, first takes its turn here: a lock in shared
+// memory whose owner is a thread. Within a thread, writers take turns first come first served
+// (transactions already ran one at a time on the thread's connection, and a statement outside
+// one runs at once, inside the thread's open transaction if any, as it always did).
+//
+// The server's main thread (intake, the admin) goes first: while it waits, the worker's thread
+// finishes the write it is in and starts no other. It takes a free lock at once, blocking for
+// a few milliseconds at most, because a lock granted to a loop busy with requests would sit
+// idle until that loop got round to it; the worker's thread waits without blocking
+// (Atomics.waitAsync) and keeps the lock from one of its writes to the next while nobody else
+// wants it.
 
-const NEXT_TICKET = 0;
-const NOW_SERVING = 1;
-const HOLDER = 2;
-const CELLS = 3;
+const OWNER = 0;
+const URGENT = 1;
+const TURNS = 2;
+const WAITING = 3;
+const CELLS = 4;
+
+/**
+ * How long the urgent thread blocks for its turn before it waits without blocking. A worker's
+ * write holds the lock for under a millisecond at the median and a few at the 99th percentile
+ * (docs/throughput.md); a thread descheduled in its turn holds it longer, and then the main
+ * loop must go on (the watchdog lives there).
+ */
+export const URGENT_BLOCK_MS = 20;
+/** A waiting thread looks again this often even if nothing woke it. */
+const RECHECK_MS = 100;
 
 /** The shared memory the lock lives in; a thread made by startWorkerThread is given its parent's. */
 export type WriteLockMemory = SharedArrayBuffer;
 
-function ownMemory(): WriteLockMemory {
-  const given = (workerData as { sqliteWriteLock?: unknown } | null)?.sqliteWriteLock;
-  return given instanceof SharedArrayBuffer ? given : new SharedArrayBuffer(CELLS * Int32Array.BYTES_PER_ELEMENT);
+export interface WriteLockOptions {
+  memory?: WriteLockMemory;
+  /** Whether this thread's writers go before the other threads' (the server's main thread). */
+  urgent?: boolean;
+  /** This lock's mark in OWNER: one per thread (never 0, which means nobody). */
+  mark?: number;
+  /** How long the urgent thread blocks before it waits without blocking. */
+  blockMs?: number;
 }
+
+function givenMemory(): WriteLockMemory | null {
+  const given = (workerData as { sqliteWriteLock?: unknown } | null)?.sqliteWriteLock;
+  return given instanceof SharedArrayBuffer ? given : null;
+}
+
+type ThreadState = "free" | "taking" | "held";
 
 export class WriteLock {
   readonly memory: WriteLockMemory;
+  readonly urgent: boolean;
   readonly #cells: Int32Array;
-  /** This thread's mark in HOLDER (never 0, which means nobody). */
-  readonly #mark = threadId + 1;
+  readonly #mark: number;
+  readonly #blockMs: number;
+  /** This thread's writers waiting for their turn, first come first served. */
+  readonly #queue: (() => void)[] = [];
+  #state: ThreadState = "free";
 
-  constructor(memory: WriteLockMemory = ownMemory()) {
-    this.memory = memory;
-    this.#cells = new Int32Array(memory);
+  constructor(options: WriteLockOptions = {}) {
+    const given = givenMemory();
+    this.memory = options.memory ?? given ?? new SharedArrayBuffer(CELLS * Int32Array.BYTES_PER_ELEMENT);
+    // The thread that made the lock serves requests; a thread given it runs the worker.
+    this.urgent = options.urgent ?? (options.memory === undefined && given === null);
+    this.#mark = options.mark ?? threadId + 1;
+    this.#blockMs = options.blockMs ?? URGENT_BLOCK_MS;
+    this.#cells = new Int32Array(this.memory);
   }
 
-  /** Waits for this thread's turn; the release given back is idempotent. */
+  /** Waits for a turn of this thread's; the release given back is idempotent. */
   async acquire(): Promise<() => void> {
-    const cells = this.#cells;
-    // Tickets wrap around at 2^31 in both cells alike, so equality stays the test.
-    const ticket = Atomics.add(cells, NEXT_TICKET, 1);
-    await this.#turnOf(ticket);
-    Atomics.store(cells, HOLDER, this.#mark);
+    if (this.#state === "free") {
+      this.#state = "taking";
+      await this.#take();
+      this.#state = "held";
+    } else {
+      Atomics.add(this.#cells, WAITING, 1);
+      await new Promise<void>((resolve) => this.#queue.push(resolve));
+      Atomics.sub(this.#cells, WAITING, 1);
+    }
+    Atomics.add(this.#cells, TURNS, 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      Atomics.store(cells, HOLDER, 0);
-      Atomics.add(cells, NOW_SERVING, 1);
-      Atomics.notify(cells, NOW_SERVING);
+      this.#release();
     };
   }
 
-  async #turnOf(ticket: number): Promise<void> {
-    let keepAlive: NodeJS.Timeout | undefined;
+  /**
+   * The next writer of this thread goes at once while no urgent thread waits, or always on the
+   * urgent thread: the lock changes threads only when the other one needs it, so a turn is
+   * never handed to a thread whose loop is busy elsewhere and left idle until it looks.
+   */
+  #release(): void {
+    const cells = this.#cells;
+    const next = this.#queue.shift();
+    if (next && (this.urgent || Atomics.load(cells, URGENT) === 0)) {
+      next();
+      return;
+    }
+    Atomics.store(cells, OWNER, 0);
+    Atomics.notify(cells, OWNER);
+    if (!next) {
+      this.#state = "free";
+      return;
+    }
+    this.#state = "taking";
+    void this.#take().then(() => {
+      this.#state = "held";
+      next();
+    });
+  }
+
+  /** Takes the lock for this thread: the urgent one first blocks briefly, the other yields to it. */
+  async #take(): Promise<void> {
+    const cells = this.#cells;
+    if (this.urgent) {
+      Atomics.add(cells, URGENT, 1);
+      try {
+        if (this.#tryTake() || this.#blockFor(this.#blockMs)) return;
+        await this.#waitFor(() => this.#tryTake());
+      } finally {
+        Atomics.sub(cells, URGENT, 1);
+      }
+      return;
+    }
+    await this.#waitFor(() => Atomics.load(cells, URGENT) === 0 && this.#tryTake());
+  }
+
+  #tryTake(): boolean {
+    return Atomics.compareExchange(this.#cells, OWNER, 0, this.#mark) === 0;
+  }
+
+  /** Blocks the thread until the lock is taken or `ms` have passed; whether it was taken. */
+  #blockFor(ms: number): boolean {
+    const cells = this.#cells;
+    const until = performance.now() + ms;
+    Atomics.add(cells, WAITING, 1);
     try {
       for (;;) {
-        const serving = Atomics.load(this.#cells, NOW_SERVING);
-        if (serving === ticket) return;
-        const wait = Atomics.waitAsync(this.#cells, NOW_SERVING, serving);
-        if (!wait.async) continue;
-        // A pending waitAsync does not keep Node's event loop alive: a thread with nothing
-        // else to do would end, its ticket never used, and every later writer wait forever.
-        keepAlive ??= setInterval(() => {}, 2 ** 30);
-        await wait.value;
+        const owner = Atomics.load(cells, OWNER);
+        if (owner === 0) {
+          if (this.#tryTake()) return true;
+          continue;
+        }
+        const left = until - performance.now();
+        if (left <= 0) return false;
+        Atomics.wait(cells, OWNER, owner, left);
+      }
+    } finally {
+      Atomics.sub(cells, WAITING, 1);
+    }
+  }
+
+  /** Waits without blocking until `took()` says the lock is this thread's. */
+  async #waitFor(took: () => boolean): Promise<void> {
+    const cells = this.#cells;
+    if (took()) return;
+    Atomics.add(cells, WAITING, 1);
+    // A pending waitAsync does not keep Node's event loop alive: a thread with nothing else to
+    // do would end, its writers never served.
+    const keepAlive = setInterval(() => {}, 2 ** 30);
+    try {
+      while (!took()) {
+        const wait = Atomics.waitAsync(cells, OWNER, Atomics.load(cells, OWNER), RECHECK_MS);
+        if (wait.async) await wait.value;
       }
     } finally {
       clearInterval(keepAlive);
+      Atomics.sub(cells, WAITING, 1);
     }
   }
 
   /**
-   * Calls `onStuck` when one turn has lasted from one look to the next, `everyMs` apart, with
+   * Calls `onStuck` when no turn has begun from one look to the next, `everyMs` apart, with
    * writers waiting both times: a holder that will never release (a thread that died in its
-   * turn). A ticket cannot be skipped, so the process must end for the host to restart it.
-   * Returns the stop.
+   * turn). Its turn cannot be taken from it, so the process must end for the host to restart
+   * it. Returns the stop.
    */
   watch(everyMs: number, onStuck: () => void): () => void {
     let suspect: number | null = null;
     const timer = setInterval(() => {
-      const serving = Atomics.load(this.#cells, NOW_SERVING);
-      const waiting = Atomics.load(this.#cells, NEXT_TICKET) - serving > 1;
+      const turns = Atomics.load(this.#cells, TURNS);
+      const waiting = Atomics.load(this.#cells, WAITING) > 0;
       if (!waiting) suspect = null;
-      else if (suspect === serving) onStuck();
-      else suspect = serving;
+      else if (suspect === turns) onStuck();
+      else suspect = turns;
     }, everyMs);
     timer.unref();
     return () => clearInterval(timer);
   }
 
-  /** Whether a transaction of this thread holds the lock now. */
+  /** Whether a writer of this thread holds the lock now. */
   heldHere(): boolean {
-    return Atomics.load(this.#cells, HOLDER) === this.#mark;
+    return this.#state === "held";
   }
 
   /**

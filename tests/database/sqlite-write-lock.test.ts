@@ -75,8 +75,16 @@ describe("one SQLite writer at a time across threads", () => {
     }
   });
 
-  it("serves waiters first come, first served, and gives a turn back once however often it is released", async () => {
-    const lock = new WriteLock(new SharedArrayBuffer(12));
+  // Two locks on one memory stand for two threads' (each thread has one); the urgent one does
+  // not block here, where the holder it would wait for runs on the same thread.
+  function pair() {
+    const main = new WriteLock({ urgent: true, mark: 1, blockMs: 0 });
+    const worker = new WriteLock({ memory: main.memory, urgent: false, mark: 2 });
+    return { main, worker };
+  }
+
+  it("serves a thread's writers first come, first served, and gives a turn back once however often it is released", async () => {
+    const { worker: lock } = pair();
     const order: string[] = [];
     const first = await lock.acquire();
     const waiting = ["b", "c", "d"].map((name) =>
@@ -94,16 +102,50 @@ describe("one SQLite writer at a time across threads", () => {
     expect(lock.heldHere()).toBe(false);
   });
 
-  it("says so when writers wait and no turn is given, and not while turns go round", async () => {
-    const lock = new WriteLock(new SharedArrayBuffer(12));
-    const other = new WriteLock(lock.memory);
+  it("serves the main thread before the worker's next writers, and the worker once the main thread is done", async () => {
+    const { main, worker } = pair();
+    const order: string[] = [];
+    const inTurn = (lock: WriteLock, name: string) =>
+      lock.acquire().then((release) => {
+        order.push(name);
+        release();
+      });
+    const first = await worker.acquire();
+    const workers = [inTurn(worker, "worker 2"), inTurn(worker, "worker 3")];
+    const intake = inTurn(main, "main");
+    expect(main.heldHere()).toBe(false);
+    first();
+    await Promise.all([...workers, intake]);
+    expect(order).toEqual(["main", "worker 2", "worker 3"]);
+    expect(main.heldHere() || worker.heldHere()).toBe(false);
+  });
+
+  it("keeps the lock on the main thread from one of its writers to the next while the worker waits", async () => {
+    const { main, worker } = pair();
+    const order: string[] = [];
+    const first = await main.acquire();
+    const waiting = worker.acquire().then((release) => {
+      order.push("worker");
+      release();
+    });
+    const next = main.acquire().then((release) => {
+      order.push("main 2");
+      release();
+    });
+    first();
+    await Promise.all([waiting, next]);
+    expect(order).toEqual(["main 2", "worker"]);
+  });
+
+  it("says so when writers wait and no turn begins, and not while turns go round", async () => {
+    const { main, worker } = pair();
     let stuck = 0;
-    const unwatch = lock.watch(20, () => stuck++);
+    const unwatch = main.watch(20, () => stuck++);
     try {
-      const release = await lock.acquire();
+      const release = await worker.acquire();
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect(stuck).toBe(0); // held, but nobody waits
-      const waiter = other.acquire();
+      const waiter = main.acquire();
       await vi.waitFor(() => expect(stuck).toBeGreaterThan(0));
       release();
       (await waiter)();
@@ -116,7 +158,7 @@ describe("one SQLite writer at a time across threads", () => {
   });
 
   it("runs a write outside a transaction at once while this thread's transaction holds the turn", async () => {
-    const lock = new WriteLock(new SharedArrayBuffer(12));
+    const { main: lock } = pair();
     const release = await lock.acquire();
     // Waiting here would never end: the turn is this thread's own.
     await expect(lock.write(() => "joined")).resolves.toBe("joined");
