@@ -11,7 +11,7 @@ import { threadId, workerData } from "node:worker_threads";
 //
 // The server's main thread (intake, the admin) goes first: while it waits, the worker's thread
 // finishes the write it is in and starts no other. It takes a free lock at once, blocking for
-// a few milliseconds at most, because a lock granted to a loop busy with requests would sit
+// up to 20 ms, because a lock granted to a loop busy with requests would sit
 // idle until that loop got round to it; the worker's thread waits without blocking
 // (Atomics.waitAsync) and keeps the lock from one of its writes to the next while nobody else
 // wants it.
@@ -75,9 +75,7 @@ export class WriteLock {
   /** Waits for a turn of this thread's; the release given back is idempotent. */
   async acquire(): Promise<() => void> {
     if (this.#state === "free") {
-      this.#state = "taking";
-      await this.#take();
-      this.#state = "held";
+      await this.#takeForThisThread();
     } else {
       Atomics.add(this.#cells, WAITING, 1);
       await new Promise<void>((resolve) => this.#queue.push(resolve));
@@ -110,11 +108,14 @@ export class WriteLock {
       this.#state = "free";
       return;
     }
+    void this.#takeForThisThread().then(next);
+  }
+
+  /** Takes the lock across threads; this thread's writers queue behind meanwhile. */
+  async #takeForThisThread(): Promise<void> {
     this.#state = "taking";
-    void this.#take().then(() => {
-      this.#state = "held";
-      next();
-    });
+    await this.#take();
+    this.#state = "held";
   }
 
   /** Takes the lock for this thread: the urgent one first blocks briefly, the other yields to it. */
