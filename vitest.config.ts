@@ -26,6 +26,8 @@ const ON_BOTH_DATABASES = [
   "tests/landing/**/*.test.ts",
   "tests/fuzz/**/*.test.ts",
   "tests/queue/runner-limit.test.ts",
+  "tests/queue/fenced-writes.test.ts",
+  "tests/database/transaction-groups.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

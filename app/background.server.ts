@@ -35,8 +35,7 @@ export function startBackgroundWork(): void {
   const onThread = isWorkerThread();
   if (env().WORKER_THREAD && !onThread) return;
   globalThis.backgroundStarted = true;
-  // On a thread of its own nothing shares the worker's event loop, so it need not yield.
-  const worker = startWorker(onThread ? { intakeFirst: false } : {});
+  const worker = startWorker({ ownThread: onThread });
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
   logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });

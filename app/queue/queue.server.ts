@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import prisma, { dialect, sqlTime, type Db } from "../db.server";
 import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../sql.server";
+import { TransactionGroups } from "../transaction-groups.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 
@@ -126,16 +127,32 @@ export async function fenced<T>(
   write: (tx: Sql) => Promise<T>,
   transition?: Transition,
 ): Promise<T> {
-  return sql.transaction(async (tx) => {
+  return jobWrite(async (tx) => {
     if (transition) await applyTransition(tx, job, transition, now);
     else await holdLease(tx, job, now);
     return write(tx);
   });
 }
 
-/** Applies a transition on its own (no domain write goes with it): one statement. */
+/** Applies a transition on its own (no domain write goes with it). */
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
-  await applyTransition(sql, job, transition, now);
+  await jobWrite((tx) => applyTransition(tx, job, transition, now));
+}
+
+/**
+ * Most jobs that write at once, together. A member is a few statements (a fraction of a
+ * millisecond), so a full group holds SQLite's writer for a few milliseconds at most.
+ */
+const MAX_WRITES_PER_GROUP = 8;
+const groups = new TransactionGroups((fn) => sql.transaction(fn), MAX_WRITES_PER_GROUP);
+
+/**
+ * A running job's write, all or nothing. On SQLite, writes that come together share a commit
+ * (transaction-groups.server.ts); PostgreSQL runs them side by side on the pool, and a shared
+ * transaction there would hold one job's row and advisory locks until the others are done.
+ */
+function jobWrite<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
+  return dialect === "sqlite" ? groups.run(write) : sql.transaction(write);
 }
 
 async function holdLease(tx: Sql, job: ClaimedJob, now: Date): Promise<void> {

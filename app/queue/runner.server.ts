@@ -51,6 +51,11 @@ export interface RunnerOptions {
   /** A lower limit that can change from moment to moment (intake-first.server.ts); concurrency caps it. */
   limit?: () => number;
   pollIntervalMs: number;
+  /**
+   * Whether each stretch of a job's work waits for a turn of the event loop (turns.ts), which
+   * matters when the loop serves webhooks too; true unless the worker has a thread of its own.
+   */
+  takeTurns?: boolean;
   leaseMs?: number;
   now?: () => Date;
   random?: () => number;
@@ -68,6 +73,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
+  const turn = options.takeTurns === false ? () => Promise.resolve() : nextTurn;
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
   let ticking: Promise<number> | null = null;
@@ -84,7 +90,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       random,
       signal,
       async write(fn, transition) {
-        await nextTurn();
+        await turn();
         if (lease.signal.aborted) throw new LeaseLost(job.id);
         const result = await fenced(job, now(), fn, transition);
         if (transition) settled = true;
@@ -105,7 +111,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       if (!settled) await settle(job, { to: "finish" }, now());
     };
     try {
-      await nextTurn();
+      await turn();
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       if (job.attempts > MAX_ATTEMPTS) return await giveUp(`gave up after ${MAX_ATTEMPTS} attempts`);
       const transition = await handler.run(ctx);

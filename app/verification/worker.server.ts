@@ -21,6 +21,8 @@ export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> 
   deps?: Partial<PipelineDeps>;
   /** Whether the worker yields to webhook intake in this process (intake-first.ts); WORKER_INTAKE_FIRST by default. */
   intakeFirst?: boolean;
+  /** On a thread of its own, nothing else shares the worker's event loop: it neither yields nor takes turns. */
+  ownThread?: boolean;
 }
 
 /** How often each instance sweeps what no order can use any more (idempotent on every instance). */
@@ -38,7 +40,7 @@ function startMaintenance(now: () => Date): () => void {
 }
 
 export function startWorker(options: WorkerOptions = {}): JobRunner {
-  const { deps, intakeFirst = env().WORKER_INTAKE_FIRST, ...runner } = options;
+  const { deps, ownThread = false, intakeFirst = !ownThread && env().WORKER_INTAKE_FIRST, ...runner } = options;
   const pipeline: PipelineDeps = { ...defaultPipelineDeps, ...deps };
   const concurrency = runner.concurrency ?? env().WORKER_CONCURRENCY;
   const yielding = intakeFirst && !runner.limit ? startIntakeFirst(concurrency) : null;
@@ -46,6 +48,7 @@ export function startWorker(options: WorkerOptions = {}): JobRunner {
     limit: yielding?.limit,
     pollIntervalMs: env().WORKER_POLL_INTERVAL_MS,
     leaseMs: env().WORKER_LEASE_MS,
+    takeTurns: !ownThread,
     ...runner,
     concurrency,
     handlers: { "verify-order": verifyOrderHandler(pipeline), "lookup-click": lookupClickHandler(pipeline) },
