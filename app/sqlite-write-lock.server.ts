@@ -197,6 +197,11 @@ export class WriteLock {
     return () => clearInterval(timer);
   }
 
+  /** Whether a thread that goes first (the main thread) waits for the lock while this one has it. */
+  firstInLine(): boolean {
+    return !this.urgent && Atomics.load(this.#cells, URGENT) > 0;
+  }
+
   /** Whether a writer of this thread holds the lock now. */
   heldHere(): boolean {
     return this.#state === "held";

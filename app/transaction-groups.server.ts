@@ -10,7 +10,8 @@ import type { Sql } from "./sql.server";
 // rolls back to its savepoint and the member gets its error; the others go on. Nobody hears
 // "done" before the group's COMMIT. When the transaction itself fails (the COMMIT, or an error
 // after which SQLite has already rolled everything back), every member of the group gets that
-// error, as each would have from a transaction of its own.
+// error, as each would have from a transaction of its own. A group ends early when someone
+// else waits to write (the caller says how to tell), so a long group never holds them back.
 
 /** Runs a function in one transaction: sql.transaction, or a stand-in in tests. */
 export type Transact = <T>(fn: (tx: Sql) => Promise<T>) => Promise<T>;
@@ -36,6 +37,8 @@ export class TransactionGroups {
   constructor(
     private readonly transact: Transact,
     private readonly maxMembers: number,
+    /** Checked before each member after the first: true ends the group there (someone waits to write). */
+    private readonly wanted: () => boolean = () => false,
   ) {}
 
   /** Runs `work` in the next group to start; resolves once that group has committed. */
@@ -63,8 +66,11 @@ export class TransactionGroups {
     try {
       await this.transact(async (tx) => {
         // Taken once the transaction has begun: whatever arrived while it waited for the writer joins.
-        members = this.#waiting.splice(0, this.maxMembers);
-        for (const member of members) {
+        members = [];
+        while (this.#waiting.length > 0 && members.length < this.maxMembers) {
+          if (members.length > 0 && this.wanted()) break;
+          const member = this.#waiting.shift()!;
+          members.push(member);
           await tx.execute(SAVEPOINT);
           let value: unknown;
           try {

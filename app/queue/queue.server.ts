@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import prisma, { dialect, sqlTime, type Db } from "../db.server";
 import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../sql.server";
+import { sqliteWriteLock } from "../sqlite-write-lock.server";
 import { TransactionGroups } from "../transaction-groups.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
@@ -140,11 +141,16 @@ export async function settle(job: ClaimedJob, transition: Transition, now: Date)
 }
 
 /**
- * Most jobs that write at once, together. A member is a few statements (a fraction of a
- * millisecond), so a full group holds SQLite's writer for a few milliseconds at most.
+ * Most jobs' writes in one commit. A write is a few statements (a fraction of a millisecond);
+ * a group ends early, after the write in hand, as soon as the main thread (intake) waits for
+ * SQLite's writer, so intake waits behind one job's write, not behind a whole group.
  */
-const MAX_WRITES_PER_GROUP = 8;
-const groups = new TransactionGroups((fn) => sql.transaction(fn), MAX_WRITES_PER_GROUP);
+const MAX_WRITES_PER_GROUP = 32;
+const groups = new TransactionGroups(
+  (fn) => sql.transaction(fn),
+  MAX_WRITES_PER_GROUP,
+  () => sqliteWriteLock.firstInLine(),
+);
 
 /**
  * A running job's write, all or nothing. On SQLite, writes that come together share a commit

@@ -120,6 +120,18 @@ describe("one SQLite writer at a time across threads", () => {
     expect(main.heldHere() || worker.heldHere()).toBe(false);
   });
 
+  it("tells the worker's thread, while it holds the lock, that the main thread waits for it", async () => {
+    const { main, worker } = pair();
+    const release = await worker.acquire();
+    expect(worker.firstInLine()).toBe(false);
+    const intake = main.acquire();
+    expect(worker.firstInLine()).toBe(true);
+    expect(main.firstInLine()).toBe(false); // the main thread never gives way to the worker's
+    release();
+    (await intake)();
+    expect(worker.firstInLine()).toBe(false);
+  });
+
   it("keeps the lock on the main thread from one of its writers to the next while the worker waits", async () => {
     const { main, worker } = pair();
     const order: string[] = [];

@@ -58,6 +58,17 @@ describe("transaction groups", () => {
     expect(await jobsOf(shop)).toEqual([...ids].sort());
   });
 
+  it("ends a group early when someone waits to write, and commits the rest in the next", async () => {
+    const shop = newShop();
+    const transactions = counted();
+    let checks = 0;
+    // Someone waits from the third member on: groups of two, then one each.
+    const groups = new TransactionGroups(transactions.transact, 8, () => ++checks >= 2);
+    const ids = await Promise.all(Array.from({ length: 4 }, () => groups.run((tx) => insertJob(tx, shop))));
+    expect(transactions.count()).toBe(3);
+    expect(await jobsOf(shop)).toEqual([...ids].sort());
+  });
+
   it("undoes a failing member's writes alone, and gives it its own error", async () => {
     const shop = newShop();
     const groups = new TransactionGroups(counted().transact, 8);
