@@ -10,8 +10,8 @@ import type { Sql } from "./sql.server";
 // rolls back to its savepoint and the member gets its error; the others go on. Nobody hears
 // "done" before the group's COMMIT. When the transaction itself fails (the COMMIT, or an error
 // after which SQLite has already rolled everything back), every member of the group gets that
-// error, as each would have from a transaction of its own. A group ends early when someone
-// else waits to write (the caller says how to tell), so a long group never holds them back.
+// error, as each would have from a transaction of its own. Past a first few members, a group
+// ends early when someone else waits to write (the caller says how to tell).
 
 /** Runs a function in one transaction: sql.transaction, or a stand-in in tests. */
 export type Transact = <T>(fn: (tx: Sql) => Promise<T>) => Promise<T>;
@@ -31,13 +31,13 @@ export class TransactionGroups {
   #draining = false;
 
   /**
-   * `maxMembers` bounds how long one group holds the database's single writer: the longer a
-   * group, the longer a webhook delivery may wait to write.
+   * A group takes up to `bound.most` members. Once it has `bound.least`, it ends as soon as
+   * `wanted()` says someone waits to write: the database has a single writer, and they wait
+   * for the group, so a group is long only while nobody is waiting.
    */
   constructor(
     private readonly transact: Transact,
-    private readonly maxMembers: number,
-    /** Checked before each member after the first: true ends the group there (someone waits to write). */
+    private readonly bound: { least: number; most: number },
     private readonly wanted: () => boolean = () => false,
   ) {}
 
@@ -67,8 +67,8 @@ export class TransactionGroups {
       await this.transact(async (tx) => {
         // Taken once the transaction has begun: whatever arrived while it waited for the writer joins.
         members = [];
-        while (this.#waiting.length > 0 && members.length < this.maxMembers) {
-          if (members.length > 0 && this.wanted()) break;
+        while (this.#waiting.length > 0 && members.length < this.bound.most) {
+          if (members.length >= this.bound.least && this.wanted()) break;
           const member = this.#waiting.shift()!;
           members.push(member);
           await tx.execute(SAVEPOINT);
@@ -89,7 +89,7 @@ export class TransactionGroups {
     } catch (error) {
       // A transaction that could not even begin fails the group that would have run in it.
       // (A member already answered keeps its own error: a promise settles once.)
-      for (const member of members ?? this.#waiting.splice(0, this.maxMembers)) member.reject(error);
+      for (const member of members ?? this.#waiting.splice(0, this.bound.most)) member.reject(error);
       return;
     }
     for (const { member, value } of succeeded) member.resolve(value);

@@ -42,7 +42,7 @@ describe("transaction groups", () => {
   it("commits writes that arrive together in one transaction, each with its own result", async () => {
     const shop = newShop();
     const transactions = counted();
-    const groups = new TransactionGroups(transactions.transact, 8);
+    const groups = new TransactionGroups(transactions.transact, { least: 8, most: 8 });
     const ids = await Promise.all(Array.from({ length: 5 }, () => groups.run((tx) => insertJob(tx, shop))));
     expect(transactions.count()).toBe(1);
     expect(new Set(ids).size).toBe(5);
@@ -52,26 +52,25 @@ describe("transaction groups", () => {
   it("puts no more than its bound in one transaction", async () => {
     const shop = newShop();
     const transactions = counted();
-    const groups = new TransactionGroups(transactions.transact, 4);
+    const groups = new TransactionGroups(transactions.transact, { least: 4, most: 4 });
     const ids = await Promise.all(Array.from({ length: 10 }, () => groups.run((tx) => insertJob(tx, shop))));
     expect(transactions.count()).toBe(3);
     expect(await jobsOf(shop)).toEqual([...ids].sort());
   });
 
-  it("ends a group early when someone waits to write, and commits the rest in the next", async () => {
+  it("ends a group early when someone waits to write, once it has its least, and commits the rest in the next", async () => {
     const shop = newShop();
     const transactions = counted();
-    let checks = 0;
-    // Someone waits from the third member on: groups of two, then one each.
-    const groups = new TransactionGroups(transactions.transact, 8, () => ++checks >= 2);
-    const ids = await Promise.all(Array.from({ length: 4 }, () => groups.run((tx) => insertJob(tx, shop))));
+    // Someone always waits: every group stops at its least, two writes.
+    const groups = new TransactionGroups(transactions.transact, { least: 2, most: 8 }, () => true);
+    const ids = await Promise.all(Array.from({ length: 6 }, () => groups.run((tx) => insertJob(tx, shop))));
     expect(transactions.count()).toBe(3);
     expect(await jobsOf(shop)).toEqual([...ids].sort());
   });
 
   it("undoes a failing member's writes alone, and gives it its own error", async () => {
     const shop = newShop();
-    const groups = new TransactionGroups(counted().transact, 8);
+    const groups = new TransactionGroups(counted().transact, { least: 8, most: 8 });
     const failure = new Error("this member's write is refused");
     const results = await Promise.allSettled([
       groups.run((tx) => insertJob(tx, shop)),
@@ -91,11 +90,14 @@ describe("transaction groups", () => {
   it("answers its members only after the COMMIT", async () => {
     const shop = newShop();
     const events: string[] = [];
-    const groups = new TransactionGroups(async (fn) => {
-      const result = await sql.transaction(fn);
-      events.push("committed");
-      return result;
-    }, 8);
+    const groups = new TransactionGroups(
+      async (fn) => {
+        const result = await sql.transaction(fn);
+        events.push("committed");
+        return result;
+      },
+      { least: 8, most: 8 },
+    );
     await Promise.all(
       [1, 2, 3].map((n) =>
         groups
@@ -117,7 +119,7 @@ describe("transaction groups", () => {
           await fn(tx);
           throw lost; // as a failing COMMIT would: the transaction rolls back
         }),
-      8,
+      { least: 8, most: 8 },
     );
     const results = await Promise.allSettled([1, 2, 3].map(() => groups.run((tx) => insertJob(tx, shop))));
     expect(results.map((r) => r.status === "rejected" && r.reason)).toEqual([lost, lost, lost]);
@@ -127,10 +129,13 @@ describe("transaction groups", () => {
   it("fails the group a transaction could not begin for, then goes on with the next", async () => {
     const shop = newShop();
     let refuse = true;
-    const groups = new TransactionGroups((fn) => {
-      if (refuse) return Promise.reject(new Error("database is locked"));
-      return sql.transaction(fn);
-    }, 8);
+    const groups = new TransactionGroups(
+      (fn) => {
+        if (refuse) return Promise.reject(new Error("database is locked"));
+        return sql.transaction(fn);
+      },
+      { least: 8, most: 8 },
+    );
     const refused = await Promise.allSettled([1, 2].map(() => groups.run((tx) => insertJob(tx, shop))));
     expect(refused.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     refuse = false;
@@ -143,10 +148,13 @@ describe("transaction groups", () => {
     const transactions = counted();
     let letIn!: () => void;
     const writerFree = new Promise<void>((resolve) => (letIn = resolve));
-    const groups = new TransactionGroups(async (fn) => {
-      await writerFree;
-      return transactions.transact(fn);
-    }, 8);
+    const groups = new TransactionGroups(
+      async (fn) => {
+        await writerFree;
+        return transactions.transact(fn);
+      },
+      { least: 8, most: 8 },
+    );
     const first = groups.run((tx) => insertJob(tx, shop));
     await new Promise((resolve) => setTimeout(resolve, 20)); // the group has started and waits
     const later = [groups.run((tx) => insertJob(tx, shop)), groups.run((tx) => insertJob(tx, shop))];
@@ -158,7 +166,7 @@ describe("transaction groups", () => {
 
   it("keeps a member's savepoint from leaking into the next: a failed statement undoes only its member", async () => {
     const shop = newShop();
-    const groups = new TransactionGroups(counted().transact, 8);
+    const groups = new TransactionGroups(counted().transact, { least: 8, most: 8 });
     const taken = randomUUID();
     const results = await Promise.allSettled([
       groups.run((tx) =>
