@@ -135,9 +135,13 @@ export async function fenced<T>(
   });
 }
 
-/** Applies a transition on its own (no domain write goes with it). */
+/**
+ * Applies a transition on its own (no domain write goes with it): one statement, which on
+ * SQLite joins a group's commit and on PostgreSQL needs no transaction of its own.
+ */
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
-  await jobWrite((tx) => applyTransition(tx, job, transition, now));
+  if (dialect === "sqlite") await groups.run((tx) => applyTransition(tx, job, transition, now));
+  else await applyTransition(sql, job, transition, now);
 }
 
 /**
