@@ -3,6 +3,7 @@ import { Session } from "@shopify/shopify-api";
 import { PrismaSessionStorage, type PrismaSessionStorageInterface } from "@shopify/shopify-app-session-storage-prisma";
 import { logger } from "./logger.server";
 import { isSealed, seal, SealError, unseal } from "./settings/sealing.server";
+import { asSql, rowById, type Sql } from "./sql.server";
 
 // Shopify's access and refresh tokens open the shop's Admin API, and the library's Prisma
 // storage keeps them in clear. This wrapper seals them with the scheme (and the keys) of the
@@ -11,14 +12,36 @@ import { isSealed, seal, SealError, unseal } from "./settings/sealing.server";
 // Each token is bound to its session id and field: a sealed token copied to another row does
 // not open. A token sealed under SETTINGS_ENCRYPTION_KEY_PREVIOUS, or stored in clear before
 // this wrapper, is re-sealed under the current key when it is next loaded.
+//
+// A session is read with one raw statement and turned into a Session by the library's own
+// conversion: the worker loads the shop's session for its tag writes, and the ORM's findUnique
+// cost about a millisecond of query compiling each, several percent of the worker's thread
+// (docs/throughput.md).
 
 type TokenField = "accessToken" | "refreshToken";
 
+/** What PrismaSessionStorage keeps private but this storage relies on: its row to Session. */
+interface RowConversion {
+  rowToSession(row: Record<string, unknown>): Session;
+}
+
 export class SealedSessionStorage implements PrismaSessionStorageInterface {
   private readonly inner: PrismaSessionStorage<PrismaClient>;
+  private readonly conversion: RowConversion;
 
-  constructor(private readonly prisma: PrismaClient) {
+  /** `reads` is the same database's raw path (the app passes its driver's, sql.server.ts). */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly reads: Sql = asSql(prisma),
+  ) {
     this.inner = new PrismaSessionStorage(prisma);
+    const conversion = this.inner as unknown as Partial<RowConversion>;
+    // Checked here rather than at the first load: a library upgrade that renames it fails at start.
+    if (typeof conversion.rowToSession !== "function")
+      throw new Error(
+        "PrismaSessionStorage no longer converts rows with rowToSession; see sealed-session-storage.server.ts",
+      );
+    this.conversion = conversion as RowConversion;
   }
 
   async storeSession(session: Session): Promise<boolean> {
@@ -31,8 +54,8 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
   }
 
   async loadSession(id: string): Promise<Session | undefined> {
-    const raw = await this.inner.loadSession(id);
-    return raw ? this.open(raw) : undefined;
+    const row = await rowById<Record<string, unknown>>(this.reads, "Session", id);
+    return row ? this.open(this.conversion.rowToSession.call(this.inner, row)) : undefined;
   }
 
   async findSessionsByShop(shop: string): Promise<Session[]> {

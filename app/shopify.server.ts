@@ -9,6 +9,7 @@ import { SealedSessionStorage } from "./sealed-session-storage.server";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
+import { sql } from "./sql.server";
 
 const config = env();
 
@@ -33,7 +34,7 @@ const shopify = shopifyApp({
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   // Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
-  sessionStorage: new SealedSessionStorage(prisma),
+  sessionStorage: new SealedSessionStorage(prisma, sql),
   distribution: AppDistribution.AppStore,
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
   hooks: {

@@ -2,6 +2,7 @@
 // (authenticate.admin for the embedded admin, unauthenticated.admin for the worker) still work
 // through the app's session storage, against the Shopify stand-in, which checks the token.
 import { Session } from "@shopify/shopify-api";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
@@ -94,5 +95,61 @@ describe("sealed Shopify sessions", () => {
 
     expect(await sessionStorage.loadSession(`offline_${thief}`)).toBeUndefined();
     await expect(unauthenticated.admin(thief)).rejects.toThrow();
+  });
+
+  it("loads a session as the library's own storage reads it, tokens opened", async () => {
+    const shop = "raw-load.myshopify.com";
+    const expires = new Date(Date.now() + 86_400_000);
+    const online = new Session({
+      id: `${shop}_4242`,
+      shop,
+      state: "state-1",
+      isOnline: true,
+      scope: SCOPE,
+      expires,
+      accessToken: "shpat_online_token_0001",
+      onlineAccessInfo: {
+        expires_in: 86_400,
+        associated_user_scope: SCOPE,
+        associated_user: {
+          id: 4242,
+          first_name: "Ada",
+          last_name: "Lovelace",
+          email: "ada@example.com",
+          email_verified: true,
+          account_owner: false,
+          locale: "en",
+          collaborator: true,
+        },
+      },
+    });
+    const offline = new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: "",
+      isOnline: false,
+      scope: SCOPE,
+      expires,
+      accessToken: "shpat_offline_token_0002",
+      refreshToken: REFRESH,
+      refreshTokenExpires: new Date(expires.getTime() + 86_400_000),
+    });
+    const library = new PrismaSessionStorage(prisma);
+    for (const session of [online, offline]) {
+      await sessionStorage.storeSession(session);
+      const ours = await sessionStorage.loadSession(session.id);
+      const theirs = await library.loadSession(session.id);
+      const withoutTokens = (loaded: Session | undefined) => ({
+        ...loaded?.toObject(),
+        accessToken: undefined,
+        refreshToken: undefined,
+      });
+      expect(theirs).toBeDefined();
+      expect(withoutTokens(ours)).toEqual(withoutTokens(theirs));
+      expect(ours?.accessToken).toBe(session.accessToken);
+      expect(ours?.refreshToken).toBe(session.refreshToken);
+      expect(ours?.isActive(SCOPE)).toBe(true);
+    }
+    expect(await sessionStorage.loadSession(`offline_nobody.myshopify.com`)).toBeUndefined();
   });
 });

@@ -90,6 +90,22 @@ describe("unsealing", () => {
     }
     expect(() => unseal(sealed, "shop-b.myshopify.com")).toThrow(SealError);
   });
+  it("opens a value again from memory only under the binding it was opened with", async () => {
+    const { seal, unseal } = await restartWith(KEY_A);
+    const sealed = seal("secret", "shop-a.myshopify.com");
+    const failed = expect.objectContaining({ name: "SealError", message: "sealed value failed authentication" });
+    const first = unseal(sealed, "shop-a.myshopify.com");
+    expect(first).toEqual({ plaintext: "secret", stale: false });
+    first.plaintext = "changed by its caller";
+    expect(unseal(sealed, "shop-a.myshopify.com")).toEqual({ plaintext: "secret", stale: false });
+    expect(() => unseal(sealed, "shop-b.myshopify.com")).toThrow(failed);
+    const [version, id, iv, tag, body] = sealed.split(".");
+    const otherTag = Buffer.from(tag!, "base64url");
+    otherTag[0] = otherTag[0]! ^ 1;
+    expect(() =>
+      unseal([version, id, iv, otherTag.toString("base64url"), body].join("."), "shop-a.myshopify.com"),
+    ).toThrow(failed);
+  });
 });
 
 describe("rotation", () => {
