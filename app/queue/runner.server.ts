@@ -143,8 +143,8 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
 
   async function drain(): Promise<number> {
     let total = 0;
-    let jobs: ClaimedJob[] = [];
     let full: boolean;
+    let drained: boolean;
     do {
       again = false;
       const slots = Math.min(options.concurrency, options.limit?.() ?? options.concurrency);
@@ -154,7 +154,12 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       // A claim is a statement over the queue's indexes, as dear as any write of a job: while
       // jobs run, claim a quarter of the slots at once rather than one as each job ends.
       const worthClaiming = inFlight.size === 0 || room >= Math.ceil(slots / 4);
-      jobs = stopping.signal.aborted || full || !worthClaiming ? [] : await claim(owner, room, now(), leaseMs);
+      const asking = !stopping.signal.aborted && !full && worthClaiming;
+      const jobs = asking ? await claim(owner, room, now(), leaseMs) : [];
+      // Nothing more is due only when a claim came back short. Not asking proves nothing: the
+      // jobs running may all end in one turn (a group commit answers its members together),
+      // and the loop must then claim rather than wait for a wake-up that may never come.
+      drained = asking && jobs.length < room;
       total += jobs.length;
       for (const job of jobs) {
         const running = execute(job).finally(() => inFlight.delete(running));
@@ -163,8 +168,8 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       if (inFlight.size > 0) await Promise.race(inFlight);
       // A limit of none and nothing running: ask the limit again shortly rather than spin.
       else if (full) await sleep(NO_ROOM_WAIT_MS, undefined, { signal: stopping.signal }).catch(() => {});
-      // Go round while anything runs, was just claimed (more may be due), or was asked for.
-    } while (!stopping.signal.aborted && (again || full || inFlight.size > 0 || jobs.length > 0));
+      // Go round while anything runs, was asked for, or may still be due.
+    } while (!stopping.signal.aborted && (again || full || inFlight.size > 0 || !drained));
     return total;
   }
 
