@@ -21,7 +21,8 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
       const delivery = await verifyDelivery(
         {
           method,
-          request: { method, url: urlOf(request), headers: headersOf(request) },
+          url: urlOf(request),
+          header: (name) => headerOf(request, name),
           readBody: (maxBytes, hold) => readCappedNode(request, maxBytes, hold),
         },
         topic,
@@ -48,23 +49,11 @@ function refuse(response: ServerResponse, refusal: WebhookRefusal): void {
   response.writeHead(refusal.status, headers).end(body);
 }
 
-/**
- * The headers the library's validator reads: Shopify's own (X-Shopify-* for webhooks, Shopify-*
- * for events). It canonicalises every header it is given, twice, which cost more than the HMAC.
- */
-function headersOf(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  try {
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (value === undefined || !(name.startsWith("x-shopify-") || name.startsWith("shopify-"))) continue;
-      if (Array.isArray(value)) for (const each of value) headers.append(name, each);
-      else headers.set(name, value);
-    }
-  } catch {
-    // Node's parser lets through a few bytes the Fetch standard refuses in a header.
-    throw new WebhookRefusal(400, "malformed headers");
-  }
-  return headers;
+/** A header of Node's request (its names are lower case), repeated values joined as Fetch joins them. */
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function urlOf(request: IncomingMessage): string {

@@ -5,6 +5,7 @@ import { validateWebhook } from "../shopify.server";
 import { BodyBudget, BodyBudgetExhausted, type BodyHold } from "./body-budget";
 import { readCapped } from "./read-capped";
 import { refusalFor, type WebhookTopic } from "./topics";
+import { optionalHeaders, validatorHeaders, type HeaderOf } from "./validator-headers";
 
 // Every webhook route starts here. It checks what the library's own authenticate.webhook checks
 // (POST only, Shopify's HMAC over the raw body), through the library's validator, without its
@@ -58,8 +59,8 @@ export class WebhookRefusal {
  */
 export interface IncomingDelivery {
   method: string;
-  /** What the library's validator reads: the method, the URL and the headers. */
-  request: { method: string; url: string; headers: Headers };
+  url: string;
+  header: HeaderOf;
   /**
    * The body as text, or null when it is longer than `maxBytes` (then none of it is kept); its
    * bytes are reserved in `hold` as they are counted (BodyBudgetExhausted when they do not fit).
@@ -83,7 +84,8 @@ export async function receiveWebhook(
 ): Promise<VerifiedDelivery> {
   const incoming: IncomingDelivery = {
     method: request.method,
-    request,
+    url: request.url,
+    header: (name) => request.headers.get(name),
     readBody: (maxBytes, hold) => readCapped(request, maxBytes, hold),
   };
   try {
@@ -108,7 +110,17 @@ async function readSigned(incoming: IncomingDelivery) {
       throw error;
     });
     if (rawBody === null) throw WebhookRefusal.unread(413, "body too large");
-    const check = await validateWebhook({ rawBody, rawRequest: incoming.request });
+    let headers: Headers;
+    try {
+      headers = validatorHeaders(incoming.header);
+    } catch {
+      // Node's parser lets through a few bytes the Fetch standard refuses in a header.
+      throw new WebhookRefusal(400, "malformed headers");
+    }
+    const check = await validateWebhook({
+      rawBody,
+      rawRequest: { method: incoming.method, url: incoming.url, headers },
+    });
     if (!check.valid) {
       const forged = check.reason === WebhookValidationErrorReason.InvalidHmac;
       const empty = check.reason === WebhookValidationErrorReason.MissingBody;
@@ -129,6 +141,7 @@ export async function verifyDelivery(
   if (incoming.method !== "POST") throw new WebhookRefusal(405, null, { allow: "POST" });
   const { rawBody, check } = await readSigned(incoming);
   const shop = check.domain.toLowerCase();
+  const optional = optionalHeaders(incoming.header, check.webhookType);
   if (!SHOP_DOMAIN.test(shop)) throw new WebhookRefusal(400, "not a shop domain");
 
   let payload: unknown;
@@ -142,7 +155,7 @@ export async function verifyDelivery(
     headerTopic: check.topic,
     shop,
     payload,
-    triggeredAt: check.triggeredAt,
+    triggeredAt: optional.triggeredAt ?? undefined,
     now,
   });
   if (refusal) throw new WebhookRefusal(400, refusal);
@@ -152,7 +165,7 @@ export async function verifyDelivery(
     topic,
     apiVersion: check.apiVersion,
     webhookId: check.webhookId,
-    eventId: check.eventId || check.webhookId,
+    eventId: optional.eventId || check.webhookId,
     payload,
     bodySlice: storableText(rawBody.slice(0, BODY_SLICE)),
     rawBody,
