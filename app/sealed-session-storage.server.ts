@@ -21,13 +21,11 @@ import { asSql, rowById, type Sql } from "./sql.server";
 type TokenField = "accessToken" | "refreshToken";
 
 /** What PrismaSessionStorage keeps private but this storage relies on: its row to Session. */
-interface RowConversion {
-  rowToSession(row: Record<string, unknown>): Session;
-}
+type RowToSession = (row: Record<string, unknown>) => Session;
 
 export class SealedSessionStorage implements PrismaSessionStorageInterface {
   private readonly inner: PrismaSessionStorage<PrismaClient>;
-  private readonly conversion: RowConversion;
+  private readonly toSession: RowToSession;
 
   /** `reads` is the same database's raw path (the app passes its driver's, sql.server.ts). */
   constructor(
@@ -35,13 +33,13 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
     private readonly reads: Sql = asSql(prisma),
   ) {
     this.inner = new PrismaSessionStorage(prisma);
-    const conversion = this.inner as unknown as Partial<RowConversion>;
+    const { rowToSession } = this.inner as unknown as { rowToSession?: RowToSession };
     // Checked here rather than at the first load: a library upgrade that renames it fails at start.
-    if (typeof conversion.rowToSession !== "function")
+    if (typeof rowToSession !== "function")
       throw new Error(
         "PrismaSessionStorage no longer converts rows with rowToSession; see sealed-session-storage.server.ts",
       );
-    this.conversion = conversion as RowConversion;
+    this.toSession = rowToSession.bind(this.inner);
   }
 
   async storeSession(session: Session): Promise<boolean> {
@@ -55,7 +53,7 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
 
   async loadSession(id: string): Promise<Session | undefined> {
     const row = await rowById<Record<string, unknown>>(this.reads, "Session", id);
-    return row ? this.open(this.conversion.rowToSession.call(this.inner, row)) : undefined;
+    return row ? this.open(this.toSession(row)) : undefined;
   }
 
   async findSessionsByShop(shop: string): Promise<Session[]> {

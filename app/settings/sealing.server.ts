@@ -24,23 +24,16 @@ interface SealingKeys {
   previous?: SealingKey;
 }
 
-let derived: { from: string; keys: SealingKeys } | undefined;
+let derived: SealingKeys | undefined;
 
+/** The keys, derived once: the environment is read once per process (env.server.ts). */
 function keys(): SealingKeys {
   const config = env();
-  const from = `${config.SETTINGS_ENCRYPTION_KEY} ${config.SETTINGS_ENCRYPTION_KEY_PREVIOUS ?? ""}`;
-  if (derived?.from !== from) {
-    derived = {
-      from,
-      keys: {
-        current: keyFrom(config.SETTINGS_ENCRYPTION_KEY),
-        previous: config.SETTINGS_ENCRYPTION_KEY_PREVIOUS
-          ? keyFrom(config.SETTINGS_ENCRYPTION_KEY_PREVIOUS)
-          : undefined,
-      },
-    };
-  }
-  return derived.keys;
+  derived ??= {
+    current: keyFrom(config.SETTINGS_ENCRYPTION_KEY),
+    previous: config.SETTINGS_ENCRYPTION_KEY_PREVIOUS ? keyFrom(config.SETTINGS_ENCRYPTION_KEY_PREVIOUS) : undefined,
+  };
+  return derived;
 }
 
 export class SealError extends Error {
@@ -79,7 +72,7 @@ export interface Unsealed {
 }
 
 /**
- * Values opened lately, by the keys, the binding and the sealed text: the worker opens the same
+ * Values opened lately, by the binding and the sealed text: the worker opens the same
  * shop's API key and Shopify token for every order, and each opening cost a decipher and two
  * key hashes, about 2% of its thread (docs/throughput.md). Only successes are kept, a bounded
  * number, in memory the secrets pass through anyway.
@@ -88,20 +81,20 @@ const opened = new Map<string, Unsealed>();
 const OPENED_MAX = 1_000;
 
 export function unseal(sealed: string, boundTo: string): Unsealed {
-  const { current, previous } = keys();
-  const memo = `${current.id} ${previous?.id ?? ""}\n${boundTo}\n${sealed}`;
+  const memo = `${boundTo}\n${sealed}`;
   const known = opened.get(memo);
   if (known) return { ...known };
-  const result = open(sealed, boundTo, current, previous);
+  const result = open(sealed, boundTo);
   if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
   opened.set(memo, result);
   return { ...result };
 }
 
-function open(sealed: string, boundTo: string, current: SealingKey, previous: SealingKey | undefined): Unsealed {
+function open(sealed: string, boundTo: string): Unsealed {
   const [version, keyId, iv, tag, body] = sealed.split(".");
   if (version !== FORMAT || !keyId || !iv || !tag || body === undefined)
     throw new SealError("sealed value is malformed");
+  const { current, previous } = keys();
   const key = [current, previous].find((candidate) => candidate?.id === keyId);
   if (!key) throw new SealError("sealed under a key that is no longer configured");
   try {

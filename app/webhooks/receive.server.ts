@@ -141,8 +141,8 @@ export async function verifyDelivery(
   if (incoming.method !== "POST") throw new WebhookRefusal(405, null, { allow: "POST" });
   const { rawBody, check } = await readSigned(incoming);
   const shop = check.domain.toLowerCase();
-  const optional = optionalHeaders(incoming.header, check.webhookType);
   if (!SHOP_DOMAIN.test(shop)) throw new WebhookRefusal(400, "not a shop domain");
+  const optional = optionalHeaders(incoming.header, check.webhookType);
 
   let payload: unknown;
   let notJson: string | undefined;
