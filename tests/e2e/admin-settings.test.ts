@@ -42,6 +42,9 @@ const { embeddedUrl, appBridgeStub } = embeddedAdmin({
  * Everything the app answered a page: status line, headers and body, each read in full. A body
  * that cannot be read is kept as such and fails the test, so nothing goes unchecked unnoticed.
  */
+/** How long no new answer must come before a page is closed. */
+const QUIET_MS = 300;
+
 class AppAnswers {
   readonly texts: string[] = [];
   readonly unread: string[] = [];
@@ -64,9 +67,16 @@ class AppAnswers {
     }
   }
 
-  /** Waits for every answer seen so far to be read; call before closing the page. */
+  /**
+   * Waits for every answer seen to be read, and for a quiet spell with no new one; call before
+   * closing the page. Remix fetches route manifests in the background (links it discovers), and
+   * an answer that came just before the close could not be read once the page was gone.
+   */
   async settled(): Promise<void> {
-    while (this.reads.length > 0) await Promise.all(this.reads.splice(0));
+    do {
+      while (this.reads.length > 0) await Promise.all(this.reads.splice(0));
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    } while (this.reads.length > 0);
   }
 }
 
