@@ -28,9 +28,16 @@ function createClient(): PrismaClient {
     // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across
     // an application crash, and several times faster for the webhook inbox. Checkpoints run on
     // a thread of their own, off the event loop (app/wal-checkpoints.server.ts).
+    // temp_store=MEMORY: a transaction's savepoints (the worker's group commits) and multi-row
+    // statements keep the pages they may roll back in a journal of their own, which SQLite
+    // otherwise moves into a new file on disk past 64 KiB. Creating, writing and dropping that
+    // file held the single writer for up to tens of milliseconds at a time under load
+    // (docs/throughput.md, "Temporary files in memory"); such a journal is only ever as large as
+    // one transaction's changes.
     void client
       .$queryRawUnsafe("PRAGMA journal_mode = WAL")
       .then(() => client.$queryRawUnsafe("PRAGMA synchronous = NORMAL"))
+      .then(() => client.$queryRawUnsafe("PRAGMA temp_store = MEMORY"))
       .then(() => checkpointOffTheLoop(client))
       .catch(() => {});
   }
