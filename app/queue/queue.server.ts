@@ -103,6 +103,17 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
   }));
 }
 
+/**
+ * When the next queued job falls due (it may already be due), or null when none is queued:
+ * deferred and retried jobs, and a job that finishing put straight back (rerun).
+ */
+export async function nextDue(): Promise<Date | null> {
+  const [row] = await sql.rows<{ runAt: unknown }>(
+    Prisma.sql`SELECT MIN("runAt") AS "runAt" FROM "Job" WHERE "state" = 'queued'`,
+  );
+  return row?.runAt == null ? null : readDate(row.runAt);
+}
+
 /** `"id" = job AND held by this worker`: the fence on every write a running job makes. */
 function held(job: ClaimedJob): Prisma.Sql {
   return Prisma.sql`"id" = ${job.id} AND "leaseOwner" = ${job.owner} AND "state" = 'running'`;

@@ -10,17 +10,24 @@ import {
   type JobKind,
   type Transition,
 } from "./job-states";
-import { claim, fenced, releaseAfterFault, renew, settle } from "./queue.server";
+import { claim, fenced, nextDue, releaseAfterFault, renew, settle } from "./queue.server";
 import { nextTurn } from "./turns";
 import { onWake } from "./wake.server";
 
-// Runs jobs inside the app's server process. It wakes when work is queued in this process and
-// also polls, so work survives restarts and reaches every instance. While a job runs its lease
+// Runs jobs inside the app's server process. It wakes when work is queued in this process, when
+// the next queued job falls due, and on a poll, so work survives restarts and reaches every
+// instance. While a job runs its lease
 // is renewed, so no outside call can outlive it unnoticed: when renewal fails the job's signal
 // aborts, and its next write is refused by the fence anyway.
 
 /** How long a runner with no room and nothing running waits before it asks its limit again. */
 const NO_ROOM_WAIT_MS = 50;
+
+/**
+ * The least wait for a job that is already due but was not claimed: another instance may hold
+ * it in a claim that has not committed yet (PostgreSQL skips locked rows).
+ */
+const DUE_AGAIN_MS = 10;
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -181,7 +188,31 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     ticking = drain().finally(() => {
       ticking = null;
     });
+    // Once per drain, however many wake-ups joined it (a failed drain is its caller's to report).
+    ticking.then(
+      () => wakeWhenDue().catch((error: unknown) => logger.warn("could not look up the next due job", { error })),
+      () => {},
+    );
     return ticking;
+  }
+
+  // A drain ends once nothing is due. What falls due next (a write deferred to the shop's
+  // bucket, a retry's backoff, a job that finishing put straight back) runs at its time rather
+  // than at the next poll; one timer, for the earliest, and only when it comes before the poll.
+  let dueTimer: NodeJS.Timeout | undefined;
+  let dueAt = Number.POSITIVE_INFINITY;
+  async function wakeWhenDue(): Promise<void> {
+    const at = await nextDue();
+    if (!at || stopping.signal.aborted) return;
+    const wait = Math.max(DUE_AGAIN_MS, at.getTime() - now().getTime());
+    if (wait >= options.pollIntervalMs || Date.now() + wait >= dueAt) return;
+    clearTimeout(dueTimer);
+    dueAt = Date.now() + wait;
+    dueTimer = setTimeout(() => {
+      dueAt = Number.POSITIVE_INFINITY;
+      kick();
+    }, wait);
+    dueTimer.unref();
   }
 
   const kick = () => {
@@ -200,6 +231,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       stopping.abort(new Error("the worker is stopping"));
       unsubscribe();
       clearInterval(timer);
+      clearTimeout(dueTimer);
       await Promise.allSettled([...inFlight, ticking]);
     },
   };

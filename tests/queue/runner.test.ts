@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { Transition } from "../../app/queue/job-states";
-import { enqueue } from "../../app/queue/queue.server";
+import { enqueue, reopen } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner } from "../../app/queue/runner.server";
 
 // The runner's drain on real job rows: it stops only once a claim has come back short, never
-// because jobs that ended together left it with nothing running and nothing claimed. Its poll
-// is an hour away and nothing wakes it, so whatever is due must run without either.
+// because jobs that ended together left it with nothing running and nothing claimed; and what
+// falls due after it stopped runs at its time. Its poll is an hour away and nothing wakes it,
+// so whatever is due must run without either.
 
 const runners: JobRunner[] = [];
 afterEach(async () => {
@@ -53,4 +54,58 @@ describe("the runner's drain", () => {
     for (const finish of waiting.splice(0)) finish();
     await expect.poll(async () => prisma.job.count({ where: { shop, state: "done" } })).toBe(10);
   });
+
+  it("runs a job it deferred once the job's time comes, not at the next poll", async () => {
+    const shop = "runner-deferred.myshopify.com";
+    const now = new Date();
+    await enqueue(prisma, [{ shop, kind: "verify-order", subject: `${shop}-1`, runAt: now }], now);
+    const runs: Date[] = [];
+    const handler: JobHandler = {
+      run: async () => {
+        runs.push(new Date());
+        // The first run waits for the shop's bucket, as a throttled tag write does.
+        return runs.length === 1 ? { to: "defer", at: new Date(Date.now() + 200), reason: "bucket" } : { to: "finish" };
+      },
+      giveUp: async () => {},
+    };
+    runners.push(startRunner(handler));
+
+    await expect
+      .poll(async () => (await prisma.job.findFirst({ where: { shop } }))?.state, { timeout: 10_000 })
+      .toBe("done");
+    expect(runs).toHaveLength(2);
+  });
+
+  it("runs a job again when something arrived for it while it ran, without a wake-up", async () => {
+    const shop = "runner-rerun.myshopify.com";
+    const subject = `${shop}-1`;
+    const now = new Date();
+    await enqueue(prisma, [{ shop, kind: "verify-order", subject, runAt: now }], now);
+    const finishes: (() => void)[] = [];
+    const handler: JobHandler = {
+      run: () => new Promise<Transition>((resolve) => finishes.push(() => resolve({ to: "finish" }))),
+      giveUp: async () => {},
+    };
+    runners.push(startRunner(handler));
+    await expect.poll(() => finishes.length).toBe(1);
+
+    // A refund for the order, recorded while its job runs (intake's reopen, without its wake-up).
+    await reopen(prisma, "verify-order", subject, new Date());
+    finishes[0]!();
+
+    await expect.poll(() => finishes.length, { timeout: 10_000 }).toBe(2);
+    finishes[1]!();
+    await expect
+      .poll(async () => (await prisma.job.findFirst({ where: { shop } }))?.state, { timeout: 10_000 })
+      .toBe("done");
+  });
 });
+
+function startRunner(handler: JobHandler): JobRunner {
+  return startJobRunner({
+    handlers: { "verify-order": handler, "lookup-click": handler },
+    concurrency: 4,
+    pollIntervalMs: 3_600_000,
+    takeTurns: false,
+  });
+}
