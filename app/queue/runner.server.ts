@@ -16,9 +16,8 @@ import { onWake } from "./wake.server";
 
 // Runs jobs inside the app's server process. It wakes when work is queued in this process, when
 // the next queued job falls due, and on a poll, so work survives restarts and reaches every
-// instance. While a job runs its lease
-// is renewed, so no outside call can outlive it unnoticed: when renewal fails the job's signal
-// aborts, and its next write is refused by the fence anyway.
+// instance. While a job runs its lease is renewed, so no outside call can outlive it unnoticed:
+// when renewal fails the job's signal aborts, and its next write is refused by the fence anyway.
 
 /** How long a runner with no room and nothing running waits before it asks its limit again. */
 const NO_ROOM_WAIT_MS = 50;
@@ -200,14 +199,15 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   // bucket, a retry's backoff, a job that finishing put straight back) runs at its time rather
   // than at the next poll; one timer, for the earliest, and only when it comes before the poll.
   let dueTimer: NodeJS.Timeout | undefined;
+  /** The due time the timer is set for. */
   let dueAt = Number.POSITIVE_INFINITY;
   async function wakeWhenDue(): Promise<void> {
     const at = await nextDue();
-    if (!at || stopping.signal.aborted) return;
+    if (!at || stopping.signal.aborted || at.getTime() >= dueAt) return;
     const wait = Math.max(DUE_AGAIN_MS, at.getTime() - now().getTime());
-    if (wait >= options.pollIntervalMs || Date.now() + wait >= dueAt) return;
+    if (wait >= options.pollIntervalMs) return;
     clearTimeout(dueTimer);
-    dueAt = Date.now() + wait;
+    dueAt = at.getTime();
     dueTimer = setTimeout(() => {
       dueAt = Number.POSITIVE_INFINITY;
       kick();

@@ -23,7 +23,7 @@ function nameOf(kind: WebhookTypeValue, key: HeaderKey): string {
 }
 
 /** The kind of delivery, as the library tells it: an events HMAC header makes it an event. */
-export function deliveryKind(header: HeaderOf): WebhookTypeValue {
+function deliveryKind(header: HeaderOf): WebhookTypeValue {
   return header(nameOf(WebhookType.Events, "hmac")) !== null ? WebhookType.Events : WebhookType.Webhooks;
 }
 

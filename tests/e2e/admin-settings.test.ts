@@ -38,13 +38,13 @@ const { embeddedUrl, appBridgeStub } = embeddedAdmin({
   appUrl: () => appUrl,
 });
 
+/** How long no new answer must come before a page is closed. */
+const QUIET_MS = 300;
+
 /**
  * Everything the app answered a page: status line, headers and body, each read in full. A body
  * that cannot be read is kept as such and fails the test, so nothing goes unchecked unnoticed.
  */
-/** How long no new answer must come before a page is closed. */
-const QUIET_MS = 300;
-
 class AppAnswers {
   readonly texts: string[] = [];
   readonly unread: string[] = [];
