@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
-import { dialect } from "../db.server";
+import { dialect, type Db } from "../db.server";
 import { insertRows, modelRows, sql, updateRow, updateWhere, type Sql } from "../sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
@@ -20,6 +20,12 @@ export interface OrderForEvents {
   /** How the order's verification ended: said on events that find no commission. */
   outcome: string | null;
 }
+
+/**
+ * What an event says when its order had no commission to apply it to. An order that failed can
+ * still get one (Retry), so such events go back to pending when it goes again.
+ */
+export const NO_COMMISSION = "not applied: the order has no commission";
 
 /** Whether the order has events still to apply (read outside any transaction, to skip one). */
 export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean> {
@@ -44,11 +50,23 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
     const facts = parseEventFacts(event.facts);
     let result: string;
     if (!facts) result = "not applied: its stored facts cannot be read";
-    else if (!record) result = `not applied: the order has no commission (${order.outcome ?? "not verified"})`;
+    else if (!record) result = `${NO_COMMISSION} (${order.outcome ?? "not verified"})`;
     else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
     await updateWhere(tx, "OrderEvent", Prisma.sql`"id" = ${event.id}`, { appliedAt: now, result });
   }
   return events.length;
+}
+
+/**
+ * The order goes again (Retry): its events set aside for want of a commission wait for the one
+ * it may now get, and are applied with its credit. Without this, a refund or cancellation that
+ * arrived while the order had failed would never reach the commission a retry credits.
+ */
+export function reopenEventsWithoutCommission(tx: Db, shop: string, orderId: string) {
+  return tx.orderEvent.updateMany({
+    where: { shop, orderId, result: { startsWith: NO_COMMISSION } },
+    data: { appliedAt: null, result: null },
+  });
 }
 
 /** The order's record, locked on PostgreSQL against the approval sweep and a payout. */

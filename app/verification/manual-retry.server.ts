@@ -1,3 +1,4 @@
+import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
 import prisma from "../db.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -7,7 +8,8 @@ import { verificationWhere } from "./order-facts";
 // a bad key) can go again, only in the merchant's own shop, and only while their click can
 // still be looked up, unless the service's verdict is already stored: then what is left
 // (tagging the order, crediting the creator) no longer needs the click. The order's job starts
-// again with a fresh set of attempts.
+// again with a fresh set of attempts, and the refunds and cancellation that found no commission
+// while it had failed are applied to the one it gets.
 
 export const RETRYABLE_OUTCOMES = ["failed", "rejected"] as const;
 
@@ -40,7 +42,7 @@ export async function retryVerificationNow(
 ): Promise<ManualRetryResult> {
   const row = await prisma.verification.findFirst({
     where: verificationWhere(shop, idOrOrderId),
-    select: { id: true, outcome: true, deadlineAt: true, hijacked: true },
+    select: { id: true, shop: true, orderId: true, outcome: true, deadlineAt: true, hijacked: true },
   });
   if (!row) return { ok: false, reason: "not-found" };
   if (!endedBadly(row)) return { ok: false, reason: "not-retryable" };
@@ -50,6 +52,7 @@ export async function retryVerificationNow(
   const requeued = await prisma.$transaction(async (tx) => {
     if (!(await requeue(tx, "verify-order", row.id, now))) return false;
     await tx.verification.update({ where: { id: row.id }, data: { outcome: null, reason: null, completedAt: null } });
+    await reopenEventsWithoutCommission(tx, row.shop, row.orderId);
     return true;
   });
   if (!requeued) return { ok: false, reason: "not-retryable" };

@@ -6,6 +6,7 @@ import {
   cancelOrder,
   placeOrder,
   refundOrder,
+  runOrderToEnd,
   useHarness,
   verificationOf,
   type Harness,
@@ -198,6 +199,45 @@ describe("refunds and cancellations", () => {
       { appliedAt: expect.any(Date), result: "not applied: the order has no commission (unattributed)" },
     ]);
     expect((await verificationOf(shop, payload.id)).job.state).toBe("done");
+  });
+
+  it("keeps a refund that arrived while the order had failed, and applies it when a retry credits the order", async () => {
+    const shop = await newShop();
+    // Shopify unreachable for the tag write: the verdict is in, the order fails before its credit.
+    const broken = startWorker({
+      deps: {
+        shopifyAdmin: () => {
+          throw new Error("simulated fault while reaching Shopify");
+        },
+      },
+    });
+    const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77", subtotal: "80.00" });
+    const failed = await runOrderToEnd(h, broken, shop, payload.id);
+    expect(failed).toMatchObject({ outcome: "failed", hijacked: true, commission: null });
+    await broken.stop();
+    h.clock.now = null;
+
+    await refundOrder(h, shop, payload, { subtotal: "20.00" });
+    const w = startWorker();
+    await w.runOnce();
+    // Nothing to apply it to while the order has failed.
+    expect(await eventsOf(shop, payload.id)).toMatchObject([
+      { kind: "refund", result: "not applied: the order has no commission (failed)" },
+    ]);
+    expect((await verificationOf(shop, payload.id)).outcome).toBe("failed");
+
+    const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
+    expect(await retryVerificationNow(shop, String(payload.id))).toMatchObject({ ok: true });
+    await w.runOnce();
+    const { v, record, entries } = await ledgerOf(shop, payload.id);
+    expect(v.outcome).toBe("hijacked");
+    // 8.00 credited on 80.00, then 20.00 of it refunded: a quarter back.
+    expect(entries).toEqual([
+      ["credit", "8.00"],
+      ["refund", "-2.00"],
+    ]);
+    expect(record).toMatchObject({ amount: "6.00", refunded: "20" });
+    expect((await eventsOf(shop, payload.id))[0]).toMatchObject({ result: "refund -2.00 USD" });
   });
 });
 
