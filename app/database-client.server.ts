@@ -41,8 +41,13 @@ export function sqliteRuntimeProblem(nodeVersion: string, betterSqlite3Version: 
   );
 }
 
+export interface DatabaseClientOptions {
+  /** PostgreSQL: the most connections this client's pool opens (node-postgres's default, 10, when unset). */
+  poolSize?: number;
+}
+
 /** The driver adapter for the URL: the app's client and Prisma's CLI (prisma.config.ts) both use it. */
-export function databaseAdapter(url: string): PrismaBetterSQLite3 | PrismaPg {
+export function databaseAdapter(url: string, options: DatabaseClientOptions = {}): PrismaBetterSQLite3 | PrismaPg {
   if (requireDialect(url) === "sqlite") {
     const driver = createRequire(import.meta.url)("better-sqlite3/package.json") as { version: string };
     const problem = sqliteRuntimeProblem(process.versions.node, driver.version);
@@ -50,7 +55,7 @@ export function databaseAdapter(url: string): PrismaBetterSQLite3 | PrismaPg {
     // Unix milliseconds: raw SQL compares and buckets timestamps as integers (decision 001).
     return new PrismaBetterSQLite3({ url: `file:${databaseFile(url)}` }, { timestampFormat: "unixepoch-ms" });
   }
-  return new PrismaPg({ connectionString: url });
+  return new PrismaPg({ connectionString: url, ...(options.poolSize !== undefined && { max: options.poolSize }) });
 }
 
 interface GeneratedClient {
@@ -105,7 +110,7 @@ export async function connectedDriver(client: PrismaClient): Promise<ConnectedDr
 }
 
 /** A Prisma client on the URL's database, typed with the shared model types. */
-export function createDatabaseClient(url: string): PrismaClient {
+export function createDatabaseClient(url: string, options: DatabaseClientOptions = {}): PrismaClient {
   // Loaded at run time by module name, so the production build keeps using the generated
   // clients in node_modules rather than bundling one of them.
   const require = createRequire(import.meta.url);
@@ -121,7 +126,7 @@ export function createDatabaseClient(url: string): PrismaClient {
   const shared = (require("@prisma/client") as GeneratedClient).Prisma.PrismaClientKnownRequestError;
   if (generated.Prisma.PrismaClientKnownRequestError !== shared)
     throw new Error("the PostgreSQL Prisma client does not share @prisma/client's runtime: run `npm run setup`");
-  const factory = databaseAdapter(url);
+  const factory = databaseAdapter(url, options);
   let driver: ConnectedDriver | undefined;
   // The same factory, remembering what it connects (Prisma connects lazily, and again after a
   // disconnect), so connectedDriver reaches the connection the client uses.

@@ -2,7 +2,7 @@ import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { createDatabaseClient, requireDialect } from "./database-client.server";
 import { databaseFile, type DatabaseDialect } from "./database-url";
-import { env } from "./env.server";
+import { env, type Env } from "./env.server";
 import { logger } from "./logger.server";
 import { AUTOCHECKPOINT_PAGES, BACKSTOP_AUTOCHECKPOINT_PAGES, startWalCheckpoints } from "./wal-checkpoints.server";
 
@@ -22,7 +22,7 @@ export function sqlTime(at: Date): Prisma.Sql {
 }
 
 function createClient(): PrismaClient {
-  const client = createDatabaseClient(env().DATABASE_URL);
+  const client = createDatabaseClient(env().DATABASE_URL, { poolSize: poolShare(env()) });
   if (dialect === "sqlite") {
     // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and
     // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across
@@ -42,6 +42,20 @@ function createClient(): PrismaClient {
       .catch(() => {});
   }
   return client;
+}
+
+/**
+ * This thread's part of DATABASE_POOL_SIZE: all of it, or half when the worker runs on a thread
+ * of its own (the main thread takes the odd one), at least one each.
+ */
+export function poolShare(
+  settings: Pick<Env, "DATABASE_POOL_SIZE" | "WORKER_THREAD" | "WORKER_ENABLED">,
+  main: boolean = isMainThread,
+): number | undefined {
+  const total = settings.DATABASE_POOL_SIZE;
+  if (total === undefined) return undefined;
+  if (!settings.WORKER_THREAD || !settings.WORKER_ENABLED) return total;
+  return Math.max(1, main ? Math.ceil(total / 2) : Math.floor(total / 2));
 }
 
 function checkpointOffTheLoop(client: PrismaClient): void {

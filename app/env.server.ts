@@ -57,6 +57,9 @@ const EnvSchema = z.object({
       (url) => databaseDialect(url) !== null,
       "must be a SQLite file URL (file:./data/app.sqlite) or a PostgreSQL URL (postgresql://user:password@host:5432/database)",
     ),
+  // PostgreSQL connections the process opens at most, split between intake's thread and the
+  // worker's when it has one; unset, each thread's pool opens up to node-postgres's 10.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).optional(),
   SETTINGS_ENCRYPTION_KEY: sealingKey,
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: sealingKey.optional(),
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),

@@ -27,6 +27,13 @@ describe("parseEnv", () => {
     expect(env.WORKER_LEASE_MS).toBe(120_000);
   });
 
+  it("reads the PostgreSQL pool's size as a whole number of at least one, unset by default", () => {
+    expect(parseEnv(valid).DATABASE_POOL_SIZE).toBeUndefined();
+    expect(parseEnv({ ...valid, DATABASE_POOL_SIZE: "12" }).DATABASE_POOL_SIZE).toBe(12);
+    expect(problems({ ...valid, DATABASE_POOL_SIZE: "0" })).toEqual([expect.stringMatching(/^DATABASE_POOL_SIZE /)]);
+    expect(problems({ ...valid, DATABASE_POOL_SIZE: "many" })).toEqual([expect.stringMatching(/^DATABASE_POOL_SIZE /)]);
+  });
+
   it("reads the worker's lease length within its bounds", () => {
     expect(parseEnv({ ...valid, WORKER_LEASE_MS: "15000" }).WORKER_LEASE_MS).toBe(15_000);
     expect(problems({ ...valid, WORKER_LEASE_MS: "1000" })).toEqual([expect.stringMatching(/^WORKER_LEASE_MS /)]);
