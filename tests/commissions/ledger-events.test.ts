@@ -3,6 +3,7 @@ import { approveDueCommissions, startApprovalSweep } from "../../app/commissions
 import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
 import prisma from "../../app/db.server";
 import {
+  alwaysThrowing,
   cancelOrder,
   placeOrder,
   refundOrder,
@@ -206,9 +207,7 @@ describe("refunds and cancellations", () => {
     // Shopify unreachable for the tag write: the verdict is in, the order fails before its credit.
     const broken = startWorker({
       deps: {
-        shopifyAdmin: () => {
-          throw new Error("simulated fault while reaching Shopify");
-        },
+        shopifyAdmin: alwaysThrowing("simulated fault while reaching Shopify"),
       },
     });
     const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77", subtotal: "80.00" });

@@ -119,6 +119,13 @@ export function testDeps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
   };
 }
 
+/** A dependency that always throws `message`: a fault inside the app, not an answer from outside. */
+export function alwaysThrowing(message: string): () => never {
+  return () => {
+    throw new Error(message);
+  };
+}
+
 export interface WorkerSetup {
   deps?: Partial<PipelineDeps>;
   owner?: string;

@@ -7,6 +7,7 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import { unpark } from "../../app/queue/queue.server";
 import { GAVE_UP_ON_LIFETIME } from "../../app/verification/retry-policy";
 import {
+  alwaysThrowing,
   clearClickFaults,
   clickFault,
   LOOKUP,
@@ -275,9 +276,7 @@ describe("failures and recovery", () => {
     const shop = await newShop();
     const w = startWorker({
       deps: {
-        clickService: () => {
-          throw new Error("simulated fault while building the client");
-        },
+        clickService: alwaysThrowing("simulated fault while building the client"),
       },
     });
     const { payload } = await placeOrder(h, { shop });
@@ -291,9 +290,7 @@ describe("failures and recovery", () => {
     const shop = await newShop();
     const broken = startWorker({
       deps: {
-        shopifyAdmin: () => {
-          throw new Error("simulated fault while reaching Shopify");
-        },
+        shopifyAdmin: alwaysThrowing("simulated fault while reaching Shopify"),
       },
     });
     const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });

@@ -9,6 +9,7 @@ import { saveSettings } from "../../app/settings/shop-settings.server";
 import { createClickServiceClient } from "../../app/click-service";
 import { MAX_ATTEMPTS } from "../../app/queue/job-states";
 import {
+  alwaysThrowing,
   clearClickFaults,
   clickFault,
   orderTags,
@@ -174,9 +175,7 @@ describe("giving up", () => {
     const shop = await newShop();
     const w = startWorker({
       deps: {
-        clickService: () => {
-          throw new Error("simulated fault while building the client");
-        },
+        clickService: alwaysThrowing("simulated fault while building the client"),
       },
     });
     const { payload } = await placeOrder(h, { shop });
