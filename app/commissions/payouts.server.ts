@@ -7,7 +7,10 @@ import { minorToAmount } from "./commission-amount";
 // here. A payout marks the approved records it covers as paid and nets every clawback (a
 // refund or cancellation after an earlier payment) of that creator and currency, in one
 // transaction. The form carries an idempotency key, unique per shop: submitting it again finds
-// the payout already recorded, and a record already paid is never in a second payout.
+// the payout already recorded, and a record already paid is never in a second payout. It also
+// carries each balance as the page showed it, which is what the merchant paid: a balance that
+// has changed since (the approval sweep approved more, a refund took some back) is refused, so
+// the ledger never records as paid an amount that was not.
 
 export interface PayableBalance {
   /** `${currency}:${creatorId}`: what the form sends back for a chosen balance. */
@@ -93,17 +96,33 @@ const PayoutForm = z.object({
         !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date),
       "enter a real date",
     ),
-  balances: z.array(z.string()).min(1, "choose at least one balance to pay").max(1_000),
+  balances: z
+    .array(
+      z.object({
+        key: z.string(),
+        shownMinor: z.string().regex(/^-?\d{1,30}$/, "reload the page and choose the balances again"),
+      }),
+    )
+    .min(1, "choose at least one balance to pay")
+    .max(1_000),
 });
+
+/** A balance the merchant chose: its key, and its amount (minor units) as the page showed it. */
+export interface ChosenBalance {
+  key: string;
+  shownMinor: string;
+}
 
 export type RecordPayoutResult =
   { ok: true; payoutId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
 
 class NothingToPay extends Error {}
 
+class BalancesChanged extends Error {}
+
 export async function recordPayout(
   shop: string,
-  input: { idempotencyKey: string; reference: string; paidOn: string; balances: string[] },
+  input: { idempotencyKey: string; reference: string; paidOn: string; balances: ChosenBalance[] },
   now: Date = new Date(),
 ): Promise<RecordPayoutResult> {
   const parsed = PayoutForm.safeParse(input);
@@ -113,7 +132,12 @@ export async function recordPayout(
     return { ok: false, errors };
   }
   const form = parsed.data;
-  const chosen = form.balances.map(parseBalanceKey).filter((b): b is NonNullable<typeof b> => b !== null);
+  // A balance chosen twice (a form sent by hand) is paid once.
+  const byKey = new Map(form.balances.map((balance) => [balance.key, balance]));
+  const chosen = [...byKey.values()].flatMap(({ key, shownMinor }) => {
+    const balance = parseBalanceKey(key);
+    return balance ? [{ ...balance, shownMinor: BigInt(shownMinor) }] : [];
+  });
   const earlier = await findPayout(shop, form.idempotencyKey);
   if (earlier) return earlier;
   try {
@@ -128,16 +152,20 @@ export async function recordPayout(
             createdAt: now,
           },
         });
-        let lines = 0;
-        for (const balance of chosen) if (await payBalance(tx, shop, payout.id, balance, now)) lines += 1;
-        if (lines === 0) throw new NothingToPay();
-        return { ok: true as const, payoutId: payout.id, duplicate: false, lines };
+        const dues = [];
+        for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance) });
+        if (dues.every(({ due }) => due === null)) throw new NothingToPay();
+        const changed = dues.filter(({ due, shownMinor }) => (due?.total ?? 0n) !== shownMinor);
+        if (changed.length > 0) throw new BalancesChanged(changedText(changed));
+        for (const { due, ...balance } of dues) await payBalance(tx, shop, payout.id, balance, due!, now);
+        return { ok: true as const, payoutId: payout.id, duplicate: false, lines: dues.length };
       },
       { timeout: 60_000 },
     );
   } catch (error) {
     if (error instanceof NothingToPay)
       return { ok: false, errors: { balances: "nothing is left to pay in the chosen balances; reload the page" } };
+    if (error instanceof BalancesChanged) return { ok: false, errors: { balances: error.message } };
     // The same form submitted twice at once: the other submission recorded it.
     if (isUniqueViolation(error)) {
       const recorded = await findPayout(shop, form.idempotencyKey);
@@ -155,14 +183,20 @@ async function findPayout(shop: string, idempotencyKey: string): Promise<RecordP
   return payout ? { ok: true, payoutId: payout.id, duplicate: true, lines: payout._count.lines } : null;
 }
 
-/** Pays one creator's approved records in one currency, less their clawbacks; false when nothing positive is due. */
-async function payBalance(
+interface Due {
+  total: bigint;
+  records: number;
+}
+
+/**
+ * What one creator is due in one currency now: approved records less clawbacks not yet
+ * netted; null when nothing positive is due.
+ */
+async function dueOf(
   tx: Db,
   shop: string,
-  payoutId: string,
   { creatorId, currency }: { creatorId: string; currency: string },
-  now: Date,
-): Promise<boolean> {
+): Promise<Due | null> {
   const records = { shop, creatorId, currency };
   if (dialect === "postgresql")
     // Held until commit, so neither a refund nor the approval sweep changes these rows between
@@ -177,7 +211,28 @@ async function payBalance(
     }),
   ]);
   const total = (approved._sum.amountMinor ?? 0n) + (owed._sum.amountMinor ?? 0n);
-  if (approved._count === 0 || total <= 0n) return false;
+  return approved._count === 0 || total <= 0n ? null : { total, records: approved._count };
+}
+
+/** Why the payout was refused: each balance that is not what the page showed. */
+function changedText(changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[]): string {
+  const each = changed.map(
+    ({ creatorId, currency, shownMinor, due }) =>
+      `${creatorId} was ${formatMoney(shownMinor, currency)} when the page loaded and is ${formatMoney(due?.total ?? 0n, currency)} now`,
+  );
+  return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
+}
+
+/** Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this transaction. */
+async function payBalance(
+  tx: Db,
+  shop: string,
+  payoutId: string,
+  { creatorId, currency }: { creatorId: string; currency: string },
+  due: Due,
+  now: Date,
+): Promise<void> {
+  const records = { shop, creatorId, currency };
   await tx.commission.updateMany({
     where: { ...records, status: "approved" },
     data: { status: "paid", paidAt: now, payoutId },
@@ -191,12 +246,11 @@ async function payBalance(
       payoutId,
       creatorId,
       currency,
-      amountMinor: total,
-      amount: minorToAmount(total, currency),
-      records: approved._count,
+      amountMinor: due.total,
+      amount: minorToAmount(due.total, currency),
+      records: due.records,
     },
   });
-  return true;
 }
 
 export interface PayoutSummary {

@@ -13,7 +13,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
@@ -24,7 +24,9 @@ import { authenticate } from "../shopify.server";
 
 // Payouts: choose approved balances, record the payment with a reference and a date. Each
 // page load carries a fresh form token (the payout's idempotency key): submitting the same
-// form twice finds the payout already recorded instead of paying again.
+// form twice finds the payout already recorded instead of paying again. Each chosen balance is
+// sent with the amount shown beside it, what the merchant paid: one that changed since is
+// refused, and the choices are cleared so the merchant looks again.
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -43,7 +45,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     idempotencyKey: text("formToken"),
     reference: text("reference"),
     paidOn: text("paidOn"),
-    balances: form.getAll("balance").filter((value): value is string => typeof value === "string"),
+    balances: form
+      .getAll("balance")
+      .filter((key): key is string => typeof key === "string")
+      .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
   });
   return json<RecordPayoutResult>(result, { status: result.ok ? 200 : 400 });
 };
@@ -58,13 +63,15 @@ export default function PayoutsPage() {
   const [paidOn, setPaidOn] = useState(today);
   const errors = result && !result.ok ? result.errors : {};
 
-  // A recorded payout empties the form; its balances are gone from the reloaded list.
+  // A recorded payout empties the form; its balances are gone from the reloaded list. Balances
+  // that changed (or are gone) are chosen again only after the merchant has looked at them.
   useEffect(() => {
     if (result?.ok) {
       setChosen([]);
       setReference("");
-    }
+    } else if (result?.errors.balances) setChosen([]);
   }, [result]);
+  const shownOf = (key: string) => balances.find((b) => b.key === key)?.balanceMinor ?? "";
 
   const toggle = (key: string, on: boolean) =>
     setChosen((keys) => (on ? [...new Set([...keys, key])] : keys.filter((k) => k !== key)));
@@ -77,7 +84,10 @@ export default function PayoutsPage() {
         </Banner>
       ) : null}
       {result && !result.ok ? (
-        <Banner tone="critical" title={t("payouts.fixErrors")}>
+        <Banner
+          tone="critical"
+          title={t(errors.reference || errors.paidOn ? "payouts.fixErrors" : "payouts.notRecorded")}
+        >
           {errors.balances ? <Text as="p">{errors.balances}</Text> : null}
         </Banner>
       ) : null}
@@ -85,7 +95,10 @@ export default function PayoutsPage() {
       <Form method="post" data-testid="payout-form">
         <input type="hidden" name="formToken" value={formToken} />
         {chosen.map((key) => (
-          <input key={key} type="hidden" name="balance" value={key} />
+          <Fragment key={key}>
+            <input type="hidden" name="balance" value={key} />
+            <input type="hidden" name={`shown:${key}`} value={shownOf(key)} />
+          </Fragment>
         ))}
         <BlockStack gap="400">
           <SectionCard title={t("payouts.balances")}>

@@ -141,7 +141,10 @@ describe("Creators", () => {
 });
 
 describe("Payouts", () => {
-  type Balances = { balances: { key: string; balance: string; payable: boolean }[]; formToken: string };
+  type Balances = {
+    balances: { key: string; balance: string; balanceMinor: string; payable: boolean }[];
+    formToken: string;
+  };
 
   it("records a payout once however often the form is sent, and pays what was approved less clawbacks", async () => {
     const page = await json<Balances>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)));
@@ -160,8 +163,11 @@ describe("Payouts", () => {
       );
     // The form's checkboxes add one balance field each: build the body by hand for repeats.
     const body = new URLSearchParams({ formToken: page.formToken, reference: "Wire 2026-11", paidOn: "2026-11-21" });
-    body.append("balance", "USD:cr_alice");
-    body.append("balance", `USD:${INJECTED}`);
+    // Each with the amount the page shows beside it.
+    for (const key of ["USD:cr_alice", `USD:${INJECTED}`]) {
+      body.append("balance", key);
+      body.append(`shown:${key}`, page.balances.find((b) => b.key === key)!.balanceMinor);
+    }
     const post = () => {
       const request = adminRequest("/app/payouts", SHOP, { method: "POST" });
       return call(
@@ -207,6 +213,7 @@ describe("Payouts", () => {
   it("refuses a payout without a reference or a real date, recording nothing", async () => {
     const body = new URLSearchParams({ formToken: "token-invalid-1", reference: " ", paidOn: "2026-02-30" });
     body.append("balance", "EUR:cr_alice");
+    body.append("shown:EUR:cr_alice", "1000");
     const request = adminRequest("/app/payouts", SHOP);
     const response = await call(
       payoutsRoute.action as never,

@@ -6,7 +6,7 @@ import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";
 import { applyOrderEvents } from "../../app/commissions/order-events.server";
-import { recordPayout } from "../../app/commissions/payouts.server";
+import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
 import { COMMISSION_STATUSES } from "../../app/commissions/statuses";
 
 // The ledger's totals come from a trigger-kept daily rollup. Whatever is inserted, updated or
@@ -232,11 +232,7 @@ describe("commission totals with adjustments", () => {
           );
         };
         const pay = async () => {
-          const balances = await prisma.commission.findMany({
-            where: { shop, status: "approved" },
-            distinct: ["creatorId", "currency"],
-            select: { creatorId: true, currency: true },
-          });
+          const balances = (await payableBalances(shop)).filter((b) => b.payable);
           if (balances.length === 0) return;
           await recordPayout(
             shop,
@@ -244,7 +240,7 @@ describe("commission totals with adjustments", () => {
               idempotencyKey: `key-${shop}-${events}`,
               reference: "r",
               paidOn: "2026-11-21",
-              balances: balances.map((b) => `${b.currency}:${b.creatorId}`),
+              balances: balances.map((b) => ({ key: b.key, shownMinor: b.balanceMinor })),
             },
             NOW,
           );

@@ -38,6 +38,12 @@ async function ledgerOf(shop: string, orderId: number) {
   return { v, record: v.commission, entries: entries.map((e) => [e.kind, e.amount]), rows: entries };
 }
 
+/** The chosen balances as the Payouts page sends them: each with the amount it shows now. */
+async function asShown(shop: string, keys: string[]) {
+  const shown = new Map((await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]));
+  return keys.map((key) => ({ key, shownMinor: shown.get(key) ?? "0" }));
+}
+
 async function eventsOf(shop: string, orderId: number) {
   return prisma.orderEvent.findMany({ where: { shop, orderId: String(orderId) }, orderBy: { receivedAt: "asc" } });
 }
@@ -276,7 +282,7 @@ describe("hold, approval and payouts", () => {
       idempotencyKey: "payout-key-0001",
       reference: "transfer 1",
       paidOn: "2026-11-20",
-      balances: ["USD:cr_net"],
+      balances: await asShown(shop, ["USD:cr_net"]),
     });
     expect(paid).toMatchObject({ ok: true, duplicate: false, lines: 1 });
     expect((await ledgerOf(shop, first.payload.id)).record?.status).toBe("paid");
@@ -302,7 +308,7 @@ describe("hold, approval and payouts", () => {
       idempotencyKey: "payout-key-0002",
       reference: "transfer 2",
       paidOn: "2026-11-21",
-      balances: ["USD:cr_net"],
+      balances: await asShown(shop, ["USD:cr_net"]),
     });
     expect(next.ok).toBe(true);
     const line = await prisma.payoutLine.findFirstOrThrow({ where: { payoutId: next.ok ? next.payoutId : "" } });
@@ -323,7 +329,7 @@ describe("hold, approval and payouts", () => {
       idempotencyKey: "same-form-token",
       reference: "batch 7",
       paidOn: "2026-11-22",
-      balances: ["USD:cr_twice"],
+      balances: await asShown(shop, ["USD:cr_twice"]),
     };
     const [a, b] = await Promise.all([recordPayout(shop, form), recordPayout(shop, form)]);
     const c = await recordPayout(shop, form);
@@ -339,6 +345,49 @@ describe("hold, approval and payouts", () => {
     expect(await recordPayout(shop, { ...form, idempotencyKey: "another-form-token" })).toEqual({
       ok: false,
       errors: { balances: "nothing is left to pay in the chosen balances; reload the page" },
+    });
+  });
+
+  it("refuses a payout whose balance changed since the page showed it, recording nothing", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const w = startWorker();
+    const first = await placeOrder(h, { shop, creatorId: "cr_seen", expectedTag: "seen-1", subtotal: "100.00" });
+    await w.runOnce();
+    const shown = await asShown(shop, ["USD:cr_seen"]);
+    expect(shown).toEqual([{ key: "USD:cr_seen", shownMinor: "1000" }]);
+    const form = { idempotencyKey: "seen-form-1", reference: "wire 9", paidOn: "2026-11-23", balances: shown };
+
+    // Approved after the page loaded: the merchant paid 10.00, not 15.00.
+    await placeOrder(h, { shop, creatorId: "cr_seen", expectedTag: "seen-1", subtotal: "50.00" });
+    await w.runOnce();
+    const refused = await recordPayout(shop, form);
+    expect(refused).toEqual({
+      ok: false,
+      errors: {
+        balances:
+          "The balances changed since the page loaded: cr_seen was USD 10.00 when the page loaded and is USD 15.00 now. " +
+          "Check what you paid against the balances as they are now, and choose again.",
+      },
+    });
+    expect(await prisma.payout.count({ where: { shop } })).toBe(0);
+    expect(await prisma.commission.count({ where: { shop, status: "approved" } })).toBe(2);
+
+    // A refund took some back since: lower is refused as well.
+    await refundOrder(h, shop, first.payload, { subtotal: "100.00" });
+    await w.runOnce();
+    const lower = await recordPayout(shop, { ...form, balances: [{ key: "USD:cr_seen", shownMinor: "1500" }] });
+    expect(lower.ok ? "" : lower.errors.balances).toContain(
+      "cr_seen was USD 15.00 when the page loaded and is USD 5.00 now",
+    );
+    expect(await prisma.payout.count({ where: { shop } })).toBe(0);
+
+    // As the page shows it now, it is paid, once however often the form names it; the form's
+    // token was not used up by the refusals.
+    const paid = await recordPayout(shop, { ...form, balances: await asShown(shop, ["USD:cr_seen", "USD:cr_seen"]) });
+    expect(paid).toMatchObject({ ok: true, duplicate: false, lines: 1 });
+    expect(await prisma.payoutLine.findFirstOrThrow({ where: { payout: { shop } } })).toMatchObject({
+      amount: "5.00",
+      records: 1,
     });
   });
 

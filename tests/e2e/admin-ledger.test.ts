@@ -169,10 +169,20 @@ describe("the ledger's pages in the embedded admin", () => {
       await payouts.getByLabel("Pay cr_alice USD 5.50").check();
       await payouts.getByLabel("Payment reference").fill("Wire 77");
       await payouts.getByLabel("Date paid").fill("2026-11-20");
+      // Approved while the page was open: the merchant paid what the page showed, not this.
+      await seedRecord("cr_alice", "approved", 100n);
+      await payouts.getByRole("button", { name: "Record payout" }).click();
+      await payouts
+        .getByText("cr_alice was USD 5.50 when the page loaded and is USD 6.50 now", { exact: false })
+        .waitFor();
+      expect(await payouts.getByLabel("Pay cr_alice USD 6.50").isChecked()).toBe(false);
+      expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(0);
+      await snap(payouts, "payouts-balance-changed");
+      await payouts.getByLabel("Pay cr_alice USD 6.50").check();
       await payouts.getByRole("button", { name: "Record payout" }).click();
       await payouts.getByText("Payout recorded: 1 balance marked paid.").waitFor();
       await payouts.getByText("2026-11-20 — Wire 77").waitFor();
-      await payouts.getByText("cr_alice: USD 5.50 (2 records)").waitFor();
+      await payouts.getByText("cr_alice: USD 6.50 (3 records)").waitFor();
       await payouts.getByText("No approved balances to pay.").waitFor();
       await snap(payouts, "payouts");
       expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(0);
@@ -187,7 +197,7 @@ describe("the ledger's pages in the embedded admin", () => {
       const chunks: Buffer[] = [];
       for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
       expect(download.suggestedFilename()).toBe("payout-2026-11-20.csv");
-      expect(Buffer.concat(chunks).toString("utf8")).toBe("Creator,Amount,Currency,Records\r\ncr_alice,5.50,USD,2\r\n");
+      expect(Buffer.concat(chunks).toString("utf8")).toBe("Creator,Amount,Currency,Records\r\ncr_alice,6.50,USD,3\r\n");
       await payouts.context().close();
 
       // The ledger filters by the new statuses.
