@@ -155,7 +155,8 @@ export async function recordPayout(
         const dues = [];
         for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance) });
         if (dues.every(({ due }) => due === null)) throw new NothingToPay();
-        const changed = dues.filter(({ due, shownMinor }) => (due?.total ?? 0n) !== shownMinor);
+        // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
+        const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
         if (changed.length > 0) throw new BalancesChanged(changedText(changed));
         for (const { due, ...balance } of dues) await payBalance(tx, shop, payout.id, balance, due!, now);
         return { ok: true as const, payoutId: payout.id, duplicate: false, lines: dues.length };
@@ -218,7 +219,8 @@ async function dueOf(
 function changedText(changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[]): string {
   const each = changed.map(
     ({ creatorId, currency, shownMinor, due }) =>
-      `${creatorId} was ${formatMoney(shownMinor, currency)} when the page loaded and is ${formatMoney(due?.total ?? 0n, currency)} now`,
+      `${creatorId} was ${formatMoney(shownMinor, currency)} when the page loaded and ` +
+      (due ? `is ${formatMoney(due.total, currency)} now` : "has nothing due now"),
   );
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }

@@ -391,6 +391,24 @@ describe("hold, approval and payouts", () => {
     });
   });
 
+  it("refuses a hand-sent form that names a balance with nothing due beside one that is, recording nothing", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const w = startWorker();
+    await placeOrder(h, { shop, creatorId: "cr_due", expectedTag: "due-1", subtotal: "40.00" });
+    await w.runOnce();
+    const balances = [...(await asShown(shop, ["USD:cr_due"])), { key: "USD:cr_nobody", shownMinor: "0" }];
+    const refused = await recordPayout(shop, {
+      idempotencyKey: "hand-sent-1",
+      reference: "r",
+      paidOn: "2026-11-23",
+      balances,
+    });
+    expect(refused.ok ? "" : refused.errors.balances).toContain(
+      "cr_nobody was USD 0.00 when the page loaded and has nothing due now",
+    );
+    expect(await prisma.payout.count({ where: { shop } })).toBe(0);
+  });
+
   it("credits at a creator's own rate when one is set, at the shop's otherwise", async () => {
     const shop = await newShop({ commissionRate: "10", creatorRates: { cr_bob: "20", cr_eve: "0" } });
     const w = startWorker();
