@@ -187,11 +187,16 @@ async function findPayout(shop: string, idempotencyKey: string): Promise<RecordP
 interface Due {
   total: bigint;
   records: number;
+  /** The approved records and open clawbacks summed into `total`: what the payout marks. */
+  recordIds: string[];
+  clawbackIds: string[];
 }
 
 /**
  * What one creator is due in one currency now: approved records less clawbacks not yet
- * netted; null when nothing positive is due.
+ * netted; null when nothing positive is due. The rows are named, not re-selected when paid: on
+ * PostgreSQL a later statement of the transaction would also see a record credited approved
+ * (a hold of 0 days) and committed after this sum, and mark it paid although nobody paid it.
  */
 async function dueOf(
   tx: Db,
@@ -205,14 +210,20 @@ async function dueOf(
     await tx.$queryRaw`SELECT "id" FROM "Commission" WHERE "shop" = ${shop} AND "creatorId" = ${creatorId}
       AND "currency" = ${currency} FOR UPDATE`;
   const [approved, owed] = await Promise.all([
-    tx.commission.aggregate({ where: { ...records, status: "approved" }, _sum: { amountMinor: true }, _count: true }),
-    tx.commissionEntry.aggregate({
+    tx.commission.findMany({ where: { ...records, status: "approved" }, select: { id: true, amountMinor: true } }),
+    tx.commissionEntry.findMany({
       where: { shop, kind: "clawback", payoutId: null, commission: records },
-      _sum: { amountMinor: true },
+      select: { id: true, amountMinor: true },
     }),
   ]);
-  const total = (approved._sum.amountMinor ?? 0n) + (owed._sum.amountMinor ?? 0n);
-  return approved._count === 0 || total <= 0n ? null : { total, records: approved._count };
+  const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
+  if (approved.length === 0 || total <= 0n) return null;
+  return {
+    total,
+    records: approved.length,
+    recordIds: approved.map((row) => row.id),
+    clawbackIds: owed.map((row) => row.id),
+  };
 }
 
 /** Why the payout was refused: each balance that is not what the page showed. */
@@ -225,6 +236,9 @@ function changedText(changed: { creatorId: string; currency: string; shownMinor:
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }
 
+/** Ids per statement when marking rows: well under SQLite's and PostgreSQL's limits on parameters. */
+const IDS_PER_UPDATE = 1_000;
+
 /** Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this transaction. */
 async function payBalance(
   tx: Db,
@@ -234,15 +248,17 @@ async function payBalance(
   due: Due,
   now: Date,
 ): Promise<void> {
-  const records = { shop, creatorId, currency };
-  await tx.commission.updateMany({
-    where: { ...records, status: "approved" },
-    data: { status: "paid", paidAt: now, payoutId },
-  });
-  await tx.commissionEntry.updateMany({
-    where: { shop, kind: "clawback", payoutId: null, commission: records },
-    data: { payoutId },
-  });
+  for (let at = 0; at < due.recordIds.length; at += IDS_PER_UPDATE) {
+    const id = { in: due.recordIds.slice(at, at + IDS_PER_UPDATE) };
+    await tx.commission.updateMany({
+      where: { shop, id, status: "approved" },
+      data: { status: "paid", paidAt: now, payoutId },
+    });
+  }
+  for (let at = 0; at < due.clawbackIds.length; at += IDS_PER_UPDATE) {
+    const id = { in: due.clawbackIds.slice(at, at + IDS_PER_UPDATE) };
+    await tx.commissionEntry.updateMany({ where: { shop, id, payoutId: null }, data: { payoutId } });
+  }
   await tx.payoutLine.create({
     data: {
       payoutId,

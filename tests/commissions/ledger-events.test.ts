@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
 import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
-import prisma from "../../app/db.server";
+import prisma, { dialect } from "../../app/db.server";
 import {
   alwaysThrowing,
   cancelOrder,
@@ -42,6 +42,14 @@ async function ledgerOf(shop: string, orderId: number) {
 async function asShown(shop: string, keys: string[]) {
   const shown = new Map((await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]));
   return keys.map((key) => ({ key, shownMinor: shown.get(key) ?? "0" }));
+}
+
+/** A statement of this database waits for a row lock (the payout, behind the holder's). */
+async function payoutIsWaiting(): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<{ waiting: bigint }[]>`
+    SELECT COUNT(*) AS waiting FROM pg_stat_activity
+    WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
+  return Number(row?.waiting ?? 0) > 0;
 }
 
 async function eventsOf(shop: string, orderId: number) {
@@ -408,6 +416,60 @@ describe("hold, approval and payouts", () => {
     );
     expect(await prisma.payout.count({ where: { shop } })).toBe(0);
   });
+
+  // PostgreSQL only: SQLite's single writer runs the payout and the credit one after the other.
+  it.runIf(dialect === "postgresql")(
+    "pays only the records it summed, not one credited approved while it waited on another balance",
+    async () => {
+      const shop = await newShop({ holdDays: 0 });
+      const w = startWorker();
+      await placeOrder(h, { shop, creatorId: "cr_first", expectedTag: "first-1", subtotal: "100.00" });
+      const second = await placeOrder(h, { shop, creatorId: "cr_second", expectedTag: "second-1", subtotal: "50.00" });
+      await w.runOnce();
+      const form = {
+        idempotencyKey: "in-flight-form",
+        reference: "wire 12",
+        paidOn: "2026-11-24",
+        balances: await asShown(shop, ["USD:cr_first", "USD:cr_second"]),
+      };
+
+      // Another transaction (a refund's, say) holds cr_second's record, so the payout sums
+      // cr_first and then waits for it.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const isHolding = new Promise<void>((resolve) => (holding = resolve));
+      const holder = prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT "id" FROM "Commission" WHERE "shop" = ${shop} AND "orderId" = ${String(second.payload.id)} FOR UPDATE`;
+          holding();
+          await held;
+        },
+        { timeout: 30_000 },
+      );
+      await isHolding;
+      const payout = recordPayout(shop, form);
+      while (!(await payoutIsWaiting())) await new Promise((resolve) => setTimeout(resolve, 20));
+
+      // Meanwhile cr_first's next order is credited, approved at once.
+      const late = await placeOrder(h, { shop, creatorId: "cr_first", expectedTag: "first-1", subtotal: "70.00" });
+      await w.runOnce();
+      expect((await ledgerOf(shop, late.payload.id)).record?.status).toBe("approved");
+      release();
+      await holder;
+
+      expect(await payout).toMatchObject({ ok: true, lines: 2 });
+      expect(
+        await prisma.payoutLine.findMany({ where: { payout: { shop } }, orderBy: { creatorId: "asc" } }),
+      ).toMatchObject([
+        { creatorId: "cr_first", amount: "10.00", records: 1 },
+        { creatorId: "cr_second", amount: "5.00", records: 1 },
+      ]);
+      // Not paid, so still due.
+      expect((await ledgerOf(shop, late.payload.id)).record).toMatchObject({ status: "approved", payoutId: null });
+      expect(await payableBalances(shop)).toMatchObject([{ creatorId: "cr_first", balance: "USD 7.00", records: 1 }]);
+    },
+  );
 
   it("credits at a creator's own rate when one is set, at the shop's otherwise", async () => {
     const shop = await newShop({ commissionRate: "10", creatorRates: { cr_bob: "20", cr_eve: "0" } });
