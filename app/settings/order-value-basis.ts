@@ -13,3 +13,19 @@ export function isOrderValueBasis(value: unknown): value is OrderValueBasis {
 export function orderValueBasisOf(value: unknown): OrderValueBasis {
   return isOrderValueBasis(value) ? value : DEFAULT_SETTINGS.orderValueBasis;
 }
+
+/**
+ * The order's value on the merchant's basis, or on the first basis its payload has when that
+ * one is missing (nothing, for no amount at all), with the basis it was read on: refunds are
+ * pro-rated on that one.
+ */
+export function orderValueOn(
+  amounts: Partial<Record<OrderValueBasis, string>>,
+  preferred: OrderValueBasis,
+): { value: string; basis: OrderValueBasis } {
+  for (const basis of [preferred, "subtotal_after_discounts", "total_price"] as const) {
+    const value = amounts[basis];
+    if (value !== undefined) return { value, basis };
+  }
+  return { value: "0", basis: preferred };
+}

@@ -7,7 +7,7 @@ import { cartTouches } from "../landing/journey.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { rateForCreator } from "../settings/creator-rates";
-import { orderValueBasisOf } from "../settings/order-value-basis";
+import { orderValueBasisOf, orderValueOn } from "../settings/order-value-basis";
 import { SealError } from "../settings/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { rowById, sql, updateRow, type Sql } from "../sql.server";
@@ -107,18 +107,15 @@ async function attribute(
   const search = judgeWithServerRecord(findClick(facts, settings.tagParams), facts.cartAttributes, touches);
   if (!search.found) return run.end("unattributed", search.reason);
   const { evidence, tamper } = search;
-  const orderValue =
-    facts.amounts[settings.orderValueBasis] ??
-    facts.amounts.subtotal_after_discounts ??
-    facts.amounts.total_price ??
-    "0";
+  const orderValue = orderValueOn(facts.amounts, settings.orderValueBasis);
   return {
     attributed: {
       captureSource: evidence.source,
       clickId: evidence.clickId,
       arrivedTag: evidence.arrivedTag,
       capturedAt: evidence.capturedAt,
-      orderValue,
+      orderValue: orderValue.value,
+      orderValueBasis: orderValue.basis,
       deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
       tampered: tamper !== null,
       tamperEvidence: tamper ? JSON.stringify(tamper) : null,
@@ -154,7 +151,8 @@ function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Da
       expectedTag: row.expectedTag ?? "",
       arrivedTag: row.arrivedTag ?? "",
       orderValue: row.orderValue ?? "0",
-      basis: orderValueBasisOf(settings.orderValueBasis),
+      // What the value was read on, whatever the setting says now (rows from before it was kept: the setting).
+      basis: orderValueBasisOf(row.orderValueBasis ?? settings.orderValueBasis),
       currency: row.currency ?? "USD",
       ratePercent: rateForCreator(settings, creatorId),
       holdDays: settings.holdDays,

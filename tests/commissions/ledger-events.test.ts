@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
 import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
 import prisma, { dialect } from "../../app/db.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
   alwaysThrowing,
   cancelOrder,
@@ -251,6 +252,52 @@ describe("refunds and cancellations", () => {
     ]);
     expect(record).toMatchObject({ amount: "6.00", refunded: "20" });
     expect((await eventsOf(shop, payload.id))[0]).toMatchObject({ result: "refund -2.00 USD" });
+  });
+  it("pro-rates refunds on the basis the order's value was read on, though the setting changed before its credit", async () => {
+    const shop = await newShop({ orderValueBasis: "total_price" });
+    const broken = startWorker({
+      deps: {
+        shopifyAdmin: alwaysThrowing("simulated fault while reaching Shopify"),
+      },
+    });
+    // 100.00 of goods and 8.00 shipping: 108.00 on the shop's basis.
+    const { payload } = await placeOrder(h, {
+      shop,
+      arrivedTag: "honey-77",
+      subtotal: "100.00",
+      amounts: { shipping: "8.00" },
+    });
+    const failed = await runOrderToEnd(h, broken, shop, payload.id);
+    expect(failed).toMatchObject({ outcome: "failed", orderValue: "108.00", orderValueBasis: "total_price" });
+    await broken.stop();
+    h.clock.now = null;
+
+    // The merchant goes back to the subtotal, then retries the order.
+    await saveSettings(shop, {
+      clickServiceUrl: h.clicks.url,
+      apiKey: h.apiKey,
+      orderValueBasis: "subtotal_after_discounts",
+    });
+    const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
+    expect(await retryVerificationNow(shop, String(payload.id))).toMatchObject({ ok: true });
+    const w = startWorker();
+    await w.runOnce();
+    expect((await ledgerOf(shop, payload.id)).record).toMatchObject({
+      orderValue: "108.00",
+      basis: "total_price",
+      amount: "10.80",
+    });
+
+    // Everything refunded, shipping too: the whole commission comes back (on the subtotal it
+    // would read 100.00 of 108.00, and 0.80 would stay owed on a refunded order).
+    await refundOrder(h, shop, payload, { subtotal: "100.00", shipping: "8.00" });
+    await w.runOnce();
+    const { record, entries } = await ledgerOf(shop, payload.id);
+    expect(entries).toEqual([
+      ["credit", "10.80"],
+      ["refund", "-10.80"],
+    ]);
+    expect(record).toMatchObject({ amount: "0.00", status: "reversed" });
   });
 });
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Verification" ADD COLUMN "orderValueBasis" TEXT;
