@@ -6,7 +6,7 @@ import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import { insertRows, updateRow, updateWhere, type Sql } from "../sql.server";
-import { nextAttempt } from "./retry-policy";
+import { GAVE_UP_ON_LIFETIME, nextAttempt } from "./retry-policy";
 import type { Outcome } from "./outcomes";
 
 // What every step of one order's verification shares: the job it runs in, the outside parties
@@ -143,12 +143,21 @@ export class OrderRun {
   }
 
   /**
-   * Tries again later, within the click's life when a deadline is given; when no retry fits,
-   * the order ends as failed, with the last error.
+   * Tries again later, within the click's life when a deadline is given. When no retry fits
+   * before that life ends, `lifeEnded` may still decide (from what the app itself recorded);
+   * otherwise, or when the attempts are used up, the order ends as failed, with the last error.
    */
-  async retry(deadline: Date | null, error: string, change: Change = {}): Promise<StepResult> {
+  async retry(
+    deadline: Date | null,
+    error: string,
+    change: Change = {},
+    lifeEnded?: () => Promise<StepResult | null>,
+  ): Promise<StepResult> {
     const step = nextAttempt(this.ctx.job.attempts, this.now, deadline, this.ctx.random);
-    if ("giveUp" in step) return this.end("failed", `${step.giveUp} (last error: ${error})`, change);
+    if ("giveUp" in step) {
+      const decided = step.giveUp === GAVE_UP_ON_LIFETIME && lifeEnded ? await lifeEnded() : null;
+      return decided ?? this.end("failed", `${step.giveUp} (last error: ${error})`, change);
+    }
     const transition: Transition = { to: "retry", at: step.retryAt, error };
     await this.commit({ ...change, data: { ...change.data, lastError: error } }, transition);
     return { end: transition };

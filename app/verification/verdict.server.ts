@@ -76,7 +76,10 @@ async function report(
     data: { reportStartedAt: null },
     also: (tx: Sql) => run.endAttempt(tx, attempt, result, error.message),
   });
-  if (error.kind === "retryable" && !error.sent) return run.retry(row.deadlineAt, describe(error), unsent("not-sent"));
+  if (error.kind === "retryable" && !error.sent)
+    return run.retry(row.deadlineAt, describe(error), unsent("not-sent"), () =>
+      landingVerdict(run, row, unsent("not-sent")),
+    );
   switch (error.kind) {
     case "destination":
       // The stored URL is not one the app may call: only the merchant can fix it.
@@ -144,7 +147,9 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
         logged("expired"),
       );
     default:
-      return run.retry(row.deadlineAt, describe(error), logged("retryable"));
+      return run.retry(row.deadlineAt, describe(error), logged("retryable"), () =>
+        landingVerdict(run, row, logged("retryable")),
+      );
   }
 }
 
@@ -154,8 +159,17 @@ async function settleWithLookup(run: OrderRun, row: Verification, settings: Serv
  * the 404 stays in the attempt log. Without a landing record the order has expired.
  */
 async function expiredOrLanding(run: OrderRun, row: Verification, reason: string, change: Change): Promise<StepResult> {
+  return (await landingVerdict(run, row, change)) ?? run.end("expired", reason, change);
+}
+
+/**
+ * The verdict from the click as lookup-click learned it when the shopper landed, or null when
+ * it did not. Also what decides once the click's life has ended with the service unreachable:
+ * after that it can only answer 404.
+ */
+async function landingVerdict(run: OrderRun, row: Verification, change: Change): Promise<StepResult | null> {
   const record = row.clickId ? await knownClick(row.shop, row.clickId) : null;
-  if (!record?.expectedTag) return run.end("expired", reason, change);
+  if (!record?.expectedTag) return null;
   const hijacked = (row.arrivedTag ?? "") !== record.expectedTag;
   const updated = await run.keep(
     {

@@ -4,12 +4,17 @@ import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import prisma from "../../app/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
+  clearClickFaults,
+  clickFault,
   installShop,
+  LOOKUP,
   orderTags,
   placeOrder,
   startHarness,
   verificationOf,
+  VERIFY,
   worker,
   type Harness,
 } from "../support/pipeline-harness";
@@ -28,6 +33,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await w?.stop();
+  await clearClickFaults(h);
   h.clock.now = null;
 });
 afterAll(() => h.close());
@@ -92,6 +98,41 @@ describe("an order after the service forgot the click", () => {
     expect(v).toMatchObject({ outcome: "hijacked", verdictSource: "landing", arrivedTag: "honey-77", tampered: false });
     expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
     expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("the service failing once the click's life is over: decided from the landing record, not failed", async () => {
+    const shop = await newShop();
+    // The tag swapped on the storefront after landing.
+    const { clickId, cartToken } = await land(shop, ["alice-20", "honey-77"]);
+    h.clock.now = new Date(Date.now() + 3 * HOUR);
+    // A report whose fate is unknown, then lookups that fail: no retry fits in the click's life.
+    await clickFault(h, { path: VERIFY, times: 1, status: 503 });
+    await clickFault(h, { path: LOOKUP, times: 10, status: 503 });
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "honey-77", subtotal: "50.00" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", verdictSource: "landing", expectedTag: "alice-20" });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([
+      ["verify-click", "unknown"],
+      ["lookup-click", "retryable"],
+      ["tag-order", "ok"],
+    ]);
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "5.00", redirected: true });
+  });
+
+  it("a service that cannot be reached once the click's life is over: decided from the landing record", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20"]);
+    // Nothing listens there: the report is never sent.
+    await saveSettings(shop, { clickServiceUrl: "http://127.0.0.1:9", apiKey: h.apiKey });
+    h.clock.now = new Date(Date.now() + 3 * HOUR);
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "alice-20", subtotal: "50.00" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", verdictSource: "landing", reportStartedAt: null });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "not-sent"]]);
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "5.00", redirected: false });
   });
 
   it("without a landing record it has expired, as before", async () => {
