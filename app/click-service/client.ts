@@ -136,7 +136,12 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     }
     if (status === 400) return { done: true, value: failure({ kind: "bad-request", status, message, ...recognised }) };
     if (status === 401) return { done: true, value: failure({ kind: "credentials", status, message, ...recognised }) };
-    if (status === 404) return { done: true, value: failure({ kind: "expired", status, message, ...recognised }) };
+    if (status === 404 && contractError)
+      return { done: true, value: failure({ kind: "expired", status, message, contractError }) };
+    // Some other server's 404 (a mistyped base path, a proxy, a deploy under way) says nothing of
+    // the click: tried again later like a 5xx, never taken as its end. Not at once, though: it is
+    // as likely to be the URL, and the caller's retry comes with a backoff.
+    if (status === 404) return { done: true, value: retryable("not-found-off-contract", message, true, status) };
     return { done: true, value: failure({ kind: "unexpected-status", status, message }) };
   }
 

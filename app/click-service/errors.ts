@@ -9,7 +9,7 @@ export { redactSecrets };
 
 export type ContractError = keyof typeof CONTRACT_ERRORS;
 
-export type RetryableReason = "rate-limited" | "server-error" | "timeout" | "connection";
+export type RetryableReason = "rate-limited" | "server-error" | "timeout" | "connection" | "not-found-off-contract";
 
 export type ClickServiceError =
   /** 400: the request was refused as malformed, e.g. no click id. Retrying cannot help. */
@@ -17,8 +17,8 @@ export type ClickServiceError =
   /** 401: the key is missing, unknown or revoked. Not retried: the merchant must fix the key. */
   | { kind: "credentials"; status: 401; message: string; contractError?: ContractError }
   /**
-   * 404: the click is unknown or past its 1-hour life. Not retried: it will not come back.
-   * Without contractError "clickNotFound" the 404 may come from a server that is not the service.
+   * 404 in the contract's words ("Click not found or expired"): the click is unknown or past its
+   * 1-hour life. Not retried: it will not come back. A 404 in other words is "retryable".
    */
   | { kind: "expired"; status: 404; message: string; contractError?: ContractError }
   /**

@@ -78,13 +78,15 @@ export async function testConnection(shop: string, input: ConnectionInput): Prom
   if (result.ok) return { status: "connected" }; // a click by that id exists: the key works all the same
   switch (result.error.kind) {
     case "expired":
-      if (result.error.contractError === "clickNotFound") return { status: "connected" };
+      return { status: "connected" };
+    case "credentials":
+      return { status: "rejected" };
+    case "retryable":
+      if (result.error.status !== 404) return { status: "unreachable", message: result.error.message };
       return {
         status: "unreachable",
         message: `${baseUrl} answered 404 but not as the Click Verification Service does; check the base URL`,
       };
-    case "credentials":
-      return { status: "rejected" };
     default:
       return { status: "unreachable", message: result.error.message };
   }

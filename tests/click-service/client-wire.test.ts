@@ -137,8 +137,6 @@ describe("statuses at the edges of each class", () => {
     const cases = [
       [400, "Invalid API key", "bad-request", "it refused the request"],
       [401, "Click not found or expired", "credentials", "it refused the API key"],
-      [404, "API key required", "expired", "not found, and not in the Click Verification Service's words"],
-      [404, "click_id is required", "expired", "not found, and not in the Click Verification Service's words"],
     ] as const;
     for (const [status, error, kind, words] of cases) {
       answer(status, JSON.stringify({ error }));
@@ -147,6 +145,27 @@ describe("statuses at the edges of each class", () => {
         error: { kind, status, message: `the service answered HTTP ${status}: ${words}` },
       });
     }
+    // A 404 in other words says nothing of the click: another server's (a mistyped base path),
+    // tried again later by the caller, once here.
+    for (const error of ["API key required", "click_id is required", "Not Found"]) {
+      answer(404, JSON.stringify({ error }));
+      expect(await client().lookupClick("c1"), `404 ${error}`).toEqual({
+        ok: false,
+        error: {
+          kind: "retryable",
+          reason: "not-found-off-contract",
+          status: 404,
+          message: "the service answered HTTP 404: not found, and not in the Click Verification Service's words",
+          attempts: 1,
+          sent: true,
+        },
+      });
+    }
+    answer(404, JSON.stringify({ error: "Click not found or expired" }));
+    expect(await client().lookupClick("c1")).toMatchObject({
+      ok: false,
+      error: { kind: "expired", status: 404, contractError: "clickNotFound" },
+    });
   });
 
   it("takes the first of two Retry-After headers", async () => {

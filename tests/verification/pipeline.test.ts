@@ -207,6 +207,42 @@ describe("failures and recovery", () => {
     expect(clickId).toBeTruthy();
   });
 
+  it("a 404 not in the service's words (a proxy, a mistyped base path) is no expiry: lookup-click settles the verdict", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    await fault({ path: VERIFY, times: 1, status: 404, error: "Not Found" });
+    const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", reportConfirmed: false, expectedTag: "alice-20" });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([
+      ["verify-click", "unknown"],
+      ["lookup-click", "ok"],
+      ["tag-order", "ok"],
+    ]);
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("a lookup answered 404 not in the service's words is tried again later, not taken as the click's end", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    await fault({ path: VERIFY, times: 1, status: 503 });
+    await fault({ path: LOOKUP, times: 1, status: 404, error: "Not Found" });
+    const { payload } = await placeOrder(h, { shop });
+    await w.runOnce();
+
+    let v = await verificationOf(shop, payload.id);
+    expect(v.outcome).toBeNull();
+    expect(v.job).toMatchObject({ state: "queued", attempts: 1 });
+    expect(v.lastError).toContain("not in the Click Verification Service's words");
+
+    h.clock.now = new Date(v.job.runAt.getTime() + 1);
+    await w.runOnce();
+    v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", verdictSource: "service" });
+  });
+
   it("service down then up: the lookup is retried later with backoff, the report is not", async () => {
     const shop = await newShop();
     const w = startWorker();
