@@ -1,13 +1,15 @@
 import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
 import prisma from "../db.server";
+import { knownClick } from "../landing/journey.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { verificationWhere } from "./order-facts";
 
 // "Retry now" on the order page. Only orders that ended badly (failed, or parked as rejected for
 // a bad key) can go again, only in the merchant's own shop, and only while their click can
-// still be looked up, unless the service's verdict is already stored: then what is left
-// (tagging the order, crediting the creator) no longer needs the click. The order's job starts
+// still be looked up, unless the service's verdict is already stored (what is left, tagging the
+// order and crediting the creator, no longer needs the click) or the click was looked up when
+// the shopper landed (that record decides once the service has forgotten it, decision 011). The order's job starts
 // again with a fresh set of attempts, and the refunds and cancellation that found no commission
 // while it had failed are applied to the one it gets.
 
@@ -25,13 +27,18 @@ function endedBadly(row: RetryFacts): boolean {
   return (RETRYABLE_OUTCOMES as readonly (string | null)[]).includes(row.outcome);
 }
 
-function clickStillUseful(row: RetryFacts, now: Date): boolean {
-  return row.deadlineAt === null || row.deadlineAt > now || row.hijacked !== null;
+function clickStillUseful(row: RetryFacts, now: Date, landingKnowsClick: boolean): boolean {
+  return row.deadlineAt === null || row.deadlineAt > now || row.hijacked !== null || landingKnowsClick;
 }
 
-/** Whether the order page should offer the button. */
-export function canRetry(row: RetryFacts, now: Date = new Date()): boolean {
-  return endedBadly(row) && clickStillUseful(row, now);
+/** Whether the order page should offer the button; `landingKnowsClick`: whether its click was looked up at landing. */
+export function canRetry(row: RetryFacts, landingKnowsClick: boolean, now: Date = new Date()): boolean {
+  return endedBadly(row) && clickStillUseful(row, now, landingKnowsClick);
+}
+
+/** Whether the order's click was looked up when the shopper landed, so that its record can decide. */
+export async function landingKnowsClick(shop: string, clickId: string | null): Promise<boolean> {
+  return clickId ? Boolean((await knownClick(shop, clickId))?.expectedTag) : false;
 }
 
 /** idOrOrderId: our verification id, or Shopify's numeric order id (as the order page's URL allows). */
@@ -42,11 +49,12 @@ export async function retryVerificationNow(
 ): Promise<ManualRetryResult> {
   const row = await prisma.verification.findFirst({
     where: verificationWhere(shop, idOrOrderId),
-    select: { id: true, shop: true, orderId: true, outcome: true, deadlineAt: true, hijacked: true },
+    select: { id: true, shop: true, orderId: true, outcome: true, deadlineAt: true, hijacked: true, clickId: true },
   });
   if (!row) return { ok: false, reason: "not-found" };
   if (!endedBadly(row)) return { ok: false, reason: "not-retryable" };
-  if (!clickStillUseful(row, now)) return { ok: false, reason: "click-expired" };
+  if (!clickStillUseful(row, now, await landingKnowsClick(row.shop, row.clickId)))
+    return { ok: false, reason: "click-expired" };
   // The job moves back to the queue and the order's outcome clears together, or neither does:
   // a second click, or a worker, cannot both win.
   const requeued = await prisma.$transaction(async (tx) => {

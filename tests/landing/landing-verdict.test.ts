@@ -6,12 +6,14 @@ import prisma from "../../app/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
+  alwaysThrowing,
   clearClickFaults,
   clickFault,
   installShop,
   LOOKUP,
   orderTags,
   placeOrder,
+  runOrderToEnd,
   startHarness,
   verificationOf,
   VERIFY,
@@ -133,6 +135,25 @@ describe("an order after the service forgot the click", () => {
     expect(v).toMatchObject({ outcome: "matched", verdictSource: "landing", reportStartedAt: null });
     expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "not-sent"]]);
     expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "5.00", redirected: false });
+  });
+
+  it("an order that failed can be retried after the click's hour when the landing record knows the click", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20"]);
+    await w.stop();
+    w = worker(h, { deps: { clickService: alwaysThrowing("simulated fault while building the client") } });
+    const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "alice-20", subtotal: "50.00" });
+    expect(await runOrderToEnd(h, w, shop, payload.id)).toMatchObject({ outcome: "failed", hijacked: null });
+    await w.stop();
+
+    h.clock.now = new Date(Date.now() + 3 * HOUR);
+    const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
+    expect(await retryVerificationNow(shop, String(payload.id), h.clock.date())).toEqual({ ok: true });
+    w = worker(h);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", verdictSource: "landing" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "5.00" });
   });
 
   it("without a landing record it has expired, as before", async () => {
