@@ -7,6 +7,10 @@ import { authenticate } from "../shopify.server";
 // nothing. The answer comes at once: the click's lookup runs in the background.
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+  // The library checks the signature over the query's last value of each name, and Shopify sends
+  // one shop: a second one could name a shop the signature was not made for.
+  const shops = new URL(request.url).searchParams.getAll("shop");
+  if (shops.length !== 1) return json({ error: "the query must name exactly one shop" }, { status: 400 });
   try {
     await authenticate.public.appProxy(request);
   } catch (error) {
@@ -14,8 +18,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     // failed, which a touch does not need.
     if (!(error instanceof Response) || error.status < 500) throw error;
   }
-  const shop = new URL(request.url).searchParams.get("shop") ?? "";
-  const answer = await acceptTouch(shop, request);
+  const answer = await acceptTouch(shops[0]!, request);
   return json(answer.body, {
     status: answer.status,
     headers: {

@@ -5,6 +5,8 @@ import { NEW_CLICKS_PER_CART_PER_HOUR } from "../../app/landing/record-touch.ser
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";
 import type { RouteServer } from "../support/route-server";
+import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
+import { TEST_SECRET } from "../support/deliver";
 import { sendTouch } from "../support/touch";
 
 // POST /proxy/touch over real HTTP, signed as Shopify's app proxy signs and checked by the
@@ -69,6 +71,21 @@ describe("a touch", () => {
     expect((await sendTouch(app.url, shop, body, { timestamp: stale })).status).toBe(400);
     expect((await sendTouch(app.url, shop, body, { unsigned: true })).status).toBe(400);
     expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+  });
+
+  it("a query signed for one shop with another shop put in front of it: 400 and nothing stored", async () => {
+    const victim = await newShop();
+    const signer = await newShop();
+    const query = signedProxyQuery("", { shop: signer, apiSecret: TEST_SECRET });
+    const response = await fetch(`${app.url}/proxy/touch?shop=${victim}&${query.toString()}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clickId: "clk_dup", tag: null, cartToken: cart() }),
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/exactly one shop/);
+    expect(await stored(victim)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+    expect(await stored(signer)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
   });
 
   it("refuses what cannot be a touch, with a clear error", async () => {
