@@ -4,7 +4,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import prisma from "./db.server";
 import { env } from "./env.server";
-import { handleReinstalled } from "./lifecycle/shop-lifecycle.server";
+import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./logger.server";
 import { SealedSessionStorage } from "./sealed-session-storage.server";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
@@ -39,7 +39,7 @@ const settings = {
   hooks: {
     afterAuth: async ({ session, admin }) => {
       // A merchant who reinstalls within 48 hours (before shop/redact) picks up where they left off.
-      await handleReinstalled(session.shop);
+      await handleAuthorized(session.shop);
       // The evidence metafield is app-owned: without a definition the merchant cannot see it.
       const defined = await ensureEvidenceDefinition(admin.graphql);
       if (!defined.ok)

@@ -1,17 +1,30 @@
 import prisma from "../db.server";
+import { logger } from "../logger.server";
 
 // Uninstall ends access, not the merchant's records: Shopify sends shop/redact 48 hours
 // later, and a merchant who reinstalls before then finds their ledger intact.
-export async function handleAppUninstalled(shop: string): Promise<void> {
+//
+// Shopify delivers app/uninstalled again until it is answered, for up to two days. One that
+// arrives after the merchant has reinstalled belongs to the install before: acting on it would
+// delete the new token and switch a live shop off (every order skipped). So an uninstall
+// triggered before the app was last authorized changes nothing.
+
+export type UninstallResult = "uninstalled" | "from-an-earlier-install";
+
+export async function handleAppUninstalled(shop: string, triggeredAt: Date | null): Promise<UninstallResult> {
+  const settings = await prisma.shopSettings.findUnique({ where: { shop }, select: { authorizedAt: true } });
+  if (triggeredAt && settings?.authorizedAt && settings.authorizedAt > triggeredAt) {
+    logger.info("app/uninstalled from before the last install: nothing to do", { shop });
+    return "from-an-earlier-install";
+  }
   await prisma.session.deleteMany({ where: { shop } });
   await prisma.shopSettings.updateMany({ where: { shop, uninstalledAt: null }, data: { uninstalledAt: new Date() } });
+  return "uninstalled";
 }
 
-export async function handleReinstalled(shop: string): Promise<void> {
-  await prisma.shopSettings.updateMany({
-    where: { shop, uninstalledAt: { not: null } },
-    data: { uninstalledAt: null },
-  });
+/** After every offline token the app is given (install, reinstall): the shop is installed as of now. */
+export async function handleAuthorized(shop: string, now: Date = new Date()): Promise<void> {
+  await prisma.shopSettings.updateMany({ where: { shop }, data: { uninstalledAt: null, authorizedAt: now } });
 }
 
 export async function handleScopesUpdate(shop: string, payload: unknown): Promise<void> {

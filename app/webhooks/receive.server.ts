@@ -22,6 +22,8 @@ export interface VerifiedDelivery {
   webhookId: string;
   /** Shopify's event id: the same across retries of one event (falls back to the webhook id). */
   eventId: string;
+  /** X-Shopify-Triggered-At: when the event happened (the same across retries), if readable. */
+  triggeredAt: Date | null;
   /** The parsed body, undefined when it was not JSON. */
   payload: unknown;
   /** Set when the signature was valid but the body was not JSON: the parser's complaint. */
@@ -166,9 +168,15 @@ export async function verifyDelivery(
     apiVersion: check.apiVersion,
     webhookId: check.webhookId,
     eventId: optional.eventId || check.webhookId,
+    triggeredAt: readTime(optional.triggeredAt),
     payload,
     bodySlice: storableText(rawBody.slice(0, BODY_SLICE)),
     rawBody,
     ...(notJson !== undefined && { notJson }),
   };
+}
+
+function readTime(text: string | null): Date | null {
+  const at = text ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? null : new Date(at);
 }

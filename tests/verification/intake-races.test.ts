@@ -30,6 +30,7 @@ function delivery(eventId: string): VerifiedDelivery {
     apiVersion: "2026-07",
     webhookId: `${eventId}-webhook`,
     eventId,
+    triggeredAt: null,
     payload,
     bodySlice: JSON.stringify(payload).slice(0, 100),
     rawBody: JSON.stringify(payload),

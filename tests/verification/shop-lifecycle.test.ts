@@ -34,11 +34,12 @@ afterEach(async () => {
   await clearClickFaults(h);
 });
 
-async function uninstall(shop: string) {
+async function uninstall(shop: string, triggeredAt?: string) {
   const response = await deliver(h.app.url, "/webhooks/app/uninstalled", {
     topic: "app/uninstalled",
     shop,
     body: { id: 1, name: shop, domain: shop, myshopify_domain: shop },
+    ...(triggeredAt && { triggeredAt }),
   });
   expect(response.status).toBe(200);
 }
@@ -97,6 +98,30 @@ describe("uninstall and reinstall", () => {
     // What the shop had before the uninstall is all still there, and the skipped order stays skipped.
     expect((await verificationOf(shop, before.payload.id)).commission).toMatchObject({ redirected: true });
     expect((await verificationOf(shop, whileGone.payload.id)).outcome).toBe("skipped");
+  });
+  it("an uninstall delivered again after the merchant reinstalled changes nothing", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    // Uninstalled ten minutes ago, but Shopify never saw the answer; the merchant reinstalls
+    // (opens the app, which gets a new offline token); then Shopify delivers the uninstall again.
+    const uninstalledAt = new Date(Date.now() - 10 * 60_000).toISOString();
+    await uninstall(shop, uninstalledAt);
+    const opened = await call(dashboard.loader as never, adminRequest("/app", shop));
+    expect(opened.status).toBe(200);
+    const token = (await sessionStorage.loadSession(`offline_${shop}`))?.accessToken;
+    expect(token).toBeTruthy();
+    await uninstall(shop, uninstalledAt);
+
+    expect((await sessionStorage.loadSession(`offline_${shop}`))?.accessToken).toBe(token);
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).uninstalledAt).toBeNull();
+    const order = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+    expect((await verificationOf(shop, order.payload.id)).outcome).toBe("hijacked");
+
+    // An uninstall triggered after that install still uninstalls.
+    await uninstall(shop, new Date().toISOString());
+    expect(await sessionStorage.loadSession(`offline_${shop}`)).toBeUndefined();
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).uninstalledAt).not.toBeNull();
   });
 });
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ShopSettings" ADD COLUMN "authorizedAt" DATETIME;
