@@ -734,6 +734,47 @@ describe("touches through the app proxy", () => {
     expect(visit.touches).toEqual([{ clickId: "clk_1", tag: "creator-20", cartToken: token.split("?")[0] }]);
   });
 
+  it("reports a click whose cart write landed but whose answer was lost, on the next page", async () => {
+    const shopper = await Shopper.create();
+    await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
+    const token = bare(await shopper.cart());
+    // The write reaches the cart; its answer never reaches the page (the shopper moved on).
+    const update = /\/cart\/update\.js$/;
+    await shopper.context.route(update, async (route) => {
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    const lost = await shopper.visit("/?lb_click=clk_2&tag=other-10");
+    expect(lost.status).toBe("failed");
+    expect((await shopper.attributes())[CLICK]).toBe("clk_2");
+    expect(store.proxyCalls).toHaveLength(1);
+    await shopper.context.unroute(update);
+
+    const next = await shopper.visit("/collections/all", { touches: 1 });
+    expect(next.status).toBe("unchanged");
+    expect(next.touches).toEqual([{ clickId: "clk_2", tag: "other-10", cartToken: token }]);
+    expectNoRequests(await shopper.visit("/"));
+    expect(shopper.errors).toEqual([]);
+  });
+
+  it("keeps a landing whose cart could not be read, and captures it on a later page", async () => {
+    const shopper = await Shopper.create();
+    // A cart from before (no memory of it here), and its read fails on the landing.
+    const token = store.newCartToken();
+    await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
+    const read = /\/cart\.js$/;
+    await shopper.context.route(read, (route) => route.abort("connectionreset"));
+    const landing = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(landing.status).toBe("failed");
+    await shopper.context.unroute(read);
+
+    const later = await shopper.visit("/products/beanie", { touches: 1 });
+    expect(later.status).toBe("saved");
+    expect(later.touches).toEqual([{ clickId: "clk_1", tag: "creator-20", cartToken: token.split("?")[0] }]);
+    expect(await shopper.attributes()).toMatchObject({ [CLICK]: "clk_1", [TAG]: "creator-20" });
+    expect(shopper.errors).toEqual([]);
+  });
+
   it("never waits for the proxy: a proxy that never answers delays neither the page nor the next one", async () => {
     store.proxyAnswer = "hang";
     const shopper = await Shopper.create(`

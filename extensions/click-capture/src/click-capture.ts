@@ -208,6 +208,10 @@ function diff(next: Attributes, known: Attributes): Attributes | null {
 
 function capture(click: string, arrived: string[], memory: Memory | null, cart: string): Promise<Status> {
   const pending = memory && memory.k === null;
+  const now = new Date().toISOString();
+  // The URL's values are remembered, unwritten, before the cart is read: a read that fails must
+  // not lose them (a later page view retries, as after a failed write).
+  if (!pending && (click || arrived.length)) remember(apply(memory ? pick(memory) : pick(0), click, arrived, now), null);
   // Read the cart only when our memory does not describe it (new cart, no memory) and a cart exists.
   return Promise.resolve()
     .then(() => (cart && (!memory || memory.k !== cart) ? cartApi("cart.js") : null))
@@ -215,10 +219,13 @@ function capture(click: string, arrived: string[], memory: Memory | null, cart: 
       const inCart = current && pick(current.attributes);
       const known = inCart || (memory && memory.k === cart ? memory : pick(0));
       const base = !pending && inCart && (inCart[CLICK] || inCart[TAG]) ? inCart : memory ? pick(memory) : known;
-      const next = apply(base, click, arrived, new Date().toISOString());
+      const next = apply(base, click, arrived, now);
       const changes = diff(next, known);
       if (!changes) {
         remember(next, cart);
+        // A write whose answer was lost (the shopper moved on) landed all the same: its touch,
+        // sent only once a write is answered, has not gone yet.
+        if (pending) touch(next, pick(0));
         return "unchanged";
       }
       // Remember first, marked unwritten, so a failed write is retried on a later page view.
