@@ -43,13 +43,26 @@ export function findClick(order: OrderSources, tagParams: readonly string[]): Cl
     });
   }
   const query = landingQuery(order.landingSite);
-  const fromLanding = clean(query?.getAll(CLICK_ID_PARAM).at(-1));
+  const fromLanding = query ? lastValue(query, CLICK_ID_PARAM) : null;
   if (query && fromLanding) {
-    // Last occurrence wins, as in the storefront: an appended parameter is the later touch.
-    const arrivedTag = tagParams.map((name) => clean(query.getAll(name).at(-1))).find((tag) => tag !== null) ?? null;
+    const arrivedTag = tagParams.map((name) => lastValue(query, name)).find((tag) => tag !== null) ?? null;
     return checked({ source: "landing_site", clickId: fromLanding, arrivedTag, capturedAt: null, tagHistory: [] });
   }
   return { found: false, reason: "no click id in the order's attributes or landing page" };
+}
+
+/**
+ * The last non-empty value of a parameter, as the storefront reads the URL: an appended
+ * parameter is the later touch, and an empty one (`&tag=`) says nothing.
+ */
+function lastValue(query: URLSearchParams, name: string): string | null {
+  return (
+    query
+      .getAll(name)
+      .map(clean)
+      .filter((value) => value !== null)
+      .at(-1) ?? null
+  );
 }
 
 function checked(evidence: ClickEvidence): ClickSearch {

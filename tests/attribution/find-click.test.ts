@@ -46,6 +46,12 @@ describe("findClick", () => {
     });
   });
 
+  it("reads a repeated landing parameter as the storefront does: its last value that is not empty", () => {
+    expect(
+      findClick({ cartAttributes: [], landingSite: "/?lb_click=clk_4&lb_click=&tag=alice-20&tag=" }, ["tag"]),
+    ).toMatchObject({ found: true, evidence: { clickId: "clk_4", arrivedTag: "alice-20" } });
+  });
+
   it("reports a click without a tag as a null tag, and no click as unattributed", () => {
     expect(findClick({ cartAttributes: attrs({ _lb_click: "clk_3" }), landingSite: null }, ["tag"])).toMatchObject({
       found: true,
@@ -210,7 +216,13 @@ function readByHand(
       query = null;
     }
   }
-  const lastParam = (name: string) => query?.getAll(name).at(-1)?.trim() || null;
+  // The last value that says something, as the storefront reads the URL.
+  const lastParam = (name: string) =>
+    query
+      ?.getAll(name)
+      .map((value) => value.trim())
+      .filter(Boolean)
+      .at(-1) ?? null;
   const landingClick = lastParam(CLICK_ID_PARAM);
   if (!landingClick) return { kind: "none" };
   const tag = tagParams.map(lastParam).find((found) => found !== null) ?? null;
