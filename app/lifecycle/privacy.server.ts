@@ -1,5 +1,5 @@
 import { z } from "zod";
-import prisma, { type Db } from "../db.server";
+import prisma, { isUniqueViolation, type Db } from "../db.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
 import { parseStoredFacts } from "../verification/order-facts";
 
@@ -60,9 +60,20 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
   );
 }
 
-export async function handleCustomersDataRequest(shop: string, payload: unknown): Promise<void> {
+/** Gathers what the app holds for the request; a delivery of an event already gathered (a retry) is a no-op. */
+export async function handleCustomersDataRequest(shop: string, payload: unknown, eventId: string): Promise<void> {
   const request = CustomerRequest.safeParse(payload);
   const orderIds = request.success ? (request.data.orders_requested ?? []) : [];
+  if (await prisma.dataRequest.findUnique({ where: { shop_eventId: { shop, eventId } }, select: { id: true } })) return;
+  try {
+    await gatherDataRequest(shop, eventId, request.success ? (request.data.customer?.id ?? null) : null, orderIds);
+  } catch (error) {
+    // The same event delivered twice at once: the other delivery recorded it.
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+async function gatherDataRequest(shop: string, eventId: string, customerId: string | null, orderIds: string[]) {
   await prisma.$transaction(
     async (tx) => {
       const verifications = [];
@@ -91,7 +102,8 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown)
       await tx.dataRequest.create({
         data: {
           shop,
-          customerId: request.success ? (request.data.customer?.id ?? null) : null,
+          eventId,
+          customerId,
           ordersAsked: JSON.stringify(orderIds),
           data: JSON.stringify({ orders: verifications, landingTouches }),
         },

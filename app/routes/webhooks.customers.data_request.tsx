@@ -4,7 +4,7 @@ import { handleCustomersDataRequest } from "../lifecycle/privacy.server";
 
 // What we hold is gathered for the merchant, who answers the customer (see README, Privacy).
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await receiveWebhook(request, "customers/data_request");
-  await handleCustomersDataRequest(shop, payload);
+  const { shop, payload, eventId } = await receiveWebhook(request, "customers/data_request");
+  await handleCustomersDataRequest(shop, payload, eventId);
   return new Response(null, { status: 200 });
 };

@@ -290,6 +290,19 @@ describe("compliance webhooks", () => {
     });
   });
 
+  it("customers/data_request delivered again (even at once) is recorded once; a new request is recorded again", async () => {
+    const payload = await seed(shop);
+    const body = { shop_id: 1, shop_domain: shop, orders_requested: [payload.id], customer: { id: 98 } };
+    const send = (eventId: string) =>
+      deliver(app.url, "/webhooks/customers/data_request", { topic: "customers/data_request", shop, body, eventId });
+    const answers = await Promise.all([send("evt-dr-1"), send("evt-dr-1"), send("evt-dr-1")]);
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect((await send("evt-dr-1")).status).toBe(200);
+    expect(await prisma.dataRequest.count({ where: { shop, customerId: "98" } })).toBe(1);
+    expect((await send("evt-dr-2")).status).toBe(200);
+    expect(await prisma.dataRequest.count({ where: { shop, customerId: "98" } })).toBe(2);
+  });
+
   it("customers/redact removes the click id and stored order data but keeps the creator's commission", async () => {
     const payload = await seed(shop);
     const body = { shop_id: 1, shop_domain: shop, customer: { id: 99 }, orders_to_redact: [payload.id] };
