@@ -211,7 +211,8 @@ function capture(click: string, arrived: string[], memory: Memory | null, cart: 
   const now = new Date().toISOString();
   // The URL's values are remembered, unwritten, before the cart is read: a read that fails must
   // not lose them (a later page view retries, as after a failed write).
-  if (!pending && (click || arrived.length)) remember(apply(memory ? pick(memory) : pick(0), click, arrived, now), null);
+  if (!pending && (click || arrived.length))
+    remember(apply(memory ? pick(memory) : pick(0), click, arrived, now), null);
   // Read the cart only when our memory does not describe it (new cart, no memory) and a cart exists.
   return Promise.resolve()
     .then(() => (cart && (!memory || memory.k !== cart) ? cartApi("cart.js") : null))
