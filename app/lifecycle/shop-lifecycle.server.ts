@@ -4,7 +4,7 @@ import { logger } from "../logger.server";
 // Uninstall ends access, not the merchant's records: Shopify sends shop/redact 48 hours
 // later, and a merchant who reinstalls before then finds their ledger intact.
 //
-// Shopify delivers app/uninstalled again until it is answered, for up to two days. One that
+// Shopify delivers app/uninstalled again until it is answered (8 times over 4 hours). One that
 // arrives after the merchant has reinstalled belongs to the install before: acting on it would
 // delete the new token and switch a live shop off (every order skipped). So an uninstall
 // triggered before the app was last authorized changes nothing.
