@@ -193,10 +193,12 @@ function classifyStatus<T>(status: number, body: unknown, retryAfterMs: number |
   const detail = describeBody(body);
   if (status === 429) return { kind: "throttled", retryAfterMs, message: `HTTP 429${detail}` };
   if (status >= 500) return { kind: "fail", retryable: true, message: `server: HTTP ${status}${detail}` };
+  // With expiring offline tokens a 401 is most often a token another refresh or exchange (the
+  // other thread, another instance) has just replaced: a later attempt loads the stored one again.
   if (status === 401)
     return {
       kind: "fail",
-      retryable: false,
+      retryable: true,
       message: `access denied: HTTP 401 (invalid or revoked access token)${detail}`,
     };
   if (status === 403)

@@ -5,13 +5,14 @@ import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { verificationWhere } from "./order-facts";
 
-// "Retry now" on the order page. Only orders that ended badly (failed, or parked as rejected for
-// a bad key) can go again, only in the merchant's own shop, and only while their click can
-// still be looked up, unless the service's verdict is already stored (what is left, tagging the
-// order and crediting the creator, no longer needs the click) or the click was looked up when
-// the shopper landed (that record decides once the service has forgotten it, decision 011). The order's job starts
-// again with a fresh set of attempts, and the refunds and cancellation that found no commission
-// while it had failed are applied to the one it gets.
+// "Retry now" on the order page. Only orders that ended badly (failed, parked as rejected for a
+// bad key, or hijacked without the tag Shopify would not take) can go again, only in the
+// merchant's own shop, and only while their click can still be looked up, unless the service's
+// verdict is already stored (what is left, tagging the order and crediting the creator, no
+// longer needs the click) or the click was looked up when the shopper landed (that record
+// decides once the service has forgotten it, decision 011). The order's job starts again with a
+// fresh set of attempts, and the refunds and cancellation that found no commission while it had
+// failed are applied to the one it gets.
 
 export const RETRYABLE_OUTCOMES = ["failed", "rejected"] as const;
 
@@ -21,9 +22,12 @@ interface RetryFacts {
   outcome: string | null;
   deadlineAt: Date | null;
   hijacked: boolean | null;
+  taggedAt: Date | null;
 }
 
+/** Failed, parked, or a hijack whose tag could not be written (its credit stands; the run writes the tag). */
 function endedBadly(row: RetryFacts): boolean {
+  if (row.outcome === "hijacked") return row.taggedAt === null;
   return (RETRYABLE_OUTCOMES as readonly (string | null)[]).includes(row.outcome);
 }
 
@@ -49,7 +53,16 @@ export async function retryVerificationNow(
 ): Promise<ManualRetryResult> {
   const row = await prisma.verification.findFirst({
     where: verificationWhere(shop, idOrOrderId),
-    select: { id: true, shop: true, orderId: true, outcome: true, deadlineAt: true, hijacked: true, clickId: true },
+    select: {
+      id: true,
+      shop: true,
+      orderId: true,
+      outcome: true,
+      deadlineAt: true,
+      hijacked: true,
+      taggedAt: true,
+      clickId: true,
+    },
   });
   if (!row) return { ok: false, reason: "not-found" };
   if (!endedBadly(row)) return { ok: false, reason: "not-retryable" };

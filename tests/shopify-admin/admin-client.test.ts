@@ -121,7 +121,7 @@ describe("callAdmin", () => {
         body: { errors: "[API] Invalid API key" },
         headers: {},
       }),
-      false,
+      true,
       /^access denied: HTTP 401/,
     ],
     [
@@ -146,7 +146,7 @@ describe("callAdmin", () => {
     [
       "Response thrown by handleClientError, 401",
       new Response("{}", { status: 401 }),
-      false,
+      true,
       /^access denied: HTTP 401/,
     ],
     ["plain TypeError", new TypeError("fetch failed"), true, /^network: fetch failed/],

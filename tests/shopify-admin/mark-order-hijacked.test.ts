@@ -184,7 +184,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     if (!result.ok) expect(result.message).toMatch(/^access denied/);
   });
 
-  it("reports a revoked token (401) as access denied, not retryable", async () => {
+  it("reports a revoked token (401) as access denied, retryable: a later attempt loads the stored token again", async () => {
     const shop = "revoked.myshopify.com";
     await h.installShop(shop);
     const session = h.sessions.sessions.get(`offline_${shop}`)!;
@@ -195,7 +195,7 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
       { orderGid: "gid://shopify/Order/1", tag: "affiliate-hijacked", evidence },
       retry,
     );
-    expect(result).toMatchObject({ ok: false, retryable: false });
+    expect(result).toMatchObject({ ok: false, retryable: true });
     if (!result.ok) expect(result.message).toMatch(/^access denied: HTTP 401/);
   });
 

@@ -1,6 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
 import { MAX_ATTEMPTS } from "../../app/queue/job-states";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { retryVerificationNow } from "../../app/verification/manual-retry.server";
 import {
   clearClickFaults,
   clickFault,
@@ -55,7 +57,7 @@ describe("tagging a hijacked order in Shopify", () => {
     expect(h.shopify.requests().filter((request) => request.shop === shop)).toEqual([]);
   });
 
-  it("Shopify failing every tag attempt: retried until the attempts are used up, then credited untagged", async () => {
+  it("Shopify failing every tag attempt: credited untagged once the attempts are used up, and Retry now tags it later", async () => {
     const shop = await newShop();
     h.shopify.faults({ serverError: 1_000 });
     const w = startWorker();
@@ -78,6 +80,19 @@ describe("tagging a hijacked order in Shopify", () => {
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(0);
     // The verdict was reached once: the retries were Shopify's, never the service's.
     expect(v.attemptLog.filter((attempt) => attempt.step !== "tag-order")).toHaveLength(1);
+
+    // Shopify answers again: the merchant's Retry now writes the tag, and the credit stays one.
+    h.shopify.faults({ serverError: 0 });
+    h.clock.now = null;
+    expect(await retryVerificationNow(shop, String(payload.id))).toEqual({ ok: true });
+    await w.runOnce();
+    const retried = await verificationOf(shop, payload.id);
+    expect(retried).toMatchObject({ outcome: "hijacked", taggedAt: expect.any(Date) });
+    expect(orderTags(h, payload.id)).toContain("affiliate-hijacked");
+    expect(retried.commission).toMatchObject({ id: v.commission!.id, amount: v.commission!.amount });
+    expect(await prisma.commissionEntry.count({ where: { commissionId: v.commission!.id } })).toBe(1);
+    // Tagged: nothing left to retry.
+    expect(await retryVerificationNow(shop, String(payload.id))).toEqual({ ok: false, reason: "not-retryable" });
   });
 });
 
