@@ -87,10 +87,13 @@ function sqliteArg(value: unknown): unknown {
 }
 
 /**
- * A driver's statements. On SQLite a write takes its turn with the other threads'
- * (sqlite-write-lock.server.ts); inside a transaction, which holds the turn, it runs at once.
+ * A driver's statements. On SQLite a write outside a transaction takes its turn, after the other
+ * threads' and after this thread's open transaction (sqlite-write-lock.server.ts); a statement of
+ * the transaction, which holds the turn, runs at once.
  */
-function on(driver: () => Promise<DriverQueryable>): Sql {
+function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
+  const inTurn = <T>(readOnly: boolean, run: () => T) =>
+    inTransaction ? sqliteWriteLock.inTransaction(run) : sqliteWriteLock.statement(readOnly, run);
   return {
     async rows<T>(query: Prisma.Sql) {
       const queryable = await driver();
@@ -98,7 +101,7 @@ function on(driver: () => Promise<DriverQueryable>): Sql {
       if (db) {
         const statement = prepared(db, query.sql);
         const args = query.values.map(sqliteArg);
-        return sqliteWriteLock.statement(statement.readonly, () => {
+        return inTurn(statement.readonly, () => {
           if (statement.reader) return statement.all(...args) as T[];
           statement.run(...args);
           return [];
@@ -112,10 +115,7 @@ function on(driver: () => Promise<DriverQueryable>): Sql {
       const db = sqliteDatabaseOf(queryable);
       if (db) {
         const statement = prepared(db, query.sql);
-        return sqliteWriteLock.statement(
-          statement.readonly,
-          () => statement.run(...query.values.map(sqliteArg)).changes,
-        );
+        return inTurn(statement.readonly, () => statement.run(...query.values.map(sqliteArg)).changes);
       }
       return queryable.executeRaw(driverQuery(query));
     },
@@ -126,7 +126,7 @@ const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /** The app's database, through its driver. */
 export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
-  ...on(() => connectedDriver(prisma)),
+  ...on(() => connectedDriver(prisma), false),
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
@@ -136,7 +136,7 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
     const driverTx = await (await connectedDriver(prisma)).startTransaction();
     let result;
     try {
-      result = await fn(on(() => Promise.resolve(driverTx)));
+      result = await fn(on(() => Promise.resolve(driverTx), true));
       await driverTx.executeRaw(control("COMMIT"));
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already

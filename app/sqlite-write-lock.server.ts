@@ -208,16 +208,26 @@ export class WriteLock {
   }
 
   /**
-   * Runs one statement: a read-only one at once, a write in its turn unless a transaction of
-   * this thread holds the lock (then it joins that transaction, as it always did).
+   * Runs one statement of the transaction that holds this thread's turn: at once (it already
+   * holds the lock). Only a transaction's own statements may come this way.
+   */
+  inTransaction<T>(run: () => T): T {
+    return run();
+  }
+
+  /**
+   * Runs one statement outside any transaction: a read-only one at once, a write in its turn,
+   * after any transaction of this thread. The thread has one connection, so a write that ran
+   * while a transaction was open there would join it: undone with a savepoint or a rollback that
+   * was never its own, after its caller had been told it was written (a job's claim lost, and the
+   * job run twice).
    */
   statement<T>(readOnly: boolean, run: () => T): T | Promise<T> {
     return readOnly ? run() : this.write(run);
   }
 
-  /** Runs one write: at once if this thread holds the lock, else in its turn. */
+  /** Runs one write in its turn. */
   async write<T>(run: () => T): Promise<T> {
-    if (this.heldHere()) return run();
     const release = await this.acquire();
     try {
       return run();

@@ -117,6 +117,31 @@ describe("raw SQL on the driver", () => {
     expect((await rowById<Job>(sql, "Job", kept.id))?.lastError).toBe("seen");
   });
 
+  it("a write made while another transaction is open is its own: that transaction's rollback leaves it", async () => {
+    const inside = newJob();
+    const outside = newJob();
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    let carryOn!: () => void;
+    const goOn = new Promise<void>((resolve) => (carryOn = resolve));
+    const failing = sql
+      .transaction(async (tx) => {
+        await insertRows(tx, "Job", [inside]);
+        opened();
+        await goOn;
+        throw new Error("the transaction fails after the other write was made");
+      })
+      .catch((error: unknown) => error);
+    await isOpen;
+    // Another caller's write (the worker claiming a job, say), not awaited by the transaction.
+    const written = insertRows(sql, "Job", [outside]);
+    carryOn();
+    expect(await failing).toBeInstanceOf(Error);
+    await written;
+    expect(await rowById(sql, "Job", inside.id)).toBeNull();
+    expect(await rowById(sql, "Job", outside.id)).toMatchObject({ id: outside.id });
+  });
+
   it("tells a unique violation apart from other failures", async () => {
     const job = newJob();
     await insertRows(sql, "Job", [job]);

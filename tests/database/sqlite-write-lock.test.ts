@@ -169,13 +169,18 @@ describe("one SQLite writer at a time across threads", () => {
     }
   });
 
-  it("runs a write outside a transaction at once while this thread's transaction holds the turn", async () => {
+  it("runs a write outside a transaction after this thread's transaction, never inside it", async () => {
     const { main: lock } = pair();
     const release = await lock.acquire();
-    // Waiting here would never end: the turn is this thread's own.
-    await expect(lock.write(() => "joined")).resolves.toBe("joined");
+    const order: string[] = [];
+    // On the thread's one connection it would join the open transaction, and share its fate.
+    const outside = lock.write(() => order.push("outside"));
+    expect(lock.inTransaction(() => order.push("the transaction's own"))).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["the transaction's own"]);
     release();
-    await expect(lock.write(() => "in turn")).resolves.toBe("in turn");
+    await outside;
+    expect(order).toEqual(["the transaction's own", "outside"]);
     expect(lock.heldHere()).toBe(false);
   });
 });
