@@ -103,14 +103,22 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
         return result;
       },
     };
+    // The lease runs out leaseMs after the claim or the last renewal that went through. A renewal
+    // that fails (the database unreachable) must not let the job outlive it: another worker may
+    // claim it then, so the job stops one beat before, outside calls and all.
+    const beatMs = leaseMs / 3;
+    let heldUntil = now().getTime() + leaseMs;
     const heartbeat = setInterval(() => {
-      renew(job, now(), leaseMs).then(
+      const at = now();
+      if (at.getTime() + beatMs >= heldUntil) return void lease.abort(new LeaseLost(job.id));
+      renew(job, at, leaseMs).then(
         (held) => {
           if (!held) lease.abort(new LeaseLost(job.id));
+          else heldUntil = Math.max(heldUntil, at.getTime() + leaseMs);
         },
         (error: unknown) => logger.warn("could not renew a job's lease", { jobId: job.id, error }),
       );
-    }, leaseMs / 3);
+    }, beatMs);
     heartbeat.unref();
     const giveUp = async (reason: string) => {
       await handler!.giveUp(ctx, reason);

@@ -101,6 +101,46 @@ describe("the runner's drain", () => {
   });
 });
 
+describe("the lease", () => {
+  it("stops a job whose lease has run out since its last renewal, whatever the renewals answered", async () => {
+    const shop = "runner-lease.myshopify.com";
+    let clockMs = Date.now();
+    await enqueue(
+      prisma,
+      [{ shop, kind: "verify-order", subject: `${shop}-1`, runAt: new Date(clockMs) }],
+      new Date(clockMs),
+    );
+    let started!: () => void;
+    const isRunning = new Promise<void>((resolve) => (started = resolve));
+    let stoppedBy: unknown = null;
+    const handler: JobHandler = {
+      // An outside call that would go on for as long as it is let: it ends when its signal does.
+      run: async (ctx) => {
+        started();
+        await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+        stoppedBy = ctx.signal.reason;
+        return { to: "finish" };
+      },
+      giveUp: async () => {},
+    };
+    runners.push(
+      startJobRunner({
+        handlers: { "verify-order": handler },
+        concurrency: 1,
+        pollIntervalMs: 3_600_000,
+        takeTurns: false,
+        leaseMs: 300,
+        now: () => new Date(clockMs),
+      }),
+    );
+    await isRunning;
+    // The process stood still past the lease (a frozen host, say): no renewal went through in it.
+    clockMs += 10_000;
+    await expect.poll(() => stoppedBy, { timeout: 5_000 }).toBeInstanceOf(Error);
+    expect((stoppedBy as Error).name).toBe("LeaseLost");
+  });
+});
+
 function startRunner(handler: JobHandler): JobRunner {
   return startJobRunner({
     handlers: { "verify-order": handler, "lookup-click": handler },
