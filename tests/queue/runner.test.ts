@@ -125,7 +125,7 @@ describe("the lease", () => {
     };
     runners.push(
       startJobRunner({
-        handlers: { "verify-order": handler },
+        handlers: { "verify-order": handler, "lookup-click": handler },
         concurrency: 1,
         pollIntervalMs: 3_600_000,
         takeTurns: false,
