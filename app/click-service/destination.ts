@@ -99,13 +99,15 @@ export function classifyAddress(address: string): AddressClass {
   if (loopback.check(bare, type)) return "loopback";
   if (forbidden.check(bare, type)) return "forbidden";
   if (family === 6) {
-    // IPv4-compatible (::a.b.c.d, deprecated) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address
-    // that decides where the packet goes.
+    // IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated (::ffff:0:a.b.c.d, SIIT) and
+    // NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address that decides where the packet goes.
     const words = ipv6Words(bare);
     if (!words) return "forbidden";
+    const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
     const embedsIpv4 =
-      words.slice(0, 6).every((word) => word === 0) ||
-      (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((word) => word === 0));
+      zeros(0, 6) ||
+      (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) ||
+      (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6));
     if (embedsIpv4) {
       const [high = 0, low = 0] = words.slice(6);
       return classifyAddress([high >> 8, high & 255, low >> 8, low & 255].join("."));

@@ -93,6 +93,9 @@ describe("address classes", () => {
     ["::10.0.0.1", "forbidden"],
     ["64:ff9b::a9fe:a9fe", "forbidden"],
     ["64:ff9b::7f00:1", "loopback"],
+    ["::ffff:0:a9fe:a9fe", "forbidden"],
+    ["::ffff:0:169.254.169.254", "forbidden"],
+    ["::ffff:0:7f00:1", "loopback"],
     ["fd00:ec2::254", "forbidden"],
     ["fc00::1", "forbidden"],
     ["fe80::1", "forbidden"],
@@ -105,6 +108,7 @@ describe("address classes", () => {
     ["2606:4700::1111", "public"],
     ["64:ff9b::5db8:d822", "public"],
     ["::ffff:93.184.216.34", "public"],
+    ["::ffff:0:5db8:d822", "public"],
   ])("%s is %s", (address, expected) => {
     expect(classifyAddress(address)).toBe(expected);
   });
