@@ -16,7 +16,8 @@ export function rateForCreator(
 
 /** "cr_a = 12.5" lines (or "cr_a: 12.5") into a map; a line without a rate keeps an empty one for the schema to refuse. */
 export function parseCreatorRatesText(text: string): CreatorRates {
-  const rates: CreatorRates = {};
+  // No prototype: a creator named "__proto__" is a rate like any other, not a no-op assignment.
+  const rates: CreatorRates = Object.create(null) as CreatorRates;
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim()) continue;
     const at = Math.max(line.lastIndexOf("="), line.lastIndexOf(":"));

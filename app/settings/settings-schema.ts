@@ -4,6 +4,9 @@ import { MAX_CREATOR_ID, MAX_CREATOR_RATES } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import { ORDER_VALUE_BASES } from "./order-value-basis";
 
+/** The shortest API key accepted: below it, the last 4 shown on the page would be most of it. */
+export const MIN_API_KEY_LENGTH = 8;
+
 // What a merchant may save, checked the same way whether it comes from the settings form,
 // the demo or a test. Messages are shown inline next to the field they name.
 
@@ -32,8 +35,16 @@ const Rate = z
 const HOLD_DAYS = "the hold is a whole number of days from 0 to 365";
 const ledgerSettings = {
   holdDays: z.number({ error: HOLD_DAYS }).int(HOLD_DAYS).min(0, HOLD_DAYS).max(365, HOLD_DAYS).optional(),
+  // Not z.record: it builds its result by assignment, which drops a creator named "__proto__".
   creatorRates: z
-    .record(z.string(), z.string())
+    .custom<Record<string, string>>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((rate) => typeof rate === "string"),
+      "creator rates are lines of a creator id and a rate",
+    )
     .superRefine((rates, ctx) => {
       const entries = Object.entries(rates);
       if (entries.length > MAX_CREATOR_RATES)
@@ -74,12 +85,16 @@ export const SettingsInput = z.object({
       "the URL must not contain a user name or password; the API key goes in its own field",
     )
     .transform((url) => url.replace(/\/+$/, "")),
-  /** Omitted or empty keeps the stored key: the browser never gets it back to resubmit. */
+  /**
+   * Omitted or empty keeps the stored key: the browser never gets it back to resubmit. At least
+   * 8 characters: the page shows the last 4, and the logs redact keys of 6 or more.
+   */
   apiKey: z
     .string()
     .trim()
     .max(512, "the API key is too long")
     .regex(/^[\x21-\x7e]*$/, "the API key contains spaces or characters an HTTP header cannot carry")
+    .refine((key) => key === "" || key.length >= MIN_API_KEY_LENGTH, "the API key is too short to be a service key")
     .optional(),
   tagParams: z
     .array(ParamName)

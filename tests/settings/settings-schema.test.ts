@@ -1,7 +1,13 @@
 // The settings schema on its own: what it keeps, trims and fills in, and the exact message a
 // merchant reads next to each field it refuses. The save path around it is in shop-settings.test.ts.
 import { describe, expect, it } from "vitest";
-import { MAX_CREATOR_ID, MAX_CREATOR_RATES } from "../../app/settings/creator-rates";
+import {
+  MAX_CREATOR_ID,
+  MAX_CREATOR_RATES,
+  parseCreatorRatesText,
+  rateForCreator,
+  type CreatorRates,
+} from "../../app/settings/creator-rates";
 import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
 import { SettingsInput } from "../../app/settings/settings-schema";
 
@@ -116,8 +122,13 @@ describe("the service URL", () => {
 });
 
 describe("the API key", () => {
-  it("takes visible ASCII from ! to ~ up to 512 characters, or nothing", () => {
-    expect(accepted({ apiKey: "!~" }).apiKey).toBe("!~");
+  it("takes visible ASCII from ! to ~, 8 to 512 characters, or nothing", () => {
+    expect(accepted({ apiKey: "!~!~!~!~" }).apiKey).toBe("!~!~!~!~");
+    // The page shows the last 4: a shorter key would be mostly on it.
+    expect(refusal({ apiKey: "k3Y!x" })).toEqual({
+      field: "apiKey",
+      message: "the API key is too short to be a service key",
+    });
     expect(accepted({ apiKey: "" }).apiKey).toBe("");
     expect(accepted({ apiKey: "k".repeat(512) }).apiKey).toBe("k".repeat(512));
     expect(refusal({ apiKey: "k".repeat(513) })).toEqual({ field: "apiKey", message: "the API key is too long" });
@@ -197,6 +208,15 @@ describe("rates", () => {
         field: "commissionRate",
         message: "enter a percentage such as 10 or 7.5",
       });
+  });
+
+  it('keep a creator whatever its id, "__proto__" included', () => {
+    const rates = parseCreatorRatesText("__proto__ = 50\ncr_a = 10");
+    const saved = JSON.parse(JSON.stringify(accepted({ creatorRates: rates }).creatorRates)) as CreatorRates;
+    expect(Object.keys(saved)).toEqual(["__proto__", "cr_a"]);
+    expect(rateForCreator({ commissionRate: "5", creatorRates: saved }, "__proto__")).toBe("50");
+    expect(rateForCreator({ commissionRate: "5", creatorRates: saved }, "cr_b")).toBe("5");
+    expect(refusal({ creatorRates: ["cr_a = 10"] as never }).field).toBe("creatorRates");
   });
 
   it("check each creator's rate and id, naming the creator", () => {
