@@ -92,8 +92,9 @@ function sqliteArg(value: unknown): unknown {
  * the transaction, which holds the turn, runs at once.
  */
 function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
+  // The transaction holds this thread's turn: its own statements run at once.
   const inTurn = <T>(readOnly: boolean, run: () => T) =>
-    inTransaction ? sqliteWriteLock.inTransaction(run) : sqliteWriteLock.statement(readOnly, run);
+    inTransaction ? run() : sqliteWriteLock.statement(readOnly, run);
   return {
     async rows<T>(query: Prisma.Sql) {
       const queryable = await driver();

@@ -208,14 +208,6 @@ export class WriteLock {
   }
 
   /**
-   * Runs one statement of the transaction that holds this thread's turn: at once (it already
-   * holds the lock). Only a transaction's own statements may come this way.
-   */
-  inTransaction<T>(run: () => T): T {
-    return run();
-  }
-
-  /**
    * Runs one statement outside any transaction: a read-only one at once, a write in its turn,
    * after any transaction of this thread. The thread has one connection, so a write that ran
    * while a transaction was open there would join it: undone with a savepoint or a rollback that

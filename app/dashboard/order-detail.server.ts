@@ -4,7 +4,7 @@ import prisma from "../db.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
-import { canRetry, landingKnowsClick } from "../verification/manual-retry.server";
+import { canRetry } from "../verification/manual-retry.server";
 import { parseStoredFacts, verificationWhere } from "../verification/order-facts";
 
 // One order's story for the order page: what arrived, each attempt, the service's verdict,
@@ -182,7 +182,7 @@ export async function getOrderDetail(
       appliedAt: iso(e.appliedAt),
       result: e.result,
     })),
-    canRetry: canRetry(row, await landingKnowsClick(shop, row.clickId), now),
+    canRetry: await canRetry(row, now),
   };
 }
 

@@ -9,17 +9,14 @@ import { logger } from "../logger.server";
 // delete the new token and switch a live shop off (every order skipped). So an uninstall
 // triggered before the app was last authorized changes nothing.
 
-export type UninstallResult = "uninstalled" | "from-an-earlier-install";
-
-export async function handleAppUninstalled(shop: string, triggeredAt: Date | null): Promise<UninstallResult> {
+export async function handleAppUninstalled(shop: string, triggeredAt: Date | null): Promise<void> {
   const settings = await prisma.shopSettings.findUnique({ where: { shop }, select: { authorizedAt: true } });
   if (triggeredAt && settings?.authorizedAt && settings.authorizedAt > triggeredAt) {
     logger.info("app/uninstalled from before the last install: nothing to do", { shop });
-    return "from-an-earlier-install";
+    return;
   }
   await prisma.session.deleteMany({ where: { shop } });
   await prisma.shopSettings.updateMany({ where: { shop, uninstalledAt: null }, data: { uninstalledAt: new Date() } });
-  return "uninstalled";
 }
 
 /** After every offline token the app is given (install, reinstall): the shop is installed as of now. */

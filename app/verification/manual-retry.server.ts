@@ -19,10 +19,12 @@ export const RETRYABLE_OUTCOMES = ["failed", "rejected"] as const;
 export type ManualRetryResult = { ok: true } | { ok: false; reason: "not-found" | "not-retryable" | "click-expired" };
 
 interface RetryFacts {
+  shop: string;
   outcome: string | null;
   deadlineAt: Date | null;
   hijacked: boolean | null;
   taggedAt: Date | null;
+  clickId: string | null;
 }
 
 /** Failed, parked, or a hijack whose tag could not be written (its credit stands; the run writes the tag). */
@@ -31,18 +33,15 @@ function endedBadly(row: RetryFacts): boolean {
   return (RETRYABLE_OUTCOMES as readonly (string | null)[]).includes(row.outcome);
 }
 
-function clickStillUseful(row: RetryFacts, now: Date, landingKnowsClick: boolean): boolean {
-  return row.deadlineAt === null || row.deadlineAt > now || row.hijacked !== null || landingKnowsClick;
+/** The click can still be looked up, the verdict is stored, or the landing record knows the click (read last, only then). */
+async function clickStillUseful(row: RetryFacts, now: Date): Promise<boolean> {
+  if (row.deadlineAt === null || row.deadlineAt > now || row.hijacked !== null) return true;
+  return row.clickId ? Boolean((await knownClick(row.shop, row.clickId))?.expectedTag) : false;
 }
 
-/** Whether the order page should offer the button; `landingKnowsClick`: whether its click was looked up at landing. */
-export function canRetry(row: RetryFacts, landingKnowsClick: boolean, now: Date = new Date()): boolean {
-  return endedBadly(row) && clickStillUseful(row, now, landingKnowsClick);
-}
-
-/** Whether the order's click was looked up when the shopper landed, so that its record can decide. */
-export async function landingKnowsClick(shop: string, clickId: string | null): Promise<boolean> {
-  return clickId ? Boolean((await knownClick(shop, clickId))?.expectedTag) : false;
+/** Whether the order page should offer the button. */
+export async function canRetry(row: RetryFacts, now: Date = new Date()): Promise<boolean> {
+  return endedBadly(row) && (await clickStillUseful(row, now));
 }
 
 /** idOrOrderId: our verification id, or Shopify's numeric order id (as the order page's URL allows). */
@@ -66,8 +65,7 @@ export async function retryVerificationNow(
   });
   if (!row) return { ok: false, reason: "not-found" };
   if (!endedBadly(row)) return { ok: false, reason: "not-retryable" };
-  if (!clickStillUseful(row, now, await landingKnowsClick(row.shop, row.clickId)))
-    return { ok: false, reason: "click-expired" };
+  if (!(await clickStillUseful(row, now))) return { ok: false, reason: "click-expired" };
   // The job moves back to the queue and the order's outcome clears together, or neither does:
   // a second click, or a worker, cannot both win.
   const requeued = await prisma.$transaction(async (tx) => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue, reopen } from "../../app/queue/queue.server";
-import { startJobRunner, type JobHandler, type JobRunner } from "../../app/queue/runner.server";
+import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../../app/queue/runner.server";
 
 // The runner's drain on real job rows: it stops only once a claim has come back short, never
 // because jobs that ended together left it with nothing running and nothing claimed; and what
@@ -123,16 +123,7 @@ describe("the lease", () => {
       },
       giveUp: async () => {},
     };
-    runners.push(
-      startJobRunner({
-        handlers: { "verify-order": handler, "lookup-click": handler },
-        concurrency: 1,
-        pollIntervalMs: 3_600_000,
-        takeTurns: false,
-        leaseMs: 300,
-        now: () => new Date(clockMs),
-      }),
-    );
+    runners.push(startRunner(handler, { concurrency: 1, leaseMs: 300, now: () => new Date(clockMs) }));
     await isRunning;
     // The process stood still past the lease (a frozen host, say): no renewal went through in it.
     clockMs += 10_000;
@@ -141,11 +132,12 @@ describe("the lease", () => {
   });
 });
 
-function startRunner(handler: JobHandler): JobRunner {
+function startRunner(handler: JobHandler, options: Partial<RunnerOptions> = {}): JobRunner {
   return startJobRunner({
     handlers: { "verify-order": handler, "lookup-click": handler },
     concurrency: 4,
     pollIntervalMs: 3_600_000,
     takeTurns: false,
+    ...options,
   });
 }
