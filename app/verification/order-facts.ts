@@ -89,7 +89,14 @@ export interface OrderFacts {
 export type OrderFactsResult = { ok: true; facts: OrderFacts } | { ok: false; reason: string };
 
 export function readOrderFacts(payload: unknown): OrderFactsResult {
-  const parsed = OrderPayload.safeParse(payload);
+  let parsed: ReturnType<typeof OrderPayload.safeParse>;
+  try {
+    parsed = OrderPayload.safeParse(payload);
+  } catch {
+    // zod still runs a string's length checks on a value that is not a string: a JSON object
+    // whose "length" cannot be compared ({"length": {"toString": null}}) makes them throw.
+    return { ok: false, reason: "payload is not an order: a field holds an unreadable value" };
+  }
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: issue ? `${issue.path.join(".") || "payload"} ${issue.message}` : "unreadable order" };

@@ -43,6 +43,17 @@ describe("readOrderFacts", () => {
     });
   });
 
+  it("refuses a field whose value zod's checks cannot read, instead of throwing (a fuzz counterexample)", () => {
+    expect(
+      readOrderFacts({
+        id: 1,
+        admin_graphql_api_id: { length: { toString: null } },
+        landing_site: "",
+        note_attributes: null,
+      }),
+    ).toEqual({ ok: false, reason: "payload is not an order: a field holds an unreadable value" });
+  });
+
   it("takes the id itself when there is no gid, or the gid is not an order's", () => {
     expect(facts(minimal)).toMatchObject({ id: "1001", gid: "gid://shopify/Order/1001", name: null, amounts: {} });
     expect(facts({ ...minimal, id: "12345678901234567890" }).id).toBe("12345678901234567890");
