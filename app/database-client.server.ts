@@ -24,23 +24,6 @@ export function requireDialect(url: string): DatabaseDialect {
   return dialect;
 }
 
-/**
- * Why SQLite cannot run on this Node, or null. better-sqlite3 before 13 builds its objects on
- * node::ObjectWrap, whose destructor asserts, since Node 24.19, that a Node environment is
- * current: a statement the garbage collector frees outside JavaScript (an idle collection,
- * shutdown) then aborts the whole process, at no particular moment. better-sqlite3 13 moved to
- * Node-API but needs Node 22 or later (docs/decisions/012-node-20-22-and-24.md).
- */
-export function sqliteRuntimeProblem(nodeVersion: string, betterSqlite3Version: string): string | null {
-  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, "").split(".").map(Number);
-  const driverMajor = Number(betterSqlite3Version.split(".")[0]);
-  if (driverMajor >= 13 || major < 24 || (major === 24 && minor < 19)) return null;
-  return (
-    `better-sqlite3 ${betterSqlite3Version} aborts the process on Node ${nodeVersion} (24.19 and later): ` +
-    "run the app on Node 20, 22 or 24.18, or on PostgreSQL (DATABASE_URL=postgresql://...)"
-  );
-}
-
 export interface DatabaseClientOptions {
   /** PostgreSQL: the most connections this client's pool opens (node-postgres's default, 10, when unset). */
   poolSize?: number;
@@ -49,9 +32,6 @@ export interface DatabaseClientOptions {
 /** The driver adapter for the URL: the app's client and Prisma's CLI (prisma.config.ts) both use it. */
 export function databaseAdapter(url: string, options: DatabaseClientOptions = {}): PrismaBetterSQLite3 | PrismaPg {
   if (requireDialect(url) === "sqlite") {
-    const driver = createRequire(import.meta.url)("better-sqlite3/package.json") as { version: string };
-    const problem = sqliteRuntimeProblem(process.versions.node, driver.version);
-    if (problem) throw new Error(problem);
     // Unix milliseconds: raw SQL compares and buckets timestamps as integers (decision 001).
     return new PrismaBetterSQLite3({ url: `file:${databaseFile(url)}` }, { timestampFormat: "unixepoch-ms" });
   }
