@@ -1,6 +1,6 @@
 import { defineConfig } from "prisma/config";
-import { requireDialect } from "./app/database-client.server";
-import { databaseUrl } from "./app/database-url";
+import { requireDialect } from "./app/database/connect.server";
+import { databaseUrl } from "./app/platform/database-url";
 import { migrationAdapter } from "./prisma/tools/migration-adapter";
 import { MIGRATIONS, SCHEMAS } from "./prisma/tools/schemas";
 

@@ -15,7 +15,7 @@ const config = {
     "app/click-service/retry.ts",
     "app/click-service/contract.ts",
     "app/settings/settings-schema.ts",
-    "app/settings/sealing.server.ts",
+    "app/platform/sealing.server.ts",
     "app/commissions/csv.ts",
     "app/verification/verify-order.server.ts",
   ],

@@ -23,7 +23,7 @@ const SUITES_BY_MODULE = {
     "tests/settings/shop-settings.test.ts",
   ],
   "settings/sealing.server": [
-    "tests/settings/sealing.test.ts",
+    "tests/platform/sealing.test.ts",
     "tests/settings/shop-settings.test.ts",
     "tests/settings/rotation.test.ts",
     "tests/admin/session-storage.test.ts",

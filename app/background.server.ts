@@ -1,8 +1,9 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApprovalSweep } from "./commissions/approval.server";
-import { env } from "./env.server";
-import { logger } from "./logger.server";
-import { sqliteWriteLock } from "./sqlite-write-lock.server";
+import { env } from "./platform/env.server";
+import { logger } from "./platform/logger.server";
+import { sqliteWriteLock } from "./database/sqlite-write-lock.server";
+import { offlineAdmin } from "./shopify.server";
 import { startWorker } from "./verification/worker.server";
 
 declare global {
@@ -35,7 +36,7 @@ export function startBackgroundWork(): void {
   const onThread = isWorkerThread();
   if (env().WORKER_THREAD && !onThread) return;
   globalThis.backgroundStarted = true;
-  const worker = startWorker({ ownThread: onThread });
+  const worker = startWorker({ ownThread: onThread, deps: { shopifyAdmin: offlineAdmin } });
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
   logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });

@@ -1,23 +1,23 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { shopifyApi } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
-import prisma from "./db.server";
-import { env } from "./env.server";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import prisma from "./database/db.server";
+import { env } from "./platform/env.server";
 import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
-import { logger, redact } from "./logger.server";
-import { SealedSessionStorage } from "./sealed-session-storage.server";
+import { logger, redact } from "./platform/logger.server";
+import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
+import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
-import { routeShopifyTrafficTo } from "./shopify-standin-routing.server";
-import { sql } from "./sql.server";
+import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
+import { sql } from "./database/sql.server";
 
 const config = env();
 
 // Local development and the demo only: env validation refuses this setting in production.
 if (config.SHOPIFY_STANDIN_URL) routeShopifyTrafficTo(config.SHOPIFY_STANDIN_URL);
 
-export const apiVersion = ApiVersion.July26;
+export { apiVersion };
 
 const severity = {
   silent: LogSeverity.Error,
@@ -79,18 +79,6 @@ export function templateAuthenticateWebhook(request: Request) {
   template ??= templateApp();
   return template.authenticate.webhook(request);
 }
-
-// The library's webhook validator on its own (HMAC and headers), for webhook intake: the app's
-// authenticate.webhook would also load and refresh the shop's session on every delivery.
-const webhookApi = shopifyApi({
-  apiKey: config.SHOPIFY_API_KEY,
-  apiSecretKey: config.SHOPIFY_API_SECRET,
-  apiVersion,
-  hostName: new URL(config.SHOPIFY_APP_URL).host,
-  isEmbeddedApp: true,
-  logger: { level: LogSeverity.Error, log: (_level, message) => logger.error(redact(message), { source: "shopify" }) },
-});
-export const validateWebhook = webhookApi.webhooks.validate;
 
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;

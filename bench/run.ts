@@ -15,7 +15,7 @@ import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { DatabaseDialect } from "../app/database-url";
+import type { DatabaseDialect } from "../app/platform/database-url";
 import { benchEndToEnd, DEFAULT_END_TO_END } from "./end-to-end";
 import { benchFlashSale, DEFAULT_FLASH_SALE } from "./flash-sale";
 import { benchIntake, DEFAULT_INTAKE } from "./intake";

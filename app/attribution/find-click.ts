@@ -1,4 +1,4 @@
-import { storableText, storableTime } from "../database-values";
+import { storableText, storableTime } from "../database/storable";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 
 // Where a click id and the tag that arrived with it come from, best source first: the cart

@@ -2,7 +2,7 @@
 // logged or serialised without dragging an exception (and its request options) along.
 // Messages are the app's own words: they reach the merchant (settings page, order log), so the
 // body of an answer never does; the contract's few error strings are recognised, not quoted.
-import { redactSecrets } from "../redaction";
+import { redactSecrets } from "../platform/redaction";
 import { CONTRACT_ERRORS } from "./contract";
 
 export { redactSecrets };

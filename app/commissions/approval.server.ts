@@ -1,5 +1,5 @@
-import prisma from "../db.server";
-import { logger } from "../logger.server";
+import prisma from "../database/db.server";
+import { logger } from "../platform/logger.server";
 
 // Approval: a pending record whose hold has ended becomes approved, unless refunds or a
 // cancellation took it to nothing (it is reversed then, never pending). A periodic sweep in

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma from "../database/db.server";
 import { formatMoney } from "../units/money";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),

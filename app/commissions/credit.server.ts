@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import type { Db } from "../db.server";
-import { asSql, insertRows, type Sql } from "../sql.server";
+import type { Db } from "../database/db.server";
+import { asSql, insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
 

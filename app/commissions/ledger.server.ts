@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma, { dialect, sqlTime } from "../db.server";
+import prisma, { dialect, sqlTime } from "../database/db.server";
 import { formatMoney } from "../units/money";
 import { PERIODS, periodStart } from "../units/periods";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
-import { dialect, type Db } from "../db.server";
-import { insertRows, modelRows, sql, updateRow, updateWhere, type Sql } from "../sql.server";
+import { dialect, type Db } from "../database/db.server";
+import { insertRows, modelRows, sql, updateRow, updateWhere, type Sql } from "../database/sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import type { OrderValueBasis } from "../settings/order-value-basis";
-import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../shopify-ids";
+import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../units/shopify-ids";
 
 // The slice of a refunds/create or orders/cancelled payload the ledger needs, and nothing else:
 // which order, which refund, and how much of each order-value basis the refund gives back.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import prisma, { dialect, isUniqueViolation, type Db } from "../db.server";
+import prisma, { dialect, isUniqueViolation, type Db } from "../database/db.server";
 import { formatMoney } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import { sqlTime } from "../db.server";
+import { sqlTime } from "../database/db.server";
 import { OUTCOMES } from "../verification/outcomes";
 
 // The dashboard's SQL, kept apart so the benchmark runs EXPLAIN QUERY PLAN on exactly the

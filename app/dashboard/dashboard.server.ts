@@ -1,5 +1,5 @@
-import prisma from "../db.server";
-import { env } from "../env.server";
+import prisma from "../database/db.server";
+import { env } from "../platform/env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
 import { dashboardQueries } from "./dashboard-queries.server";

@@ -1,6 +1,6 @@
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
-import prisma from "../db.server";
+import prisma from "../database/db.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";

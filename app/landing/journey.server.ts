@@ -1,7 +1,7 @@
 import { Prisma, type ClickRecord } from "@prisma/client";
 import type { LandingTouchFact } from "../attribution/server-record";
-import prisma, { sqlTime, type Db } from "../db.server";
-import { modelRows, readDate, sql } from "../sql.server";
+import prisma, { sqlTime, type Db } from "../database/db.server";
+import { modelRows, readDate, sql } from "../database/sql.server";
 
 // Reading the landing record back: an order's journey (the touches of its cart), the click
 // records a verdict can fall back on, and their retention and redaction.

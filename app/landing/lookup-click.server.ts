@@ -4,9 +4,9 @@ import { CLICK_LIFETIME_MS } from "../click-service/contract";
 import { nextRetry } from "../queue/backoff";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
-import { SealError } from "../settings/sealing.server";
+import { SealError } from "../platform/sealing.server";
 import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
-import { rowById, sql, updateWhere } from "../sql.server";
+import { rowById, sql, updateWhere } from "../database/sql.server";
 
 // The job "lookup-click": asks the service, once per click record, what it knows of a click the
 // storefront reported, while the click is alive. What it learns (the expected tag and its

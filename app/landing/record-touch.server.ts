@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TouchRequest } from "../attribution/cart-attributes";
-import prisma, { isUniqueViolation, type Db } from "../db.server";
+import prisma, { isUniqueViolation, type Db } from "../database/db.server";
 import { enqueue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import prisma, { isUniqueViolation, type Db } from "../db.server";
+import prisma, { isUniqueViolation, type Db } from "../database/db.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
 import { parseStoredFacts } from "../verification/order-facts";
 

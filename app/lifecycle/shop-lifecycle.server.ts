@@ -1,5 +1,5 @@
-import prisma from "../db.server";
-import { logger } from "../logger.server";
+import prisma from "../database/db.server";
+import { logger } from "../platform/logger.server";
 
 // Uninstall ends access, not the merchant's records: Shopify sends shop/redact 48 hours
 // later, and a merchant who reinstalls before then finds their ledger intact.

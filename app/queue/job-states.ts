@@ -26,9 +26,6 @@ export type JobState = (typeof JOB_STATES)[number];
 /** Attempts a job gets; a job claimed for the next one gives up instead of running. */
 export const MAX_ATTEMPTS = 8;
 
-/** How long a claim lasts without renewal. Workers renew every third of it while they work. */
-export const DEFAULT_LEASE_MS = 2 * 60_000;
-
 /** A job as a worker holds it: enough to run it and to prove, on every write, that it still may. */
 export interface ClaimedJob {
   id: string;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import prisma, { dialect, sqlTime, type Db } from "../db.server";
-import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../sql.server";
-import { sqliteWriteLock } from "../sqlite-write-lock.server";
-import { TransactionGroups } from "../transaction-groups.server";
+import prisma, { dialect, sqlTime, type Db } from "../database/db.server";
+import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../database/sql.server";
+import { sqliteWriteLock } from "../database/sqlite-write-lock.server";
+import { TransactionGroups } from "../database/transaction-groups.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Sql } from "../sql.server";
-import { logger } from "../logger.server";
-import {
-  DEFAULT_LEASE_MS,
-  LeaseLost,
-  MAX_ATTEMPTS,
-  type ClaimedJob,
-  type JobKind,
-  type Transition,
-} from "./job-states";
+import type { Sql } from "../database/sql.server";
+import { env } from "../platform/env.server";
+import { logger } from "../platform/logger.server";
+import { LeaseLost, MAX_ATTEMPTS, type ClaimedJob, type JobKind, type Transition } from "./job-states";
 import { claim, fenced, nextDue, releaseAfterFault, renew, settle } from "./queue.server";
 import { nextTurn } from "./turns";
 import { onWake } from "./wake.server";
@@ -76,7 +70,7 @@ export interface JobRunner {
 
 export function startJobRunner(options: RunnerOptions): JobRunner {
   const owner = options.owner ?? `worker-${randomUUID()}`;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs = options.leaseMs ?? env().WORKER_LEASE_MS;
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
   const turn = options.takeTurns === false ? () => Promise.resolve() : nextTurn;

@@ -5,7 +5,7 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { env } from "../env.server";
+import { env } from "../platform/env.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 

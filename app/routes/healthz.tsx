@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import prisma from "../db.server";
+import prisma from "../database/db.server";
 
 // For load balancers and the demo runner: the process is up and its database answers.
 export const loader = async () => {

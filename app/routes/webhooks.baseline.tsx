@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { env } from "../env.server";
-import { logger } from "../logger.server";
+import { env } from "../platform/env.server";
+import { logger } from "../platform/logger.server";
 import { intakeArrived } from "../queue/intake-first.server";
 import { templateAuthenticateWebhook } from "../shopify.server";
 

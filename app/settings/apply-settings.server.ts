@@ -1,6 +1,6 @@
-import { logger } from "../logger.server";
+import { logger } from "../platform/logger.server";
 import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
-import prisma from "../db.server";
+import prisma from "../database/db.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { parseCreatorRatesText } from "./creator-rates";

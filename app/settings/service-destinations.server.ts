@@ -1,5 +1,5 @@
 import { setDefaultDestinationPolicy, type DestinationPolicy } from "../click-service";
-import { env } from "../env.server";
+import { env } from "../platform/env.server";
 
 // Where the click-service client may connect, from the environment: https only in production,
 // and loopback only for the exact origins a developer allowed (CLICK_SERVICE_ALLOW_ORIGINS,

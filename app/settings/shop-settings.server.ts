@@ -1,12 +1,12 @@
 import { destinationProblem } from "../click-service";
 import { Prisma, type ShopSettings } from "@prisma/client";
-import prisma from "../db.server";
-import { registerSecret } from "../logger.server";
-import { modelRows, sql } from "../sql.server";
+import prisma from "../database/db.server";
+import { registerSecret } from "../platform/logger.server";
+import { modelRows, sql } from "../database/sql.server";
 import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
-import { seal, SealError, unseal } from "./sealing.server";
+import { seal, SealError, unseal } from "../platform/sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
 import { SettingsInput, type ValidSettings } from "./settings-schema";
 

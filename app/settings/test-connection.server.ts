@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createClickServiceClient } from "../click-service";
-import { registerSecret } from "../logger.server";
-import { SealError } from "./sealing.server";
+import { registerSecret } from "../platform/logger.server";
+import { SealError } from "../platform/sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
 import { SettingsInput } from "./settings-schema";
 import { getPublicSettings, getServerSettings, serviceOrigin } from "./shop-settings.server";

@@ -7,9 +7,9 @@ import {
   type OrderEventFacts,
   type OrderEventRead,
 } from "../commissions/order-events";
-import { isUniqueViolation } from "../db.server";
-import { insertRows, lockKeys, rowsMatching, sql, type Sql } from "../sql.server";
-import { logger } from "../logger.server";
+import { isUniqueViolation } from "../database/db.server";
+import { insertRows, lockKeys, rowsMatching, sql, type Sql } from "../database/sql.server";
+import { logger } from "../platform/logger.server";
 import { intakeArrived } from "../queue/intake-first.server";
 import { enqueueNew, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";

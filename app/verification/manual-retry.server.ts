@@ -1,5 +1,5 @@
 import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
-import prisma from "../db.server";
+import prisma from "../database/db.server";
 import { knownClick } from "../landing/journey.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";

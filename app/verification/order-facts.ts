@@ -1,9 +1,9 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
-import { storableText, storableTime } from "../database-values";
+import { storableText, storableTime } from "../database/storable";
 import type { OrderValueBasis } from "../settings/order-value-basis";
-import { SHOPIFY_ID, shopifyGid } from "../shopify-ids";
+import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
 // whole payload: it carries the shopper's name and addresses, which the app has no use for, and

@@ -5,7 +5,7 @@ import type { JobContext } from "../queue/runner.server";
 import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
-import { insertRows, updateRow, updateWhere, type Sql } from "../sql.server";
+import { insertRows, updateRow, updateWhere, type Sql } from "../database/sql.server";
 import { GAVE_UP_ON_LIFETIME, nextAttempt } from "./retry-policy";
 import type { Outcome } from "./outcomes";
 

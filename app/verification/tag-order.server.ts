@@ -2,7 +2,7 @@ import type { Verification } from "@prisma/client";
 import { markOrderHijacked, readOrderTagGuardState } from "../shopify-admin/orders.server";
 import { noteThrottled, noteWritten, reserveWrite } from "../shopify-admin/write-schedule.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
-import type { Sql } from "../sql.server";
+import type { Sql } from "../database/sql.server";
 import type { OrderRun, StepResult } from "./order-run.server";
 
 // Tags a hijacked order and stores the evidence on it. The write waits for the shop's Admin

@@ -2,7 +2,7 @@ import type { Verification } from "@prisma/client";
 import type { ClickServiceError } from "../click-service";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
 import { knownClick } from "../landing/journey.server";
-import type { Sql } from "../sql.server";
+import type { Sql } from "../database/sql.server";
 import type { Change, OrderRun, StepResult } from "./order-run.server";
 
 // The verdict: was the tag that reached the order the creator's? The order is reported to the

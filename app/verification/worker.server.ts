@@ -1,24 +1,23 @@
 import { createClickServiceClient } from "../click-service";
-import { env } from "../env.server";
+import { env } from "../platform/env.server";
 import { startIntakeFirst } from "../queue/intake-first.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
 import { purgeLandingRecord } from "../landing/journey.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
-import { logger } from "../logger.server";
-import { offlineAdmin } from "../shopify.server";
+import { logger } from "../platform/logger.server";
 import type { PipelineDeps } from "./order-run.server";
 import { verifyOrderHandler } from "./verify-order.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
 
-export const defaultPipelineDeps: PipelineDeps = {
-  clickService: (settings) => createClickServiceClient({ baseUrl: settings.clickServiceUrl, apiKey: settings.apiKey }),
-  shopifyAdmin: offlineAdmin,
-};
+/** The shop's click service, as its settings name it. */
+export const clickService: PipelineDeps["clickService"] = (settings) =>
+  createClickServiceClient({ baseUrl: settings.clickServiceUrl, apiKey: settings.apiKey });
 
 export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> {
-  deps?: Partial<PipelineDeps>;
+  /** Shopify's Admin API for a shop is the app's wiring (shopify.server.ts), handed in by whoever starts the worker. */
+  deps: Partial<PipelineDeps> & Pick<PipelineDeps, "shopifyAdmin">;
   /** Whether the worker yields to webhook intake in this process (intake-first.ts); WORKER_INTAKE_FIRST by default. */
   intakeFirst?: boolean;
   /** On a thread of its own, nothing else shares the worker's event loop: it neither yields nor takes turns. */
@@ -39,9 +38,9 @@ function startMaintenance(now: () => Date): () => void {
   return () => clearInterval(timer);
 }
 
-export function startWorker(options: WorkerOptions = {}): JobRunner {
+export function startWorker(options: WorkerOptions): JobRunner {
   const { deps, ownThread = false, intakeFirst = !ownThread && env().WORKER_INTAKE_FIRST, ...runner } = options;
-  const pipeline: PipelineDeps = { ...defaultPipelineDeps, ...deps };
+  const pipeline: PipelineDeps = { clickService, ...deps };
   const concurrency = runner.concurrency ?? env().WORKER_CONCURRENCY;
   const yielding = intakeFirst && !runner.limit ? startIntakeFirst(concurrency) : null;
   const jobs = startJobRunner({

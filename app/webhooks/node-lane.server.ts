@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logger } from "../logger.server";
+import { logger } from "../platform/logger.server";
 import { BodyCutShort, readCappedNode } from "./read-capped";
 import { verifyDelivery, WebhookRefusal, type VerifiedDelivery } from "./receive.server";
 import type { WebhookTopic } from "./topics";

@@ -1,10 +1,10 @@
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
-import { storableText } from "../database-values";
-import { env } from "../env.server";
-import { validateWebhook } from "../shopify.server";
+import { storableText } from "../database/storable";
+import { env } from "../platform/env.server";
 import { BodyBudget, BodyBudgetExhausted, type BodyHold } from "./body-budget";
 import { readCapped } from "./read-capped";
 import { refusalFor, type WebhookTopic } from "./topics";
+import { validateWebhook } from "./validate.server";
 import { optionalHeaders, validatorHeaders, type HeaderOf } from "./validator-headers";
 
 // Every webhook route starts here. It checks what the library's own authenticate.webhook checks

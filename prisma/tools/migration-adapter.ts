@@ -1,5 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseAdapter } from "../../app/database-client.server";
+import { databaseAdapter } from "../../app/database/connect.server";
 
 // The driver adapter Prisma's CLI migrates through (prisma.config.ts): the app's own, with two
 // repairs that only migrations need, both for @prisma/adapter-pg 6.19.

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { DatabaseDialect } from "../../app/database-url";
+import type { DatabaseDialect } from "../../app/platform/database-url";
 import { readDerivedSchema } from "./postgresql-schema";
 import { prisma } from "./prisma-cli";
 import { MIGRATIONS, SCHEMAS } from "./schemas";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { POSTGRESQL_CLIENT_MODULE } from "../../app/database-client.server";
+import { POSTGRESQL_CLIENT_MODULE } from "../../app/database/connect.server";
 import { SCHEMAS } from "./schemas";
 
 // prisma/schema.prisma (SQLite) is the one source of the models. Prisma fixes the provider per

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { DatabaseDialect } from "../../app/database-url";
+import type { DatabaseDialect } from "../../app/platform/database-url";
 
 // Each dialect's schema and its migrations.
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { databaseDialect } from "../../app/database-url";
+import { databaseDialect } from "../../app/platform/database-url";
 import { postgresqlBinaries, startCluster } from "../postgresql-cluster";
 import { dropDatabase, onServer, postgresqlDatabaseUrl } from "../postgresql";
 

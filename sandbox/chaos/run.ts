@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { createDatabaseClient } from "../../app/database-client.server";
+import { createDatabaseClient } from "../../app/database/connect.server";
 import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
 import { startClickService, type RunningClickService } from "../click-service/server";
 import { ensureBuild, migrate, standinAppEnv } from "../demo/app-process";

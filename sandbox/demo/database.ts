@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { databaseDialect, type DatabaseDialect } from "../../app/database-url";
+import { databaseDialect, type DatabaseDialect } from "../../app/platform/database-url";
 import { dropDatabase, onServer, postgresqlDatabaseUrl } from "../postgresql";
 
 // The demo always plays on a database of its own, deleted at the end, so it can never touch

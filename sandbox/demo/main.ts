@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createDatabaseClient } from "../../app/database-client.server";
+import { createDatabaseClient } from "../../app/database/connect.server";
 import { startClickService } from "../click-service/server";
 import { startShopifyStandin } from "../shopify";
 import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";

@@ -1,6 +1,6 @@
 // Run the Shopify stand-in on its own: `npx tsx sandbox/shopify/main.ts [port]`.
 // Point the app at it by calling routeShopifyTrafficTo(url) at dev start-up
-// (app/shopify-standin-routing.server.ts; refuses NODE_ENV=production).
+// (app/platform/shopify-standin-routing.server.ts; refuses NODE_ENV=production).
 import { startShopifyStandin } from "./server";
 
 const port = Number(process.argv[2] ?? process.env.SHOPIFY_STANDIN_PORT ?? 4799);

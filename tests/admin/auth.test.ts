@@ -59,7 +59,7 @@ describe("admin routes require a valid session token", () => {
       }),
     );
     expect(response.status).toBe(401);
-    const prisma = (await import("../../app/db.server")).default;
+    const prisma = (await import("../../app/database/db.server")).default;
     expect(await prisma.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
   });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/units/money";
 import * as dashboardRoute from "../../app/routes/app._index";
 import { getDashboard } from "../../app/dashboard/dashboard.server";

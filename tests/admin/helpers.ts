@@ -1,5 +1,5 @@
 import { Session } from "@shopify/shopify-api";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { signSessionToken } from "../../sandbox/shopify";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as creatorsRoute from "../../app/routes/app.creators";
 import * as ordersRoute from "../../app/routes/app.orders.$id";
 import * as payoutsRoute from "../../app/routes/app.payouts";

@@ -8,7 +8,7 @@ import {
   parseLedgerFilter,
   type LedgerRow,
 } from "../../app/commissions/ledger.server";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as ledgerRoute from "../../app/routes/app.commissions";
 import * as exportRoute from "../../app/routes/app.commissions.export";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as orderRoute from "../../app/routes/app.orders.$id";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { onWake } from "../../app/queue/wake.server";

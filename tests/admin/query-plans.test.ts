@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { creatorQueries } from "../../app/commissions/creators.server";
 import { ledgerQueries, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { dashboardQueries } from "../../app/dashboard/dashboard-queries.server";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 
 // Every statement the dashboard and the ledger run starts from an index that exists in the
 // migrated schema: EXPLAIN QUERY PLAN shows SEARCH ... USING INDEX, never a full SCAN of a

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { listen } from "../../sandbox/listen";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
-import { sql } from "../../app/sql.server";
+import prisma from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";

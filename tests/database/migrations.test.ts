@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
-import { databaseDialect } from "../../app/database-url";
+import { databaseDialect } from "../../app/platform/database-url";
 import { onServer, postgresqlDatabaseUrl } from "../../sandbox/postgresql";
 
 // The committed migrations must build exactly the database the schema describes, on each

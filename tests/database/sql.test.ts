@@ -1,10 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Job } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma, { isUniqueViolation } from "../../app/db.server";
-import { insertRows, modelRows, rowById, rowsMatching, sql, updateRow, updateWhere } from "../../app/sql.server";
+import prisma, { isUniqueViolation } from "../../app/database/db.server";
+import {
+  insertRows,
+  modelRows,
+  rowById,
+  rowsMatching,
+  sql,
+  updateRow,
+  updateWhere,
+} from "../../app/database/sql.server";
 
-// Raw SQL on the driver (app/sql.server.ts), on the test's database (SQLite, and PostgreSQL in
+// Raw SQL on the driver (app/database/sql.server.ts), on the test's database (SQLite, and PostgreSQL in
 // the postgresql project): what it reads comes back as the client would return it, what it
 // writes the client reads back, its transactions commit or leave nothing, and its unique
 // violations are told apart from other failures.

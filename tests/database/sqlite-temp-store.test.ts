@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/db.server";
-import { insertRows, sql } from "../../app/sql.server";
+import prisma, { dialect } from "../../app/database/db.server";
+import { insertRows, sql } from "../../app/database/sql.server";
 
-// The app's SQLite connection keeps temporary storage in memory (app/db.server.ts): the journal
+// The app's SQLite connection keeps temporary storage in memory (app/database/db.server.ts): the journal
 // a savepoint keeps of the pages it may roll back never becomes a file on disk, however many
 // pages the savepoint changes. SQLite opens such files already unlinked, so they are seen among
 // the process's open files (Linux), while the transaction that needs them runs.

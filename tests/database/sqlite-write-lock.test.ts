@@ -4,8 +4,8 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createDatabaseClient } from "../../app/database-client.server";
-import { sqliteWriteLock, WriteLock } from "../../app/sqlite-write-lock.server";
+import { createDatabaseClient } from "../../app/database/connect.server";
+import { sqliteWriteLock, WriteLock } from "../../app/database/sqlite-write-lock.server";
 import { countUp } from "../support/sqlite-writer-thread";
 
 const THREAD = new URL("../support/sqlite-writer-thread.ts", import.meta.url).href;

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
-import { insertRows, sql, type Sql } from "../../app/sql.server";
-import { TransactionGroups, type Transact } from "../../app/transaction-groups.server";
+import prisma from "../../app/database/db.server";
+import { insertRows, sql, type Sql } from "../../app/database/sql.server";
+import { TransactionGroups, type Transact } from "../../app/database/transaction-groups.server";
 
-// Group commit (app/transaction-groups.server.ts) on the test's database (SQLite, and PostgreSQL
+// Group commit (app/database/transaction-groups.server.ts) on the test's database (SQLite, and PostgreSQL
 // in the postgresql project): writes that come together share one transaction, each is still
 // all or nothing, and nobody hears "done" before the COMMIT.
 

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/db.server";
+import prisma, { dialect } from "../../app/database/db.server";
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   startWalCheckpoints,
   type CheckpointResult,
   type WalCheckpoints,
-} from "../../app/wal-checkpoints.server";
+} from "../../app/database/wal-checkpoints.server";
 
 // The app's connection must not copy the write-ahead log back into the database inside its own
 // commits (a blocked event loop); a thread does. A copy of the database file alone, without its
@@ -72,7 +72,7 @@ describe("WAL checkpoints on a thread of their own", () => {
     new Database(file).pragma("journal_mode = WAL");
     // Kept alive until the thread has checkpointed once; from then on only the thread is left.
     const script = [
-      `import { startWalCheckpoints } from ${JSON.stringify(path.resolve("app/wal-checkpoints.server.ts"))};`,
+      `import { startWalCheckpoints } from ${JSON.stringify(path.resolve("app/database/wal-checkpoints.server.ts"))};`,
       `const alive = setInterval(() => {}, 1_000);`,
       `startWalCheckpoints(${JSON.stringify(file)}, {`,
       `  onCheckpoint: () => { if (alive.hasRef()) console.log("checkpointed"); clearInterval(alive); alive.unref(); },`,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";

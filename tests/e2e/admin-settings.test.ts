@@ -5,7 +5,7 @@ import type { Browser, Page, Response as PageResponse } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
 import { embeddedAdmin, snap } from "./embedded-admin";

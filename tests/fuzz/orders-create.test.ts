@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";

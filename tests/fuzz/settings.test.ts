@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
 import { ORDER_VALUE_BASES } from "../../app/settings/order-value-basis";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { APP_URL, call, sessionToken, storeOfflineSession } from "../admin/helpers";

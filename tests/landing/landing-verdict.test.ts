@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {

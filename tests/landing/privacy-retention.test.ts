@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { purgeLandingRecord } from "../../app/landing/journey.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";

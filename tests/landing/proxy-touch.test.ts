@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { NEW_CLICKS_PER_CART_PER_HOUR } from "../../app/landing/record-touch.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";

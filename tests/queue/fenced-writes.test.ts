@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { LeaseLost, type ClaimedJob } from "../../app/queue/job-states";
 import { fenced, settle } from "../../app/queue/queue.server";
-import { insertRows, updateWhere, type Sql } from "../../app/sql.server";
+import { insertRows, updateWhere, type Sql } from "../../app/database/sql.server";
 import { Prisma } from "@prisma/client";
 
 // The lease fence on jobs' writes that run at once: on SQLite they share a commit
-// (app/transaction-groups.server.ts), and the fence is still proved for each write on its own.
+// (app/database/transaction-groups.server.ts), and the fence is still proved for each write on its own.
 
 const NOW = new Date("2026-11-25T12:00:00.000Z");
 const OWNER = "worker-fenced-writes";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue, reopen } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../../app/queue/runner.server";

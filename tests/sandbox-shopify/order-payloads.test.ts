@@ -3,7 +3,7 @@
 // with what the tidy payloads never had: shop money unlike presentment money, a shop's UTC
 // offset, an id beyond 2^53, discounts, tax and shipping.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { servePublicRoutes } from "../support/app-routes";

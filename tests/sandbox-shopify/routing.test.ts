@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getGlobalDispatcher, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routeShopifyTrafficTo } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo } from "../../app/platform/shopify-standin-routing.server";
 
 interface Echo {
   server: Server;

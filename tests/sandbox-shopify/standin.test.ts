@@ -2,7 +2,7 @@ import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, RequestedTokenType, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { signSessionToken } from "../../sandbox/shopify/session-token";

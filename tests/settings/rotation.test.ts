@@ -17,10 +17,10 @@ async function restartWith(current: string, previous?: string) {
   return {
     settings: await import("../../app/settings/shop-settings.server"),
     connection: await import("../../app/settings/test-connection.server"),
-    sessions: new (await import("../../app/sealed-session-storage.server")).SealedSessionStorage(
-      (await import("../../app/db.server")).default,
+    sessions: new (await import("../../app/sessions/sealed-session-storage.server")).SealedSessionStorage(
+      (await import("../../app/database/db.server")).default,
     ),
-    prisma: (await import("../../app/db.server")).default,
+    prisma: (await import("../../app/database/db.server")).default,
   };
 }
 

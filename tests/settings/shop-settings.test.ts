@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
-import { seal, unseal, SealError } from "../../app/settings/sealing.server";
+import prisma from "../../app/database/db.server";
+import { seal, unseal, SealError } from "../../app/platform/sealing.server";
 import { getPublicSettings, getServerSettings, saveSettings } from "../../app/settings/shop-settings.server";
 
 const shop = "settings-shop.myshopify.com";

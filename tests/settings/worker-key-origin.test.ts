@@ -3,8 +3,8 @@
 // (an older version of the app, or a hand edit). Real worker, sandbox service and webhook route.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import prisma from "../../app/db.server";
-import { defaultPipelineDeps } from "../../app/verification/worker.server";
+import prisma from "../../app/database/db.server";
+import { clickService } from "../../app/verification/worker.server";
 import { listen } from "../../sandbox/listen";
 import {
   installShop,
@@ -40,7 +40,7 @@ it("does not send the key to a stored URL on another origin, and says the key mu
 
   const { payload } = await placeOrder(h, { shop });
   // The worker's own client factory, as in production.
-  const w = worker(h, { deps: { clickService: defaultPipelineDeps.clickService } });
+  const w = worker(h, { deps: { clickService } });
   await w.runOnce();
   await w.stop();
 

@@ -4,7 +4,7 @@ import { Session } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
 import { offlineAdmin, sessionStorage } from "../../app/shopify.server";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { orderPayload } from "../support/fixtures";
 

@@ -3,7 +3,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, Session } from "@shopify/shopify-api";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 
 class MemorySessionStorage {

@@ -4,8 +4,9 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 
-// Folders under app/ import one way: no folder imports a folder that imports it back. A module
-// directly in app/ (shopify.server.ts, db.server.ts) counts as a folder of its own. Every
+// Folders under app/ import one way: no folder reaches itself again through imports, however
+// long the way round. A module directly in app/ (shopify.server.ts, root.tsx) counts as a
+// folder of its own. Every
 // import counts, type-only ones included: they tie the code as tightly. TypeScript's own
 // scanner reads them (import, export ... from, import(), require).
 
@@ -53,16 +54,70 @@ export function folderImports(root: string): Edge[] {
   return [...edges.values()];
 }
 
-/** Every pair of folders that import each other, each as one import either way. */
+/**
+ * Every ring of folders, of any length: each strongly connected set of two or more (Tarjan's
+ * algorithm), as the imports that close it, one per edge of a cycle through all of them.
+ */
 export function importRings(edges: Edge[]): string[][] {
-  const byPair = new Map(edges.map((edge) => [`${edge.from}\n${edge.to}`, edge]));
-  return edges
-    .filter((edge) => edge.from < edge.to && byPair.has(`${edge.to}\n${edge.from}`))
-    .map((edge) => [edge.example, byPair.get(`${edge.to}\n${edge.from}`)!.example]);
+  const next = new Map<string, string[]>();
+  for (const edge of edges) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (unit: string) => {
+    index.set(unit, index.size);
+    low.set(unit, index.get(unit)!);
+    stack.push(unit);
+    onStack.add(unit);
+    for (const to of next.get(unit) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(unit, Math.min(low.get(unit)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(unit, Math.min(low.get(unit)!, index.get(to)!));
+    }
+    if (low.get(unit) !== index.get(unit)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== unit);
+    if (component.length > 1) components.push(component.sort());
+  };
+  for (const unit of [...new Set(edges.flatMap((edge) => [edge.from, edge.to]))].sort())
+    if (!index.has(unit)) visit(unit);
+  return components.map((component) => ringThrough(component, edges));
+}
+
+/** One cycle through the component's first unit, as the imports along it. */
+function ringThrough(component: string[], edges: Edge[]): string[] {
+  const inside = new Set(component);
+  const start = component[0]!;
+  // Breadth-first from start back to start, inside the component: the shortest cycle.
+  const cameBy = new Map<string, Edge>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const unit = queue.shift()!;
+    for (const edge of edges.filter((e) => e.from === unit && inside.has(e.to))) {
+      if (edge.to === start) {
+        const ring = [edge.example];
+        for (let at = unit; at !== start; at = cameBy.get(at)!.from) ring.unshift(cameBy.get(at)!.example);
+        return ring;
+      }
+      if (!cameBy.has(edge.to)) {
+        cameBy.set(edge.to, edge);
+        queue.push(edge.to);
+      }
+    }
+  }
+  return component;
 }
 
 describe("folders under app/ import one way", () => {
-  it("no folder imports a folder that imports it back", () => {
+  it("no folder reaches itself again through imports", () => {
     const rings = importRings(folderImports(APP));
     expect(rings.map((ring) => ring.join(", and "))).toEqual([]);
   });
@@ -100,6 +155,21 @@ describe("folders under app/ import one way", () => {
       });
       expect(importRings(folderImports(root))).toEqual([
         ["app/a/one.ts imports app/shop.server.ts", "app/shop.server.ts imports app/a/one.ts"],
+      ]);
+    });
+
+    it("finds a ring of three folders", () => {
+      const root = tree("three", {
+        "landing/journey.ts": `import { w } from "../webhooks/read";\nexport const j = w;`,
+        "webhooks/read.ts": `import { s } from "../shopify.server";\nexport const w = s;`,
+        "shopify.server.ts": `import { j } from "./landing/journey";\nexport const s = j;`,
+      });
+      expect(importRings(folderImports(root))).toEqual([
+        [
+          "app/landing/journey.ts imports app/webhooks/read.ts",
+          "app/webhooks/read.ts imports app/shopify.server.ts",
+          "app/shopify.server.ts imports app/landing/journey.ts",
+        ],
       ]);
     });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Session } from "@shopify/shopify-api";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { buildOrderCreatePayload, type OrderDescription } from "../../sandbox/shopify";
 

@@ -2,13 +2,14 @@ import { Session } from "@shopify/shopify-api";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClickServiceClient } from "../../app/click-service";
 import { sessionStorage } from "../../app/shopify.server";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { SettingsInput } from "../../app/settings/settings-schema";
-import { routeShopifyTrafficTo, type StandinRouting } from "../../app/shopify-standin-routing.server";
+import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import type { PipelineDeps } from "../../app/verification/order-run.server";
-import { defaultPipelineDeps, startWorker } from "../../app/verification/worker.server";
+import { offlineAdmin } from "../../app/shopify.server";
+import { startWorker } from "../../app/verification/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
@@ -114,7 +115,7 @@ export function testDeps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
         sleep: async () => {},
         maxAttempts: 2,
       }),
-    shopifyAdmin: defaultPipelineDeps.shopifyAdmin,
+    shopifyAdmin: offlineAdmin,
     ...overrides,
   };
 }

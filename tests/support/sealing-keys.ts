@@ -4,7 +4,7 @@ import { vi } from "vitest";
 // The sealing keys are read from the environment once per process: a test "restarts" under
 // other keys by setting them and loading the app's modules afresh.
 
-/** The key id the sealed format names (see app/settings/sealing.server.ts). */
+/** The key id the sealed format names (see app/platform/sealing.server.ts). */
 export function keyId(base64: string): string {
   return createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").slice(0, 8);
 }

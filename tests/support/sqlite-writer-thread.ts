@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { createDatabaseClient } from "../../app/database-client.server";
-import { sqliteWriteLock } from "../../app/sqlite-write-lock.server";
+import { createDatabaseClient } from "../../app/database/connect.server";
+import { sqliteWriteLock } from "../../app/database/sqlite-write-lock.server";
 
 // A thread with its own Prisma client on the test's SQLite file, as the production server's
 // worker thread has: it shares the parent's write lock (workerData.sqliteWriteLock, which the

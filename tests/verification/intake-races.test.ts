@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/db.server";
+import prisma, { dialect } from "../../app/database/db.server";
 import { recordOrderDelivery } from "../../app/verification/intake.server";
 import type { VerifiedDelivery } from "../../app/webhooks/receive.server";
 import { buildRefundCreatePayload } from "../../sandbox/shopify/refund-payload";

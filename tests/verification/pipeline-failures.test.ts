@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { MAX_ATTEMPTS } from "../../app/queue/job-states";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { retryVerificationNow } from "../../app/verification/manual-retry.server";

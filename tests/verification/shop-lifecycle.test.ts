@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import * as dashboard from "../../app/routes/app._index";
 import { sessionStorage } from "../../app/shopify.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";

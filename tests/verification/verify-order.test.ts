@@ -3,7 +3,7 @@
 // Real parts as in pipeline.test.ts: the app's webhook route, the sandbox click service, the
 // Shopify stand-in, SQLite.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { reopen, unpark } from "../../app/queue/queue.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { createClickServiceClient } from "../../app/click-service";

@@ -1,6 +1,6 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "../../app/env.server";
+import { env } from "../../app/platform/env.server";
 import { BodyBudget } from "../../app/webhooks/body-budget";
 import { webhookBodyBudget } from "../../app/webhooks/receive.server";
 import { webhookHeaders } from "../../sandbox/shopify";

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { MAX_KEPT_TEXT } from "../../app/verification/order-facts";
 import { webhookHeaders } from "../../sandbox/shopify";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { buildOrderCancelledPayload, buildRefundCreatePayload } from "../../sandbox/shopify";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";

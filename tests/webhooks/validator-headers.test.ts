@@ -2,7 +2,7 @@
 // answers as it does given them all, and the optional headers the app uses are read beside it.
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import { describe, expect, it } from "vitest";
-import { validateWebhook } from "../../app/shopify.server";
+import { validateWebhook } from "../../app/webhooks/validate.server";
 import { optionalHeaders, validatorHeaders, type HeaderOf } from "../../app/webhooks/validator-headers";
 import { signWebhook, webhookHeaders } from "../../sandbox/shopify";
 

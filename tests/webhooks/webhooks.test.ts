@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/db.server";
+import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { offlineAdmin } from "../../app/shopify.server";
 import { startWorker } from "../../app/verification/worker.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
@@ -19,7 +20,7 @@ const settings = { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_li
 
 /** Runs the background worker over what is queued (orders these tests skip never reach the service). */
 async function runWorker() {
-  const worker = startWorker({ pollIntervalMs: 3_600_000 });
+  const worker = startWorker({ pollIntervalMs: 3_600_000, deps: { shopifyAdmin: offlineAdmin } });
   await worker.runOnce();
   await worker.stop();
 }

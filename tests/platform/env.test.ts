@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "../app/env.server";
+import { EnvError, parseEnv } from "../../app/platform/env.server";
 
 const valid = {
   SHOPIFY_API_KEY: "key",

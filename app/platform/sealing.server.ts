@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { env } from "../env.server";
+import { env } from "./env.server";
 
 // Secrets at rest (the click-service API key, Shopify's access and refresh tokens) are sealed
 // with AES-256-GCM under SETTINGS_ENCRYPTION_KEY. Each caller binds what the secret belongs to

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import { connectedDriver, type DriverQuery, type DriverQueryable } from "./database-client.server";
+import { connectedDriver, type DriverQuery, type DriverQueryable } from "./connect.server";
 import prisma, { dialect, sqlTime, type Db } from "./db.server";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 

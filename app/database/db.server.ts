@@ -1,9 +1,9 @@
 import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import { createDatabaseClient, requireDialect } from "./database-client.server";
-import { databaseFile, type DatabaseDialect } from "./database-url";
-import { env, type Env } from "./env.server";
-import { logger } from "./logger.server";
+import { createDatabaseClient, requireDialect } from "./connect.server";
+import { databaseFile, type DatabaseDialect } from "../platform/database-url";
+import { env, type Env } from "../platform/env.server";
+import { logger } from "../platform/logger.server";
 import { AUTOCHECKPOINT_PAGES, BACKSTOP_AUTOCHECKPOINT_PAGES, startWalCheckpoints } from "./wal-checkpoints.server";
 
 declare global {
@@ -27,7 +27,7 @@ function createClient(): PrismaClient {
     // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and
     // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across
     // an application crash, and several times faster for the webhook inbox. Checkpoints run on
-    // a thread of their own, off the event loop (app/wal-checkpoints.server.ts).
+    // a thread of their own, off the event loop (app/database/wal-checkpoints.server.ts).
     // temp_store=MEMORY: a transaction's savepoints (the worker's group commits) and multi-row
     // statements keep the pages they may roll back in a journal of their own, which SQLite
     // otherwise moves into a new file on disk past 64 KiB. Creating, writing and dropping that

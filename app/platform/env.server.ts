@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { databaseDialect, databaseUrl } from "./database-url";
-import { DEFAULT_LEASE_MS } from "./queue/job-states";
 
 // The environment is read and checked once, at start-up. A bad deploy fails with one
 // message naming every missing or malformed variable instead of a confusing error later.
@@ -77,7 +76,12 @@ const EnvSchema = z.object({
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // How long a crashed instance's jobs wait before another takes them over. Renewed every third
   // of it while a job runs, so it must outlast the longest pause an instance can have.
-  WORKER_LEASE_MS: z.coerce.number().int().min(5_000).max(3_600_000).default(DEFAULT_LEASE_MS),
+  WORKER_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(5_000)
+    .max(3_600_000)
+    .default(2 * 60_000),
   WEBHOOK_MAX_BODY_BYTES: z.coerce
     .number()
     .int()

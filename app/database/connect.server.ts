@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { PrismaClient } from "@prisma/client";
-import { databaseDialect, databaseFile, type DatabaseDialect } from "./database-url";
+import { databaseDialect, databaseFile, type DatabaseDialect } from "../platform/database-url";
 import { takeWritesInTurn } from "./sqlite-write-lock.server";
 
 // DATABASE_URL alone picks the database. Prisma fixes the provider per schema, so each dialect

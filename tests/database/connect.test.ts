@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDatabaseClient } from "../../app/database-client.server";
-import { dialect, poolShare } from "../../app/db.server";
+import { createDatabaseClient } from "../../app/database/connect.server";
+import { dialect, poolShare } from "../../app/database/db.server";
 
 // DATABASE_POOL_SIZE bounds the PostgreSQL connections a process opens (several instances share
 // one server and its max_connections): the whole of it on one thread, half each when the worker

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { logger, registerSecret, registeredSecrets, SECRET_RETENTION_MS } from "../app/logger.server";
+import { logger, registerSecret, registeredSecrets, SECRET_RETENTION_MS } from "../../app/platform/logger.server";
 
 // The logger redacts registered secrets with the same redactor as the click-service client:
 // every spelling, and only the keys of shops active lately.

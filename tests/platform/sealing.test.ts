@@ -11,7 +11,7 @@ const KEY_C = Buffer.alloc(32, 22).toString("base64");
 
 async function restartWith(current: string, previous?: string) {
   restartUnderKeys(current, previous);
-  return import("../../app/settings/sealing.server");
+  return import("../../app/platform/sealing.server");
 }
 
 afterAll(() => {

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { Session } from "@shopify/shopify-api";
 import { PrismaSessionStorage, type PrismaSessionStorageInterface } from "@shopify/shopify-app-session-storage-prisma";
-import { logger } from "./logger.server";
-import { isSealed, seal, SealError, unseal } from "./settings/sealing.server";
-import { asSql, rowById, type Sql } from "./sql.server";
+import { logger } from "../platform/logger.server";
+import { isSealed, seal, SealError, unseal } from "../platform/sealing.server";
+import { asSql, rowById, type Sql } from "../database/sql.server";
 
 // Shopify's access and refresh tokens open the shop's Admin API, and the library's Prisma
 // storage keeps them in clear. This wrapper seals them with the scheme (and the keys) of the
