@@ -7,8 +7,8 @@ import { authenticate } from "../shopify.server";
 // nothing. The answer comes at once: the click's lookup runs in the background.
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-  // The library checks the signature over the query's last value of each name, and Shopify sends
-  // one shop: a second one could name a shop the signature was not made for.
+  // Shopify sends one shop. The library (shopify-api 14 and later) refuses a repeated shop too;
+  // refused here first, with a reason, so the shop a touch is for is never in doubt.
   const shops = new URL(request.url).searchParams.getAll("shop");
   if (shops.length !== 1) return json({ error: "the query must name exactly one shop" }, { status: 400 });
   try {

@@ -15,16 +15,22 @@ type HeaderKey = "hmac" | "topic" | "domain" | "apiVersion" | "webhookId" | "eve
 /** What the validator refuses a delivery without (validate.mjs, checkWebhooksHeaders and checkEventsHeaders). */
 const REQUIRED: Record<WebhookTypeValue, readonly HeaderKey[]> = {
   [WebhookType.Webhooks]: ["hmac", "topic", "domain", "apiVersion", "webhookId"],
-  [WebhookType.Events]: ["hmac", "topic", "domain", "apiVersion", "webhookId", "eventId"],
+  [WebhookType.Events]: ["hmac", "topic", "domain", "apiVersion", "webhookId"],
 };
 
-function nameOf(kind: WebhookTypeValue, key: HeaderKey): string {
-  return (WEBHOOK_HEADER_NAMES[kind] as Record<HeaderKey, string>)[key];
+/** The header's name for this kind of delivery; events have no event id of their own (their webhook id is the key). */
+function nameOf(kind: WebhookTypeValue, key: HeaderKey): string | undefined {
+  return (WEBHOOK_HEADER_NAMES[kind] as Partial<Record<HeaderKey, string>>)[key];
+}
+
+function optional(header: HeaderOf, kind: WebhookTypeValue, key: HeaderKey): string | null {
+  const name = nameOf(kind, key);
+  return name === undefined ? null : header(name);
 }
 
 /** The kind of delivery, as the library tells it: an events HMAC header makes it an event. */
 function deliveryKind(header: HeaderOf): WebhookTypeValue {
-  return header(nameOf(WebhookType.Events, "hmac")) !== null ? WebhookType.Events : WebhookType.Webhooks;
+  return optional(header, WebhookType.Events, "hmac") !== null ? WebhookType.Events : WebhookType.Webhooks;
 }
 
 /** The headers the validator is given. Throws TypeError on a value the Fetch standard refuses. */
@@ -32,8 +38,8 @@ export function validatorHeaders(header: HeaderOf): Headers {
   const kind = deliveryKind(header);
   const headers = new Headers();
   for (const key of REQUIRED[kind]) {
-    const value = header(nameOf(kind, key));
-    if (value !== null) headers.set(nameOf(kind, key), value);
+    const value = optional(header, kind, key);
+    if (value !== null) headers.set(nameOf(kind, key)!, value);
   }
   return headers;
 }
@@ -43,5 +49,5 @@ export function optionalHeaders(
   header: HeaderOf,
   kind: WebhookTypeValue,
 ): { eventId: string | null; triggeredAt: string | null } {
-  return { eventId: header(nameOf(kind, "eventId")), triggeredAt: header(nameOf(kind, "triggeredAt")) };
+  return { eventId: optional(header, kind, "eventId"), triggeredAt: optional(header, kind, "triggeredAt") };
 }
