@@ -1,9 +1,11 @@
-// The app's production server (`npm start`): what remix-serve does (the built assets with long
-// caching, compression, an access log, Remix's request handler), plus one thing it cannot: the
-// webhook intake routes are answered on Node's own request before Remix sees them
-// (app/webhooks/node-lane.server.ts, docs/throughput.md). Usage: node server.mjs <server build>.
-// The verification worker runs on a thread of its own (WORKER_THREAD, decision 019): this same
-// script on that thread loads the build, whose entry starts the worker, and serves nothing.
+// The app's server, in production (`npm start`: node server.mjs <server build>) and in
+// development (`npm run dev`, through shopify.web.toml: node server.mjs --dev). Both run the
+// same arrangement: what remix-serve does (assets, compression, an access log, Remix's request
+// handler), webhook intake answered on Node's own request before Remix sees it
+// (app/webhooks/node-lane.server.ts, decision 015), and the verification worker on a thread of
+// its own (decision 019), which runs this same script, loads the same app and serves nothing.
+// Development differs only in where the app comes from: Vite compiles it from app/ on demand
+// (and reloads it on change) instead of reading the build.
 import fs from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -16,49 +18,79 @@ import express from "express";
 import morgan from "morgan";
 import sourceMapSupport from "source-map-support";
 
-process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
-process.env.WORKER_THREAD = process.env.WORKER_THREAD ?? "true";
+/** The server's arguments: its command line, or on the worker's thread what the main thread was given. */
+const args = isMainThread ? process.argv.slice(2) : workerData.serverArgs;
+const dev = args.includes("--dev");
+process.env.NODE_ENV = process.env.NODE_ENV ?? (dev ? "development" : "production");
 
-// Stack traces point into the app's sources, as under remix-serve.
-sourceMapSupport.install({
-  retrieveSourceMap(source) {
-    if (!source.startsWith("file://")) return null;
-    const mapPath = `${url.fileURLToPath(source)}.map`;
-    return fs.existsSync(mapPath) ? { url: source, map: fs.readFileSync(mapPath, "utf8") } : null;
-  },
-});
-
-const buildPath = path.resolve((isMainThread ? process.argv[2] : workerData.serverBuild) ?? "build/server/index.js");
-const build = await import(url.pathToFileURL(buildPath).href);
-installGlobals({ nativeFetch: build.future.v3_singleFetch });
+const app = dev ? await appFromSource() : await appFromBuild(args[0] ?? "build/server/index.js");
+installGlobals({ nativeFetch: (await app.build()).future.v3_singleFetch });
 if (isMainThread) {
-  build.entry.module.startWorkerThread(new URL(import.meta.url), buildPath);
-  serve(build);
+  (await app.build()).entry.module.startWorkerThread(new URL(import.meta.url), args);
+  await serve(app);
+}
+
+/** The production build, read once. */
+async function appFromBuild(buildPath) {
+  // Stack traces point into the app's sources, as under remix-serve.
+  sourceMapSupport.install({
+    retrieveSourceMap(source) {
+      if (!source.startsWith("file://")) return null;
+      const mapPath = `${url.fileURLToPath(source)}.map`;
+      return fs.existsSync(mapPath) ? { url: source, map: fs.readFileSync(mapPath, "utf8") } : null;
+    },
+  });
+  const build = await import(url.pathToFileURL(path.resolve(buildPath)).href);
+  return {
+    build: () => build,
+    assets: (express_) => [
+      express_.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }),
+      build.publicPath,
+    ],
+  };
+}
+
+/** The app compiled by Vite from app/; each request sees the code as it is now. */
+async function appFromSource() {
+  const vite = await import("vite");
+  const server = await vite.createServer({
+    // The worker's thread compiles the app too, but serves nothing and reloads nothing.
+    server: isMainThread ? { middlewareMode: true } : { middlewareMode: true, hmr: false, watch: null },
+    appType: "custom",
+  });
+  return {
+    build: () => server.ssrLoadModule("virtual:remix/server-build"),
+    assets: () => [server.middlewares],
+  };
 }
 
 /** Remix and the intake lanes, on PORT. */
-function serve(build) {
-  /** Webhook path to its lane (app/verification/intake-lanes.server.ts). */
-  const lanes = build.entry.module.intakeLanes ?? {};
+async function serve(app) {
+  const handler = express();
+  handler.disable("x-powered-by");
+  handler.use(compression());
+  const [assets, at] = app.assets(express);
+  if (at) handler.use(at, assets);
+  else handler.use(assets);
+  handler.use(express.static("public", { maxAge: "1h" }));
+  handler.use(morgan("tiny"));
+  // Remix derives its routes from a build once, or at every request when given a function.
+  const build = dev ? app.build : await app.build();
+  handler.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(compression());
-  app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
-  app.use(morgan("tiny"));
-  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
-
-  const server = createServer((request, response) => {
-    const lane = request.method === "POST" ? lanes[pathOf(request.url)] : undefined;
+  const server = createServer(async (request, response) => {
+    /** Webhook path to its lane (app/verification/intake-lanes.server.ts), which refuses all but POST. */
+    const lane = (await app.build()).entry.module.intakeLanes[pathOf(request.url)];
     if (lane) void lane(request, response);
-    else app(request, response);
+    else handler(request, response);
   });
 
   const port = Number(process.env.PORT ?? 3000);
-  const onListen = () => console.log(`[server] http://${process.env.HOST ?? "localhost"}:${port}`);
+  // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.
+  const host = process.env.HOST && !/^[a-z]+:\/\//i.test(process.env.HOST) ? process.env.HOST : undefined;
+  const onListen = () => console.log(`[server] http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
   // Without HOST, every interface (IPv4 and IPv6), as remix-serve listens.
-  if (process.env.HOST) server.listen(port, process.env.HOST, onListen);
+  if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);
   for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close());
 }

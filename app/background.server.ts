@@ -13,8 +13,8 @@ declare global {
 /** What a thread started by startWorkerThread is given; its mark that it is the worker's. */
 interface WorkerThreadData {
   role: "worker";
-  /** The server build the thread loads. */
-  serverBuild: string;
+  /** The server's arguments (the build it loads, or --dev), for the server on the thread. */
+  serverArgs: string[];
   sqliteWriteLock: SharedArrayBuffer;
 }
 
@@ -27,9 +27,9 @@ function isWorkerThread(): boolean {
 }
 
 // Started once per process (module reloads in development must not start a second worker).
-// With WORKER_THREAD (the production server's default) the worker runs on a thread of its own,
-// so intake and the admin keep the main thread and the worker gets the second core (decision
-// 019): the server starts that thread (startWorkerThread), which loads the same server build,
+// With WORKER_THREAD (the default, in development as in production) the worker runs on a thread
+// of its own, so intake and the admin keep the main thread and the worker gets the second core
+// (decision 019): the server starts that thread (startWorkerThread), which loads the same app,
 // and there this function starts the worker itself.
 export function startBackgroundWork(): void {
   if (globalThis.backgroundStarted || !env().WORKER_ENABLED) return;
@@ -56,13 +56,13 @@ export function startBackgroundWork(): void {
 }
 
 /**
- * Starts the worker's thread when WORKER_THREAD asks for one: `script` is the server, which
- * on that thread loads `serverBuild` (and this module with it) and serves nothing.
+ * Starts the worker's thread when WORKER_THREAD asks for one: `script` is the server, which on
+ * that thread loads the app as `serverArgs` say (and this module with it) and serves nothing.
  */
-export function startWorkerThread(script: URL, serverBuild: string): void {
+export function startWorkerThread(script: URL, serverArgs: string[]): void {
   if (globalThis.backgroundStarted || !env().WORKER_ENABLED || !env().WORKER_THREAD || !isMainThread) return;
   globalThis.backgroundStarted = true;
-  const data: WorkerThreadData = { role: "worker", serverBuild, sqliteWriteLock: sqliteWriteLock.memory };
+  const data: WorkerThreadData = { role: "worker", serverArgs, sqliteWriteLock: sqliteWriteLock.memory };
   const thread = new Worker(script, { workerData: data });
   let stopping = false;
   thread.on("error", (error) => logger.error("the worker thread failed", { error }));

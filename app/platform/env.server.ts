@@ -64,11 +64,12 @@ const EnvSchema = z.object({
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),
   CLICK_SERVICE_ALLOW_ORIGINS: allowedOrigins,
   WORKER_ENABLED: booleanFlag.default(true),
-  // The worker on a thread of its own, on the second core (decision 019). The production server
-  // (server.mjs) turns it on; the development server runs sources a thread cannot load.
-  WORKER_THREAD: booleanFlag.default(false),
-  // Measured (docs/throughput.md): at 4 and 16 the worker verifies the same 32 orders/s on two
-  // cores, but at 16 the slowest orders wait less (p99 17 s against 45 s), at the same memory.
+  // The worker on a thread of its own, on the second core (decision 019), started by the server
+  // (server.mjs) in development and production alike; false keeps it on the main thread.
+  WORKER_THREAD: booleanFlag.default(true),
+  // Measured (docs/lab/throughput-notes.md, "The worker"): at 4 and 16 the worker verifies the
+  // same 32 orders/s on two cores, but at 16 the slowest orders wait less (p99 17 s against
+  // 45 s), at the same memory.
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(16),
   // While webhooks arrive, the worker runs fewer jobs when the loop runs late (decision 014) and
   // works only on the loop's idle time (decision 018).

@@ -8,8 +8,9 @@ import type { WebhookTopic } from "./topics";
 // production server (server.mjs) gives each delivery of an intake topic to its lane. The checks
 // are receiveWebhook's, through the library's validator; what a lane saves is Remix's work
 // around them (routing, a Fetch Request and Response per delivery, the access log), which cost
-// intake more than the checks and the record together (docs/throughput.md). The Remix route of
-// the same path stays, for the development server, and answers alike (tests/webhooks).
+// intake more than the checks and the record together (docs/lab/throughput-notes.md, "Intake
+// before Remix (decision 015)"). The other webhook topics keep their Remix routes, through
+// receiveWebhook and the same checks.
 
 export type NodeLane = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 

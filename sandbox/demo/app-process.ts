@@ -18,10 +18,17 @@ const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
  * the worker on a thread of its own (decision 019) two of them at 16 put the end-to-end run
  * past 300 MB, where 8 kept it near 270 at the same intake tail.
  * An old generation capped at 256 MB (V8 otherwise sizes it from the machine's memory and lets
- * it grow) kept a 15,000-order run flat instead of creeping past 300 MB (docs/throughput.md).
+ * it grow) kept a 15,000-order run flat instead of creeping past 300 MB
+ * (docs/lab/throughput-notes.md, "Intake before Remix (decision 015)").
  */
 export const APP_NODE_FLAGS = ["--max-semi-space-size=8", "--max-old-space-size=256"];
 export const APP_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs"), SERVER_BUILD];
+/**
+ * How `npm run dev` runs the app (shopify.web.toml's dev command, less the migration): the same
+ * server and arrangement, the app compiled from app/ by Vite instead of read from the build.
+ * No heap caps: Vite compiles on both threads.
+ */
+export const DEV_SERVER_ARGS = [path.join(ROOT, "server.mjs"), "--dev"];
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
 const START_TIMEOUT_MS = 90_000;
 
@@ -119,19 +126,25 @@ export interface AppProcess {
   output(): string;
 }
 
+/** What runs the app: the production build (`npm start`), or its sources as `npm run dev` runs them. */
+export type AppServer = "build" | "dev";
+
 /**
- * Starts the production build and resolves once /healthz says it is healthy, or with
- * `readyWhen: "answering"` once it answers at all (a test of an app whose database is down).
+ * Starts the production build (or the sources, as development does) and resolves once /healthz
+ * says it is healthy, or with `readyWhen: "answering"` once it answers at all (a test of an app
+ * whose database is down).
  */
 export async function startApp(
   env: Record<string, string>,
   log: (line: string) => void,
   nodeArgs: string[] = [],
   readyWhen: "healthy" | "answering" = "healthy",
+  server: AppServer = "build",
 ): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...APP_SERVER_ARGS], {
+  const serverArgs = server === "dev" ? DEV_SERVER_ARGS : APP_SERVER_ARGS;
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...serverArgs], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
     stdio: ["ignore", "pipe", "pipe"],

@@ -26,12 +26,13 @@ async function main(): Promise<number> {
       scenario: { type: "string" },
       report: { type: "string" },
       serve: { type: "boolean", default: false },
+      dev: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     allowPositionals: false,
   });
   if (values.help) {
-    log("Usage: npm run demo -- [--scenario FILE] [--report FILE] [--serve]");
+    log("Usage: npm run demo -- [--scenario FILE] [--report FILE] [--serve] [--dev]");
     return 0;
   }
   const scenario = parseScenario(values.scenario ? readScenarioFile(values.scenario) : BUILT_IN_SCENARIO);
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
   process.once("SIGTERM", onSignal(143));
 
   try {
-    ensureBuild(log);
+    if (!values.dev) ensureBuild(log);
     const database = await createDemoDatabase(process.env.DATABASE_URL?.trim() || undefined, workDir);
     cleanups.push(() => database.drop());
     migrate(database.url);
@@ -76,6 +77,9 @@ async function main(): Promise<number> {
         LOG_LEVEL: "warn",
       },
       log,
+      [],
+      "healthy",
+      values.dev ? "dev" : "build",
     );
     cleanups.push(() => app.stop());
     const db = createDatabaseClient(database.url);

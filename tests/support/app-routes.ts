@@ -1,6 +1,3 @@
-import * as ordersCreate from "../../app/routes/webhooks.orders.create";
-import * as ordersCancelled from "../../app/routes/webhooks.orders.cancelled";
-import * as refundsCreate from "../../app/routes/webhooks.refunds.create";
 import * as appUninstalled from "../../app/routes/webhooks.app.uninstalled";
 import * as scopesUpdate from "../../app/routes/webhooks.app.scopes_update";
 import * as shopRedact from "../../app/routes/webhooks.shop.redact";
@@ -12,9 +9,6 @@ import { serveRoutes } from "./route-server";
 
 const PUBLIC_ROUTES = {
   "/proxy/touch": proxyTouch,
-  "/webhooks/orders/create": ordersCreate,
-  "/webhooks/orders/cancelled": ordersCancelled,
-  "/webhooks/refunds/create": refundsCreate,
   "/webhooks/app/uninstalled": appUninstalled,
   "/webhooks/app/scopes_update": scopesUpdate,
   "/webhooks/shop/redact": shopRedact,
@@ -24,9 +18,8 @@ const PUBLIC_ROUTES = {
 
 /**
  * The app's public routes: webhooks at the paths shopify.app.toml subscribes them to, and the
- * app proxy. Intake topics are answered by their Node lanes, as in production, unless
- * `remixOnly` (the development server's way).
+ * app proxy. Intake topics are answered by their Node lanes, as the server (server.mjs) answers them.
  */
-export function servePublicRoutes({ remixOnly = false } = {}) {
-  return serveRoutes(PUBLIC_ROUTES, remixOnly ? {} : intakeLanes);
+export function servePublicRoutes() {
+  return serveRoutes(PUBLIC_ROUTES, intakeLanes);
 }

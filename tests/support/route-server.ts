@@ -24,15 +24,15 @@ export interface RouteServer {
 }
 
 /**
- * With `lanes`, a POST to a lane's path goes to the lane on Node's own request, before any
- * route, as the production server (server.mjs) routes it.
+ * With `lanes`, a request to a lane's path goes to the lane on Node's own request, before any
+ * route, as the server (server.mjs) routes it.
  */
 export async function serveRoutes(
   routes: Record<string, RouteModule>,
   lanes: Record<string, NodeLane> = {},
 ): Promise<RouteServer> {
   const server = createServer((req, res) => {
-    const lane = req.method === "POST" ? lanes[new URL(req.url ?? "/", "http://localhost").pathname] : undefined;
+    const lane = lanes[new URL(req.url ?? "/", "http://localhost").pathname];
     if (lane) return void lane(req, res);
     handle(routes, req, res).catch((error: unknown) => {
       res.statusCode = 500;
