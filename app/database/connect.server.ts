@@ -75,8 +75,9 @@ const drivers = (globalThis.databaseDrivers ??= new WeakMap());
 
 /**
  * The driver adapter the client is connected through, connecting it first if need be: raw SQL
- * sent here skips the client's runtime and query compiler (docs/throughput.md) but shares its
- * connection, its pool and, on SQLite, its transaction lock.
+ * sent here skips the client's runtime and query compiler (docs/lab/throughput-notes.md,
+ * "Per-order statements on the driver (decision 016)") but shares its connection, its pool
+ * and, on SQLite, its transaction lock.
  */
 export async function connectedDriver(client: PrismaClient): Promise<ConnectedDriver> {
   const current = drivers.get(client);

@@ -32,8 +32,8 @@ function createClient(): PrismaClient {
     // statements keep the pages they may roll back in a journal of their own, which SQLite
     // otherwise moves into a new file on disk past 64 KiB. Creating, writing and dropping that
     // file held the single writer for up to tens of milliseconds at a time under load
-    // (docs/throughput.md, "Temporary files in memory"); such a journal is only ever as large as
-    // one transaction's changes.
+    // (docs/lab/throughput-notes.md, "Temporary files in memory"); such a journal is only ever
+    // as large as one transaction's changes.
     void client
       .$queryRawUnsafe("PRAGMA journal_mode = WAL")
       .then(() => client.$queryRawUnsafe("PRAGMA synchronous = NORMAL"))

@@ -5,10 +5,11 @@ import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
 // Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
 // statements, where the client's runtime and query compiler cost 0.2 to 1.3 ms a call and the
-// driver 0.04 (docs/throughput.md). Statements are Prisma.sql templates, as everywhere else;
-// the same connection (pool on PostgreSQL) and, on SQLite, the same transaction lock as the
-// client's, so they mix safely with the ORM's. On SQLite they run on the adapter's own
-// better-sqlite3 connection, prepared once.
+// driver 0.04 (docs/lab/throughput-notes.md, "Per-order statements on the driver (decision
+// 016)"). Statements are Prisma.sql templates, as everywhere else; the same connection (pool on
+// PostgreSQL) and, on SQLite, the same transaction lock as the client's, so they mix safely
+// with the ORM's. On SQLite they run on the adapter's own better-sqlite3 connection, prepared
+// once.
 
 /** A place to run raw statements: the database, or one transaction on it. */
 export interface Sql {

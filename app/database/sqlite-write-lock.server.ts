@@ -25,8 +25,9 @@ const CELLS = 4;
 /**
  * How long the urgent thread blocks for its turn before it waits without blocking. A worker's
  * write holds the lock for under a millisecond at the median and a few at the 99th percentile
- * (docs/throughput.md); a thread descheduled in its turn holds it longer, and then the main
- * loop must go on (the watchdog lives there).
+ * (docs/lab/throughput-notes.md, "Intake first on the write lock (decision 020)"); a thread
+ * descheduled in its turn holds it longer, and then the main loop must go on (the watchdog
+ * lives there).
  */
 export const URGENT_BLOCK_MS = 20;
 /** A waiting thread looks again this often even if nothing woke it. */

@@ -19,7 +19,8 @@ export async function cartTouches(
   orderAt: Date,
   windowDays: number,
 ): Promise<LandingTouchFact[]> {
-  // Raw: the worker reads it for every order with a cart (docs/throughput.md).
+  // Raw: the worker reads it for every order with a cart (docs/lab/throughput-notes.md,
+  // "Per-order statements on the driver (decision 016)").
   const rows = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
     SELECT "clickId", "tag", "seenAt" FROM "LandingTouch"
     WHERE "shop" = ${shop} AND "cartToken" = ${cartToken}

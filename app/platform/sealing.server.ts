@@ -74,8 +74,9 @@ export interface Unsealed {
 /**
  * Values opened lately, by the binding and the sealed text: the worker opens the same
  * shop's API key and Shopify token for every order, and each opening cost a decipher and two
- * key hashes, about 2% of its thread (docs/throughput.md). Only successes are kept, a bounded
- * number, in memory the secrets pass through anyway.
+ * key hashes, about 2% of its thread (docs/lab/throughput-notes.md, "A drain that stopped
+ * early, and sessions without the ORM"). Only successes are kept, a bounded number, in memory
+ * the secrets pass through anyway.
  */
 const opened = new Map<string, Unsealed>();
 const OPENED_MAX = 1_000;

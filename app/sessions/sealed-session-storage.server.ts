@@ -16,7 +16,7 @@ import { asSql, rowById, type Sql } from "../database/sql.server";
 // A session is read with one raw statement and turned into a Session by the library's own
 // conversion: the worker loads the shop's session for its tag writes, and the ORM's findUnique
 // cost about a millisecond of query compiling each, several percent of the worker's thread
-// (docs/throughput.md).
+// (docs/lab/throughput-notes.md, "A drain that stopped early, and sessions without the ORM").
 
 type TokenField = "accessToken" | "refreshToken";
 

@@ -53,7 +53,8 @@ export async function getPublicSettings(shop: string): Promise<PublicSettings | 
  */
 export async function getServerSettings(shop: string): Promise<ServerSettings | null> {
   serviceDestinations();
-  // Raw: the worker reads it for every order (docs/throughput.md).
+  // Raw: the worker reads it for every order (docs/lab/throughput-notes.md,
+  // "Per-order statements on the driver (decision 016)").
   const [row] = modelRows<ShopSettings>(
     "ShopSettings",
     await sql.rows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`),

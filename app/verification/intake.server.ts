@@ -132,7 +132,8 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
     orders.map((o) => orderKey(o.shop, o.orderId)),
   );
   // Reads and writes here are raw SQL: through the ORM each call cost a millisecond or more,
-  // and intake answers Shopify only once its group has committed (docs/throughput.md).
+  // and intake answers Shopify only once its group has committed (docs/lab/throughput-notes.md,
+  // "Intake before Remix (decision 015)").
   const seenDeliveries = new Set(
     (
       await rowsMatching(

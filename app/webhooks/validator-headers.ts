@@ -2,10 +2,11 @@ import { WEBHOOK_HEADER_NAMES, WebhookType, type WebhookTypeValue } from "@shopi
 
 // The library's webhook validator canonicalises the name of every header it is given at each of
 // its dozen lookups: with the seven headers an orders/create delivery carries, about a quarter
-// of intake's CPU (docs/throughput.md). So it is given only the headers it requires for the
-// kind of delivery, told apart as it tells them (Shopify-* for events, X-Shopify-* for
-// webhooks), and the app reads the optional ones it uses (the event id, when the event was
-// triggered) itself. None of them is signed either way: the HMAC covers the body alone.
+// of intake's CPU (docs/lab/throughput-notes.md, "A drain that stopped early, and sessions
+// without the ORM"). So it is given only the headers it requires for the kind of delivery,
+// told apart as it tells them (Shopify-* for events, X-Shopify-* for webhooks), and the app
+// reads the optional ones it uses (the event id, when the event was triggered) itself. None of
+// them is signed either way: the HMAC covers the body alone.
 
 /** A request's header by name, whatever its case; null when absent. */
 export type HeaderOf = (name: string) => string | null;
