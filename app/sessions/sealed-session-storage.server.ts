@@ -4,6 +4,7 @@ import { PrismaSessionStorage, type PrismaSessionStorageInterface } from "@shopi
 import { logger } from "../platform/logger.server";
 import { isSealed, seal, SealError, unseal } from "../platform/sealing.server";
 import { asSql, rowById, type Sql } from "../database/sql.server";
+import { sessionFromRow, type SessionRow } from "./session-row";
 
 // Shopify's access and refresh tokens open the shop's Admin API, and the library's Prisma
 // storage keeps them in clear. This wrapper seals them with the scheme (and the keys) of the
@@ -13,19 +14,15 @@ import { asSql, rowById, type Sql } from "../database/sql.server";
 // not open. A token sealed under SETTINGS_ENCRYPTION_KEY_PREVIOUS, or stored in clear before
 // this wrapper, is re-sealed under the current key when it is next loaded.
 //
-// A session is read with one raw statement and turned into a Session by the library's own
-// conversion: the worker loads the shop's session for its tag writes, and the ORM's findUnique
+// A session is read with one raw statement and turned into a Session as the library's storage
+// reads its rows (session-row.ts): the worker loads the shop's session for its tag writes, and the ORM's findUnique
 // cost about a millisecond of query compiling each, several percent of the worker's thread
 // (docs/lab/throughput-notes.md, "A drain that stopped early, and sessions without the ORM").
 
 type TokenField = "accessToken" | "refreshToken";
 
-/** What PrismaSessionStorage keeps private but this storage relies on: its row to Session. */
-type RowToSession = (row: Record<string, unknown>) => Session;
-
 export class SealedSessionStorage implements PrismaSessionStorageInterface {
   private readonly inner: PrismaSessionStorage<PrismaClient>;
-  private readonly toSession: RowToSession;
 
   /** `reads` is the same database's raw path (the app passes its driver's, sql.server.ts). */
   constructor(
@@ -33,13 +30,6 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
     private readonly reads: Sql = asSql(prisma),
   ) {
     this.inner = new PrismaSessionStorage(prisma);
-    const { rowToSession } = this.inner as unknown as { rowToSession?: RowToSession };
-    // Checked here rather than at the first load: a library upgrade that renames it fails at start.
-    if (typeof rowToSession !== "function")
-      throw new Error(
-        "PrismaSessionStorage no longer converts rows with rowToSession; see sealed-session-storage.server.ts",
-      );
-    this.toSession = rowToSession.bind(this.inner);
   }
 
   async storeSession(session: Session): Promise<boolean> {
@@ -52,8 +42,8 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
   }
 
   async loadSession(id: string): Promise<Session | undefined> {
-    const row = await rowById<Record<string, unknown>>(this.reads, "Session", id);
-    return row ? this.open(this.toSession(row)) : undefined;
+    const row = await rowById<SessionRow>(this.reads, "Session", id);
+    return row ? this.open(sessionFromRow(row)) : undefined;
   }
 
   async findSessionsByShop(shop: string): Promise<Session[]> {
