@@ -1,6 +1,7 @@
 import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { createDatabaseClient, requireDialect } from "./connect.server";
+import { checkClient } from "./prisma-internals.server";
 import { databaseFile, type DatabaseDialect } from "../platform/database-url";
 import { env, type Env } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
@@ -22,6 +23,8 @@ export function sqlTime(at: Date): Prisma.Sql {
 }
 
 function createClient(): PrismaClient {
+  // What the app reads of the generated client beyond its promises, checked before any use.
+  checkClient();
   const client = createDatabaseClient(env().DATABASE_URL, { poolSize: poolShare(env()) });
   if (dialect === "sqlite") {
     // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and

@@ -1,6 +1,12 @@
 import { Prisma } from "@prisma/client";
 import { connectedDriver, type DriverQuery, type DriverQueryable } from "./connect.server";
 import prisma, { dialect, sqlTime, type Db } from "./db.server";
+import {
+  scalarFieldTypes,
+  sqliteDatabaseOf as adapterDatabase,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from "./prisma-internals.server";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
 // Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
@@ -42,24 +48,6 @@ function driverQuery(query: Prisma.Sql): DriverQuery {
   };
 }
 
-/** What the app uses of a better-sqlite3 database: the SQLite adapter's connection. */
-interface SqliteDatabase {
-  prepare(sql: string): SqliteStatement;
-}
-
-interface SqliteStatement {
-  readonly reader: boolean;
-  readonly readonly: boolean;
-  all(...args: unknown[]): Record<string, unknown>[];
-  run(...args: unknown[]): { changes: number };
-}
-
-function sqliteDatabaseOf(driver: DriverQueryable): SqliteDatabase | null {
-  if (dialect !== "sqlite") return null;
-  const client = (driver as { client?: Partial<SqliteDatabase> }).client;
-  return typeof client?.prepare === "function" ? (client as SqliteDatabase) : null;
-}
-
 /**
  * Statements prepared once per text: the adapter prepares every statement anew, which was a
  * tenth of the worker's CPU. Texts vary with the number of rows a group writes, so the cache
@@ -67,6 +55,10 @@ function sqliteDatabaseOf(driver: DriverQueryable): SqliteDatabase | null {
  */
 const MAX_PREPARED = 500;
 const preparedStatements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
+
+function sqliteDatabaseOf(driver: DriverQueryable): SqliteDatabase | null {
+  return dialect === "sqlite" ? adapterDatabase(driver) : null;
+}
 
 function prepared(db: SqliteDatabase, text: string): SqliteStatement {
   let cache = preparedStatements.get(db);
@@ -181,9 +173,7 @@ const fieldTypes = new Map<ModelName, FieldTypes>();
 function typesOf(model: ModelName): FieldTypes {
   let types = fieldTypes.get(model);
   if (!types) {
-    const found = Prisma.dmmf.datamodel.models.find((m) => m.name === model);
-    if (!found) throw new Error(`no model ${model}`);
-    types = new Map(found.fields.filter((f) => f.kind === "scalar").map((f) => [f.name, f.type]));
+    types = scalarFieldTypes(model);
     fieldTypes.set(model, types);
   }
   return types;
@@ -237,11 +227,15 @@ function quoted(name: string): Prisma.Sql {
   return Prisma.raw(`"${name}"`);
 }
 
-// The client exports Sql as a type only; its instances share Prisma.empty's class.
-const SqlFragment = Prisma.empty.constructor;
+/** A Prisma.sql fragment, by its public shape (the client exports its class as a type only). */
+function isFragment(value: RowValue): value is Prisma.Sql {
+  return (
+    typeof value === "object" && value !== null && !(value instanceof Date) && "strings" in value && "values" in value
+  );
+}
 
 function sqlValue(value: RowValue): Prisma.Sql {
-  if (value instanceof SqlFragment) return value as Prisma.Sql;
+  if (isFragment(value)) return value;
   if (value instanceof Date) return sqlTime(value);
   return Prisma.sql`${value ?? null}`;
 }

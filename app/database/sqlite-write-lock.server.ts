@@ -1,4 +1,5 @@
 import { threadId, workerData } from "node:worker_threads";
+import { beginImmediately, checkAdapter } from "./prisma-internals.server";
 
 // One writer at a time across the threads of one process (decisions 019 and 020). The
 // production server runs the worker on a thread of its own, with its own SQLite connection;
@@ -235,7 +236,6 @@ export const sqliteWriteLock = new WriteLock();
 
 /** What takeWritesInTurn needs of Prisma's better-sqlite3 adapter. */
 interface SqliteAdapter {
-  client: { prepare(sql: string): { readonly: boolean } };
   queryRaw(query: { sql: string }): Promise<unknown>;
   executeRaw(query: { sql: string }): Promise<unknown>;
   startTransaction(...args: never[]): Promise<{ commit(): Promise<void>; rollback(): Promise<void> }>;
@@ -253,9 +253,7 @@ const MAX_REMEMBERED = 500;
  * instead of waiting.
  */
 export function takeWritesInTurn<A extends SqliteAdapter>(adapter: A, lock: WriteLock = sqliteWriteLock): A {
-  const client = adapter.client;
-  const prepare = client.prepare.bind(client);
-  client.prepare = (sql) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+  const prepare = beginImmediately(checkAdapter(adapter));
 
   const readOnly = new Map<string, boolean>();
   const isReadOnly = (sql: string): boolean => {

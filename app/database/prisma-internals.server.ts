@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Prisma } from "@prisma/client";
+
+// The one file that reaches parts of Prisma its packages do not promise (decision 024). Each is
+// here because a public way costs more where the app spends its time (docs/database.md): the
+// SQLite adapter's better-sqlite3 connection (its protected `client`), for statements prepared
+// once and run on it directly; that connection's `prepare`, rewritten so the adapter's
+// transactions begin IMMEDIATE; and the generated client's `Prisma.dmmf`, for the types of the
+// columns raw rows are read back into. Each is checked when the app starts (checkClient) or
+// connects (checkAdapter), with an error that names the package and version that changed.
+
+/** What the app uses of a better-sqlite3 Database. */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+}
+
+export interface SqliteStatement {
+  readonly reader: boolean;
+  readonly readonly: boolean;
+  all(...args: unknown[]): Record<string, unknown>[];
+  run(...args: unknown[]): { changes: number };
+}
+
+/** The installed version of a package, from the package.json above its entry (not every package exports it). */
+function versionOf(name: string): string {
+  try {
+    let dir = path.dirname(createRequire(import.meta.url).resolve(name));
+    for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const file = path.join(dir, "package.json");
+      if (!existsSync(file)) continue;
+      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (manifest.name === name && manifest.version) return manifest.version;
+    }
+  } catch {
+    // not installed, or not resolvable from here: said below
+  }
+  return "(version unknown)";
+}
+
+function changed(name: string, what: string): Error {
+  return new Error(
+    `${name} ${versionOf(name)} no longer has ${what}, which the app relies on ` +
+      "(app/database/prisma-internals.server.ts): keep the version in package.json, or move the app off it",
+  );
+}
+
+/** The better-sqlite3 connection of a connected SQLite adapter, or null for any other adapter. */
+export function sqliteDatabaseOf(adapter: unknown): SqliteDatabase | null {
+  const client = (adapter as { client?: Partial<SqliteDatabase> } | null)?.client;
+  return typeof client?.prepare === "function" ? (client as SqliteDatabase) : null;
+}
+
+/**
+ * Makes the adapter's transactions begin IMMEDIATE (it sends a plain BEGIN through its
+ * connection's prepare); returns the connection's own prepare, unchanged.
+ */
+export function beginImmediately(database: SqliteDatabase): SqliteDatabase["prepare"] {
+  const prepare = database.prepare.bind(database);
+  database.prepare = (sql) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+  return prepare;
+}
+
+/** Fails loudly when a connected SQLite adapter no longer has what the app uses of it. */
+export function checkAdapter(adapter: unknown): SqliteDatabase {
+  const database = sqliteDatabaseOf(adapter);
+  if (!database) throw changed("@prisma/adapter-better-sqlite3", "its better-sqlite3 connection as `client`");
+  const statement = database.prepare("SELECT 1");
+  if (typeof statement.readonly !== "boolean" || typeof statement.reader !== "boolean")
+    throw changed("better-sqlite3", "`readonly` and `reader` on a statement");
+  return database;
+}
+
+/** The scalar fields of a model and their Prisma types (DateTime, Boolean, BigInt...). */
+export function scalarFieldTypes(model: Prisma.ModelName): Map<string, string> {
+  const found = Prisma.dmmf?.datamodel?.models?.find((m) => m.name === model);
+  if (!found) throw changed("@prisma/client", `the model ${model} in Prisma.dmmf`);
+  return new Map(found.fields.filter((f) => f.kind === "scalar").map((f) => [f.name, f.type]));
+}
+
+/** Fails loudly, at start-up, when the generated client no longer describes its models. */
+export function checkClient(): void {
+  for (const model of Object.values(Prisma.ModelName)) scalarFieldTypes(model);
+}
