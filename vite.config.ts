@@ -8,6 +8,11 @@ if (process.env.HOST && (!process.env.SHOPIFY_APP_URL || process.env.SHOPIFY_APP
   delete process.env.HOST;
 }
 
+// `npm run bench` builds the app with one route more, the template-style reference its intake is
+// measured against (bench/reference-route.tsx), into a build of its own: the app's build never
+// has it.
+const benchBuild = process.env.TAG_GUARD_BUILD === "bench";
+
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
 const hmrConfig =
   host === "localhost"
@@ -25,6 +30,11 @@ export default defineConfig({
   plugins: [
     remix({
       ignoredRouteFiles: ["**/.*"],
+      ...(benchBuild && {
+        buildDirectory: "build/bench",
+        routes: (defineRoutes) =>
+          defineRoutes((route) => route("webhooks/baseline", "../bench/reference-route.tsx")),
+      }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

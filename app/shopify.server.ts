@@ -1,5 +1,4 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import prisma from "./database/db.server";
 import { env } from "./platform/env.server";
@@ -63,22 +62,6 @@ const shopify = shopifyApp({
   // Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
   sessionStorage: new SealedSessionStorage(prisma, sql),
 });
-
-let template: ReturnType<typeof templateApp> | undefined;
-function templateApp() {
-  return shopifyApp({ ...settings, sessionStorage: new PrismaSessionStorage(prisma) });
-}
-
-/**
- * For the benchmark's reference route only (webhooks.baseline.tsx): authenticate.webhook of this
- * app as Shopify's template configures it, with the library's own Prisma session storage, so
- * the route costs what a template's webhook route costs, whatever this app's storage saves.
- * Built on first use: nothing else ever uses it.
- */
-export function templateAuthenticateWebhook(request: Request) {
-  template ??= templateApp();
-  return template.authenticate.webhook(request);
-}
 
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;

@@ -47,7 +47,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     for (const step of stops.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
   };
   try {
-    ensureBuild((line) => process.stdout.write(`${line}\n`));
+    ensureBuild((line) => process.stdout.write(`${line}\n`), "bench");
     const apiKey = randomBytes(16).toString("hex");
     const apiSecret = randomBytes(32).toString("hex");
     const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-bench-"));
@@ -81,12 +81,13 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
           shopifyUrl: standins.shopifyUrl,
           clickServiceUrl: standins.clickServiceUrl,
         }),
-        BENCH_BASELINE_ROUTE: "true",
         LOG_LEVEL: "info",
         ...options.appEnv,
       },
       log,
       options.appNodeArgs,
+      "healthy",
+      "bench",
     );
     stops.push(() => app.stop());
     const db = createDatabaseClient(database.url);

@@ -97,8 +97,6 @@ const EnvSchema = z.object({
     .min(64 * 1024)
     .max(1024 * 1024 * 1024)
     .default(32 * 1024 * 1024),
-  // npm run bench only: turns on /webhooks/baseline, the template-style route intake is compared with.
-  BENCH_BASELINE_ROUTE: booleanFlag.default(false),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
 });
 

@@ -7,7 +7,14 @@ import { freePort } from "../listen";
 // Runs the real production build of the app as a child process, the way a host would run it.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SERVER_BUILD = path.join(ROOT, "build/server/index.js");
+/** The app's build, and the bench's, which adds the template-style reference route (vite.config.ts). */
+export type BuildKind = "app" | "bench";
+const BUILDS: Record<BuildKind, { dir: string; env: Record<string, string>; inputs: string[] }> = {
+  app: { dir: path.join(ROOT, "build"), env: {}, inputs: [] },
+  bench: { dir: path.join(ROOT, "build/bench"), env: { TAG_GUARD_BUILD: "bench" }, inputs: ["bench/reference-route.tsx"] },
+};
+const serverBuildOf = (kind: BuildKind) => path.join(BUILDS[kind].dir, "server/index.js");
+const SERVER_BUILD = serverBuildOf("app");
 
 /**
  * How a host runs the built app (`npm start`, which tests/structure/start-command.test.ts holds to
@@ -29,6 +36,7 @@ export const APP_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs")
  * No heap caps: Vite compiles on both threads.
  */
 export const DEV_SERVER_ARGS = [path.join(ROOT, "server.mjs"), "--dev"];
+const BENCH_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs"), serverBuildOf("bench")];
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
 const START_TIMEOUT_MS = 90_000;
 
@@ -42,9 +50,7 @@ const BUILD_INPUTS = [
   "package-lock.json",
   "prisma/schema.prisma",
 ];
-const BUILD_STAMP = path.join(ROOT, "build/.source-hash");
-
-function hashInputs(): string {
+function hashInputs(kind: BuildKind): string {
   const hash = createHash("sha256");
   const add = (relative: string) => {
     const full = path.join(ROOT, relative);
@@ -55,22 +61,24 @@ function hashInputs(): string {
     }
     hash.update(`${relative}\0`).update(readFileSync(full)).update("\0");
   };
-  for (const input of BUILD_INPUTS) add(input);
+  for (const input of [...BUILD_INPUTS, ...BUILDS[kind].inputs]) add(input);
   return hash.digest("hex");
 }
 
 /** Builds when there is no build, or when anything it is made from changed since the last one. */
-export function ensureBuild(log: (line: string) => void): void {
-  const inputs = hashInputs();
-  if (existsSync(SERVER_BUILD) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === inputs) return;
-  log("Building the app (first run only; about a minute)...");
+export function ensureBuild(log: (line: string) => void, kind: BuildKind = "app"): void {
+  const inputs = hashInputs(kind);
+  const stamp = path.join(BUILDS[kind].dir, ".source-hash");
+  if (existsSync(serverBuildOf(kind)) && existsSync(stamp) && readFileSync(stamp, "utf8") === inputs) return;
+  log(kind === "app" ? "Building the app (first run only; about a minute)..." : "Building the app for the bench...");
   const result = spawnSync("npx", ["remix", "vite:build"], {
     cwd: ROOT,
+    env: { ...process.env, ...BUILDS[kind].env },
     stdio: ["ignore", "pipe", "pipe"],
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`the app build failed:\n${result.stdout}\n${result.stderr}`);
-  writeFileSync(BUILD_STAMP, inputs);
+  writeFileSync(stamp, inputs);
 }
 
 export function migrate(databaseUrl: string): void {
@@ -126,8 +134,11 @@ export interface AppProcess {
   output(): string;
 }
 
-/** What runs the app: the production build (`npm start`), or its sources as `npm run dev` runs them. */
-export type AppServer = "build" | "dev";
+/**
+ * What runs the app: the production build (`npm start`), its sources as `npm run dev` runs
+ * them, or the bench's build (the production build with the reference route).
+ */
+export type AppServer = "build" | "dev" | "bench";
 
 /**
  * Starts the production build (or the sources, as development does) and resolves once /healthz
@@ -143,7 +154,7 @@ export async function startApp(
 ): Promise<AppProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const serverArgs = server === "dev" ? DEV_SERVER_ARGS : APP_SERVER_ARGS;
+  const serverArgs = { build: APP_SERVER_ARGS, dev: DEV_SERVER_ARGS, bench: BENCH_SERVER_ARGS }[server];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...serverArgs], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
