@@ -30,6 +30,7 @@ import {
 } from "./http";
 import { buildVerifyBody, type VerifyClickInput } from "./request-body";
 import { DEFAULT_RETRY, withRetries, type AttemptVerdict, type RetryOptions } from "./retry";
+import { refuseInsideTransaction } from "../platform/transaction-scope";
 
 export interface ClickServiceClientOptions extends Partial<TimeoutOptions>, Partial<RetryOptions> {
   /** e.g. "https://clicks.example.com"; a path prefix is kept in front of /api/v1/... */
@@ -78,6 +79,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     callOptions: CallOptions | undefined,
     resend: boolean,
   ): Promise<ClickServiceResult<T>> {
+    refuseInsideTransaction("the click service");
     const headers: Record<string, string> = { accept: "application/json", "x-api-key": apiKey };
     if (request.body !== undefined) headers["content-type"] = "application/json";
     const wire: WireRequest = {

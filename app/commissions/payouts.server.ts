@@ -1,5 +1,5 @@
 import { z } from "zod";
-import prisma, { dialect, isUniqueViolation, type Db } from "../database/db.server";
+import prisma, { dialect, isUniqueViolation, transaction, type Db } from "../database/db.server";
 import { formatMoney } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 
@@ -141,7 +141,7 @@ export async function recordPayout(
   const earlier = await findPayout(shop, form.idempotencyKey);
   if (earlier) return earlier;
   try {
-    return await prisma.$transaction(
+    return await transaction(
       async (tx) => {
         const payout = await tx.payout.create({
           data: {

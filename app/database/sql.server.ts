@@ -7,6 +7,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from "./prisma-internals.server";
+import { transactionBody } from "../platform/transaction-scope";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
 // Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
@@ -130,7 +131,7 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
     const driverTx = await (await connectedDriver(prisma)).startTransaction();
     let result;
     try {
-      result = await fn(on(() => Promise.resolve(driverTx), true));
+      result = await transactionBody(() => fn(on(() => Promise.resolve(driverTx), true)));
       await driverTx.executeRaw(control("COMMIT"));
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already

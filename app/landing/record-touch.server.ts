@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TouchRequest } from "../attribution/cart-attributes";
-import prisma, { isUniqueViolation, type Db } from "../database/db.server";
+import prisma, { isUniqueViolation, transaction, type Db } from "../database/db.server";
 import { enqueue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 
@@ -28,7 +28,7 @@ export async function recordTouch(shop: string, touch: TouchRequest, now: Date):
   if (!settings || settings.uninstalledAt) return { status: "ignored", reason: "the shop has not configured the app" };
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await prisma.$transaction((tx) => write(tx, shop, touch, settings.landingLookupsPerHour, now));
+      const result = await transaction((tx) => write(tx, shop, touch, settings.landingLookupsPerHour, now));
       if (result.status === "recorded" && result.newClick) wakeWorker();
       return result;
     } catch (error) {

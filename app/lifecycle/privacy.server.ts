@@ -1,5 +1,5 @@
 import { z } from "zod";
-import prisma, { isUniqueViolation, type Db } from "../database/db.server";
+import prisma, { isUniqueViolation, transaction, type Db } from "../database/db.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
 import { parseStoredFacts } from "../verification/order-facts";
 
@@ -43,7 +43,7 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
   const orderIds = request.success ? (request.data.orders_to_redact ?? []) : [];
   const customerId = request.success ? request.data.customer?.id : undefined;
   // One transaction: a redaction is never left half done for Shopify's retry to find.
-  await prisma.$transaction(
+  await transaction(
     async (tx) => {
       for (const ids of inChunks(orderIds)) {
         await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
@@ -74,7 +74,7 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown,
 }
 
 async function gatherDataRequest(shop: string, eventId: string, customerId: string | null, orderIds: string[]) {
-  await prisma.$transaction(
+  await transaction(
     async (tx) => {
       const verifications = [];
       const landingTouches = [];

@@ -17,6 +17,7 @@
 // This module never passes `tries`: it owns the retry policy.
 import type { AdminOperations } from "@shopify/admin-api-client";
 import { GraphqlQueryError, HttpMaxRetriesError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
+import { refuseInsideTransaction } from "../platform/transaction-scope";
 
 /** Structural type of `admin.graphql`, so the real client and test doubles both fit. */
 export type AdminGraphql = (
@@ -102,6 +103,7 @@ export async function callAdmin(
   variables: Record<string, unknown> | undefined,
   options: RetryOptions = {},
 ): Promise<AdminCallResult<unknown>> {
+  refuseInsideTransaction("Shopify's Admin API");
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
   const maxWaitMs = options.maxWaitMs ?? 10_000;
   const sleep = options.sleep ?? defaultSleep;

@@ -1,5 +1,5 @@
 import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
-import prisma from "../database/db.server";
+import prisma, { transaction } from "../database/db.server";
 import { knownClick } from "../landing/journey.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -68,7 +68,7 @@ export async function retryVerificationNow(
   if (!(await clickStillUseful(row, now))) return { ok: false, reason: "click-expired" };
   // The job moves back to the queue and the order's outcome clears together, or neither does:
   // a second click, or a worker, cannot both win.
-  const requeued = await prisma.$transaction(async (tx) => {
+  const requeued = await transaction(async (tx) => {
     if (!(await requeue(tx, "verify-order", row.id, now))) return false;
     await tx.verification.update({ where: { id: row.id }, data: { outcome: null, reason: null, completedAt: null } });
     await reopenEventsWithoutCommission(tx, row.shop, row.orderId);

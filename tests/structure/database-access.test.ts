@@ -33,6 +33,14 @@ describe("the database is reached one way", () => {
     expect(outside).toEqual([]);
   });
 
+  it("every interactive transaction runs its body in the transaction scope (db.server's transaction)", () => {
+    const direct = sourceFiles(APP)
+      .filter((file) => !file.startsWith(path.join(APP, "database") + path.sep))
+      .filter((file) => /\$transaction\(\s*(async\b|\(|\w+\s*=>)/.test(readFileSync(file, "utf8")))
+      .map(relative);
+    expect(direct).toEqual([]);
+  });
+
   it("only prisma-internals.server.ts reads Prisma.dmmf or an adapter's connection", () => {
     const internals = path.join(APP, "database", "prisma-internals.server.ts");
     const reaching = sourceFiles(APP)

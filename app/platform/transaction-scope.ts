@@ -1,0 +1,20 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+// A database transaction must never wait on the network: on SQLite it holds the only writer of
+// both threads, on PostgreSQL its row and advisory locks (docs/database.md). The database's
+// transactions run their bodies in this scope, and the clients of the click service and of
+// Shopify's Admin API refuse to start a call inside one, so a change that breaks the rule fails
+// its first test instead of stalling every writer under load.
+
+const scope = new AsyncLocalStorage<true>();
+
+/** Runs `body` as a database transaction's: the network clients refuse calls made from it. */
+export function transactionBody<T>(body: () => T): T {
+  return scope.run(true, body);
+}
+
+/** Throws when called, however indirectly, from a database transaction's body. */
+export function refuseInsideTransaction(call: string): void {
+  if (scope.getStore())
+    throw new Error(`${call} was called inside a database transaction; make the call before or after it`);
+}
