@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Prisma } from "@prisma/client";
+import type { Prisma } from "@prisma/client";
 
 // The one file that reaches parts of Prisma its packages do not promise (decision 024). Each is
 // here because a public way costs more where the app spends its time (docs/database.md): the
@@ -72,14 +72,22 @@ export function checkAdapter(adapter: unknown): SqliteDatabase {
   return database;
 }
 
+/**
+ * The generated client's Prisma namespace, loaded on first use: Prisma's CLI loads this file
+ * (prisma.config.ts, through the adapter) before the client is generated.
+ */
+function generated(): typeof Prisma {
+  return (createRequire(import.meta.url)("@prisma/client") as { Prisma: typeof Prisma }).Prisma;
+}
+
 /** The scalar fields of a model and their Prisma types (DateTime, Boolean, BigInt...). */
 export function scalarFieldTypes(model: Prisma.ModelName): Map<string, string> {
-  const found = Prisma.dmmf?.datamodel?.models?.find((m) => m.name === model);
+  const found = generated().dmmf?.datamodel?.models?.find((m) => m.name === model);
   if (!found) throw changed("@prisma/client", `the model ${model} in Prisma.dmmf`);
   return new Map(found.fields.filter((f) => f.kind === "scalar").map((f) => [f.name, f.type]));
 }
 
 /** Fails loudly, at start-up, when the generated client no longer describes its models. */
 export function checkClient(): void {
-  for (const model of Object.values(Prisma.ModelName)) scalarFieldTypes(model);
+  for (const model of Object.values(generated().ModelName)) scalarFieldTypes(model);
 }
