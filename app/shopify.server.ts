@@ -26,7 +26,8 @@ const severity = {
   debug: LogSeverity.Debug,
 } as const;
 
-const settings = {
+/** The app's settings for Shopify's library, but for the session storage (the bench's reference route uses them too). */
+export const settings = {
   apiKey: config.SHOPIFY_API_KEY,
   apiSecretKey: config.SHOPIFY_API_SECRET,
   apiVersion,
