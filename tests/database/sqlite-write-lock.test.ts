@@ -10,7 +10,7 @@ import { countUp } from "../support/sqlite-writer-thread";
 
 const THREAD = new URL("../support/sqlite-writer-thread.ts", import.meta.url).href;
 // TypeScript on a thread: tsx's loader, registered from inside the thread for that module (a
-// thread's own --import is not honoured on Node 20). The tests run from the project's root.
+// thread's own --import was not honoured on Node 20). The tests run from the project's root.
 const LOADER = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(THREAD)}, ${JSON.stringify(THREAD)}))`;
 
 /** A writer thread, loaded and connected; `go` starts its count and resolves with its result. */
