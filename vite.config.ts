@@ -32,8 +32,7 @@ export default defineConfig({
       ignoredRouteFiles: ["**/.*"],
       ...(benchBuild && {
         buildDirectory: "build/bench",
-        routes: (defineRoutes) =>
-          defineRoutes((route) => route("webhooks/baseline", "../bench/reference-route.tsx")),
+        routes: (defineRoutes) => defineRoutes((route) => route("webhooks/baseline", "../bench/reference-route.tsx")),
       }),
       future: {
         v3_fetcherPersist: true,

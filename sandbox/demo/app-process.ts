@@ -11,7 +11,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export type BuildKind = "app" | "bench";
 const BUILDS: Record<BuildKind, { dir: string; env: Record<string, string>; inputs: string[] }> = {
   app: { dir: path.join(ROOT, "build"), env: {}, inputs: [] },
-  bench: { dir: path.join(ROOT, "build/bench"), env: { TAG_GUARD_BUILD: "bench" }, inputs: ["bench/reference-route.tsx"] },
+  bench: {
+    dir: path.join(ROOT, "build/bench"),
+    env: { TAG_GUARD_BUILD: "bench" },
+    inputs: ["bench/reference-route.tsx"],
+  },
 };
 const serverBuildOf = (kind: BuildKind) => path.join(BUILDS[kind].dir, "server/index.js");
 const SERVER_BUILD = serverBuildOf("app");
