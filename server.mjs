@@ -74,15 +74,27 @@ async function serve(app) {
   else handler.use(assets);
   handler.use(express.static("public", { maxAge: "1h" }));
   handler.use(morgan("tiny"));
-  // Remix derives its routes from a build once, or at every request when given a function.
-  const build = dev ? app.build : await app.build();
-  handler.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  // Production reads its build once; development asks Vite for the app as it is now at each
+  // request (Remix then derives its routes again).
+  const built = dev ? undefined : await app.build();
+  handler.all("*", createRequestHandler({ build: built ?? app.build, mode: process.env.NODE_ENV }));
 
-  const server = createServer(async (request, response) => {
-    /** Webhook path to its lane (app/verification/intake-lanes.server.ts), which refuses all but POST. */
-    const lane = (await app.build()).entry.module.intakeLanes[pathOf(request.url)];
+  /** A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but POST; Remix the rest. */
+  const route = (build, request, response) => {
+    const lane = build.entry.module.intakeLanes[pathOf(request.url)];
     if (lane) void lane(request, response);
     else handler(request, response);
+  };
+  const server = createServer((request, response) => {
+    if (built) return route(built, request, response);
+    // A module that does not compile is the developer's to see, not a reason to stop serving.
+    app.build().then(
+      (build) => route(build, request, response),
+      (error) => {
+        console.error(error);
+        response.writeHead(500, { "content-type": "text/plain" }).end(String(error));
+      },
+    );
   });
 
   const port = Number(process.env.PORT ?? 3000);
