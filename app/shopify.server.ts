@@ -16,8 +16,6 @@ const config = env();
 // Local development and the demo only: env validation refuses this setting in production.
 if (config.SHOPIFY_STANDIN_URL) routeShopifyTrafficTo(config.SHOPIFY_STANDIN_URL);
 
-export { apiVersion };
-
 const severity = {
   silent: LogSeverity.Error,
   error: LogSeverity.Error,
