@@ -1,5 +1,5 @@
 import { createClicks, orderDelivery, percentile, registerOrders } from "./deliveries";
-import { deliverAll, sampleRss } from "./load";
+import { cpuTimeMs, deliverAll, sampleRss } from "./load";
 import type { BenchStack } from "./stack";
 
 // Orders from delivery to final outcome through the worker, the sandbox click service and the
@@ -10,6 +10,8 @@ export interface EndToEndResult {
   shops: number;
   ordersPerSecond: number;
   p99Ms: number;
+  /** The app's CPU time (every thread) from the first delivery to the last outcome, per order; null without /proc. */
+  cpuMsPerOrder: number | null;
   peakRssMb: number;
   /** Resident memory at each quarter of the run (MB): flat means no leak. */
   rssByQuarterMb: number[];
@@ -42,8 +44,10 @@ export async function benchEndToEnd(
   );
   await registerOrders(stack.shopifyUrl, deliveries);
   const memory = sampleRss(stack.appPid);
+  const cpuBefore = cpuTimeMs(stack.appPid);
   const { deliveredAt, startedAt } = await deliverAll(stack.appUrl, deliveries, options.connections);
   const completed = await waitForAll(stack, shops, options.orders, options.timeoutSeconds);
+  const cpuAfter = cpuTimeMs(stack.appPid);
   const samples = memory.stop();
 
   const latencies: number[] = [];
@@ -61,6 +65,8 @@ export async function benchEndToEnd(
     shops: options.shops,
     ordersPerSecond: Math.round(options.orders / ((lastDone - startedAt) / 1000)),
     p99Ms: percentile(latencies, 99),
+    cpuMsPerOrder:
+      cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / options.orders) * 100) / 100,
     peakRssMb: Math.max(0, ...samples),
     rssByQuarterMb: [quarter(1), quarter(2), quarter(3), quarter(4)],
   };

@@ -37,6 +37,21 @@ export async function deliverAll(
 }
 
 /** Samples a process's resident memory (Linux /proc) until stopped; returns the samples in MB. */
+/**
+ * CPU time the process has spent so far (user and system, every thread), in ms, from
+ * /proc/PID/stat; null where there is no /proc. Ticks are the kernel's USER_HZ, 100 on Linux.
+ */
+export function cpuTimeMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 export function sampleRss(pid: number, everyMs = 500): { stop(): number[] } {
   const samples: number[] = [];
   const read = () => {
