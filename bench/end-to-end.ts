@@ -66,7 +66,9 @@ export async function benchEndToEnd(
     ordersPerSecond: Math.round(options.orders / ((lastDone - startedAt) / 1000)),
     p99Ms: percentile(latencies, 99),
     cpuMsPerOrder:
-      cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / options.orders) * 100) / 100,
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / options.orders) * 100) / 100,
     peakRssMb: Math.max(0, ...samples),
     rssByQuarterMb: [quarter(1), quarter(2), quarter(3), quarter(4)],
   };
