@@ -5,7 +5,8 @@
 //   npm run bench
 //   npm run bench -- --database postgresql      the same on PostgreSQL (DATABASE_URL or a throwaway cluster)
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
-//   npm run bench -- --only intake,flashSale    some measures only
+//   npm run bench -- --only intake,flashSale    some measures only (intake, endToEnd, flashSale,
+//                                               storefront, admin, databasePaths)
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 //   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
 //                                               experiments: results.json records it under settings
@@ -24,7 +25,7 @@ import { benchStorefront } from "./storefront";
 import { formatTargets, TARGETS } from "./targets";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MEASURES = ["intake", "endToEnd", "flashSale", "storefront", "admin"] as const;
+const MEASURES = ["intake", "endToEnd", "flashSale", "storefront", "admin", "databasePaths"] as const;
 
 const { values } = parseArgs({
   options: {
@@ -95,21 +96,24 @@ if (only.has("storefront")) {
   log("measuring the storefront script...");
   results.storefront = await benchStorefront();
 }
+/** A bench script in a process of its own, which prints its figures on a line of `RESULT {json}`. */
+function runScript(script: string, args: string[] = []): unknown {
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(HERE, script), "--json", ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
+  return line ? JSON.parse(line.slice("RESULT ".length)) : { error: `exit ${run.status}` };
+}
+
 if (only.has("admin")) {
   log("measuring the admin's queries on seeded data (SQLite)...");
-  const admin = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(HERE, "admin-queries.bench.ts"),
-      "--json",
-      ...(values["admin-rows"] ? ["--rows", values["admin-rows"]] : []),
-    ],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 },
-  );
-  const line = admin.stdout.split("\n").find((l) => l.startsWith("RESULT "));
-  results.admin = line ? JSON.parse(line.slice("RESULT ".length)) : { error: `exit ${admin.status}` };
+  results.admin = runScript("admin-queries.bench.ts", values["admin-rows"] ? ["--rows", values["admin-rows"]] : []);
+}
+if (only.has("databasePaths")) {
+  log("measuring one statement's CPU on each way to the database (SQLite)...");
+  results.databasePaths = runScript("database-paths.bench.ts");
 }
 
 const file = path.join(HERE, "results.json");
