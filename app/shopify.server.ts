@@ -1,6 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
-import prisma from "./database/db.server";
 import { env } from "./platform/env.server";
 import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./platform/logger.server";
@@ -59,7 +58,7 @@ export const settings = {
 const shopify = shopifyApp({
   ...settings,
   // Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
-  sessionStorage: new SealedSessionStorage(prisma, sql),
+  sessionStorage: new SealedSessionStorage(sql),
 });
 
 export default shopify;

@@ -1,4 +1,6 @@
-import prisma from "../database/db.server";
+import { Prisma } from "@prisma/client";
+import { sqlTime } from "../database/db.server";
+import { sql, updateWhere } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
 
 // Approval: a pending record whose hold has ended becomes approved, unless refunds or a
@@ -12,17 +14,14 @@ const BATCH = 500;
 export async function approveDueCommissions(now: Date): Promise<number> {
   let approved = 0;
   for (;;) {
-    const due = await prisma.commission.findMany({
-      where: { status: "pending", holdUntil: { lte: now } },
-      select: { id: true },
-      take: BATCH,
-    });
+    const due = await sql.rows<{ id: string }>(Prisma.sql`
+      SELECT "id" FROM "Commission" WHERE "status" = 'pending' AND "holdUntil" <= ${sqlTime(now)} LIMIT ${BATCH}`);
     if (due.length === 0) return approved;
-    const { count } = await prisma.commission.updateMany({
-      where: { id: { in: due.map((row) => row.id) }, status: "pending" },
-      data: { status: "approved", approvedAt: now },
+    const ids = Prisma.join(due.map((row) => row.id));
+    approved += await updateWhere(sql, "Commission", Prisma.sql`"id" IN (${ids}) AND "status" = 'pending'`, {
+      status: "approved",
+      approvedAt: now,
     });
-    approved += count;
     // Another instance took (or a refund reversed) part of this batch: what is left is read again.
     if (due.length < BATCH) return approved;
   }

@@ -1,5 +1,5 @@
 import { Prisma } from "@prisma/client";
-import prisma from "../database/db.server";
+import { sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
@@ -23,7 +23,8 @@ export const CREATORS_LIMIT = 500;
 interface RecordSums {
   creatorId: string;
   currency: string;
-  records: number | bigint;
+  /** A count: a number or bigint (SQLite), or its decimal text (PostgreSQL's bigint). */
+  records: number | bigint | string;
   pending: string | null;
   approved: string | null;
   paid: string | null;
@@ -66,8 +67,8 @@ export function creatorQueries(shop: string, creatorId: string | null = null) {
 export async function creatorTotals(shop: string, creatorId: string | null = null): Promise<CreatorTotals[]> {
   const queries = creatorQueries(shop, creatorId);
   const [records, entries] = await Promise.all([
-    prisma.$queryRaw<RecordSums[]>(queries.records),
-    prisma.$queryRaw<EntrySums[]>(queries.entries),
+    sql.rows<RecordSums>(queries.records),
+    sql.rows<EntrySums>(queries.entries),
   ]);
   const taken = new Map(entries.map((row) => [`${row.currency}:${row.creatorId}`, row]));
   return records.map((row) => {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import type { Db } from "../database/db.server";
-import { asSql, insertRows, type Sql } from "../database/sql.server";
+import { insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
 
@@ -38,11 +37,11 @@ export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
  * backs that up. A hold already over (0 days, or a late order) starts the record approved.
  */
 export async function creditCommission(
-  tx: Db | Sql,
+  tx: Sql,
   input: CommissionInput,
   now: Date,
 ): Promise<{ id: string; created: boolean }> {
-  const [existing] = await asSql(tx).rows<{ id: string }>(
+  const [existing] = await tx.rows<{ id: string }>(
     Prisma.sql`SELECT "id" FROM "Commission" WHERE "verificationId" = ${input.verificationId}`,
   );
   if (existing) return { id: existing.id, created: false };

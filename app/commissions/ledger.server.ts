@@ -1,5 +1,6 @@
 import { Prisma } from "@prisma/client";
-import prisma, { dialect, sqlTime } from "../database/db.server";
+import { dialect, sqlTime } from "../database/db.server";
+import { readBoolean, readDate, sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
 import { PERIODS, periodStart } from "../units/periods";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
@@ -158,26 +159,22 @@ function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now:
     GROUP BY "currency" HAVING SUM(n) > 0 ORDER BY "currency"`;
 }
 
-// SQLite hands back Unix milliseconds and 0/1, PostgreSQL a Date and a boolean: Number() reads both.
+// SQLite hands back Unix milliseconds and 0/1, PostgreSQL ISO text and a boolean.
 interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {
-  createdAt: number | bigint | Date;
-  redirected: number | bigint | boolean;
+  createdAt: unknown;
+  redirected: unknown;
 }
 
 function toRow(raw: RawRow): LedgerRow {
-  return {
-    ...raw,
-    redirected: Boolean(Number(raw.redirected)),
-    createdAt: new Date(Number(raw.createdAt)).toISOString(),
-  };
+  return { ...raw, redirected: readBoolean(raw.redirected), createdAt: readDate(raw.createdAt).toISOString() };
 }
 
 async function fetchPage(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date) {
-  const raw = await prisma.$queryRaw<RawRow[]>(ledgerQueries(shop, filter, cursor, limit + 1, now).page);
+  const raw = await sql.rows<RawRow>(ledgerQueries(shop, filter, cursor, limit + 1, now).page);
   const more = raw.length > limit;
   const rows = raw.slice(0, limit);
   const last = rows.at(-1);
-  const next = more && last ? { createdAt: Number(last.createdAt), id: last.id } : null;
+  const next = more && last ? { createdAt: readDate(last.createdAt).getTime(), id: last.id } : null;
   return { rows, next };
 }
 
@@ -186,7 +183,8 @@ export async function listLedger(shop: string, params: URLSearchParams, now: Dat
   const cursor = decodeCursor(params.get("cursor"));
   const [page, totals] = await Promise.all([
     fetchPage(shop, filter, cursor, PAGE_SIZE, now),
-    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint | Prisma.Decimal }[]>(
+    // n is a number or bigint (SQLite), or decimal text (PostgreSQL's bigint and numeric).
+    sql.rows<{ currency: string; total: string | null; n: number | bigint | string }>(
       ledgerQueries(shop, filter, null, 0, now).totals,
     ),
   ]);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
-import { dialect, type Db } from "../database/db.server";
-import { insertRows, modelRows, sql, updateRow, updateWhere, type Sql } from "../database/sql.server";
+import { dialect } from "../database/db.server";
+import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } from "../database/sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
@@ -38,11 +38,12 @@ export async function hasPendingEvents(shop: string, orderId: string): Promise<b
 
 /** Applies every pending event of the order, oldest first; returns how many were settled. */
 export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date): Promise<number> {
-  const events = modelRows<OrderEvent>(
+  const events = await rowsOf<OrderEvent>(
+    tx,
     "OrderEvent",
-    await tx.rows(Prisma.sql`
+    Prisma.sql`
       SELECT * FROM "OrderEvent" WHERE "shop" = ${order.shop} AND "orderId" = ${order.orderId} AND "appliedAt" IS NULL
-      ORDER BY "receivedAt", "id"`),
+      ORDER BY "receivedAt", "id"`,
   );
   if (events.length === 0) return 0;
   let record = await lockedRecord(tx, order.verificationId);
@@ -62,11 +63,14 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
  * it may now get, and are applied with its credit. Without this, a refund or cancellation that
  * arrived while the order had failed would never reach the commission a retry credits.
  */
-export function reopenEventsWithoutCommission(tx: Db, shop: string, orderId: string) {
-  return tx.orderEvent.updateMany({
-    where: { shop, orderId, result: { startsWith: NO_COMMISSION } },
-    data: { appliedAt: null, result: null },
-  });
+export async function reopenEventsWithoutCommission(
+  tx: Sql,
+  shop: string,
+  orderId: string,
+): Promise<{ count: number }> {
+  // NO_COMMISSION holds no LIKE wildcard (% or _), so the pattern is a plain prefix.
+  const setAside = Prisma.sql`"shop" = ${shop} AND "orderId" = ${orderId} AND "result" LIKE ${`${NO_COMMISSION}%`}`;
+  return { count: await updateWhere(tx, "OrderEvent", setAside, { appliedAt: null, result: null }) };
 }
 
 /** The order's record, locked on PostgreSQL against the approval sweep and a payout. */

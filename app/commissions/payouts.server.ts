@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { Prisma, type Commission, type CommissionEntry, type Payout, type PayoutLine } from "@prisma/client";
 import { z } from "zod";
-import prisma, { dialect, isUniqueViolation, transaction, type Db } from "../database/db.server";
+import { dialect, isUniqueViolation } from "../database/db.server";
+import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { formatMoney } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 
@@ -37,17 +40,17 @@ function parseBalanceKey(key: string): { creatorId: string; currency: string } |
 
 /** Every creator and currency with approved records or clawbacks to net; payable when the sum is positive. */
 export async function payableBalances(shop: string): Promise<PayableBalance[]> {
+  // Sums as decimal text: one type from both drivers, read exactly into bigints.
   const [approved, owed] = await Promise.all([
-    prisma.commission.groupBy({
-      by: ["creatorId", "currency"],
-      where: { shop, status: "approved" },
-      _sum: { amountMinor: true },
-      _count: true,
-    }),
-    prisma.commissionEntry.findMany({
-      where: { shop, kind: "clawback", payoutId: null },
-      select: { amountMinor: true, commission: { select: { creatorId: true, currency: true } } },
-    }),
+    sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
+      SELECT "creatorId", "currency", CAST(SUM("amountMinor") AS TEXT) AS "approved", COUNT(*) AS "records"
+      FROM "Commission" WHERE "shop" = ${shop} AND "status" = 'approved'
+      GROUP BY "creatorId", "currency"`),
+    sql.rows<{ creatorId: string; currency: string; owed: string }>(Prisma.sql`
+      SELECT c."creatorId", c."currency", CAST(SUM(e."amountMinor") AS TEXT) AS "owed"
+      FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
+      WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" IS NULL
+      GROUP BY c."creatorId", c."currency"`),
   ]);
   const balances = new Map<
     string,
@@ -61,10 +64,10 @@ export async function payableBalances(shop: string): Promise<PayableBalance[]> {
   };
   for (const row of approved) {
     const balance = entry(row.creatorId, row.currency);
-    balance.approved += row._sum.amountMinor ?? 0n;
-    balance.records += row._count;
+    balance.approved += BigInt(row.approved);
+    balance.records += Number(row.records);
   }
-  for (const row of owed) entry(row.commission.creatorId, row.commission.currency).owed += row.amountMinor;
+  for (const row of owed) entry(row.creatorId, row.currency).owed += BigInt(row.owed);
   return [...balances.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, b]) => ({
@@ -141,28 +144,27 @@ export async function recordPayout(
   const earlier = await findPayout(shop, form.idempotencyKey);
   if (earlier) return earlier;
   try {
-    return await transaction(
-      async (tx) => {
-        const payout = await tx.payout.create({
-          data: {
-            shop,
-            idempotencyKey: form.idempotencyKey,
-            reference: form.reference,
-            paidOn: new Date(`${form.paidOn}T00:00:00Z`),
-            createdAt: now,
-          },
-        });
-        const dues = [];
-        for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance) });
-        if (dues.every(({ due }) => due === null)) throw new NothingToPay();
-        // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
-        const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
-        if (changed.length > 0) throw new BalancesChanged(changedText(changed));
-        for (const { due, ...balance } of dues) await payBalance(tx, shop, payout.id, balance, due!, now);
-        return { ok: true as const, payoutId: payout.id, duplicate: false, lines: dues.length };
-      },
-      { timeout: 60_000 },
-    );
+    return await sql.transaction(async (tx) => {
+      const payoutId = randomUUID();
+      await insertRows(tx, "Payout", [
+        {
+          id: payoutId,
+          shop,
+          idempotencyKey: form.idempotencyKey,
+          reference: form.reference,
+          paidOn: new Date(`${form.paidOn}T00:00:00Z`),
+          createdAt: now,
+        },
+      ]);
+      const dues = [];
+      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance) });
+      if (dues.every(({ due }) => due === null)) throw new NothingToPay();
+      // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
+      const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
+      if (changed.length > 0) throw new BalancesChanged(changedText(changed));
+      for (const { due, ...balance } of dues) await payBalance(tx, shop, payoutId, balance, due!, now);
+      return { ok: true as const, payoutId, duplicate: false, lines: dues.length };
+    });
   } catch (error) {
     if (error instanceof NothingToPay)
       return { ok: false, errors: { balances: "nothing is left to pay in the chosen balances; reload the page" } };
@@ -177,11 +179,10 @@ export async function recordPayout(
 }
 
 async function findPayout(shop: string, idempotencyKey: string): Promise<RecordPayoutResult | null> {
-  const payout = await prisma.payout.findUnique({
-    where: { shop_idempotencyKey: { shop, idempotencyKey } },
-    select: { id: true, _count: { select: { lines: true } } },
-  });
-  return payout ? { ok: true, payoutId: payout.id, duplicate: true, lines: payout._count.lines } : null;
+  const [payout] = await sql.rows<{ id: string; lines: number | bigint | string }>(Prisma.sql`
+    SELECT p."id", (SELECT COUNT(*) FROM "PayoutLine" l WHERE l."payoutId" = p."id") AS "lines"
+    FROM "Payout" p WHERE p."shop" = ${shop} AND p."idempotencyKey" = ${idempotencyKey}`);
+  return payout ? { ok: true, payoutId: payout.id, duplicate: true, lines: Number(payout.lines) } : null;
 }
 
 interface Due {
@@ -199,23 +200,28 @@ interface Due {
  * (a hold of 0 days) and committed after this sum, and mark it paid although nobody paid it.
  */
 async function dueOf(
-  tx: Db,
+  tx: Sql,
   shop: string,
   { creatorId, currency }: { creatorId: string; currency: string },
 ): Promise<Due | null> {
-  const records = { shop, creatorId, currency };
+  const records = Prisma.sql`"shop" = ${shop} AND "creatorId" = ${creatorId} AND "currency" = ${currency}`;
   if (dialect === "postgresql")
     // Held until commit, so neither a refund nor the approval sweep changes these rows between
     // the sum below and the update that pays them.
-    await tx.$queryRaw`SELECT "id" FROM "Commission" WHERE "shop" = ${shop} AND "creatorId" = ${creatorId}
-      AND "currency" = ${currency} FOR UPDATE`;
-  const [approved, owed] = await Promise.all([
-    tx.commission.findMany({ where: { ...records, status: "approved" }, select: { id: true, amountMinor: true } }),
-    tx.commissionEntry.findMany({
-      where: { shop, kind: "clawback", payoutId: null, commission: records },
-      select: { id: true, amountMinor: true },
-    }),
-  ]);
+    await tx.rows(Prisma.sql`SELECT "id" FROM "Commission" WHERE ${records} FOR UPDATE`);
+  const approved = await rowsOf<Pick<Commission, "id" | "amountMinor">>(
+    tx,
+    "Commission",
+    Prisma.sql`SELECT "id", "amountMinor" FROM "Commission" WHERE ${records} AND "status" = 'approved'`,
+  );
+  const owed = await rowsOf<Pick<CommissionEntry, "id" | "amountMinor">>(
+    tx,
+    "CommissionEntry",
+    Prisma.sql`
+      SELECT e."id", e."amountMinor" FROM "CommissionEntry" e
+      WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" IS NULL
+        AND e."commissionId" IN (SELECT "id" FROM "Commission" WHERE ${records})`,
+  );
   const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
   if (approved.length === 0 || total <= 0n) return null;
   return {
@@ -241,26 +247,31 @@ const IDS_PER_UPDATE = 1_000;
 
 /** Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this transaction. */
 async function payBalance(
-  tx: Db,
+  tx: Sql,
   shop: string,
   payoutId: string,
   { creatorId, currency }: { creatorId: string; currency: string },
   due: Due,
   now: Date,
 ): Promise<void> {
+  const idsIn = (ids: string[]) => Prisma.sql`"id" IN (${Prisma.join(ids)})`;
   for (let at = 0; at < due.recordIds.length; at += IDS_PER_UPDATE) {
-    const id = { in: due.recordIds.slice(at, at + IDS_PER_UPDATE) };
-    await tx.commission.updateMany({
-      where: { shop, id, status: "approved" },
-      data: { status: "paid", paidAt: now, payoutId },
+    const ids = idsIn(due.recordIds.slice(at, at + IDS_PER_UPDATE));
+    await updateWhere(tx, "Commission", Prisma.sql`"shop" = ${shop} AND ${ids} AND "status" = 'approved'`, {
+      status: "paid",
+      paidAt: now,
+      payoutId,
     });
   }
   for (let at = 0; at < due.clawbackIds.length; at += IDS_PER_UPDATE) {
-    const id = { in: due.clawbackIds.slice(at, at + IDS_PER_UPDATE) };
-    await tx.commissionEntry.updateMany({ where: { shop, id, payoutId: null }, data: { payoutId } });
+    const ids = idsIn(due.clawbackIds.slice(at, at + IDS_PER_UPDATE));
+    await updateWhere(tx, "CommissionEntry", Prisma.sql`"shop" = ${shop} AND ${ids} AND "payoutId" IS NULL`, {
+      payoutId,
+    });
   }
-  await tx.payoutLine.create({
-    data: {
+  await insertRows(tx, "PayoutLine", [
+    {
+      id: randomUUID(),
       payoutId,
       creatorId,
       currency,
@@ -268,7 +279,7 @@ async function payBalance(
       amount: minorToAmount(due.total, currency),
       records: due.records,
     },
-  });
+  ]);
 }
 
 export interface PayoutSummary {
@@ -280,12 +291,14 @@ export interface PayoutSummary {
 }
 
 export async function listPayouts(shop: string, limit = 50): Promise<PayoutSummary[]> {
-  const payouts = await prisma.payout.findMany({
-    where: { shop },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    include: { lines: { orderBy: [{ creatorId: "asc" }, { currency: "asc" }] } },
-  });
+  const payouts = await withLines(
+    await rowsOf<Payout>(
+      sql,
+      "Payout",
+      Prisma.sql`
+        SELECT * FROM "Payout" WHERE "shop" = ${shop} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+    ),
+  );
   return payouts.map((payout) => ({
     id: payout.id,
     reference: payout.reference,
@@ -312,10 +325,13 @@ export async function payoutRows(
   shop: string,
   payoutId: string,
 ): Promise<{ reference: string; paidOn: string; rows: PayoutCsvRow[] } | null> {
-  const payout = await prisma.payout.findFirst({
-    where: { shop, id: payoutId },
-    include: { lines: { orderBy: [{ creatorId: "asc" }, { currency: "asc" }] } },
-  });
+  const [payout] = await withLines(
+    await rowsOf<Payout>(
+      sql,
+      "Payout",
+      Prisma.sql`SELECT * FROM "Payout" WHERE "shop" = ${shop} AND "id" = ${payoutId} LIMIT 1`,
+    ),
+  );
   if (!payout) return null;
   return {
     reference: payout.reference,
@@ -327,4 +343,17 @@ export async function payoutRows(
       records: line.records,
     })),
   };
+}
+
+/** Each payout with its lines, by creator and currency. */
+async function withLines(payouts: Payout[]): Promise<(Payout & { lines: PayoutLine[] })[]> {
+  if (payouts.length === 0) return [];
+  const lines = await rowsOf<PayoutLine>(
+    sql,
+    "PayoutLine",
+    Prisma.sql`
+      SELECT * FROM "PayoutLine" WHERE "payoutId" IN (${Prisma.join(payouts.map((payout) => payout.id))})
+      ORDER BY "creatorId", "currency"`,
+  );
+  return payouts.map((payout) => ({ ...payout, lines: lines.filter((line) => line.payoutId === payout.id) }));
 }

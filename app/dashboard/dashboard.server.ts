@@ -1,4 +1,4 @@
-import prisma from "../database/db.server";
+import { readBoolean, readDate, sql } from "../database/sql.server";
 import { env } from "../platform/env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
@@ -53,13 +53,13 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
   const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows] = await Promise.all([
-    prisma.$queryRaw<{ outcome: string | null; n: number | bigint }[]>(q.outcomeCounts),
-    prisma.$queryRaw<{ currency: string; total: string; n: number | bigint }[]>(q.redirectedTotals),
-    prisma.$queryRaw<{ tag: string; n: number | bigint }[]>(q.topArrivedTags),
-    prisma.$queryRaw<{ seen: number | bigint | boolean }[]>(q.captureSeen),
-    prisma.$queryRaw<{ savedFromExpiry: number | bigint; tampered: number | bigint }[]>(q.landing),
-    prisma.$queryRaw<RawRecent[]>(q.recent),
-    prisma.$queryRaw<RawDataRequest[]>(q.dataRequests),
+    sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
+    sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
+    sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
+    sql.rows<{ seen: unknown }>(q.captureSeen),
+    sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
+    sql.rows<RawRecent>(q.recent),
+    sql.rows<RawDataRequest>(q.dataRequests),
   ]);
 
   const counts = Object.fromEntries(
@@ -92,7 +92,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()
         : null,
-      captureNotSeen: settings !== null && Number(seenRows[0]?.seen ?? 0) === 0,
+      captureNotSeen: settings !== null && !readBoolean(seenRows[0]?.seen),
       failing: counts.failed,
     },
     themeEditorUrl: themeEditorUrl(shop),
@@ -104,7 +104,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       expectedTag: row.expectedTag,
       arrivedTag: row.arrivedTag,
       creatorId: row.creatorId,
-      createdAt: new Date(Number(row.createdAt)).toISOString(),
+      createdAt: readDate(row.createdAt).toISOString(),
     })),
     dataRequests: requestRows.map(summariseDataRequest),
   };
@@ -115,6 +115,9 @@ export function themeEditorUrl(shop: string): string {
   return `https://${shop}/admin/themes/current/editor?context=apps&activateAppId=${encodeURIComponent(env().SHOPIFY_API_KEY)}/click-capture`;
 }
 
+/** COUNT(*): a number or bigint on SQLite, PostgreSQL's bigint as decimal text. */
+type Count = number | bigint | string;
+
 interface RawRecent {
   id: string;
   orderId: string;
@@ -123,8 +126,8 @@ interface RawRecent {
   expectedTag: string | null;
   arrivedTag: string | null;
   creatorId: string | null;
-  /** Unix milliseconds from SQLite, a Date from PostgreSQL: Number() reads both. */
-  createdAt: number | bigint | Date;
+  /** Unix milliseconds from SQLite, ISO text from PostgreSQL: readDate reads both. */
+  createdAt: unknown;
 }
 
 interface RawDataRequest {
@@ -132,7 +135,7 @@ interface RawDataRequest {
   customerId: string | null;
   ordersAsked: string;
   data: string;
-  receivedAt: number | bigint | Date;
+  receivedAt: unknown;
 }
 
 function summariseDataRequest(row: RawDataRequest): DataRequestSummary {
@@ -142,7 +145,7 @@ function summariseDataRequest(row: RawDataRequest): DataRequestSummary {
     ordersAsked: jsonArrayLength(row.ordersAsked),
     ordersFound: jsonArrayLength(row.data, "orders"),
     data: pretty(row.data),
-    receivedAt: new Date(Number(row.receivedAt)).toISOString(),
+    receivedAt: readDate(row.receivedAt).toISOString(),
   };
 }
 

@@ -1,6 +1,14 @@
+import {
+  Prisma,
+  type Commission,
+  type CommissionEntry,
+  type OrderEvent,
+  type Verification,
+  type VerificationAttempt,
+} from "@prisma/client";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
-import prisma from "../database/db.server";
+import { rowsOf, sql } from "../database/sql.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
@@ -89,26 +97,36 @@ export async function getOrderDetail(
   idOrOrderId: string,
   now: Date = new Date(),
 ): Promise<OrderDetail | null> {
-  const row = await prisma.verification.findFirst({
-    where: verificationWhere(shop, idOrOrderId),
-    include: {
-      attemptLog: { orderBy: [{ number: "asc" }, { startedAt: "asc" }] },
-      commission: { include: { entries: { orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }] } } },
-    },
-  });
+  const [row] = await rowsOf<Verification>(
+    sql,
+    "Verification",
+    Prisma.sql`SELECT * FROM "Verification" WHERE ${whereVerification(shop, idOrOrderId)} LIMIT 1`,
+  );
   if (!row) return null;
   const facts = parseStoredFacts(row.orderFacts);
-  const [settings, job, journey, events] = await Promise.all([
+  const [settings, job, journey, attemptLog, [c], entries, events] = await Promise.all([
     row.taggedAt ? getPublicSettings(shop) : null,
     jobOf("verify-order", row.id),
     journeyOf(shop, facts?.cartToken ?? null),
-    prisma.orderEvent.findMany({
-      where: { shop, orderId: row.orderId },
-      orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
-      take: 100,
-    }),
+    rowsOf<VerificationAttempt>(
+      sql,
+      "VerificationAttempt",
+      Prisma.sql`SELECT * FROM "VerificationAttempt" WHERE "verificationId" = ${row.id} ORDER BY "number", "startedAt"`,
+    ),
+    rowsOf<Commission>(sql, "Commission", Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${row.id}`),
+    rowsOf<CommissionEntry>(
+      sql,
+      "CommissionEntry",
+      Prisma.sql`SELECT e.* FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
+                 WHERE c."verificationId" = ${row.id} ORDER BY e."createdAt", e."amountMinor" DESC`,
+    ),
+    rowsOf<OrderEvent>(
+      sql,
+      "OrderEvent",
+      Prisma.sql`SELECT * FROM "OrderEvent" WHERE "shop" = ${shop} AND "orderId" = ${row.orderId}
+                 ORDER BY "receivedAt", "id" LIMIT 100`,
+    ),
   ]);
-  const c = row.commission;
   return {
     id: row.id,
     orderId: row.orderId,
@@ -129,7 +147,7 @@ export async function getOrderDetail(
       deadlineAt: iso(row.deadlineAt),
       tagHistory: parseTagHistory(facts?.cartAttributes.find((a) => a.name === CART_ATTRIBUTES.tagHistory)?.value),
     },
-    attempts: row.attemptLog.map((a) => ({
+    attempts: attemptLog.map((a) => ({
       number: a.number,
       step: a.step,
       result: a.result,
@@ -173,7 +191,7 @@ export async function getOrderDetail(
           redirected: c.redirected,
           createdAt: c.createdAt.toISOString(),
           holdUntil: iso(c.holdUntil),
-          entries: c.entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
+          entries: entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
         }
       : null,
     events: events.map((e) => ({
@@ -184,6 +202,14 @@ export async function getOrderDetail(
     })),
     canRetry: await canRetry(row, now),
   };
+}
+
+/** The order by our verification id or Shopify's order id, always inside the shop. */
+function whereVerification(shop: string, idOrOrderId: string): Prisma.Sql {
+  const where = verificationWhere(shop, idOrOrderId);
+  return "orderId" in where
+    ? Prisma.sql`"shop" = ${where.shop} AND "orderId" = ${where.orderId}`
+    : Prisma.sql`"shop" = ${where.shop} AND "id" = ${where.id}`;
 }
 
 function readTamper(json: string | null): OrderDetail["tamper"] {

@@ -1,7 +1,6 @@
 import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { createDatabaseClient, requireDialect } from "./connect.server";
-import { transactionBody } from "../platform/transaction-scope";
 import { checkClient } from "./prisma-internals.server";
 import { databaseFile, type DatabaseDialect } from "../platform/database-url";
 import { env, type Env } from "../platform/env.server";
@@ -83,21 +82,6 @@ const prisma: PrismaClient = globalThis.prismaGlobal ?? createClient();
 if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
-
-/** The client inside transaction(async (tx) => ...), or the client itself. */
-export type Db = Prisma.TransactionClient;
-
-/**
- * prisma.$transaction with a body: the body runs in the transaction scope, where the network
- * clients refuse calls (app/platform/transaction-scope.ts). Every interactive transaction of the
- * app goes through here (tests/structure/database-access.test.ts).
- */
-export function transaction<T>(
-  body: (tx: Db) => Promise<T>,
-  options?: { maxWait?: number; timeout?: number },
-): Promise<T> {
-  return prisma.$transaction((tx) => transactionBody(() => body(tx)), options);
-}
 
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { Prisma } from "@prisma/client";
 import { connectedDriver, type DriverQuery, type DriverQueryable } from "./connect.server";
-import prisma, { dialect, sqlTime, type Db } from "./db.server";
+import prisma, { dialect, sqlTime } from "./db.server";
 import {
   scalarFieldTypes,
   sqliteDatabaseOf as adapterDatabase,
@@ -10,13 +10,14 @@ import {
 import { transactionBody } from "../platform/transaction-scope";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
-// Raw SQL straight to the driver adapter Prisma runs on: the worker's and intake's per-order
-// statements, where the client's runtime and query compiler cost 0.2 to 1.3 ms a call and the
-// driver 0.04 (docs/lab/throughput-notes.md, "Per-order statements on the driver (decision
-// 016)"). Statements are Prisma.sql templates, as everywhere else; the same connection (pool on
-// PostgreSQL) and, on SQLite, the same transaction lock as the client's, so they mix safely
-// with the ORM's. On SQLite they run on the adapter's own better-sqlite3 connection, prepared
-// once.
+// The app's one way to its database (decision 026): every statement outside app/database/ is
+// a Prisma.sql template run here, on the driver adapter Prisma connects, never through the
+// client's runtime and query compiler. Measured per call (bench/database-paths.bench.ts): a
+// model call costs about 0.5 ms of CPU, $queryRaw through the client 0.2, the adapter's public
+// queryRaw 0.03 to 0.05, and a statement prepared once on the adapter's own better-sqlite3
+// connection 0.005 to 0.01. On PostgreSQL statements go to the adapter's pool. Either way they
+// share the client's connection and, on SQLite, its write lock, so the tests and tools that
+// still use the client mix safely with them.
 
 /** A place to run raw statements: the database, or one transaction on it. */
 export interface Sql {
@@ -145,15 +146,6 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
   },
 };
 
-/** Raw statements inside a Prisma transaction (or on the client), for code that takes either. */
-export function asSql(db: Db | Sql): Sql {
-  if ("execute" in db) return db;
-  return {
-    rows: <T>(query: Prisma.Sql) => db.$queryRaw<T[]>(query),
-    execute: (query) => db.$executeRaw(query),
-  };
-}
-
 /** A time read back: a Date (the client), Unix milliseconds (SQLite), or ISO text (either driver). */
 export function readDate(value: unknown): Date {
   if (value instanceof Date) return value;
@@ -210,10 +202,10 @@ export function modelRows<T>(model: ModelName, rows: Record<string, unknown>[]):
  * transaction-scoped advisory locks, taken in one order so two transactions never deadlock.
  * Nothing on SQLite, where one writer already runs transactions one after another.
  */
-export async function lockKeys(tx: Db | Sql, keys: string[]): Promise<void> {
+export async function lockKeys(tx: Sql, keys: string[]): Promise<void> {
   if (dialect !== "postgresql" || keys.length === 0) return;
   const sorted = [...new Set(keys)].sort();
-  await asSql(tx).execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+  await tx.execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
                      FROM (SELECT unnest(${sorted}::text[]) AS k ORDER BY 1) AS ordered`);
 }
 
@@ -245,11 +237,11 @@ function sqlValue(value: RowValue): Prisma.Sql {
  * Rows written in one INSERT. Columns left out of every row take the table's own defaults, so
  * a row names every column without one, and its id and times (the client makes those).
  */
-export async function insertRows(tx: Db | Sql, table: string, rows: Record<string, RowValue>[]): Promise<void> {
+export async function insertRows(tx: Sql, table: string, rows: Record<string, RowValue>[]): Promise<void> {
   if (rows.length === 0) return;
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const values = rows.map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => sqlValue(row[column])))})`);
-  await asSql(tx).execute(
+  await tx.execute(
     Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}`,
   );
 }
@@ -264,34 +256,69 @@ function assignments(data: Record<string, RowValue>): Prisma.Sql {
   );
 }
 
+/** The rows of a query on a model's table, in the shape the client returns them. */
+export async function rowsOf<T>(tx: Sql, model: ModelName, query: Prisma.Sql): Promise<T[]> {
+  return modelRows<T>(model, await tx.rows(query));
+}
+
+/** Updates the rows `where` picks and returns them as they now stand. */
+export function updateRows<T>(
+  tx: Sql,
+  model: ModelName,
+  where: Prisma.Sql,
+  data: Record<string, RowValue>,
+): Promise<T[]> {
+  return rowsOf<T>(tx, model, Prisma.sql`UPDATE ${quoted(model)} SET ${assignments(data)} WHERE ${where} RETURNING *`);
+}
+
 /** Updates one row by id and returns it as the client would, or null when it is gone. */
 export async function updateRow<T>(
-  tx: Db | Sql,
-  model: Prisma.ModelName,
+  tx: Sql,
+  model: ModelName,
   id: string,
   data: Record<string, RowValue>,
 ): Promise<T | null> {
-  const rows = await asSql(tx).rows<Record<string, unknown>>(
-    Prisma.sql`UPDATE ${quoted(model)} SET ${assignments(data)} WHERE "id" = ${id} RETURNING *`,
+  return (await updateRows<T>(tx, model, Prisma.sql`"id" = ${id}`, data))[0] ?? null;
+}
+
+/**
+ * Inserts `row`, or, when a row with the same values in the `key` columns (a unique index) is
+ * there, sets that row's `update` columns to `row`'s values; returns the row as it now stands.
+ * One statement on both databases (ON CONFLICT), so two writers racing never both insert.
+ */
+export async function upsertRow<T>(
+  tx: Sql,
+  model: ModelName,
+  key: readonly string[],
+  row: Record<string, RowValue>,
+  update: readonly string[],
+): Promise<T> {
+  const columns = Object.keys(row);
+  const set = update.map((column) => Prisma.sql`${quoted(column)} = excluded.${quoted(column)}`);
+  const [stored] = await rowsOf<T>(
+    tx,
+    model,
+    Prisma.sql`INSERT INTO ${quoted(model)} (${Prisma.join(columns.map(quoted))})
+      VALUES (${Prisma.join(columns.map((column) => sqlValue(row[column])))})
+      ON CONFLICT (${Prisma.join(key.map(quoted))}) DO UPDATE SET ${Prisma.join(set, ", ")}
+      RETURNING *`,
   );
-  return modelRows<T>(model, rows)[0] ?? null;
+  return stored!;
 }
 
 /** Updates the rows `where` picks; returns how many. */
 export async function updateWhere(
-  tx: Db | Sql,
+  tx: Sql,
   table: string,
   where: Prisma.Sql,
   data: Record<string, RowValue>,
 ): Promise<number> {
-  return asSql(tx).execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(data)} WHERE ${where}`);
+  return tx.execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(data)} WHERE ${where}`);
 }
 
 /** The model's row with this id, as the client would return it, or null. */
-export async function rowById<T>(tx: Db | Sql, model: Prisma.ModelName, id: string): Promise<T | null> {
-  const rows = await asSql(tx).rows<Record<string, unknown>>(
-    Prisma.sql`SELECT * FROM ${quoted(model)} WHERE "id" = ${id}`,
-  );
+export async function rowById<T>(tx: Sql, model: Prisma.ModelName, id: string): Promise<T | null> {
+  const rows = await tx.rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM ${quoted(model)} WHERE "id" = ${id}`);
   return modelRows<T>(model, rows)[0] ?? null;
 }
 
@@ -300,7 +327,7 @@ export async function rowById<T>(tx: Db | Sql, model: Prisma.ModelName, id: stri
  * columns) and `where`: an OR of equalities, which the table's unique index answers.
  */
 export async function rowsMatching<S extends string>(
-  tx: Db | Sql,
+  tx: Sql,
   table: string,
   select: readonly S[],
   keys: Record<string, string>[],
@@ -314,7 +341,7 @@ export async function rowsMatching<S extends string>(
         " AND ",
       )})`,
   );
-  return asSql(tx).rows<Record<S, string>>(Prisma.sql`
+  return tx.rows<Record<S, string>>(Prisma.sql`
     SELECT ${Prisma.join(select.map(quoted))} FROM ${quoted(table)}
     WHERE (${Prisma.join(matches, " OR ")}) AND ${where}`);
 }

@@ -1,7 +1,7 @@
-import { Prisma, type ClickRecord } from "@prisma/client";
+import { Prisma, type ClickRecord, type LandingTouch } from "@prisma/client";
 import type { LandingTouchFact } from "../attribution/server-record";
-import prisma, { sqlTime, type Db } from "../database/db.server";
-import { modelRows, readDate, sql } from "../database/sql.server";
+import { sqlTime } from "../database/db.server";
+import { modelRows, readDate, rowsOf, sql, type Sql } from "../database/sql.server";
 
 // Reading the landing record back: an order's journey (the touches of its cart), the click
 // records a verdict can fall back on, and their retention and redaction.
@@ -41,16 +41,24 @@ export async function knownClick(shop: string, clickId: string): Promise<ClickRe
 /** A cart's touches and their click records, as the order page shows the journey. */
 export async function journeyOf(shop: string, cartToken: string | null) {
   if (!cartToken) return { touches: [], clicks: [] };
-  const touches = await prisma.landingTouch.findMany({
-    where: { shop, cartToken },
-    orderBy: { seenAt: "asc" },
-    take: MAX_TOUCHES,
-    select: { clickId: true, tag: true, seenAt: true },
-  });
-  const clicks = await prisma.clickRecord.findMany({
-    where: { shop, clickId: { in: [...new Set(touches.map((t) => t.clickId))] } },
-    select: { clickId: true, state: true, expectedTag: true, creatorId: true, clickedAt: true, lookedUpAt: true },
-  });
+  const touches = await rowsOf<Pick<LandingTouch, "clickId" | "tag" | "seenAt">>(
+    sql,
+    "LandingTouch",
+    Prisma.sql`
+      SELECT "clickId", "tag", "seenAt" FROM "LandingTouch" WHERE "shop" = ${shop} AND "cartToken" = ${cartToken}
+      ORDER BY "seenAt" ASC LIMIT ${MAX_TOUCHES}`,
+  );
+  const clickIds = [...new Set(touches.map((t) => t.clickId))];
+  const clicks =
+    clickIds.length === 0
+      ? []
+      : await rowsOf<Pick<ClickRecord, "clickId" | "state" | "expectedTag" | "creatorId" | "clickedAt" | "lookedUpAt">>(
+          sql,
+          "ClickRecord",
+          Prisma.sql`
+            SELECT "clickId", "state", "expectedTag", "creatorId", "clickedAt", "lookedUpAt" FROM "ClickRecord"
+            WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+        );
   return { touches, clicks };
 }
 
@@ -59,44 +67,56 @@ export async function journeyOf(shop: string, cartToken: string | null) {
  * attribution window. Idempotent; safe to run on every instance.
  */
 export async function purgeLandingRecord(now: Date): Promise<number> {
-  const shops = await prisma.shopSettings.findMany({ select: { shop: true, attributionWindowDays: true } });
+  const shops = await sql.rows<{ shop: string; attributionWindowDays: unknown }>(
+    Prisma.sql`SELECT "shop", "attributionWindowDays" FROM "ShopSettings"`,
+  );
   let deleted = 0;
   for (const { shop, attributionWindowDays } of shops) {
-    const before = new Date(now.getTime() - attributionWindowDays * DAY_MS);
-    const [touches, clicks] = await prisma.$transaction([
-      prisma.landingTouch.deleteMany({ where: { shop, seenAt: { lt: before } } }),
-      prisma.clickRecord.deleteMany({ where: { shop, firstSeenAt: { lt: before } } }),
-    ]);
-    deleted += touches.count + clicks.count;
+    const before = sqlTime(new Date(now.getTime() - Number(attributionWindowDays) * DAY_MS));
+    deleted += await sql.transaction(
+      async (tx) =>
+        (await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE "shop" = ${shop} AND "seenAt" < ${before}`)) +
+        (await tx.execute(Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" < ${before}`)),
+    );
   }
-  // Shops that no longer have settings (redacted, never configured) keep nothing.
-  const configured = shops.map((s) => s.shop);
-  const [orphanTouches, orphanClicks] = await prisma.$transaction([
-    prisma.landingTouch.deleteMany({ where: { shop: { notIn: configured } } }),
-    prisma.clickRecord.deleteMany({ where: { shop: { notIn: configured } } }),
-  ]);
-  return deleted + orphanTouches.count + orphanClicks.count;
+  // Shops that no longer have settings (redacted, never configured) keep nothing. Asked of the
+  // table, not of the list read above: a shop configured meanwhile keeps its first touches, and
+  // no statement binds one value per shop.
+  const unconfigured = Prisma.sql`"shop" NOT IN (SELECT "shop" FROM "ShopSettings")`;
+  return (
+    deleted +
+    (await sql.transaction(
+      async (tx) =>
+        (await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE ${unconfigured}`)) +
+        (await tx.execute(Prisma.sql`DELETE FROM "ClickRecord" WHERE ${unconfigured}`)),
+    ))
+  );
 }
 
 /** The touches of the given carts (customers/data_request). */
-export async function touchesOfCarts(tx: Db, shop: string, cartTokens: string[]) {
+export async function touchesOfCarts(tx: Sql, shop: string, cartTokens: string[]) {
   if (cartTokens.length === 0) return [];
-  return tx.landingTouch.findMany({
-    where: { shop, cartToken: { in: cartTokens } },
-    orderBy: { seenAt: "asc" },
-    select: { cartToken: true, clickId: true, tag: true, seenAt: true },
-  });
+  return await rowsOf<Pick<LandingTouch, "cartToken" | "clickId" | "tag" | "seenAt">>(
+    tx,
+    "LandingTouch",
+    Prisma.sql`
+      SELECT "cartToken", "clickId", "tag", "seenAt" FROM "LandingTouch"
+      WHERE "shop" = ${shop} AND "cartToken" IN (${Prisma.join(cartTokens)})
+      ORDER BY "seenAt" ASC`,
+  );
 }
 
 /** Removes the carts' touches and the click records of their clicks (customers/redact). */
-export async function redactCarts(tx: Db, shop: string, cartTokens: string[]): Promise<void> {
+export async function redactCarts(tx: Sql, shop: string, cartTokens: string[]): Promise<void> {
   if (cartTokens.length === 0) return;
-  const touched = await tx.landingTouch.findMany({
-    where: { shop, cartToken: { in: cartTokens } },
-    distinct: ["clickId"],
-    select: { clickId: true },
-  });
-  await tx.landingTouch.deleteMany({ where: { shop, cartToken: { in: cartTokens } } });
+  const ofCarts = Prisma.sql`"shop" = ${shop} AND "cartToken" IN (${Prisma.join(cartTokens)})`;
+  const touched = await tx.rows<{ clickId: string }>(
+    Prisma.sql`SELECT DISTINCT "clickId" FROM "LandingTouch" WHERE ${ofCarts}`,
+  );
+  await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE ${ofCarts}`);
   const clickIds = touched.map((t) => t.clickId);
-  if (clickIds.length > 0) await tx.clickRecord.deleteMany({ where: { shop, clickId: { in: clickIds } } });
+  if (clickIds.length > 0)
+    await tx.execute(
+      Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+    );
 }

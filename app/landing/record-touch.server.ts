@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { Prisma } from "@prisma/client";
 import type { TouchRequest } from "../attribution/cart-attributes";
-import prisma, { isUniqueViolation, transaction, type Db } from "../database/db.server";
+import { isUniqueViolation, sqlTime } from "../database/db.server";
+import { insertRows, sql, type Sql } from "../database/sql.server";
 import { enqueue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 
@@ -20,15 +22,16 @@ export type TouchResult =
   | { status: "limited"; reason: string; retryAfterMs: number };
 
 export async function recordTouch(shop: string, touch: TouchRequest, now: Date): Promise<TouchResult> {
-  const settings = await prisma.shopSettings.findUnique({
-    where: { shop },
-    select: { uninstalledAt: true, landingLookupsPerHour: true },
-  });
+  const [settings] = await sql.rows<{ uninstalledAt: unknown; landingLookupsPerHour: unknown }>(
+    Prisma.sql`SELECT "uninstalledAt", "landingLookupsPerHour" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+  );
   // Nothing is kept for a shop that has not set the app up: it would attribute nothing.
-  if (!settings || settings.uninstalledAt) return { status: "ignored", reason: "the shop has not configured the app" };
+  if (!settings || settings.uninstalledAt != null)
+    return { status: "ignored", reason: "the shop has not configured the app" };
+  const lookupsPerHour = Number(settings.landingLookupsPerHour);
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await transaction((tx) => write(tx, shop, touch, settings.landingLookupsPerHour, now));
+      const result = await sql.transaction((tx) => write(tx, shop, touch, lookupsPerHour, now));
       if (result.status === "recorded" && result.newClick) wakeWorker();
       return result;
     } catch (error) {
@@ -39,38 +42,37 @@ export async function recordTouch(shop: string, touch: TouchRequest, now: Date):
   }
 }
 
-async function write(tx: Db, shop: string, touch: TouchRequest, lookupsPerHour: number, now: Date) {
-  const hourAgo = new Date(now.getTime() - HOUR_MS);
-  const knownToCart = await tx.landingTouch.findFirst({
-    where: { shop, cartToken: touch.cartToken, clickId: touch.clickId },
-    select: { id: true },
-  });
+async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour: number, now: Date) {
+  const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
+  const [knownToCart] = await tx.rows(Prisma.sql`
+    SELECT 1 AS "known" FROM "LandingTouch"
+    WHERE "shop" = ${shop} AND "cartToken" = ${touch.cartToken} AND "clickId" = ${touch.clickId} LIMIT 1`);
   if (!knownToCart) {
-    const recent = await tx.landingTouch.findMany({
-      where: { shop, cartToken: touch.cartToken, seenAt: { gte: hourAgo } },
-      distinct: ["clickId"],
-      select: { clickId: true },
-      take: NEW_CLICKS_PER_CART_PER_HOUR,
-    });
+    const recent = await tx.rows(Prisma.sql`
+      SELECT DISTINCT "clickId" FROM "LandingTouch"
+      WHERE "shop" = ${shop} AND "cartToken" = ${touch.cartToken} AND "seenAt" >= ${hourAgo}
+      LIMIT ${NEW_CLICKS_PER_CART_PER_HOUR}`);
     if (recent.length >= NEW_CLICKS_PER_CART_PER_HOUR) {
       return limited(`at most ${NEW_CLICKS_PER_CART_PER_HOUR} new click ids per cart an hour`);
     }
   }
   let newClick = false;
-  const record = await tx.clickRecord.findUnique({
-    where: { shop_clickId: { shop, clickId: touch.clickId } },
-    select: { id: true },
-  });
+  const [record] = await tx.rows(
+    Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${touch.clickId}`,
+  );
   if (!record) {
-    const lookups = await tx.clickRecord.count({ where: { shop, firstSeenAt: { gte: hourAgo } } });
-    if (lookups >= lookupsPerHour) return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
+    const [counted] = await tx.rows<{ lookups: number | bigint | string }>(
+      Prisma.sql`SELECT COUNT(*) AS "lookups" FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo}`,
+    );
+    if (Number(counted?.lookups ?? 0) >= lookupsPerHour)
+      return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
     const id = randomUUID();
-    await tx.clickRecord.create({ data: { id, shop, clickId: touch.clickId, state: "pending", firstSeenAt: now } });
+    await insertRows(tx, "ClickRecord", [{ id, shop, clickId: touch.clickId, state: "pending", firstSeenAt: now }]);
     await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
     newClick = true;
   }
-  await tx.landingTouch.create({
-    data: {
+  await insertRows(tx, "LandingTouch", [
+    {
       id: randomUUID(),
       shop,
       cartToken: touch.cartToken,
@@ -78,7 +80,7 @@ async function write(tx: Db, shop: string, touch: TouchRequest, lookupsPerHour: 
       tag: touch.tag,
       seenAt: now,
     },
-  });
+  ]);
   return { status: "recorded" as const, newClick };
 }
 

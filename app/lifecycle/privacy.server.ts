@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { Prisma, type Verification } from "@prisma/client";
 import { z } from "zod";
-import prisma, { isUniqueViolation, transaction, type Db } from "../database/db.server";
+import { isUniqueViolation } from "../database/db.server";
+import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
 import { parseStoredFacts } from "../verification/order-facts";
 
@@ -19,52 +22,73 @@ const CustomerRequest = z.object({
   orders_to_redact: OrderIds.optional(),
 });
 
+/**
+ * The shop's tables, children before the rows they point at, and CommissionDay after the
+ * Commission rows whose triggers keep it.
+ */
+const SHOP_TABLES = [
+  "CommissionEntry",
+  "Commission",
+  "OrderEvent",
+  "PayoutLine",
+  "Payout",
+  "CommissionDay",
+  "Verification",
+  "Job",
+  "LandingTouch",
+  "ClickRecord",
+  "WebhookDelivery",
+  "DataRequest",
+  "ShopSettings",
+  "Session",
+] as const;
+
 export async function handleShopRedact(shop: string): Promise<void> {
-  await prisma.$transaction([
-    prisma.commissionEntry.deleteMany({ where: { shop } }),
-    prisma.commission.deleteMany({ where: { shop } }),
-    prisma.orderEvent.deleteMany({ where: { shop } }),
-    prisma.payoutLine.deleteMany({ where: { payout: { shop } } }),
-    prisma.payout.deleteMany({ where: { shop } }),
-    prisma.commissionDay.deleteMany({ where: { shop } }),
-    prisma.verification.deleteMany({ where: { shop } }),
-    prisma.job.deleteMany({ where: { shop } }),
-    prisma.landingTouch.deleteMany({ where: { shop } }),
-    prisma.clickRecord.deleteMany({ where: { shop } }),
-    prisma.webhookDelivery.deleteMany({ where: { shop } }),
-    prisma.dataRequest.deleteMany({ where: { shop } }),
-    prisma.shopSettings.deleteMany({ where: { shop } }),
-    prisma.session.deleteMany({ where: { shop } }),
-  ]);
+  await sql.transaction(async (tx) => {
+    for (const table of SHOP_TABLES) {
+      // A payout's lines name its payout, not the shop.
+      const ofShop =
+        table === "PayoutLine"
+          ? Prisma.sql`"payoutId" IN (SELECT "id" FROM "Payout" WHERE "shop" = ${shop})`
+          : Prisma.sql`"shop" = ${shop}`;
+      await tx.execute(Prisma.sql`DELETE FROM ${Prisma.raw(`"${table}"`)} WHERE ${ofShop}`);
+    }
+  });
 }
 
 export async function handleCustomersRedact(shop: string, payload: unknown): Promise<void> {
   const request = CustomerRequest.safeParse(payload);
   const orderIds = request.success ? (request.data.orders_to_redact ?? []) : [];
   const customerId = request.success ? request.data.customer?.id : undefined;
+  const now = new Date();
   // One transaction: a redaction is never left half done for Shopify's retry to find.
-  await transaction(
-    async (tx) => {
-      for (const ids of inChunks(orderIds)) {
-        await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
-        // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
-        await tx.verification.updateMany({
-          where: { shop, orderId: { in: ids } },
-          data: { clickId: null, orderFacts: "{}", tamperEvidence: null, reason: "customer data redacted" },
-        });
-        await tx.webhookDelivery.updateMany({ where: { shop, orderId: { in: ids } }, data: { payload: null } });
-      }
-      if (customerId) await tx.dataRequest.deleteMany({ where: { shop, customerId } });
-    },
-    { timeout: TRANSACTION_TIMEOUT_MS },
-  );
+  await sql.transaction(async (tx) => {
+    for (const ids of inChunks(orderIds)) {
+      await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
+      const ofOrders = Prisma.sql`"shop" = ${shop} AND "orderId" IN (${Prisma.join(ids)})`;
+      // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
+      await updateWhere(tx, "Verification", ofOrders, {
+        clickId: null,
+        orderFacts: "{}",
+        tamperEvidence: null,
+        reason: "customer data redacted",
+        updatedAt: now,
+      });
+      await updateWhere(tx, "WebhookDelivery", ofOrders, { payload: null });
+    }
+    if (customerId)
+      await tx.execute(Prisma.sql`DELETE FROM "DataRequest" WHERE "shop" = ${shop} AND "customerId" = ${customerId}`);
+  });
 }
 
 /** Gathers what the app holds for the request; a delivery of an event already gathered (a retry) is a no-op. */
 export async function handleCustomersDataRequest(shop: string, payload: unknown, eventId: string): Promise<void> {
   const request = CustomerRequest.safeParse(payload);
   const orderIds = request.success ? (request.data.orders_requested ?? []) : [];
-  if (await prisma.dataRequest.findUnique({ where: { shop_eventId: { shop, eventId } }, select: { id: true } })) return;
+  const [gathered] = await sql.rows(
+    Prisma.sql`SELECT "id" FROM "DataRequest" WHERE "shop" = ${shop} AND "eventId" = ${eventId}`,
+  );
+  if (gathered) return;
   try {
     await gatherDataRequest(shop, eventId, request.success ? (request.data.customer?.id ?? null) : null, orderIds);
   } catch (error) {
@@ -73,58 +97,96 @@ export async function handleCustomersDataRequest(shop: string, payload: unknown,
   }
 }
 
+type GatheredOrder = Pick<
+  Verification,
+  | "orderId"
+  | "orderName"
+  | "clickId"
+  | "arrivedTag"
+  | "expectedTag"
+  | "creatorId"
+  | "outcome"
+  | "capturedAt"
+  | "createdAt"
+> & { commission: { creatorId: string; amount: string; currency: string; status: string } | null };
+
 async function gatherDataRequest(shop: string, eventId: string, customerId: string | null, orderIds: string[]) {
-  await transaction(
-    async (tx) => {
-      const verifications = [];
-      const landingTouches = [];
-      for (const ids of inChunks(orderIds)) {
-        landingTouches.push(...(await touchesOfCarts(tx, shop, await cartTokensOf(tx, shop, ids))));
-        verifications.push(
-          ...(await tx.verification.findMany({
-            where: { shop, orderId: { in: ids } },
-            orderBy: { orderId: "asc" },
-            select: {
-              orderId: true,
-              orderName: true,
-              clickId: true,
-              arrivedTag: true,
-              expectedTag: true,
-              creatorId: true,
-              outcome: true,
-              capturedAt: true,
-              createdAt: true,
-              commission: { select: { creatorId: true, amount: true, currency: true, status: true } },
-            },
-          })),
-        );
-      }
-      await tx.dataRequest.create({
-        data: {
-          shop,
-          eventId,
-          customerId,
-          ordersAsked: JSON.stringify(orderIds),
-          data: JSON.stringify({ orders: verifications, landingTouches }),
-        },
-      });
-    },
-    { timeout: TRANSACTION_TIMEOUT_MS },
-  );
+  await sql.transaction(async (tx) => {
+    const verifications: GatheredOrder[] = [];
+    const landingTouches = [];
+    for (const ids of inChunks(orderIds)) {
+      landingTouches.push(...(await touchesOfCarts(tx, shop, await cartTokensOf(tx, shop, ids))));
+      verifications.push(...(await ordersOf(tx, shop, ids)));
+    }
+    const now = new Date();
+    await insertRows(tx, "DataRequest", [
+      {
+        id: randomUUID(),
+        shop,
+        eventId,
+        customerId,
+        ordersAsked: JSON.stringify(orderIds),
+        data: JSON.stringify({ orders: verifications, landingTouches }),
+        receivedAt: now,
+      },
+    ]);
+  });
 }
 
-// Prisma binds one value per listed id and the database caps the values of one statement
-// (SQLite near 1,000), so a customer with thousands of orders is handled a slice at a time.
+/** The orders as the data request lists them, in order id order, each with its commission or null. */
+async function ordersOf(tx: Sql, shop: string, orderIds: string[]): Promise<GatheredOrder[]> {
+  const rows = await rowsOf<
+    Omit<GatheredOrder, "commission"> & {
+      commissionId: string | null;
+      commissionCreatorId: string;
+      commissionAmount: string;
+      commissionCurrency: string;
+      commissionStatus: string;
+    }
+  >(
+    tx,
+    "Verification",
+    Prisma.sql`
+      SELECT v."orderId", v."orderName", v."clickId", v."arrivedTag", v."expectedTag", v."creatorId", v."outcome",
+             v."capturedAt", v."createdAt", c."id" AS "commissionId", c."creatorId" AS "commissionCreatorId",
+             c."amount" AS "commissionAmount", c."currency" AS "commissionCurrency", c."status" AS "commissionStatus"
+      FROM "Verification" v LEFT JOIN "Commission" c ON c."verificationId" = v."id"
+      WHERE v."shop" = ${shop} AND v."orderId" IN (${Prisma.join(orderIds)})
+      ORDER BY v."orderId" ASC`,
+  );
+  // The keys in the order the ORM's select gave them: the stored JSON keeps its shape.
+  return rows.map((row) => ({
+    orderId: row.orderId,
+    orderName: row.orderName,
+    clickId: row.clickId,
+    arrivedTag: row.arrivedTag,
+    expectedTag: row.expectedTag,
+    creatorId: row.creatorId,
+    outcome: row.outcome,
+    capturedAt: row.capturedAt,
+    createdAt: row.createdAt,
+    commission:
+      row.commissionId === null
+        ? null
+        : {
+            creatorId: row.commissionCreatorId,
+            amount: row.commissionAmount,
+            currency: row.commissionCurrency,
+            status: row.commissionStatus,
+          },
+  }));
+}
+
+// Each listed id is a value bound to the statement, and the databases cap those (SQLite's build
+// at 32,766, PostgreSQL at 65,535), so a customer with thousands of orders is handled a slice at
+// a time.
 const IDS_PER_STATEMENT = 500;
-// Thousands of ids take many statements; Prisma's 5 s default would cut a slow disk short.
-const TRANSACTION_TIMEOUT_MS = 60_000;
 
 /** The carts the orders were placed from, as their stored facts name them. */
-async function cartTokensOf(tx: Db, shop: string, orderIds: string[]): Promise<string[]> {
-  const rows = await tx.verification.findMany({
-    where: { shop, orderId: { in: orderIds } },
-    select: { orderFacts: true },
-  });
+async function cartTokensOf(tx: Sql, shop: string, orderIds: string[]): Promise<string[]> {
+  const rows = await tx.rows<{ orderFacts: string }>(
+    Prisma.sql`SELECT "orderFacts" FROM "Verification" WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join(orderIds)})`,
+  );
   return [...new Set(rows.flatMap((row) => parseStoredFacts(row.orderFacts)?.cartToken ?? []))];
 }
 

@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@prisma/client";
-import prisma, { dialect, sqlTime, type Db } from "../database/db.server";
-import { insertRows, readDate, rowsMatching, sql, updateWhere, type RowValue, type Sql } from "../database/sql.server";
+import { Prisma, type Job } from "@prisma/client";
+import { dialect, sqlTime } from "../database/db.server";
+import {
+  insertRows,
+  readDate,
+  rowsMatching,
+  rowsOf,
+  type RowValue,
+  sql,
+  type Sql,
+  updateWhere,
+} from "../database/sql.server";
 import { sqliteWriteLock } from "../database/sqlite-write-lock.server";
 import { TransactionGroups } from "../database/transaction-groups.server";
 import { backoffDelay } from "./backoff";
@@ -20,7 +29,7 @@ export interface NewJob {
 }
 
 /** Queues jobs inside the caller's transaction; a job that already exists for its subject is left as it is. */
-export async function enqueue(tx: Db | Sql, jobs: NewJob[], now: Date): Promise<void> {
+export async function enqueue(tx: Sql, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
   const existing = await rowsMatching(
     tx,
@@ -40,7 +49,7 @@ export async function enqueue(tx: Db | Sql, jobs: NewJob[], now: Date): Promise<
  * Queues jobs for subjects created in the caller's transaction: none can have a job yet, so
  * nothing is read first (intake's group commit saves a statement per group).
  */
-export async function enqueueNew(tx: Db | Sql, jobs: NewJob[], now: Date): Promise<void> {
+export async function enqueueNew(tx: Sql, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
   await insertRows(
     tx,
@@ -241,7 +250,7 @@ export async function releaseAfterFault(
 }
 
 /** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */
-export async function requeue(tx: Db | Sql, kind: JobKind, subject: string, now: Date): Promise<boolean> {
+export async function requeue(tx: Sql, kind: JobKind, subject: string, now: Date): Promise<boolean> {
   const count = await updateWhere(
     tx,
     "Job",
@@ -252,7 +261,7 @@ export async function requeue(tx: Db | Sql, kind: JobKind, subject: string, now:
 }
 
 /** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
-export async function unpark(tx: Db | Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
+export async function unpark(tx: Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
   return updateWhere(tx, "Job", Prisma.sql`"shop" = ${shop} AND "kind" = ${kind} AND "state" = 'parked'`, {
     state: "queued",
     attempts: 0,
@@ -266,7 +275,7 @@ export async function unpark(tx: Db | Sql, shop: string, kind: JobKind, now: Dat
  * still queued, running or parked is flagged first, so one that finishes in between is caught
  * by the second statement, and one that finishes after it sees the flag (no wake-up is lost).
  */
-export async function reopen(tx: Db | Sql, kind: JobKind, subject: string, now: Date): Promise<void> {
+export async function reopen(tx: Sql, kind: JobKind, subject: string, now: Date): Promise<void> {
   const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
   await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" IN ('queued', 'running', 'parked')`, {
     rerun: true,
@@ -286,10 +295,12 @@ export async function jobOf(
   kind: JobKind,
   subject: string,
 ): Promise<{ state: JobState; attempts: number; runAt: Date; lastError: string | null } | null> {
-  const job = await prisma.job.findUnique({
-    where: { kind_subject: { kind, subject } },
-    select: { state: true, attempts: true, runAt: true, lastError: true },
-  });
+  const [job] = await rowsOf<Pick<Job, "state" | "attempts" | "runAt" | "lastError">>(
+    sql,
+    "Job",
+    Prisma.sql`
+      SELECT "state", "attempts", "runAt", "lastError" FROM "Job" WHERE "kind" = ${kind} AND "subject" = ${subject}`,
+  );
   return job ? { ...job, state: job.state as JobState } : null;
 }
 

@@ -1,66 +1,120 @@
-import type { PrismaClient } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import { Session } from "@shopify/shopify-api";
-import { PrismaSessionStorage, type PrismaSessionStorageInterface } from "@shopify/shopify-app-session-storage-prisma";
+import type { SessionStorage } from "@shopify/shopify-app-session-storage";
+import { rowById, rowsOf, sql, updateWhere, upsertRow, type RowValue, type Sql } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
 import { isSealed, seal, SealError, unseal } from "../platform/sealing.server";
-import { asSql, rowById, type Sql } from "../database/sql.server";
 import { sessionFromRow, type SessionRow } from "./session-row";
 
-// Shopify's access and refresh tokens open the shop's Admin API, and the library's Prisma
-// storage keeps them in clear. This wrapper seals them with the scheme (and the keys) of the
-// click-service API key on the way in and opens them on the way out, so every path of the
-// library (token exchange, refresh, authenticate.admin, unauthenticated.admin) works unchanged.
-// Each token is bound to its session id and field: a sealed token copied to another row does
-// not open. A token sealed under SETTINGS_ENCRYPTION_KEY_PREVIOUS, or stored in clear before
-// this wrapper, is re-sealed under the current key when it is next loaded.
+// Shopify's library keeps the shop's sessions through this storage, and its access and refresh
+// tokens open the shop's Admin API. They are sealed with the scheme (and the keys) of the
+// click-service API key on the way in and opened on the way out, so every path of the library
+// (token exchange, refresh, authenticate.admin, unauthenticated.admin) works unchanged. Each
+// token is bound to its session id and field: a sealed token copied to another row does not
+// open. A token sealed under SETTINGS_ENCRYPTION_KEY_PREVIOUS, or stored in clear before tokens
+// were sealed, is re-sealed under the current key when it is next loaded.
 //
-// A session is read with one raw statement and turned into a Session as the library's storage
-// reads its rows (session-row.ts): the worker loads the shop's session for its tag writes, and the ORM's findUnique
+// The Session table is the one @shopify/shopify-app-session-storage-prisma (11) wrote, and it is
+// written and read here as that storage did (sessionRow below, session-row.ts), in raw
+// statements: the worker loads the shop's session for its tag writes, and the ORM's findUnique
 // cost about a millisecond of query compiling each, several percent of the worker's thread
 // (docs/lab/throughput-notes.md, "A drain that stopped early, and sessions without the ORM").
 
 type TokenField = "accessToken" | "refreshToken";
 
-export class SealedSessionStorage implements PrismaSessionStorageInterface {
-  private readonly inner: PrismaSessionStorage<PrismaClient>;
+/** As the library's Prisma storage waited for its table: two tries, five seconds apart. */
+const TABLE_TRIES = 2;
+const TABLE_RETRY_INTERVAL_MS = 5_000;
+/** The most sessions findSessionsByShop returns, the latest to expire first. */
+const SESSIONS_PER_SHOP = 25;
 
-  /** `reads` is the same database's raw path (the app passes its driver's, sql.server.ts). */
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly reads: Sql = asSql(prisma),
-  ) {
-    this.inner = new PrismaSessionStorage(prisma);
+export class SealedSessionStorage implements SessionStorage {
+  private ready: Promise<boolean>;
+
+  constructor(private readonly db: Sql = sql) {
+    this.ready = this.pollForTable()
+      .then(() => true)
+      .catch((cause: unknown) => {
+        throw new Error("the Session table does not exist: run the migrations (npm run setup)", { cause });
+      });
   }
 
   async storeSession(session: Session): Promise<boolean> {
+    await this.ensureReady();
     const stored = new Session(session.toObject());
     for (const field of TOKEN_FIELDS) {
       const token = session[field];
       if (token) stored[field] = seal(token, binding(session.id, field));
     }
-    return this.inner.storeSession(stored);
+    const row = sessionRow(stored);
+    await upsertRow(
+      this.db,
+      "Session",
+      ["id"],
+      row,
+      Object.keys(row).filter((column) => column !== "id"),
+    );
+    return true;
   }
 
   async loadSession(id: string): Promise<Session | undefined> {
-    const row = await rowById<SessionRow>(this.reads, "Session", id);
+    const row = await rowById<SessionRow>(this.db, "Session", id);
     return row ? this.open(sessionFromRow(row)) : undefined;
   }
 
   async findSessionsByShop(shop: string): Promise<Session[]> {
-    const sessions = await Promise.all((await this.inner.findSessionsByShop(shop)).map((raw) => this.open(raw)));
+    await this.ensureReady();
+    const rows = await rowsOf<SessionRow>(
+      this.db,
+      "Session",
+      Prisma.sql`SELECT * FROM "Session" WHERE "shop" = ${shop} ORDER BY "expires" DESC LIMIT ${SESSIONS_PER_SHOP}`,
+    );
+    const sessions = await Promise.all(rows.map((row) => this.open(sessionFromRow(row))));
     return sessions.filter((session): session is Session => session !== undefined);
   }
 
-  deleteSession(id: string): Promise<boolean> {
-    return this.inner.deleteSession(id);
+  async deleteSession(id: string): Promise<boolean> {
+    await this.ensureReady();
+    try {
+      await this.db.execute(Prisma.sql`DELETE FROM "Session" WHERE "id" = ${id}`);
+    } catch {
+      // As the library's storage: a session that could not be deleted is reported deleted.
+    }
+    return true;
   }
 
-  deleteSessions(ids: string[]): Promise<boolean> {
-    return this.inner.deleteSessions(ids);
+  async deleteSessions(ids: string[]): Promise<boolean> {
+    await this.ensureReady();
+    if (ids.length > 0) await this.db.execute(Prisma.sql`DELETE FROM "Session" WHERE "id" IN (${Prisma.join(ids)})`);
+    return true;
   }
 
-  isReady(): Promise<boolean> {
-    return this.inner.isReady();
+  /** Whether the Session table can be read (tried again, as at construction). */
+  async isReady(): Promise<boolean> {
+    try {
+      await this.pollForTable();
+      this.ready = Promise.resolve(true);
+    } catch {
+      this.ready = Promise.resolve(false);
+    }
+    return this.ready;
+  }
+
+  private async ensureReady(): Promise<void> {
+    if (!(await this.ready)) throw new Error("the session storage is not ready: poll isReady() for the Session table");
+  }
+
+  private async pollForTable(): Promise<void> {
+    for (let attempt = 0; attempt < TABLE_TRIES; attempt++) {
+      try {
+        await this.db.rows(Prisma.sql`SELECT 1 FROM "Session" LIMIT 1`);
+        return;
+      } catch (error) {
+        logger.warn("the Session table could not be read", { error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, TABLE_RETRY_INTERVAL_MS));
+    }
+    throw new Error("the Session table does not exist in the database");
   }
 
   /**
@@ -103,10 +157,15 @@ export class SealedSessionStorage implements PrismaSessionStorageInterface {
       const token = opened[field];
       return token ? seal(token, binding(opened.id, field)) : null;
     };
-    await this.prisma.session.updateMany({
-      where: { id: raw.id, accessToken: raw.accessToken ?? "", refreshToken: raw.refreshToken ?? null },
-      data: { accessToken: sealedValue("accessToken") ?? "", refreshToken: sealedValue("refreshToken") },
-    });
+    const refreshToken = raw.refreshToken ?? null;
+    await updateWhere(
+      this.db,
+      "Session",
+      Prisma.sql`"id" = ${raw.id} AND "accessToken" = ${raw.accessToken ?? ""} AND ${
+        refreshToken === null ? Prisma.sql`"refreshToken" IS NULL` : Prisma.sql`"refreshToken" = ${refreshToken}`
+      }`,
+      { accessToken: sealedValue("accessToken") ?? "", refreshToken: sealedValue("refreshToken") },
+    );
   }
 }
 
@@ -114,4 +173,36 @@ const TOKEN_FIELDS: readonly TokenField[] = ["accessToken", "refreshToken"];
 
 function binding(sessionId: string, field: TokenField): string {
   return `shopify-session\n${sessionId}\n${field}`;
+}
+
+function time(at: Date | number | undefined): Date | null {
+  return at ? new Date(at) : null;
+}
+
+/**
+ * The row of a session, as the library's Prisma storage writes it (its sessionToRow): absent
+ * values stored as null, but an absent access token as "" and the user's flags as false.
+ */
+function sessionRow(session: Session): Record<string, RowValue> {
+  const params = session.toObject();
+  const user = params.onlineAccessInfo?.associated_user;
+  return {
+    id: session.id,
+    shop: session.shop,
+    state: session.state,
+    isOnline: session.isOnline,
+    scope: session.scope || null,
+    expires: time(session.expires),
+    accessToken: session.accessToken || "",
+    userId: user?.id ? BigInt(user.id) : null,
+    firstName: user?.first_name || null,
+    lastName: user?.last_name || null,
+    email: user?.email || null,
+    accountOwner: user?.account_owner || false,
+    locale: user?.locale || null,
+    collaborator: user?.collaborator || false,
+    emailVerified: user?.email_verified || false,
+    refreshToken: params.refreshToken || null,
+    refreshTokenExpires: time(params.refreshTokenExpires),
+  };
 }

@@ -1,6 +1,6 @@
 import { logger } from "../platform/logger.server";
 import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
-import { transaction } from "../database/db.server";
+import { sql } from "../database/sql.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { parseCreatorRatesText } from "./creator-rates";
@@ -63,7 +63,7 @@ export async function applySettings(
   let requeued = 0;
   if (input.apiKey) {
     // Orders parked because the service rejected the old key go again.
-    requeued = await transaction(async (tx) => {
+    requeued = await sql.transaction(async (tx) => {
       await unpark(tx, shop, "lookup-click", now);
       return unpark(tx, shop, "verify-order", now);
     });

@@ -1,8 +1,7 @@
 import { destinationProblem } from "../click-service";
 import { Prisma, type ShopSettings } from "@prisma/client";
-import prisma from "../database/db.server";
 import { registerSecret } from "../platform/logger.server";
-import { modelRows, sql } from "../database/sql.server";
+import { rowsOf, sql, updateRows, updateWhere, upsertRow } from "../database/sql.server";
 import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
@@ -42,7 +41,7 @@ export interface ServerSettings extends PublicSettings {
 export type SaveResult = { ok: true; settings: PublicSettings } | { ok: false; errors: Record<string, string> };
 
 export async function getPublicSettings(shop: string): Promise<PublicSettings | null> {
-  const row = await prisma.shopSettings.findUnique({ where: { shop } });
+  const [row] = await settingsRows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`);
   return row ? toPublic(row) : null;
 }
 
@@ -55,10 +54,7 @@ export async function getServerSettings(shop: string): Promise<ServerSettings | 
   serviceDestinations();
   // Raw: the worker reads it for every order (docs/lab/throughput-notes.md,
   // "Per-order statements on the driver (decision 016)").
-  const [row] = modelRows<ShopSettings>(
-    "ShopSettings",
-    await sql.rows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`),
-  );
+  const [row] = await settingsRows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`);
   if (!row) return null;
   const origin = serviceOrigin(row.clickServiceUrl);
   if (origin === null || (row.apiKeyOrigin !== null && row.apiKeyOrigin !== origin))
@@ -70,10 +66,12 @@ export async function getServerSettings(shop: string): Promise<ServerSettings | 
   registerSecret(plaintext);
   if (stale || legacy) {
     // Conditional: a key or URL saved meanwhile is not overwritten by this re-seal.
-    await prisma.shopSettings.updateMany({
-      where: { shop, apiKeySealed: row.apiKeySealed, clickServiceUrl: row.clickServiceUrl },
-      data: { apiKeySealed: seal(plaintext, apiKeyBinding(shop, origin)), apiKeyOrigin: origin },
-    });
+    await updateWhere(
+      sql,
+      "ShopSettings",
+      Prisma.sql`"shop" = ${shop} AND "apiKeySealed" = ${row.apiKeySealed} AND "clickServiceUrl" = ${row.clickServiceUrl}`,
+      { apiKeySealed: seal(plaintext, apiKeyBinding(shop, origin)), apiKeyOrigin: origin, updatedAt: new Date() },
+    );
   }
   return { ...toPublic(row), shop, apiKey: plaintext, uninstalledAt: row.uninstalledAt };
 }
@@ -85,10 +83,9 @@ export function serviceOrigin(url: string): string | null {
 
 /** The origin the stored key may be sent to, or null when no key is stored. */
 export async function storedKeyOrigin(shop: string): Promise<string | null> {
-  const row = await prisma.shopSettings.findUnique({
-    where: { shop },
-    select: { clickServiceUrl: true, apiKeyOrigin: true },
-  });
+  const [row] = await sql.rows<{ clickServiceUrl: string; apiKeyOrigin: string | null }>(
+    Prisma.sql`SELECT "clickServiceUrl", "apiKeyOrigin" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+  );
   return row ? (row.apiKeyOrigin ?? serviceOrigin(row.clickServiceUrl)) : null;
 }
 
@@ -130,6 +127,7 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     ...(valid.holdDays !== undefined && { holdDays: valid.holdDays }),
     ...(valid.creatorRates !== undefined && { creatorRates: JSON.stringify(valid.creatorRates) }),
   };
+  const now = new Date();
   let row;
   if (valid.apiKey) {
     registerSecret(valid.apiKey);
@@ -140,22 +138,35 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
       apiKeyLast4: valid.apiKey.slice(-4),
       credentialsRejectedAt: null,
     };
-    row = await prisma.shopSettings.upsert({
-      where: { shop },
-      create: { shop, ...fields, ...key },
-      update: { ...fields, ...key },
-    });
+    const data = { ...fields, ...key };
+    // Columns left out keep what is stored, or take the table's defaults on a new row.
+    row = await upsertRow<ShopSettings>(
+      sql,
+      "ShopSettings",
+      ["shop"],
+      { shop, ...data, createdAt: now, updatedAt: now },
+      [...Object.keys(data), "updatedAt"],
+    );
   } else {
-    row = await prisma.shopSettings.update({ where: { shop }, data: fields });
+    [row] = await updateRows<ShopSettings>(sql, "ShopSettings", Prisma.sql`"shop" = ${shop}`, {
+      ...fields,
+      updatedAt: now,
+    });
+    // Only a shop with a stored key gets here: its row went between the two statements (shop/redact).
+    if (!row) throw new Error(`no settings to update for ${shop}`);
   }
   return { ok: true, settings: toPublic(row) };
 }
 
 export async function flagCredentialsRejected(shop: string, at: Date): Promise<void> {
-  await prisma.shopSettings.updateMany({
-    where: { shop, credentialsRejectedAt: null },
-    data: { credentialsRejectedAt: at },
+  await updateWhere(sql, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "credentialsRejectedAt" IS NULL`, {
+    credentialsRejectedAt: at,
+    updatedAt: new Date(),
   });
+}
+
+async function settingsRows(query: Prisma.Sql): Promise<ShopSettings[]> {
+  return await rowsOf<ShopSettings>(sql, "ShopSettings", query);
 }
 
 function toPublic(row: {

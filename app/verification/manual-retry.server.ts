@@ -1,5 +1,6 @@
+import { Prisma, type Verification } from "@prisma/client";
 import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
-import prisma, { transaction } from "../database/db.server";
+import { rowsOf, sql, updateWhere } from "../database/sql.server";
 import { knownClick } from "../landing/journey.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -50,27 +51,30 @@ export async function retryVerificationNow(
   idOrOrderId: string,
   now: Date = new Date(),
 ): Promise<ManualRetryResult> {
-  const row = await prisma.verification.findFirst({
-    where: verificationWhere(shop, idOrOrderId),
-    select: {
-      id: true,
-      shop: true,
-      orderId: true,
-      outcome: true,
-      deadlineAt: true,
-      hijacked: true,
-      taggedAt: true,
-      clickId: true,
-    },
-  });
+  const where = verificationWhere(shop, idOrOrderId);
+  const [row] = await rowsOf<Pick<Verification, "id" | "orderId"> & RetryFacts>(
+    sql,
+    "Verification",
+    Prisma.sql`
+      SELECT "id", "shop", "orderId", "outcome", "deadlineAt", "hijacked", "taggedAt", "clickId" FROM "Verification"
+      WHERE "shop" = ${where.shop} AND ${"orderId" in where ? Prisma.sql`"orderId" = ${where.orderId}` : Prisma.sql`"id" = ${where.id}`}
+      LIMIT 1`,
+  );
   if (!row) return { ok: false, reason: "not-found" };
   if (!endedBadly(row)) return { ok: false, reason: "not-retryable" };
   if (!(await clickStillUseful(row, now))) return { ok: false, reason: "click-expired" };
   // The job moves back to the queue and the order's outcome clears together, or neither does:
   // a second click, or a worker, cannot both win.
-  const requeued = await transaction(async (tx) => {
+  const requeued = await sql.transaction(async (tx) => {
     if (!(await requeue(tx, "verify-order", row.id, now))) return false;
-    await tx.verification.update({ where: { id: row.id }, data: { outcome: null, reason: null, completedAt: null } });
+    const cleared = await updateWhere(tx, "Verification", Prisma.sql`"id" = ${row.id}`, {
+      outcome: null,
+      reason: null,
+      completedAt: null,
+      updatedAt: now,
+    });
+    // A job whose order is gone is not requeued: the transaction rolls back.
+    if (cleared !== 1) throw new Error(`verification ${row.id} no longer exists`);
     await reopenEventsWithoutCommission(tx, row.shop, row.orderId);
     return true;
   });

@@ -97,11 +97,11 @@ describe("sealed Shopify sessions", () => {
     await expect(unauthenticated.admin(thief)).rejects.toThrow();
   });
 
-  it("loads a session as the library's own storage reads it, tokens opened", async () => {
-    const shop = "raw-load.myshopify.com";
+  /** An online session with everything the library can hold, and an offline one with a refresh token. */
+  function sessionsOf(shop: string, prefix = "") {
     const expires = new Date(Date.now() + 86_400_000);
     const online = new Session({
-      id: `${shop}_4242`,
+      id: `${prefix}${shop}_4242`,
       shop,
       state: "state-1",
       isOnline: true,
@@ -124,18 +124,24 @@ describe("sealed Shopify sessions", () => {
       },
     });
     const offline = new Session({
-      id: `offline_${shop}`,
+      id: `${prefix}offline_${shop}`,
       shop,
       state: "",
       isOnline: false,
       scope: SCOPE,
-      expires,
+      expires: new Date(expires.getTime() - 60_000),
       accessToken: "shpat_offline_token_0002",
       refreshToken: REFRESH,
       refreshTokenExpires: new Date(expires.getTime() + 86_400_000),
     });
+    // Nothing but what a session must have: no scope, no expiry, no token.
+    const bare = new Session({ id: `${prefix}bare_${shop}`, shop, state: "s", isOnline: false });
+    return [online, offline, bare];
+  }
+
+  it("loads a session as the library's own storage reads it, tokens opened", async () => {
     const library = new PrismaSessionStorage(prisma);
-    for (const session of [online, offline]) {
+    for (const session of sessionsOf("raw-load.myshopify.com")) {
       await sessionStorage.storeSession(session);
       const ours = await sessionStorage.loadSession(session.id);
       const theirs = await library.loadSession(session.id);
@@ -148,8 +154,59 @@ describe("sealed Shopify sessions", () => {
       expect(withoutTokens(ours)).toEqual(withoutTokens(theirs));
       expect(ours?.accessToken).toBe(session.accessToken);
       expect(ours?.refreshToken).toBe(session.refreshToken);
-      expect(ours?.isActive(SCOPE)).toBe(true);
+      if (session.accessToken) expect(ours?.isActive(SCOPE)).toBe(true);
     }
     expect(await sessionStorage.loadSession(`offline_nobody.myshopify.com`)).toBeUndefined();
+  });
+
+  it("writes a session's row as the library's own storage writes it, tokens aside, and rewrites it in place", async () => {
+    const shop = "raw-store.myshopify.com";
+    const library = new PrismaSessionStorage(prisma);
+    const rowOf = async (id: string) => {
+      const { id: _id, accessToken, refreshToken, ...rest } = await prisma.session.findUniqueOrThrow({ where: { id } });
+      return { ...rest, accessToken: accessToken !== "", refreshToken: refreshToken !== null };
+    };
+    const theirs = sessionsOf(shop, "library_");
+    const ours = sessionsOf(shop);
+    for (const [index, session] of ours.entries()) {
+      await library.storeSession(theirs[index]!);
+      await sessionStorage.storeSession(session);
+      expect(await rowOf(session.id)).toEqual(await rowOf(theirs[index]!.id));
+    }
+
+    const [online] = ours;
+    const changed = new Session({
+      ...online!.toObject(),
+      scope: "read_orders",
+      accessToken: "shpat_online_token_0003",
+    });
+    await sessionStorage.storeSession(changed);
+    expect(await prisma.session.count({ where: { id: online!.id } })).toBe(1);
+    expect(await sessionStorage.loadSession(online!.id)).toMatchObject({
+      scope: "read_orders",
+      accessToken: "shpat_online_token_0003",
+    });
+  });
+
+  it("finds a shop's sessions as the library does, and deletes them", async () => {
+    const shop = "raw-find.myshopify.com";
+    const library = new PrismaSessionStorage(prisma);
+    const sessions = sessionsOf(shop);
+    for (const session of sessions) await sessionStorage.storeSession(session);
+    const found = await sessionStorage.findSessionsByShop(shop);
+    expect(found.map((session) => session.id)).toEqual(
+      (await library.findSessionsByShop(shop)).map((session) => session.id),
+    );
+    expect(found.map((session) => session.accessToken).sort()).toEqual(
+      sessions.map((session) => session.accessToken).sort(),
+    );
+    expect(await sessionStorage.findSessionsByShop("nobody.myshopify.com")).toEqual([]);
+
+    expect(await sessionStorage.isReady()).toBe(true);
+    expect(await sessionStorage.deleteSession(sessions[0]!.id)).toBe(true);
+    expect(await sessionStorage.deleteSession(sessions[0]!.id)).toBe(true);
+    expect(await sessionStorage.deleteSessions([])).toBe(true);
+    expect(await sessionStorage.deleteSessions(sessions.slice(1).map((session) => session.id))).toBe(true);
+    expect(await prisma.session.count({ where: { shop } })).toBe(0);
   });
 });

@@ -173,7 +173,7 @@ describe("commission totals with adjustments", () => {
           const verification = await prisma.verification.create({
             data: { shop, orderId, orderGid: `gid://shopify/Order/${i}`, orderCreatedAt: createdAt, orderFacts: "{}" },
           });
-          await prisma.$transaction((tx) =>
+          await sql.transaction((tx) =>
             creditCommission(
               tx,
               {

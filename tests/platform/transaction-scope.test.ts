@@ -1,14 +1,14 @@
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma, { transaction } from "../../app/database/db.server";
+import prisma from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { createClickServiceClient } from "../../app/click-service";
 import { refuseInsideTransaction, transactionBody } from "../../app/platform/transaction-scope";
 import { callAdmin } from "../../app/shopify-admin/admin-client.server";
 
 // No database transaction waits on the network (docs/database.md): the clients of the click
-// service and of Shopify's Admin API refuse a call made from a transaction's body, on either
-// way the app opens one, and take it as usual once the transaction is over.
+// service and of Shopify's Admin API refuse a call made from a transaction's body, in
+// sql.transaction, the one way the app opens one, and take it as usual once the transaction is over.
 
 const clickService = () => createClickServiceClient({ baseUrl: "https://clicks.example.com", apiKey: "ck_scope_0001" });
 const adminAnswering = async () => Response.json({ data: { shop: { id: "gid://shopify/Shop/1" } } });
@@ -36,8 +36,8 @@ describe("a transaction's body", () => {
     expect(await prisma.job.count({ where: { shop } })).toBe(0);
   });
 
-  it("refuses Shopify's Admin API inside an ORM transaction, and takes it after", async () => {
-    await expect(transaction(() => callAdmin(adminAnswering, "{ shop { id } }", undefined))).rejects.toThrow(
+  it("refuses Shopify's Admin API inside a transaction, and takes it after", async () => {
+    await expect(sql.transaction(() => callAdmin(adminAnswering, "{ shop { id } }", undefined))).rejects.toThrow(
       "Shopify's Admin API was called inside a database transaction",
     );
     expect(await callAdmin(adminAnswering, "{ shop { id } }", undefined)).toMatchObject({ ok: true });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { LeaseLost, type ClaimedJob } from "../../app/queue/job-states";
 import { fenced, settle } from "../../app/queue/queue.server";
-import { insertRows, updateWhere, type Sql } from "../../app/database/sql.server";
+import { insertRows, sql, updateWhere, type Sql } from "../../app/database/sql.server";
 import { Prisma } from "@prisma/client";
 
 // The lease fence on jobs' writes that run at once: on SQLite they share a commit
@@ -14,7 +14,7 @@ const OWNER = "worker-fenced-writes";
 
 async function runningJob(shop: string): Promise<ClaimedJob> {
   const id = randomUUID();
-  await insertRows(prisma, "Job", [
+  await insertRows(sql, "Job", [
     {
       id,
       shop,
@@ -53,7 +53,7 @@ describe("fenced writes that run at once", () => {
   it("land for the jobs still held, and are refused, alone, for a job another worker took over", async () => {
     const shop = `fenced-${randomUUID()}.myshopify.com`;
     const [kept, takenOver, finished] = [await runningJob(shop), await runningJob(shop), await runningJob(shop)];
-    await updateWhere(prisma, "Job", Prisma.sql`"id" = ${takenOver.id}`, { leaseOwner: "worker-that-took-over" });
+    await updateWhere(sql, "Job", Prisma.sql`"id" = ${takenOver.id}`, { leaseOwner: "worker-that-took-over" });
 
     const results = await Promise.allSettled([
       fenced(kept, NOW, mark(kept)),

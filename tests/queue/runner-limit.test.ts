@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner } from "../../app/queue/runner.server";
@@ -38,7 +39,7 @@ const counts = async (shop: string) => {
 async function sixJobsAndARunner(shop: string, firstLimit: number) {
   const now = new Date();
   await enqueue(
-    prisma,
+    sql,
     Array.from({ length: 6 }, (_, i) => ({ shop, kind: "verify-order" as const, subject: `${shop}-${i}`, runAt: now })),
     now,
   );

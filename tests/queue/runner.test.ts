@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue, reopen } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../../app/queue/runner.server";
@@ -19,7 +20,7 @@ describe("the runner's drain", () => {
     const shop = "runner-drain.myshopify.com";
     const now = new Date();
     await enqueue(
-      prisma,
+      sql,
       Array.from({ length: 10 }, (_, i) => ({
         shop,
         kind: "verify-order" as const,
@@ -58,7 +59,7 @@ describe("the runner's drain", () => {
   it("runs a job it deferred once the job's time comes, not at the next poll", async () => {
     const shop = "runner-deferred.myshopify.com";
     const now = new Date();
-    await enqueue(prisma, [{ shop, kind: "verify-order", subject: `${shop}-1`, runAt: now }], now);
+    await enqueue(sql, [{ shop, kind: "verify-order", subject: `${shop}-1`, runAt: now }], now);
     const runs: Date[] = [];
     const handler: JobHandler = {
       run: async () => {
@@ -80,7 +81,7 @@ describe("the runner's drain", () => {
     const shop = "runner-rerun.myshopify.com";
     const subject = `${shop}-1`;
     const now = new Date();
-    await enqueue(prisma, [{ shop, kind: "verify-order", subject, runAt: now }], now);
+    await enqueue(sql, [{ shop, kind: "verify-order", subject, runAt: now }], now);
     const finishes: (() => void)[] = [];
     const handler: JobHandler = {
       run: () => new Promise<Transition>((resolve) => finishes.push(() => resolve({ to: "finish" }))),
@@ -90,7 +91,7 @@ describe("the runner's drain", () => {
     await expect.poll(() => finishes.length).toBe(1);
 
     // A refund for the order, recorded while its job runs (intake's reopen, without its wake-up).
-    await reopen(prisma, "verify-order", subject, new Date());
+    await reopen(sql, "verify-order", subject, new Date());
     finishes[0]!();
 
     await expect.poll(() => finishes.length, { timeout: 10_000 }).toBe(2);
@@ -106,7 +107,7 @@ describe("the lease", () => {
     const shop = "runner-lease.myshopify.com";
     let clockMs = Date.now();
     await enqueue(
-      prisma,
+      sql,
       [{ shop, kind: "verify-order", subject: `${shop}-1`, runAt: new Date(clockMs) }],
       new Date(clockMs),
     );

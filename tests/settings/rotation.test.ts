@@ -18,7 +18,7 @@ async function restartWith(current: string, previous?: string) {
     settings: await import("../../app/settings/shop-settings.server"),
     connection: await import("../../app/settings/test-connection.server"),
     sessions: new (await import("../../app/sessions/sealed-session-storage.server")).SealedSessionStorage(
-      (await import("../../app/database/db.server")).default,
+      (await import("../../app/database/sql.server")).sql,
     ),
     prisma: (await import("../../app/database/db.server")).default,
   };

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { sessionStorage } from "../../app/shopify.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
@@ -177,7 +178,7 @@ describe("failures and recovery", () => {
     );
 
     await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey });
-    expect(await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", new Date()))).toBe(1);
+    expect(await sql.transaction((tx) => unpark(tx, shop, "verify-order", new Date()))).toBe(1);
     await w.runOnce();
     v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");

@@ -4,6 +4,7 @@
 // Shopify stand-in, SQLite.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import { reopen, unpark } from "../../app/queue/queue.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { createClickServiceClient } from "../../app/click-service";
@@ -53,7 +54,7 @@ describe("the shop's settings", () => {
     expect(h.clicks.verifications(clickId)).toEqual([]);
 
     await saveSettings(shop, { clickServiceUrl: h.clicks.url, apiKey: h.apiKey });
-    expect(await prisma.$transaction((tx) => unpark(tx, shop, "verify-order", new Date()))).toBe(1);
+    expect(await sql.transaction((tx) => unpark(tx, shop, "verify-order", new Date()))).toBe(1);
     await w.runOnce();
     v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBe("matched");
@@ -124,7 +125,7 @@ describe("a job whose order is gone or already decided", () => {
     expect(decided.outcome).toBe("hijacked");
 
     // What a refund's intake does to the job; here without a refund to apply.
-    await prisma.$transaction((tx) => reopen(tx, "verify-order", decided.id, h.clock.date()));
+    await sql.transaction((tx) => reopen(tx, "verify-order", decided.id, h.clock.date()));
     expect((await verificationOf(shop, payload.id)).job.state).toBe("queued");
     await w.runOnce();
     const again = await verificationOf(shop, payload.id);
