@@ -1,5 +1,6 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApprovalSweep } from "./commissions/approval.server";
+import { startLifecycleEventPurge } from "./lifecycle/lifecycle-events.server";
 import { env } from "./platform/env.server";
 import { logger } from "./platform/logger.server";
 import { sqliteWriteLock } from "./database/sqlite-write-lock.server";
@@ -19,6 +20,8 @@ interface WorkerThreadData {
 }
 
 const STOP = "stop";
+/** How often the lifecycle memory's retention is swept (idempotent on every instance). */
+const LIFECYCLE_PURGE_INTERVAL_MS = 60 * 60_000;
 /** No write holds the lock for this long (the ORM's transactions time out after 5 s). */
 const STUCK_LOCK_MS = 30_000;
 
@@ -39,9 +42,16 @@ export function startBackgroundWork(): void {
   const worker = startWorker({ ownThread: onThread, deps: { shopifyAdmin: offlineAdmin } });
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
+  // The memory of handled lifecycle webhooks is kept a year (decision 028). Swept here rather than
+  // in the worker's retention sweep (worker.server.ts): app/lifecycle imports app/verification,
+  // so app/verification cannot import it back.
+  const lifecyclePurge = startLifecycleEventPurge(LIFECYCLE_PURGE_INTERVAL_MS, (error) =>
+    logger.error("lifecycle event retention sweep failed", { error }),
+  );
   logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });
   const stop = async () => {
     sweep.stop();
+    lifecyclePurge.stop();
     await worker.stop();
   };
   if (onThread) {
