@@ -4,12 +4,29 @@ import { z } from "zod";
 import { isUniqueViolation } from "../database/db.server";
 import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
+import { logger } from "../platform/logger.server";
 import { parseStoredFacts } from "../verification/order-facts";
+import {
+  claimDelivery,
+  deliveryKey,
+  installState,
+  LIFECYCLE_OUTCOMES,
+  previousDelivery,
+  recordDelivery,
+  type LifecycleResult,
+  type SignedDelivery,
+} from "./lifecycle-events.server";
 
 // Shopify's mandatory compliance webhooks. The app holds no customer profile: what it keeps
 // per order is the click id, the tags and the order's amounts, and per cart the landing
 // touches (click id, tag, time) the storefront reported. Those are what we gather, redact or
 // erase.
+//
+// Each is remembered by its signed body (lifecycle-events.server.ts): a delivery Shopify sends
+// again, or a captured body replayed under new headers, changes nothing. shop/redact is
+// remembered by its event id only, since its body is the same every time the shop is redacted;
+// what keeps a replayed one from erasing a live shop is that it acts only on a shop uninstalled
+// for a day, as Shopify's own comes 48 hours after the uninstall and never after a reinstall.
 
 const OrderIds = z.array(z.union([z.number(), z.string()]).transform(String)).catch([]);
 
@@ -43,8 +60,36 @@ const SHOP_TABLES = [
   "Session",
 ] as const;
 
-export async function handleShopRedact(shop: string): Promise<void> {
-  await sql.transaction(async (tx) => {
+/**
+ * Shopify sends shop/redact 48 hours after the app is uninstalled, and never once it has been
+ * installed again. The app's records say which: a shop with an offline session, or whose settings
+ * are not marked uninstalled, is installed; one uninstalled less than this long ago has had no
+ * shop/redact from Shopify yet. Its uninstall is recorded when app/uninstalled is handled, at
+ * most Shopify's retry window (4 hours) after the event.
+ */
+export const REDACT_NOT_BEFORE_MS = 24 * 60 * 60 * 1000;
+
+const SHOP_REDACT = "shop/redact";
+
+export async function handleShopRedact(delivery: SignedDelivery, now = new Date()): Promise<LifecycleResult> {
+  const { shop } = delivery;
+  const key = deliveryKey(delivery);
+  return sql.transaction(async (tx): Promise<LifecycleResult> => {
+    if (await previousDelivery(tx, shop, SHOP_REDACT, key, false)) return { outcome: "duplicate" };
+    const state = await installState(tx, shop);
+    const installed = state.hasOfflineSession || (state.hasSettings && state.uninstalledAt === null);
+    const justUninstalled =
+      state.uninstalledAt !== null && now.getTime() - state.uninstalledAt.getTime() < REDACT_NOT_BEFORE_MS;
+    if (installed || justUninstalled) {
+      logger.warn(
+        installed
+          ? "shop/redact refused as premature: the shop is installed (Shopify sends it only 48 hours after an uninstall); nothing deleted"
+          : "shop/redact refused as premature: the shop was uninstalled less than a day ago; nothing deleted",
+        { shop },
+      );
+      await recordDelivery(tx, shop, SHOP_REDACT, key, LIFECYCLE_OUTCOMES.premature, now);
+      return { outcome: "premature" };
+    }
     for (const table of SHOP_TABLES) {
       // A payout's lines name its payout, not the shop.
       const ofShop =
@@ -53,16 +98,21 @@ export async function handleShopRedact(shop: string): Promise<void> {
           : Prisma.sql`"shop" = ${shop}`;
       await tx.execute(Prisma.sql`DELETE FROM ${Prisma.raw(`"${table}"`)} WHERE ${ofShop}`);
     }
+    await recordDelivery(tx, shop, SHOP_REDACT, key, LIFECYCLE_OUTCOMES.applied, now);
+    return { outcome: "applied" };
   });
 }
 
-export async function handleCustomersRedact(shop: string, payload: unknown): Promise<void> {
-  const request = CustomerRequest.safeParse(payload);
+export async function handleCustomersRedact(delivery: SignedDelivery, now = new Date()): Promise<LifecycleResult> {
+  const { shop } = delivery;
+  const key = deliveryKey(delivery);
+  if (await previousDelivery(sql, shop, "customers/redact", key)) return { outcome: "duplicate" };
+  const request = CustomerRequest.safeParse(delivery.payload);
   const orderIds = request.success ? (request.data.orders_to_redact ?? []) : [];
   const customerId = request.success ? request.data.customer?.id : undefined;
-  const now = new Date();
   // One transaction: a redaction is never left half done for Shopify's retry to find.
   await sql.transaction(async (tx) => {
+    await recordDelivery(tx, shop, "customers/redact", key, LIFECYCLE_OUTCOMES.applied, now);
     for (const ids of inChunks(orderIds)) {
       await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
       const ofOrders = Prisma.sql`"shop" = ${shop} AND "orderId" IN (${Prisma.join(ids)})`;
@@ -79,22 +129,39 @@ export async function handleCustomersRedact(shop: string, payload: unknown): Pro
     if (customerId)
       await tx.execute(Prisma.sql`DELETE FROM "DataRequest" WHERE "shop" = ${shop} AND "customerId" = ${customerId}`);
   });
+  return { outcome: "applied" };
 }
 
-/** Gathers what the app holds for the request; a delivery of an event already gathered (a retry) is a no-op. */
-export async function handleCustomersDataRequest(shop: string, payload: unknown, eventId: string): Promise<void> {
-  const request = CustomerRequest.safeParse(payload);
+/**
+ * Gathers what the app holds for the request, once: a delivery of an event or of a signed body
+ * already gathered (Shopify's retry, or a replay under a new event id: the body names the request,
+ * data_request.id) is a no-op.
+ */
+export async function handleCustomersDataRequest(delivery: SignedDelivery, now = new Date()): Promise<LifecycleResult> {
+  const { shop, eventId } = delivery;
+  const key = deliveryKey(delivery);
+  if (await previousDelivery(sql, shop, "customers/data_request", key)) return { outcome: "duplicate" };
+  const request = CustomerRequest.safeParse(delivery.payload);
   const orderIds = request.success ? (request.data.orders_requested ?? []) : [];
   const [gathered] = await sql.rows(
     Prisma.sql`SELECT "id" FROM "DataRequest" WHERE "shop" = ${shop} AND "eventId" = ${eventId}`,
   );
-  if (gathered) return;
+  if (gathered) return { outcome: "duplicate" };
   try {
-    await gatherDataRequest(shop, eventId, request.success ? (request.data.customer?.id ?? null) : null, orderIds);
+    await gatherDataRequest(
+      shop,
+      eventId,
+      request.success ? (request.data.customer?.id ?? null) : null,
+      orderIds,
+      (tx) => claimDelivery(tx, shop, "customers/data_request", key, now),
+      now,
+    );
   } catch (error) {
-    // The same event delivered twice at once: the other delivery recorded it.
+    // The same event or body delivered twice at once: the other delivery recorded it.
     if (!isUniqueViolation(error)) throw error;
+    return { outcome: "duplicate" };
   }
+  return { outcome: "applied" };
 }
 
 type GatheredOrder = Pick<
@@ -110,15 +177,22 @@ type GatheredOrder = Pick<
   | "createdAt"
 > & { commission: { creatorId: string; amount: string; currency: string; status: string } | null };
 
-async function gatherDataRequest(shop: string, eventId: string, customerId: string | null, orderIds: string[]) {
+async function gatherDataRequest(
+  shop: string,
+  eventId: string,
+  customerId: string | null,
+  orderIds: string[],
+  claim: (tx: Sql) => Promise<void>,
+  now: Date,
+) {
   await sql.transaction(async (tx) => {
+    await claim(tx);
     const verifications: GatheredOrder[] = [];
     const landingTouches = [];
     for (const ids of inChunks(orderIds)) {
       landingTouches.push(...(await touchesOfCarts(tx, shop, await cartTokensOf(tx, shop, ids))));
       verifications.push(...(await ordersOf(tx, shop, ids)));
     }
-    const now = new Date();
     await insertRows(tx, "DataRequest", [
       {
         id: randomUUID(),

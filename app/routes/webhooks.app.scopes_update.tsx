@@ -3,7 +3,6 @@ import { receiveWebhook } from "../webhooks/receive.server";
 import { handleScopesUpdate } from "../lifecycle/shop-lifecycle.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await receiveWebhook(request, "app/scopes_update");
-  await handleScopesUpdate(shop, payload);
+  await handleScopesUpdate(await receiveWebhook(request, "app/scopes_update"));
   return new Response(null, { status: 200 });
 };

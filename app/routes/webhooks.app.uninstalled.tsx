@@ -2,10 +2,16 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "../webhooks/receive.server";
 import { handleAppUninstalled } from "../lifecycle/shop-lifecycle.server";
 
-// May arrive more than once, after the sessions are already gone, or after a reinstall: all
-// no-ops (shop-lifecycle.server.ts).
+// May arrive more than once, after the sessions are already gone, after a reinstall, or replayed:
+// all no-ops (shop-lifecycle.server.ts). When only Shopify can tell a replay from a new uninstall
+// and cannot be asked now, 503: Shopify delivers it again.
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, triggeredAt } = await receiveWebhook(request, "app/uninstalled");
-  await handleAppUninstalled(shop, triggeredAt);
-  return new Response(null, { status: 200 });
+  const delivery = await receiveWebhook(request, "app/uninstalled");
+  const { outcome } = await handleAppUninstalled(delivery);
+  return outcome === "ask-later"
+    ? new Response("cannot confirm the uninstall with Shopify now; deliver again", {
+        status: 503,
+        headers: { "retry-after": "60" },
+      })
+    : new Response(null, { status: 200 });
 };

@@ -4,7 +4,6 @@ import { handleCustomersDataRequest } from "../lifecycle/privacy.server";
 
 // What we hold is gathered for the merchant, who answers the customer (see README, Privacy).
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload, eventId } = await receiveWebhook(request, "customers/data_request");
-  await handleCustomersDataRequest(shop, payload, eventId);
+  await handleCustomersDataRequest(await receiveWebhook(request, "customers/data_request"));
   return new Response(null, { status: 200 });
 };

@@ -3,7 +3,6 @@ import { receiveWebhook } from "../webhooks/receive.server";
 import { handleCustomersRedact } from "../lifecycle/privacy.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await receiveWebhook(request, "customers/redact");
-  await handleCustomersRedact(shop, payload);
+  await handleCustomersRedact(await receiveWebhook(request, "customers/redact"));
   return new Response(null, { status: 200 });
 };

@@ -6,6 +6,7 @@ import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { SKIP_REASONS } from "../../app/verification/outcomes";
 import { adminRequest, call } from "../admin/helpers";
 import { deliver } from "../support/deliver";
+import { rowCounts } from "../support/fixtures";
 import {
   clearClickFaults,
   clickFault,
@@ -42,6 +43,11 @@ async function uninstall(shop: string, triggeredAt?: string) {
     ...(triggeredAt && { triggeredAt }),
   });
   expect(response.status).toBe(200);
+}
+
+/** Shopify's side of an uninstall: the app's tokens for the shop stop working (the stand-in retires a shop's expiring tokens when it issues another). */
+function revokeAtShopify(shop: string) {
+  h.shopify.store.tokens.issue(shop, { expiring: true });
 }
 
 describe("uninstall and reinstall", () => {
@@ -118,10 +124,128 @@ describe("uninstall and reinstall", () => {
     await w.runOnce();
     expect((await verificationOf(shop, order.payload.id)).outcome).toBe("hijacked");
 
-    // An uninstall triggered after that install still uninstalls.
+    // An uninstall triggered after that install still uninstalls: Shopify revokes the app's token
+    // and sends it, here with the same body as the one before (the shop record is unchanged).
+    revokeAtShopify(shop);
     await uninstall(shop, new Date().toISOString());
     expect(await sessionStorage.loadSession(`offline_${shop}`)).toBeUndefined();
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).uninstalledAt).not.toBeNull();
+  });
+});
+
+// Issue 38, item 4: a captured app/uninstalled, correctly signed, replayed with any event id and
+// X-Shopify-Triggered-At, neither of which the HMAC covers. The app judges it on its signed body
+// and, for a body from before the last install, on Shopify's own word (shop-lifecycle.server.ts).
+describe("replayed app/uninstalled", () => {
+  /** The shop resource Shopify sends as app/uninstalled (its documented fields, abridged): the same bytes at every uninstall of a shop nobody has edited. */
+  function shopPayload(shop: string) {
+    return {
+      id: 548380009,
+      name: "Super Toys",
+      email: "super@supertoys.com",
+      domain: shop,
+      myshopify_domain: shop,
+      created_at: "2025-01-01T00:00:00-05:00",
+      updated_at: "2026-01-15T10:00:00-05:00",
+      plan_name: "basic",
+      currency: "USD",
+    };
+  }
+
+  function sendUninstall(shop: string, body: unknown, headers: { eventId?: string; triggeredAt?: Date } = {}) {
+    return deliver(h.app.url, "/webhooks/app/uninstalled", { topic: "app/uninstalled", shop, body, ...headers });
+  }
+
+  /** The merchant opens the app again: its session token is exchanged for a new offline token. */
+  async function reinstall(shop: string): Promise<string> {
+    const opened = await call(dashboard.loader as never, adminRequest("/app", shop));
+    expect(opened.status).toBe(200);
+    return (await sessionStorage.loadSession(`offline_${shop}`))!.accessToken!;
+  }
+
+  async function installedAs(shop: string) {
+    return {
+      token: (await sessionStorage.loadSession(`offline_${shop}`))?.accessToken,
+      uninstalledAt: (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).uninstalledAt,
+    };
+  }
+
+  /** What the app holds for the shop, but for its memory of handled lifecycle webhooks. */
+  async function shopRows(shop: string) {
+    const { LifecycleEvent: _memory, ...counts } = await rowCounts(shop);
+    return counts;
+  }
+
+  /** Installed, uninstalled with `body`, installed again: the body is one an attacker could have captured. */
+  async function reinstalledAfter(body: (shop: string) => unknown) {
+    const shop = await newShop();
+    const captured = { eventId: `evt-${shop}`, triggeredAt: new Date(Date.now() - 30 * 60_000) };
+    expect((await sendUninstall(shop, body(shop), captured)).status).toBe(200);
+    expect(await sessionStorage.loadSession(`offline_${shop}`)).toBeUndefined();
+    const token = await reinstall(shop);
+    return { shop, captured, token };
+  }
+
+  it("after the merchant reinstalled, changes nothing with a fresh Triggered-At and any event id; nor does a shop/redact sent with it", async () => {
+    const w = startWorker();
+    const { shop, captured, token } = await reinstalledAfter(shopPayload);
+    const before = await shopRows(shop);
+    for (const eventId of [captured.eventId, "evt-replayed"]) {
+      const replay = await sendUninstall(shop, shopPayload(shop), { eventId, triggeredAt: new Date() });
+      expect(replay.status, eventId).toBe(200);
+    }
+    const redact = await deliver(h.app.url, "/webhooks/shop/redact", {
+      topic: "shop/redact",
+      shop,
+      body: { shop_id: 548380009, shop_domain: shop },
+    });
+    expect(redact.status).toBe(200);
+
+    expect(await shopRows(shop)).toEqual(before);
+    expect(await installedAs(shop)).toEqual({ token, uninstalledAt: null });
+    const order = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    await w.runOnce();
+    expect((await verificationOf(shop, order.payload.id)).outcome).toBe("hijacked");
+  });
+
+  it("a new uninstall after a reinstall, with the same body as the one before, uninstalls: Shopify no longer honours the app's token", async () => {
+    const { shop } = await reinstalledAfter(shopPayload);
+    revokeAtShopify(shop);
+    expect((await sendUninstall(shop, shopPayload(shop), { eventId: "evt-second-uninstall" })).status).toBe(200);
+    const after = await installedAs(shop);
+    expect(after.token).toBeUndefined();
+    expect(after.uninstalledAt).toBeInstanceOf(Date);
+  });
+
+  it("when Shopify cannot be asked, is answered 503 and changes nothing; delivered again once it can, it is judged then", async () => {
+    const { shop, token } = await reinstalledAfter(shopPayload);
+    h.shopify.faults({ serverError: 1, status: 503 });
+    const unanswered = await sendUninstall(shop, shopPayload(shop), { eventId: "evt-while-down" });
+    expect(unanswered.status).toBe(503);
+    expect(await installedAs(shop)).toEqual({ token, uninstalledAt: null });
+
+    revokeAtShopify(shop);
+    expect((await sendUninstall(shop, shopPayload(shop), { eventId: "evt-while-down" })).status).toBe(200);
+    expect((await installedAs(shop)).token).toBeUndefined();
+  });
+
+  it("with the app's token expired, a body from before the reinstall changes nothing: an expired token proves nothing either way", async () => {
+    const { shop, token } = await reinstalledAfter(shopPayload);
+    await prisma.session.update({ where: { id: `offline_${shop}` }, data: { expires: new Date(Date.now() - 60_000) } });
+    const before = h.shopify.requests().length;
+    expect((await sendUninstall(shop, shopPayload(shop), { triggeredAt: new Date() })).status).toBe(200);
+    expect(await installedAs(shop)).toEqual({ token, uninstalledAt: null });
+    // Shopify was not asked with a token it would refuse whatever the installation.
+    expect(h.shopify.requests().length).toBe(before);
+  });
+
+  it("a body the shop was never sent before, triggered after the reinstall, uninstalls without asking Shopify", async () => {
+    const { shop } = await reinstalledAfter(shopPayload);
+    const before = h.shopify.requests().length;
+    const edited = { ...shopPayload(shop), updated_at: "2026-02-01T09:00:00-05:00" };
+    expect((await sendUninstall(shop, edited, { eventId: "evt-edited" })).status).toBe(200);
+    expect((await installedAs(shop)).token).toBeUndefined();
+    expect(h.shopify.requests().length).toBe(before);
   });
 });
 

@@ -119,6 +119,14 @@ describe("what the signature does not cover", () => {
   it("a destructive delivery more than a day old is refused; one within the day is honoured", async () => {
     const shop = "late.myshopify.com";
     await seedShop(shop);
+    // Uninstalled two days ago (shop/redact for an installed shop is refused whatever its age).
+    const uninstalled = await deliver(app.url, "/webhooks/app/uninstalled", {
+      topic: "app/uninstalled",
+      shop,
+      body: { id: 1, myshopify_domain: shop },
+    });
+    expect(uninstalled.status).toBe(200);
+    await prisma.shopSettings.update({ where: { shop }, data: { uninstalledAt: new Date(Date.now() - 48 * HOUR) } });
     const body = { shop_id: 1, shop_domain: shop };
     const stale = await deliver(app.url, "/webhooks/shop/redact", {
       topic: "shop/redact",
@@ -135,7 +143,10 @@ describe("what the signature does not cover", () => {
       triggeredAt: new Date(Date.now() - 23 * HOUR),
     });
     expect(late.status).toBe(200);
-    expect(Object.values(await rowCounts(shop)).every((count) => count === 0)).toBe(true);
+    // Everything but the app's memory of the lifecycle webhooks it handled (decision 028).
+    const { LifecycleEvent: memory, ...held } = await rowCounts(shop);
+    expect(Object.values(held).every((count) => count === 0)).toBe(true);
+    expect(memory).toBe(2);
   });
 
   it("app/uninstalled names its shop as myshopify_domain; a matching one is honoured", async () => {

@@ -293,14 +293,26 @@ describe("compliance webhooks", () => {
 
   it("customers/data_request delivered again (even at once) is recorded once; a new request is recorded again", async () => {
     const payload = await seed(shop);
-    const body = { shop_id: 1, shop_domain: shop, orders_requested: [payload.id], customer: { id: 98 } };
-    const send = (eventId: string) =>
-      deliver(app.url, "/webhooks/customers/data_request", { topic: "customers/data_request", shop, body, eventId });
-    const answers = await Promise.all([send("evt-dr-1"), send("evt-dr-1"), send("evt-dr-1")]);
+    // Each request Shopify sends names itself (data_request.id) in its signed body.
+    const body = (request: number) => ({
+      shop_id: 1,
+      shop_domain: shop,
+      orders_requested: [payload.id],
+      customer: { id: 98 },
+      data_request: { id: request },
+    });
+    const send = (eventId: string, request: number) =>
+      deliver(app.url, "/webhooks/customers/data_request", {
+        topic: "customers/data_request",
+        shop,
+        body: body(request),
+        eventId,
+      });
+    const answers = await Promise.all([send("evt-dr-1", 1), send("evt-dr-1", 1), send("evt-dr-1", 1)]);
     expect(answers.map((response) => response.status)).toEqual([200, 200, 200]);
-    expect((await send("evt-dr-1")).status).toBe(200);
+    expect((await send("evt-dr-1", 1)).status).toBe(200);
     expect(await prisma.dataRequest.count({ where: { shop, customerId: "98" } })).toBe(1);
-    expect((await send("evt-dr-2")).status).toBe(200);
+    expect((await send("evt-dr-2", 2)).status).toBe(200);
     expect(await prisma.dataRequest.count({ where: { shop, customerId: "98" } })).toBe(2);
   });
 
@@ -368,9 +380,23 @@ describe("compliance webhooks", () => {
     await seed(shop);
     await seed(other);
     await prisma.dataRequest.create({ data: { shop, ordersAsked: "[]", data: "{}" } });
-    for (const [table, count] of Object.entries(await rowCounts(shop))) expect(count, table).toBeGreaterThan(0);
+    // The app's memory of the lifecycle webhooks it handled is kept (decision 028).
+    const memory = "LifecycleEvent";
+    for (const [table, count] of Object.entries(await rowCounts(shop)))
+      if (table !== memory) expect(count, table).toBeGreaterThan(0);
     const othersBefore = await rowCounts(other);
 
+    // Shopify sends shop/redact 48 hours after the uninstall.
+    const uninstalled = await deliver(app.url, "/webhooks/app/uninstalled", {
+      topic: "app/uninstalled",
+      shop,
+      body: { id: 1, domain: shop },
+    });
+    expect(uninstalled.status).toBe(200);
+    await prisma.shopSettings.update({
+      where: { shop },
+      data: { uninstalledAt: new Date(Date.now() - 48 * 60 * 60 * 1000) },
+    });
     for (let i = 0; i < 2; i += 1) {
       const response = await deliver(app.url, "/webhooks/shop/redact", {
         topic: "shop/redact",
@@ -380,7 +406,11 @@ describe("compliance webhooks", () => {
       expect(response.status).toBe(200);
     }
 
-    for (const [table, count] of Object.entries(await rowCounts(shop))) expect(count, table).toBe(0);
+    for (const [table, count] of Object.entries(await rowCounts(shop)))
+      if (table !== memory) expect(count, table).toBe(0);
+    expect(await prisma.lifecycleEvent.findFirst({ where: { shop, topic: "shop/redact" } })).toMatchObject({
+      outcome: "applied",
+    });
     expect(await rowCounts(other)).toEqual(othersBefore);
   });
 });
