@@ -1,37 +1,81 @@
 // How many webhook body bytes the process holds at once before a delivery's signature has been
 // checked. The per-body cap alone lets anyone who can open connections hold cap × connections
 // (a slow sender trickling bodies of 5 MB each): an unsigned stranger's share of memory must be
-// bounded as a whole. A delivery reserves its declared length before reading, or its bytes as
-// they come when it declares none; what does not fit is refused at once (429 with Retry-After),
-// and Shopify delivers it again. The reservation ends with the signature check, so an accepted
-// delivery's record never waits on it.
+// bounded as a whole. Three rules make that bound one a stranger cannot take for themselves
+// (decision 027):
+// - bytes count only as they arrive: a declared Content-Length reserves nothing, so headers
+//   that promise 32 MB and send none hold nothing;
+// - a body has `deadlineMs` from the start of its reading to arrive whole (Shopify sends it at
+//   once), or it is refused (408) and its bytes are released: no byte is held longer;
+// - one source (a client address, an IPv6 /64) holds at most `sourceShare` of it, and one
+//   connection reads one body at a time, at most the per-body cap.
+// What does not fit is refused at once (429 with Retry-After), and Shopify delivers it again.
+// The hold ends with the signature check, so an accepted delivery's record never waits on it.
 
-/** Thrown by a body reader when the budget cannot hold another byte of the body. */
+/**
+ * How long a webhook body has to arrive whole, from the start of its reading: Shopify gives a
+ * whole delivery five seconds (connection, body and answer) before it counts it failed and
+ * delivers it again, so a body still arriving after that is no delivery Shopify waits on.
+ */
+export const BODY_DEADLINE_MS = 5_000;
+
+/** The part of the budget one source may hold, when the budget's owner sets no other (receive.server.ts). */
+export const SOURCE_SHARE = 1 / 4;
+
+/** Thrown by a body reader when the budget, or its source's share, cannot hold another byte of the body. */
 export class BodyBudgetExhausted extends Error {
   constructor() {
     super("too many webhook body bytes are being read at once");
   }
 }
 
+export interface BodyBudgetLimits {
+  /** Bytes one source may hold at once (default: all of the budget). */
+  sourceShare?: number;
+  /** How long a body has to arrive whole (default BODY_DEADLINE_MS). */
+  deadlineMs?: number;
+}
+
 export class BodyBudget {
   #free: number;
+  /** Bytes held per source, for the sources holding any. */
+  readonly #bySource = new Map<string, number>();
+  readonly sourceShare: number;
+  readonly deadlineMs: number;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    limits: BodyBudgetLimits = {},
+  ) {
     this.#free = capacity;
+    this.sourceShare = limits.sourceShare ?? capacity;
+    this.deadlineMs = limits.deadlineMs ?? BODY_DEADLINE_MS;
   }
 
-  /** Bytes reserved now, across every open hold. */
+  /** Bytes held now, across every open hold. */
   get held(): number {
     return this.capacity - this.#free;
   }
 
-  /** A reservation for one body: take() as bytes are counted, release() once, when done with it. */
-  hold(): BodyHold {
+  /** Bytes held now by `source`'s open holds. */
+  heldBy(source: string): number {
+    return this.#bySource.get(source) ?? 0;
+  }
+
+  /**
+   * A hold for one body from `source` (sourceOf): take() as its bytes arrive, release() once,
+   * when done with it; its body must be read whole within `deadlineMs`.
+   */
+  hold(source: string): BodyHold {
     let taken = 0;
     let open = true;
     return {
+      deadlineMs: this.deadlineMs,
       take: (bytes) => {
         if (!open || bytes > this.#free) return false;
+        const bySource = this.heldBy(source) + bytes;
+        if (bySource > this.sourceShare) return false;
+        this.#bySource.set(source, bySource);
         this.#free -= bytes;
         taken += bytes;
         return true;
@@ -39,7 +83,11 @@ export class BodyBudget {
       release: () => {
         if (!open) return;
         open = false;
+        if (taken === 0) return;
         this.#free += taken;
+        const left = this.heldBy(source) - taken;
+        if (left === 0) this.#bySource.delete(source);
+        else this.#bySource.set(source, left);
       },
     };
   }
@@ -49,4 +97,32 @@ export interface BodyHold {
   /** Reserves `bytes` more; false (and nothing reserved) when they do not fit. */
   take(bytes: number): boolean;
   release(): void;
+  /** How long the body has to arrive whole, from the start of its reading. */
+  readonly deadlineMs: number;
+}
+
+/**
+ * The source a connection's bytes are counted against: its peer's address; an IPv6 address by
+ * its /64, the block one subscriber is given, so that a single host cannot pass for many.
+ * IPv4 (and IPv4 mapped into IPv6, as a dual-stack server sees it) is its own address.
+ */
+export function sourceOf(address: string | undefined): string {
+  if (!address) return "unknown";
+  if (!address.includes(":") || address.includes(".")) return address;
+  const zone = address.indexOf("%");
+  const bare = zone === -1 ? address : address.slice(0, zone);
+  const gap = bare.indexOf("::");
+  const head = (gap === -1 ? bare : bare.slice(0, gap)).split(":").filter(Boolean);
+  const tail =
+    gap === -1
+      ? []
+      : bare
+          .slice(gap + 2)
+          .split(":")
+          .filter(Boolean);
+  const groups = [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill("0"), ...tail];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(":")}::/64`;
 }

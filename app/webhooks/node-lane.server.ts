@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "../platform/logger.server";
+import { sourceOf } from "./body-budget";
 import { BodyCutShort, readCappedNode } from "./read-capped";
 import { verifyDelivery, WebhookRefusal, type VerifiedDelivery } from "./receive.server";
 import type { WebhookTopic } from "./topics";
@@ -24,6 +25,7 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
           method,
           url: urlOf(request),
           header: (name) => headerOf(request, name),
+          source: sourceOf(request.socket.remoteAddress),
           readBody: (maxBytes, hold) => readCappedNode(request, maxBytes, hold),
         },
         topic,

@@ -1,8 +1,8 @@
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import { storableText } from "../database/storable";
 import { env } from "../platform/env.server";
-import { BodyBudget, BodyBudgetExhausted, type BodyHold } from "./body-budget";
-import { readCapped } from "./read-capped";
+import { BodyBudget, BodyBudgetExhausted, SOURCE_SHARE, type BodyHold } from "./body-budget";
+import { BodyTimedOut, readCapped } from "./read-capped";
 import { refusalFor, type WebhookTopic } from "./topics";
 import { validateWebhook } from "./validate.server";
 import { optionalHeaders, validatorHeaders, type HeaderOf } from "./validator-headers";
@@ -13,7 +13,8 @@ import { optionalHeaders, validatorHeaders, type HeaderOf } from "./validator-he
 // order its delivery. And it checks what the HMAC does not cover, since it signs the body
 // alone: the topic header must be the route's, the shop a payload names must be the header's,
 // and a destructive delivery must be fresh. Bodies are capped before they are read, each on its
-// own and all of them together until their signatures are checked (body-budget.ts).
+// own and all of them together until their signatures are checked, their bytes counted as they
+// arrive, each source to its share, and each body given a few seconds to arrive (body-budget.ts).
 
 export interface VerifiedDelivery {
   shop: string;
@@ -45,7 +46,7 @@ export class WebhookRefusal {
     readonly status: number,
     readonly text: string | null = null,
     readonly headers: Record<string, string> = {},
-    /** Refused before its body was read (too large, or no room in the budget). */
+    /** Refused before its body was read whole (too large, no room in the budget, too slow). */
     readonly bodyUnread = false,
   ) {}
 
@@ -63,19 +64,51 @@ export interface IncomingDelivery {
   method: string;
   url: string;
   header: HeaderOf;
+  /** Who sends it, as the budget counts it (sourceOf in body-budget.ts). */
+  source: string;
   /**
    * The body as text, or null when it is longer than `maxBytes` (then none of it is kept); its
-   * bytes are reserved in `hold` as they are counted (BodyBudgetExhausted when they do not fit).
+   * bytes are held in `hold` as they arrive (BodyBudgetExhausted when they do not fit), and it
+   * must arrive whole within the hold's deadline (BodyTimedOut).
    */
   readBody(maxBytes: number, hold: BodyHold): Promise<string | null>;
 }
 
+/**
+ * The source of every delivery that reaches a Remix route (the compliance topics): Remix's
+ * Request does not carry the peer's address, so those routes share one source's part of the
+ * budget between them. Intake's lanes count each peer apart.
+ */
+export const REMIX_ROUTES_SOURCE = "remix-routes";
+
 let bodyBudget: BodyBudget | undefined;
 
-/** The process's budget of webhook body bytes not yet vouched for by a signature. */
+/**
+ * The process's budget of webhook body bytes not yet vouched for by a signature: a source may
+ * hold a quarter of it, or one body at the cap if that is more.
+ */
 export function webhookBodyBudget(): BodyBudget {
-  bodyBudget ??= new BodyBudget(env().WEBHOOK_BODY_BYTES_IN_FLIGHT);
+  bodyBudget ??= newWebhookBodyBudget();
   return bodyBudget;
+}
+
+/** A budget on the app's settings (WEBHOOK_BODY_BYTES_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES), with the default deadline unless given one. */
+export function newWebhookBodyBudget(deadlineMs?: number): BodyBudget {
+  const { WEBHOOK_BODY_BYTES_IN_FLIGHT: capacity, WEBHOOK_MAX_BODY_BYTES: maxBody } = env();
+  return new BodyBudget(capacity, {
+    sourceShare: Math.max(maxBody, Math.floor(capacity * SOURCE_SHARE)),
+    ...(deadlineMs !== undefined && { deadlineMs }),
+  });
+}
+
+/**
+ * Makes `budget` the process's budget from now on (tests: other limits, a shorter deadline)
+ * and returns the one it replaces. Holds already open stay in the budget they came from.
+ */
+export function replaceWebhookBodyBudget(budget: BodyBudget): BodyBudget {
+  const before = webhookBodyBudget();
+  bodyBudget = budget;
+  return before;
 }
 
 /** Verifies a delivery for `topic`, in Remix: a refusal is thrown as the Response to answer with. */
@@ -88,20 +121,23 @@ export async function receiveWebhook(
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name),
+    source: REMIX_ROUTES_SOURCE,
     readBody: (maxBytes, hold) => readCapped(request, maxBytes, hold),
   };
   try {
     return await verifyDelivery(incoming, topic, now);
   } catch (error) {
-    if (error instanceof WebhookRefusal)
-      throw new Response(error.text, { status: error.status, headers: error.headers });
-    throw error;
+    if (!(error instanceof WebhookRefusal)) throw error;
+    // A body refused unread is left unread (cancelling it would destroy the socket before the
+    // answer is written): the connection ends with the answer.
+    const headers = error.bodyUnread ? { ...error.headers, connection: "close" } : error.headers;
+    throw new Response(error.text, { status: error.status, headers });
   }
 }
 
 /** The body and the library's check of its signature, with the body's bytes held in the budget meanwhile. */
 async function readSigned(incoming: IncomingDelivery) {
-  const hold = webhookBodyBudget().hold();
+  const hold = webhookBodyBudget().hold(incoming.source);
   try {
     const rawBody = await incoming.readBody(env().WEBHOOK_MAX_BODY_BYTES, hold).catch((error: unknown) => {
       // Shopify delivers it again (with backoff), by when bodies in flight have been read.
@@ -109,6 +145,9 @@ async function readSigned(incoming: IncomingDelivery) {
         throw WebhookRefusal.unread(429, "too many webhook bodies are being read at once; deliver again shortly", {
           "retry-after": "1",
         });
+      // Shopify sends a body at once: one still arriving is not Shopify's, or Shopify has given up on it.
+      if (error instanceof BodyTimedOut)
+        throw WebhookRefusal.unread(408, `the body did not arrive within ${error.deadlineMs / 1000} s`);
       throw error;
     });
     if (rawBody === null) throw WebhookRefusal.unread(413, "body too large");

@@ -1,8 +1,12 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "../../app/platform/env.server";
-import { BodyBudget } from "../../app/webhooks/body-budget";
-import { webhookBodyBudget } from "../../app/webhooks/receive.server";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { BODY_DEADLINE_MS, BodyBudget, sourceOf } from "../../app/webhooks/body-budget";
+import {
+  newWebhookBodyBudget,
+  REMIX_ROUTES_SOURCE,
+  replaceWebhookBodyBudget,
+  webhookBodyBudget,
+} from "../../app/webhooks/receive.server";
 import { webhookHeaders } from "../../sandbox/shopify";
 import { servePublicRoutes } from "../support/app-routes";
 import { API_VERSION, deliver, TEST_SECRET } from "../support/deliver";
@@ -10,8 +14,9 @@ import { orderPayload } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
 
 // The body bytes a process holds before their signatures are checked are bounded as a whole,
-// not only per body: slow senders of large bodies cannot take the server's memory, and the
-// deliveries that fit still get through.
+// and no stranger can take that bound for themselves (decision 027): bytes count as they arrive,
+// not as a Content-Length promises them; a body that stops arriving is cut off (408) and its
+// bytes released; one address holds at most its share. Signed deliveries keep getting through.
 
 let lanes: RouteServer;
 
@@ -21,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => lanes.close());
 
 const PATH = "/webhooks/orders/create";
-const MB = 1024 * 1024;
+const REMIX_ROUTE = "/webhooks/app/uninstalled";
+const KB = 1024;
+const MB = 1024 * KB;
+/** Loopback addresses other than the tests' own 127.0.0.1: other sources, as the server counts them. */
+const ELSEWHERE = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"] as const;
 
 interface Answer {
   status: number;
@@ -29,18 +38,26 @@ interface Answer {
   connection?: string;
 }
 
+interface SlowDelivery {
+  answered: Promise<Answer>;
+  /** Whether an answer has come yet. */
+  isAnswered(): boolean;
+  destroy(): void;
+}
+
 /**
- * A delivery with a declared length (or none: chunked) of which `send` bytes are sent; then it
- * ends when `end` says so, or waits, open, until destroy().
+ * A delivery with a declared length (or none: chunked) of which `send` bytes are sent, from the
+ * local address `from`; then it ends when `end` says so, or waits, open, until destroy().
  */
 function slowDelivery(
   baseUrl: string,
-  options: { declared: number | null; send: number; end?: boolean; secret?: string },
+  options: { declared: number | null; send: number; end?: boolean; secret?: string; from?: string },
   path: string = PATH,
-) {
+): SlowDelivery {
   const url = new URL(`${baseUrl}${path}`);
+  const topic = path === PATH ? "orders/create" : "app/uninstalled";
   const headers: Record<string, string | number> = webhookHeaders({
-    topic: "orders/create",
+    topic,
     shop: "slow.myshopify.com",
     apiVersion: API_VERSION,
     body: "{}",
@@ -48,22 +65,31 @@ function slowDelivery(
   });
   if (options.declared !== null) headers["content-length"] = options.declared;
   let request!: ClientRequest;
+  let answer: Answer | undefined;
   const answered = new Promise<Answer>((resolve, reject) => {
     request = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers,
+        ...(options.from && { localAddress: options.from }),
+      },
       (res) => {
         res.resume();
-        resolve({
+        answer = {
           status: res.statusCode ?? 0,
           retryAfter: res.headers["retry-after"],
           connection: res.headers.connection,
-        });
+        };
+        resolve(answer);
       },
     );
     // A refused body ends the connection; what the client was still writing then fails.
     request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
   });
-  const chunk = Buffer.alloc(64 * 1024, "a");
+  const chunk = Buffer.alloc(64 * KB, "a");
   let sent = 0;
   const pump = () => {
     while (sent < options.send) {
@@ -73,48 +99,123 @@ function slowDelivery(
     }
     if (options.end) request.end();
   };
-  pump();
-  return { answered, destroy: () => request.destroy() };
+  if (options.send > 0 || options.end) pump();
+  else request.flushHeaders();
+  return { answered, isAnswered: () => answer !== undefined, destroy: () => request.destroy() };
 }
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** Makes `budget` the process's for the rest of this test. */
+function useBudget(budget: BodyBudget): BodyBudget {
+  const before = replaceWebhookBodyBudget(budget);
+  onTestFinished(() => void replaceWebhookBodyBudget(before));
+  return budget;
+}
+
+function signedOrder(shop: string) {
+  return deliver(lanes.url, PATH, { topic: "orders/create", shop, body: orderPayload() });
+}
+
+describe("a declared length reserves nothing", () => {
+  it("seven sockets declaring 32 MB between them leave a signed orders/create answered 200", async () => {
+    // The issue's attack, on the process's own budget: six headers declaring 5 MB and one 2 MB,
+    // 32 MB together, the whole budget. Each sends one byte, so the test knows the server is
+    // reading every one of them before it delivers the order.
+    const budget = webhookBodyBudget();
+    const declared = [...Array<number>(6).fill(5 * MB), 2 * MB];
+    expect(declared.reduce((sum, each) => sum + each, 0)).toBe(budget.capacity);
+    const idle = declared.map((length) => slowDelivery(lanes.url, { declared: length, send: 1 }));
+    onTestFinished(() => idle.forEach((each) => each.destroy()));
+    await until(() => budget.held >= idle.length);
+
+    expect((await signedOrder("beside-idle.myshopify.com")).status).toBe(200);
+    // Not because the idle ones were let go: every one is still being read, holding its byte.
+    expect(idle.map((each) => each.isAnswered())).toEqual(declared.map(() => false));
+    expect(budget.held).toBe(idle.length);
+
+    for (const each of idle) each.destroy();
+    await until(() => budget.held === 0);
+  });
+});
+
+describe("a body that does not arrive promptly", () => {
+  it("is answered 408 once its deadline passes, on an intake lane and a Remix route, and its bytes are released", async () => {
+    // The deadline is BODY_DEADLINE_MS (5 s) in production; shortened here so the test does not wait on it.
+    expect(BODY_DEADLINE_MS).toBe(5_000);
+    const budget = useBudget(newWebhookBodyBudget(300));
+    const stalled = [
+      slowDelivery(lanes.url, { declared: MB, send: 64 * KB }),
+      slowDelivery(lanes.url, { declared: MB, send: 0 }),
+      slowDelivery(lanes.url, { declared: MB, send: 64 * KB }, REMIX_ROUTE),
+      slowDelivery(lanes.url, { declared: MB, send: 0 }, REMIX_ROUTE),
+    ];
+    onTestFinished(() => stalled.forEach((each) => each.destroy()));
+    for (const each of stalled) expect(await each.answered).toMatchObject({ status: 408, connection: "close" });
+    await until(() => budget.held === 0);
+    // A delivery that arrives at once is untouched by it.
+    expect((await signedOrder("prompt.myshopify.com")).status).toBe(200);
+  });
+});
+
+describe("one source's share", () => {
+  it("one address holds at most its share; another's deliveries are read beside it", async () => {
+    // The process's own budget: 32 MB, of which an address holds at most a quarter (8 MB).
+    const budget = webhookBodyBudget();
+    const [attacker] = ELSEWHERE;
+    const held = [
+      slowDelivery(lanes.url, { declared: 5 * MB, send: 4 * MB, from: attacker }),
+      slowDelivery(lanes.url, { declared: 5 * MB, send: 4 * MB, from: attacker }),
+    ];
+    onTestFinished(() => held.forEach((each) => each.destroy()));
+    await until(() => budget.held >= 8 * MB);
+
+    // Its next body, whole and at once, no longer fits its share: refused unread.
+    const more = slowDelivery(lanes.url, { declared: MB, send: MB, end: true, from: attacker });
+    expect(await more.answered).toMatchObject({ status: 429, retryAfter: "1", connection: "close" });
+    expect(budget.heldBy(attacker)).toBe(8 * MB);
+
+    // Another address still has room for a large body and for an order.
+    const large = slowDelivery(lanes.url, { declared: 5 * MB, send: 4 * MB });
+    onTestFinished(() => large.destroy());
+    await until(() => budget.heldBy("127.0.0.1") >= 4 * MB);
+    expect((await signedOrder("other-source.myshopify.com")).status).toBe(200);
+
+    for (const each of [...held, large]) each.destroy();
+    await until(() => budget.held === 0);
+  });
+});
+
 describe("the budget of webhook body bytes in flight", () => {
   it("refuses with 429 what does not fit, lets through what does, and frees a body's share when it ends", async () => {
-    const budget = webhookBodyBudget();
-    const large = env().WEBHOOK_MAX_BODY_BYTES - 1024;
-    const room = Math.floor(budget.capacity / large);
-    expect(room).toBeGreaterThan(1);
+    // A small budget, filled by four addresses to within 256 KB, each within its 1 MB share.
+    const budget = useBudget(new BodyBudget(4 * MB, { sourceShare: MB, deadlineMs: 60_000 }));
+    const slow = ELSEWHERE.slice(0, 4).map((from) =>
+      slowDelivery(lanes.url, { declared: 2 * MB, send: 960 * KB, from }),
+    );
+    onTestFinished(() => slow.forEach((each) => each.destroy()));
+    await until(() => budget.held === 4 * 960 * KB);
 
-    // Slow senders of large bodies, declared and mostly unsent, fill the budget.
-    const slow = Array.from({ length: room }, () => slowDelivery(lanes.url, { declared: large, send: 1024 }));
-    await until(() => budget.held === room * large);
-
-    // One more is refused at once, unread, on an intake lane and on a Remix webhook route alike.
-    for (const path of [PATH, "/webhooks/app/uninstalled"]) {
-      const refused = await slowDelivery(lanes.url, { declared: large, send: 1024 }, path).answered;
-      expect(refused.status).toBe(429);
-      expect(refused.retryAfter).toBe("1");
+    // One more large body is refused, unread, on an intake lane and on a Remix webhook route alike.
+    for (const path of [PATH, REMIX_ROUTE]) {
+      const refused = await slowDelivery(lanes.url, { declared: MB, send: 512 * KB, from: ELSEWHERE[4] }, path)
+        .answered;
+      expect(refused).toMatchObject({ status: 429, retryAfter: "1", connection: "close" });
     }
     // A body with no declared length is counted as it arrives, and refused once it no longer fits.
-    const chunked = await slowDelivery(lanes.url, { declared: null, send: 4 * MB }).answered;
+    const chunked = await slowDelivery(lanes.url, { declared: null, send: MB, from: ELSEWHERE[4] }).answered;
     expect(chunked).toMatchObject({ status: 429, connection: "close" });
 
     // An order of ordinary size still fits beside them.
-    const order = await deliver(lanes.url, PATH, {
-      topic: "orders/create",
-      shop: "budget.myshopify.com",
-      body: orderPayload(),
-    });
-    expect(order.status).toBe(200);
-    expect(budget.held).toBe(room * large);
+    expect((await signedOrder("budget.myshopify.com")).status).toBe(200);
+    expect(budget.held).toBe(4 * 960 * KB);
 
     // The slow senders give up: their shares come back, and a large body is read to its check.
     for (const each of slow) each.destroy();
     await until(() => budget.held === 0);
-    const forged = slowDelivery(lanes.url, { declared: large, send: large, end: true, secret: "forged" });
+    const forged = slowDelivery(lanes.url, { declared: 900 * KB, send: 900 * KB, end: true, secret: "forged" });
     expect((await forged.answered).status).toBe(401);
     expect(budget.held).toBe(0);
   });
@@ -123,8 +224,8 @@ describe("the budget of webhook body bytes in flight", () => {
 describe("BodyBudget", () => {
   it("holds what fits, refuses what does not without taking any of it, and releases a hold once", () => {
     const budget = new BodyBudget(100);
-    const first = budget.hold();
-    const second = budget.hold();
+    const first = budget.hold("a");
+    const second = budget.hold("b");
     expect(first.take(60)).toBe(true);
     expect(second.take(50)).toBe(false);
     expect(second.take(40)).toBe(true);
@@ -135,5 +236,45 @@ describe("BodyBudget", () => {
     expect(first.take(1)).toBe(false);
     second.release();
     expect(budget.held).toBe(0);
+  });
+
+  it("lets a source hold no more than its share, across its holds, and gives it back as they end", () => {
+    const budget = new BodyBudget(100, { sourceShare: 30, deadlineMs: 1_234 });
+    const one = budget.hold("a");
+    const two = budget.hold("a");
+    const other = budget.hold("b");
+    expect(one.deadlineMs).toBe(1_234);
+    expect(one.take(20)).toBe(true);
+    expect(two.take(11)).toBe(false);
+    expect(two.take(10)).toBe(true);
+    expect(budget.heldBy("a")).toBe(30);
+    expect(other.take(30)).toBe(true);
+    one.release();
+    expect(budget.heldBy("a")).toBe(10);
+    expect(two.take(20)).toBe(true);
+    two.release();
+    other.release();
+    expect([budget.held, budget.heldBy("a"), budget.heldBy("b")]).toEqual([0, 0, 0]);
+  });
+
+  it("gives the process's budget a quarter to a source, or one body at the cap if that is more", () => {
+    const budget = newWebhookBodyBudget();
+    expect(budget.sourceShare).toBe(Math.max(budget.capacity / 4, 5 * MB));
+    expect(budget.deadlineMs).toBe(BODY_DEADLINE_MS);
+    expect(REMIX_ROUTES_SOURCE).not.toMatch(/^[\d.:]+$/);
+  });
+});
+
+describe("sourceOf", () => {
+  it("counts an IPv4 address as itself and an IPv6 address by its /64", () => {
+    expect(sourceOf("203.0.113.9")).toBe("203.0.113.9");
+    expect(sourceOf("::ffff:203.0.113.9")).toBe("::ffff:203.0.113.9");
+    expect(sourceOf("2001:db8:aa:bb:1:2:3:4")).toBe("2001:db8:aa:bb::/64");
+    expect(sourceOf("2001:0db8:00aa:00bb:ffff::1")).toBe("2001:db8:aa:bb::/64");
+    expect(sourceOf("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(sourceOf("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(sourceOf("::1")).toBe("0:0:0:0::/64");
+    expect(sourceOf("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(sourceOf(undefined)).toBe("unknown");
   });
 });

@@ -21,6 +21,44 @@ afterAll(() => app.close());
 const settings = { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abcdef123456" };
 const HOUR = 60 * 60 * 1000;
 
+/**
+ * POSTs a signed app/uninstalled headed body of `size` bytes, with its length declared or
+ * chunked: the status and Connection header of the answer, or the error that came instead.
+ */
+function sendWhole(target: string, size: number, declared: boolean): Promise<{ status: number; connection?: string }> {
+  const url = new URL(target);
+  const headers: Record<string, string | number> = webhookHeaders({
+    topic: "app/uninstalled",
+    shop: "whole.myshopify.com",
+    apiVersion: API_VERSION,
+    body: "{}",
+    secret: TEST_SECRET,
+  });
+  if (declared) headers["content-length"] = size;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+      },
+    );
+    // Writing what the server no longer reads fails once it has answered and closed: only an
+    // error before any answer (a dropped connection) is the test's.
+    req.on("error", reject);
+    const chunk = Buffer.alloc(256 * 1024, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
 async function seedShop(shop: string) {
   await saveSettings(shop, settings);
   await storeOfflineSession(shop);
@@ -40,6 +78,15 @@ describe("body size", () => {
       expect(response.status).toBe(413);
     }
     expect(await prisma.webhookDelivery.count({ where: { shop: "big.myshopify.com" } })).toBe(0);
+  });
+
+  it("answers a body over the cap on a Remix webhook route with 413 and closes the connection, never drops it", async () => {
+    // Declared (refused before a byte is read) and chunked (refused once past the cap): either
+    // way the rest of the body is left unread, and the answer ends the connection.
+    for (const declared of [true, false]) {
+      const answer = await sendWhole(`${app.url}/webhooks/app/uninstalled`, 6 * 1024 * 1024, declared);
+      expect(answer, declared ? "declared" : "chunked").toEqual({ status: 413, connection: "close" });
+    }
   });
 
   it("refuses a chunked body with no declared length once it passes the cap", async () => {
