@@ -24,6 +24,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     headers: {
       "cache-control": "no-store",
       ...(answer.retryAfterSeconds && { "retry-after": String(answer.retryAfterSeconds) }),
+      // A body too large is left unread (readCapped): the connection ends with the answer.
+      ...(answer.status === 413 && { connection: "close" }),
     },
   });
 };
