@@ -18,6 +18,27 @@ import express from "express";
 import morgan from "morgan";
 import sourceMapSupport from "source-map-support";
 
+/**
+ * How long a client may take to send a request, set here rather than left at Node's defaults,
+ * which let a connection that sends headers and then nothing hold its request open for five
+ * minutes (requestTimeout 300 s, checked every 30 s: the 313 s an attack measured).
+ * A request cut off by these is answered 408 by Node, and its connection closed.
+ * - headersTimeout: every header within 10 s of the request's first byte. Shopify, browsers
+ *   and proxies send them at once; a client trickling them (slowloris) holds a socket no longer.
+ * - requestTimeout: the whole request within 30 s. Nothing the app takes is larger than a few
+ *   kilobytes but a webhook (5 MB at most), and a webhook body has 5 s of its own from its lane
+ *   or route (BODY_DEADLINE_MS in app/webhooks/body-budget.ts), so this bounds every other route.
+ * - connectionsCheckingInterval: the two above are checked each second, not every 30.
+ */
+const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };
+/**
+ * How long an idle connection is kept for the client's next request. Longer than Node's 5 s,
+ * and longer than the 60 s a host's load balancer commonly keeps idle connections to the app:
+ * a connection the app closed while the balancer reuses it costs a request a 502. An idle
+ * connection holds no request and no body budget.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** The server's arguments: its command line, or on the worker's thread what the main thread was given. */
 const args = isMainThread ? process.argv.slice(2) : workerData.serverArgs;
 const dev = args.includes("--dev");
@@ -73,7 +94,11 @@ async function serve(app) {
   if (at) handler.use(at, assets);
   else handler.use(assets);
   handler.use(express.static("public", { maxAge: "1h" }));
-  handler.use(morgan("tiny"));
+  // The access log: method, path, status, length and time, never the query. The query carries
+  // what must not be written down: Shopify's session token (id_token) on every embedded page
+  // load, the app proxy's signature and logged_in_customer_id, OAuth's hmac and code.
+  morgan.token("path", (request) => pathOf(request.originalUrl ?? request.url));
+  handler.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();
@@ -85,7 +110,7 @@ async function serve(app) {
     if (lane) void lane(request, response);
     else handler(request, response);
   };
-  const server = createServer((request, response) => {
+  const server = createServer(SERVER_TIMEOUTS, (request, response) => {
     if (built) return route(built, request, response);
     // A module that does not compile is the developer's to see, not a reason to stop serving.
     app.build().then(
@@ -96,6 +121,8 @@ async function serve(app) {
       },
     );
   });
+
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.

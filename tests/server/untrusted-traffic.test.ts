@@ -1,0 +1,213 @@
+import { existsSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import { webhookHeaders } from "../../sandbox/shopify";
+import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
+import { API_VERSION, deliver } from "../support/deliver";
+import { orderPayload } from "../support/fixtures";
+
+// What an outsider can send the production server (server.mjs and the build) without a secret,
+// probed as the attack on the running demo probed it: bodies that never arrive, bodies too
+// large, and URLs whose query carries tokens. Each is answered with a status, intake for signed
+// deliveries stays open, and no token reaches the log.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SECRET = "untrusted-api-secret";
+const KB = 1024;
+const MB = 1024 * KB;
+
+let app: AppProcess;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, "build/server/index.js")))
+    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
+  app = await startApp(
+    {
+      NODE_ENV: "test",
+      DATABASE_URL: process.env.DATABASE_URL!,
+      SHOPIFY_API_KEY: "untrusted-api-key",
+      SHOPIFY_API_SECRET: SECRET,
+      WORKER_ENABLED: "false",
+      LOG_LEVEL: "info",
+      NODE_OPTIONS: "",
+    },
+    () => {},
+  );
+});
+afterAll(() => app?.stop());
+
+interface Answer {
+  status: number;
+  connection?: string;
+}
+
+/** Raw bytes on a socket of their own: the status line and Connection header of the answer, once it comes. */
+function rawRequest(head: string, body = "") {
+  const { hostname, port } = new URL(app.url);
+  let answer: Answer | undefined;
+  const socket = connect(Number(port), hostname);
+  const answered = new Promise<Answer>((resolve, reject) => {
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      if (end === -1 || answer) return;
+      const lines = text.slice(0, end).split("\r\n");
+      const connection = lines.find((line) => /^connection:/i.test(line))?.replace(/^connection:\s*/i, "");
+      answer = { status: Number(lines[0]!.split(" ")[1]), connection: connection?.toLowerCase() };
+      resolve(answer);
+    });
+    socket.on("error", reject);
+    socket.on("close", () => reject(new Error("closed without an answer")));
+  });
+  // A socket the test gives up on (destroy) rejects an answer no one waits for any more.
+  answered.catch(() => {});
+  const written = new Promise<void>((resolve) => socket.write(head + body, () => resolve()));
+  return { answered, written, isAnswered: () => answer !== undefined, destroy: () => socket.destroy() };
+}
+
+/** A POST's head as Shopify sends a webhook, declaring `length` bytes of body. */
+function webhookHead(route: string, topic: string, length: number): string {
+  const headers = webhookHeaders({
+    topic,
+    shop: "idle.myshopify.com",
+    apiVersion: API_VERSION,
+    body: "{}",
+    secret: SECRET,
+  });
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return [`POST ${route} HTTP/1.1`, "Host: app.test", `Content-Length: ${length}`, ...lines, "", ""].join("\r\n");
+}
+
+/** POSTs `size` bytes through Node's client, declared or chunked: the answer's status and Connection header. */
+function postBody(target: string, headers: Record<string, string>, size: number, declared: boolean): Promise<Answer> {
+  const url = new URL(target);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers: { ...headers, ...(declared && { "content-length": String(size) }) },
+      },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+      },
+    );
+    // Once answered, what the client still writes may fail as the server closes: only an error
+    // before any answer (a dropped connection) is the test's.
+    req.on("error", reject);
+    const chunk = Buffer.alloc(64 * KB, "a");
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+describe("webhook bodies that never arrive", () => {
+  it("seven idle sockets declaring 32 MB leave a signed orders/create answered 200, and are answered 408", async () => {
+    const declared = [...Array<number>(6).fill(5 * MB), 2 * MB];
+    const idle = declared.map((length) => rawRequest(webhookHead("/webhooks/orders/create", "orders/create", length)));
+    // A compliance topic's Remix route, and a request whose headers never end (slowloris).
+    const idleRemix = rawRequest(webhookHead("/webhooks/customers/redact", "customers/redact", MB));
+    const endless = rawRequest("POST /proxy/touch HTTP/1.1\r\nHost: app.test\r\nX-Trickle: a");
+    const all = [...idle, idleRemix, endless];
+    try {
+      await Promise.all(all.map((each) => each.written));
+      // Let the server take in every head before the order comes.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+
+      const order = await deliver(app.url, "/webhooks/orders/create", {
+        topic: "orders/create",
+        shop: "beside-idle.myshopify.com",
+        body: orderPayload(),
+        secret: SECRET,
+      });
+      expect(order.status).toBe(200);
+      expect(idle.map((each) => each.isAnswered())).toEqual(declared.map(() => false));
+
+      // The lanes' and routes' deadline (5 s) cuts the idle bodies; Node's headersTimeout
+      // (10 s) the headers that never end.
+      for (const each of all) expect(await each.answered).toMatchObject({ status: 408, connection: "close" });
+    } finally {
+      for (const each of all) each.destroy();
+    }
+  });
+});
+
+describe("bodies over their cap", () => {
+  const touchUrl = () =>
+    `${app.url}/proxy/touch?${signedProxyQuery("", { shop: "untrusted.myshopify.com", apiSecret: SECRET }).toString()}`;
+
+  it("a 100 KB touch is answered 413 with connection: close, declared or chunked", async () => {
+    for (const declared of [true, false]) {
+      const answer = await postBody(touchUrl(), { "content-type": "application/json" }, 100 * KB, declared);
+      expect(answer, declared ? "declared" : "chunked").toEqual({ status: 413, connection: "close" });
+    }
+  });
+
+  it("a 6 MB body on a Remix webhook route is answered 413 with connection: close", async () => {
+    const headers = webhookHeaders({
+      topic: "customers/redact",
+      shop: "big.myshopify.com",
+      apiVersion: API_VERSION,
+      body: "{}",
+      secret: SECRET,
+    });
+    const answer = await postBody(`${app.url}/webhooks/customers/redact`, headers, 6 * MB, true);
+    expect(answer).toEqual({ status: 413, connection: "close" });
+  });
+});
+
+describe("the access log", () => {
+  it("names each request's method, path, status, length and time, and never its query", async () => {
+    const idToken = "eyJhbGciOiJIUzI1NiJ9.eyJkZXN0IjoibG9nLm15c2hvcGlmeS5jb20ifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+    await fetch(`${app.url}/app?embedded=1&shop=log.myshopify.com&host=YWRtaW4&id_token=${idToken}`, {
+      redirect: "manual",
+    });
+    const query = signedProxyQuery("", {
+      shop: "log.myshopify.com",
+      apiSecret: SECRET,
+      loggedInCustomerId: "7345901266",
+    });
+    const touch = await fetch(`${app.url}/proxy/touch?${query.toString()}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clickId: "clk_log", tag: null, cartToken: "cart-log" }),
+    });
+    expect(touch.status).toBe(202);
+    await fetch(`${app.url}/auth/login?shop=log.myshopify.com&hmac=3b1f0c9d8e7a&session=sess-9f8e7d&code=code-5a4b`, {
+      redirect: "manual",
+    });
+
+    await expect.poll(() => app.output()).toMatch(/^POST \/proxy\/touch 202 \S+ - [\d.]+ ms$/m);
+    await expect.poll(() => app.output()).toMatch(/^GET \/auth\/login \d{3} /m);
+    const output = app.output();
+    expect(output).toMatch(/^GET \/app \d{3} /m);
+    for (const secret of [
+      "id_token",
+      "eyJhbGciOiJIUzI1NiJ9",
+      "signature",
+      query.get("signature")!,
+      "logged_in_customer_id",
+      "7345901266",
+      "hmac",
+      "3b1f0c9d8e7a",
+      "sess-9f8e7d",
+      "code-5a4b",
+    ])
+      expect(output, secret).not.toContain(secret);
+  });
+});
