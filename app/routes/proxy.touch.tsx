@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { acceptTouch } from "../landing/accept-touch.server";
+import { readProxyQuery } from "../landing/touch-input";
 import { authenticate } from "../shopify.server";
 
 // The storefront's touches, through Shopify's app proxy (/apps/tag-guard/touch on the shop's
@@ -7,10 +8,11 @@ import { authenticate } from "../shopify.server";
 // nothing. The answer comes at once: the click's lookup runs in the background.
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-  // Shopify sends one shop. The library (shopify-api 14 and later) refuses a repeated shop too;
-  // refused here first, with a reason, so the shop a touch is for is never in doubt.
-  const shops = new URL(request.url).searchParams.getAll("shop");
-  if (shops.length !== 1) return json({ error: "the query must name exactly one shop" }, { status: 400 });
+  // One shop (a shop domain) and a fresh timestamp, checked here with a reason: the library
+  // answers a shop that is not a shop domain with a 500.
+  const query = readProxyQuery(new URL(request.url), Date.now());
+  if (!query.ok)
+    return json({ ok: false, error: query.error }, { status: 400, headers: { "cache-control": "no-store" } });
   try {
     await authenticate.public.appProxy(request);
   } catch (error) {
@@ -18,7 +20,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     // failed, which a touch does not need.
     if (!(error instanceof Response) || error.status < 500) throw error;
   }
-  const answer = await acceptTouch(shops[0]!, request);
+  const answer = await acceptTouch(query.shop, request);
   return json(answer.body, {
     status: answer.status,
     headers: {

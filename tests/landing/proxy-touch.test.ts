@@ -5,7 +5,7 @@ import { NEW_CLICKS_PER_CART_PER_HOUR } from "../../app/landing/record-touch.ser
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";
 import type { RouteServer } from "../support/route-server";
-import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
+import { appProxySignature, signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { TEST_SECRET } from "../support/deliver";
 import { sendTouch } from "../support/touch";
 
@@ -94,6 +94,12 @@ describe("a touch", () => {
     for (const [body, status, error] of [
       ["{not json", 400, /not JSON/],
       [{ clickId: "clk\u0000x", tag: null, cartToken }, 400, /control characters/],
+      [{ clickId: "clk\u0085x", tag: null, cartToken }, 400, /control characters/],
+      [{ clickId: "clk_3", tag: "tag\u007f", cartToken }, 400, /control characters/],
+      // JSON.stringify writes a lone surrogate as its \ud800 escape, which JSON.parse turns back into one.
+      [{ clickId: "clk_3", tag: "alice-\ud800", cartToken }, 400, /tag is not well-formed text/],
+      [{ clickId: "clk\udc00", tag: null, cartToken }, 400, /clickId is not well-formed text/],
+      ['{"clickId":"clk_3","tag":"\\udbff","cartToken":"' + cartToken + '"}', 400, /lone surrogate/],
       [{ clickId: "c".repeat(257), tag: null, cartToken }, 400, /longer than 256/],
       [{ clickId: "clk_3", tag: "t".repeat(513), cartToken }, 400, /longer than 512/],
       [{ clickId: "clk_3", tag: null, cartToken: "abc?key=secret" }, 400, /not a cart token/],
@@ -106,6 +112,76 @@ describe("a touch", () => {
     }
     expect((await fetch(`${app.url}/proxy/touch`)).status).toBe(405);
     expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+  });
+
+  it("keeps an emoji whole: a surrogate pair is text", async () => {
+    const shop = await newShop();
+    const response = await sendTouch(app.url, shop, {
+      clickId: "clk_emoji",
+      tag: "alice-\u{1f600}",
+      cartToken: cart(),
+    });
+    expect(response.status).toBe(202);
+    expect((await prisma.landingTouch.findFirstOrThrow({ where: { shop } })).tag).toBe("alice-\u{1f600}");
+  });
+
+  it("refuses a query Shopify's proxy could not have sent: 400 with a reason, nothing stored", async () => {
+    const shop = await newShop();
+    const now = Math.trunc(Date.now() / 1000);
+    const body = JSON.stringify({ clickId: "clk_q", tag: null, cartToken: cart() });
+    /** The query as given, signed under the app's secret exactly as Shopify signs one. */
+    const signed = (params: [string, string][]) => {
+      const query = new URLSearchParams(params);
+      query.set("signature", appProxySignature(query, TEST_SECRET));
+      return query;
+    };
+    const base = (timestamp: string | null, forShop = shop): [string, string][] => [
+      ["shop", forShop],
+      ["logged_in_customer_id", ""],
+      ["path_prefix", "/apps/tag-guard"],
+      ...(timestamp === null ? [] : ([["timestamp", timestamp]] as [string, string][])),
+    ];
+    for (const [query, error] of [
+      [signed(base(null)), /one timestamp/],
+      [signed(base("soon")), /one timestamp/],
+      [signed(base(`${now}.5`)), /one timestamp/],
+      [signed(base("")), /one timestamp/],
+      [signed([...base(String(now)), ["timestamp", String(now)]]), /one timestamp/],
+      [signed(base(String(now - 91))), /more than 90 seconds/],
+      [signed(base(String(now - 86_400 * 365))), /more than 90 seconds/],
+      [signed(base(String(now + 120))), /more than 90 seconds/],
+      [signed([...base(String(now)), ["note", "a\u0007b"]]), /control characters/],
+    ] as const) {
+      const response = await fetch(`${app.url}/proxy/touch?${query.toString()}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(response.status, query.toString()).toBe(400);
+      expect((await response.json()).error, query.toString()).toMatch(error);
+    }
+    expect(await stored(shop)).toEqual({ touches: 0, clicks: 0, lookups: 0 });
+    // Within the window either way, it is a touch.
+    const fresh = await fetch(`${app.url}/proxy/touch?${signed(base(String(now - 60))).toString()}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(fresh.status).toBe(202);
+  });
+
+  it("a correctly signed call for a shop that is not a shop domain: 400, not the library's 500", async () => {
+    for (const shop of [
+      "evil.example",
+      "Landing-Shop.myshopify.com",
+      "landing-1.myshopify.com\u0000",
+      "a.myshopify.com.evil.example",
+    ]) {
+      const response = await sendTouch(app.url, shop, { clickId: "clk_s", tag: null, cartToken: cart() });
+      expect(response.status, shop).toBe(400);
+      expect((await response.json()).error, shop).toMatch(/not a myshopify.com domain/);
+    }
+    expect(await prisma.landingTouch.count({ where: { clickId: "clk_s" } })).toBe(0);
   });
 
   it("keeps nothing for a shop that has not set the app up", async () => {
