@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
-import type { OrderValueBasis } from "../settings/order-value-basis";
+import { ORDER_VALUE_BASES, type OrderValueBasis } from "../settings/order-value-basis";
+import { MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../units/shopify-ids";
 
 // The slice of a refunds/create or orders/cancelled payload the ledger needs, and nothing else:
@@ -29,15 +30,29 @@ export type OrderEventFacts = RefundFacts | CancelFacts;
 export type OrderEventRead = { ok: true; facts: OrderEventFacts } | { ok: false; reason: string };
 
 const Digits = z.string().regex(SHOPIFY_ID);
+// Bounded as an order's amounts are (order-facts.ts): what a refund gives back is never below
+// zero and never beyond the largest order value. A negative amount would take the refunded
+// total back, and the next genuine refund would then adjust nothing.
 const Amount = z
   .union([z.string(), z.number()])
   .transform(String)
-  .pipe(z.string().regex(/^-?\d{1,13}(\.\d{1,6})?$/, "must be a decimal amount"));
-const Money = z.object({ shop_money: z.object({ amount: Amount, currency_code: z.string().max(8).nullish() }) });
+  .pipe(
+    z
+      .string()
+      // abort: Decimal throws on what the pattern refuses ("1,000.00"), so the bound is not read then.
+      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
+      .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
+  );
+// The currency is compared with the commission's and written into the event's result: an ISO
+// 4217 code, as an order's is, so no control character or lone surrogate reaches a stored row.
+const Currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code");
+const Money = z.object({ shop_money: z.object({ amount: Amount, currency_code: Currency.nullish() }) });
 const Id = z.union([z.number().nonnegative(), Digits]);
+/** More units of one line than any order holds: a quantity beyond it is not a refund. */
+const MAX_REFUND_QUANTITY = 1_000_000;
 
 const RefundLine = z.object({
-  quantity: z.number().int().nonnegative().nullish(),
+  quantity: z.number().int().nonnegative().max(MAX_REFUND_QUANTITY).nullish(),
   subtotal: Amount.nullish(),
   subtotal_set: Money.nullish(),
   total_tax: Amount.nullish(),
@@ -118,6 +133,15 @@ export function readRefund(payload: unknown, rawBody: string): OrderEventRead {
   const shippingTotal = sum(
     shipping.map((line) => amountOf(line.subtotal_amount_set, null).plus(amountOf(line.tax_amount_set, null))),
   );
+  const total = subtotal.plus(lineTax).plus(shippingTotal);
+  // Each amount is bounded above; so is what the refund gives back in all, on every basis.
+  for (const [what, amount] of [
+    ["the refunded line subtotals", subtotal],
+    ["the refunded line prices times their quantities", beforeDiscounts],
+    ["the refunded lines, their tax and shipping", total],
+  ] as const) {
+    if (amount.gt(MAX_ORDER_VALUE)) return { ok: false, reason: `${what} add up to more than ${MAX_ORDER_VALUE}` };
+  }
   const currency =
     lines.find((line) => line.subtotal_set?.shop_money.currency_code)?.subtotal_set?.shop_money.currency_code ??
     shipping.find((line) => line.subtotal_amount_set?.shop_money.currency_code)?.subtotal_amount_set?.shop_money
@@ -134,7 +158,7 @@ export function readRefund(payload: unknown, rawBody: string): OrderEventRead {
       refunded: {
         subtotal_after_discounts: subtotal.toFixed(),
         subtotal_before_discounts: beforeDiscounts.toFixed(),
-        total_price: subtotal.plus(lineTax).plus(shippingTotal).toFixed(),
+        total_price: total.toFixed(),
       },
     },
   };
@@ -155,12 +179,27 @@ export function eventSourceId(facts: OrderEventFacts): string {
   return facts.kind === "refund" ? facts.refundId : facts.orderId;
 }
 
-/** Facts stored by intake, read back; null when they cannot be (the event is then recorded as unreadable). */
+/** A refunded amount as intake stores it: a decimal of at least 0 and at most the largest order value. */
+function isRefundedAmount(value: unknown): boolean {
+  return typeof value === "string" && /^\d{1,13}(\.\d+)?$/.test(value) && new Decimal(value).lte(MAX_ORDER_VALUE);
+}
+
+/**
+ * Facts stored by intake, read back; null when they cannot be (the event is then recorded as
+ * unreadable). A refund stored before its amounts were bounded, with one below zero or beyond
+ * the bound, is unreadable too: it is never applied.
+ */
 export function parseEventFacts(text: string): OrderEventFacts | null {
   try {
     const value = JSON.parse(text) as Partial<RefundFacts> & Partial<CancelFacts>;
     if (value.kind === "cancel" && typeof value.orderId === "string") return value as CancelFacts;
-    if (value.kind === "refund" && typeof value.orderId === "string" && value.refunded) return value as RefundFacts;
+    if (
+      value.kind === "refund" &&
+      typeof value.orderId === "string" &&
+      value.refunded &&
+      ORDER_VALUE_BASES.every((basis) => isRefundedAmount(value.refunded![basis]))
+    )
+      return value as RefundFacts;
     return null;
   } catch {
     return null;

@@ -3,15 +3,15 @@ import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { storableText, storableTime } from "../database/storable";
 import type { OrderValueBasis } from "../settings/order-value-basis";
+import { MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
 // whole payload: it carries the shopper's name and addresses, which the app has no use for, and
 // any script on the storefront can stuff the cart's attributes, so only ours are kept, each cut.
 
-/** Largest order value the app accepts, in the currency's major unit (a trillion). Commissions
- * stay exact integers of minor units far below 2^63, even summed over a day's orders. */
-export const MAX_ORDER_VALUE = "1000000000000";
+/** Largest order value the app accepts (app/units/amounts.ts: refunds are held to it too). */
+export { MAX_ORDER_VALUE };
 /** Longest value kept of one of our cart attributes, of the landing page URL, of the cart token. */
 export const MAX_KEPT_TEXT = 2_048;
 const MAX_CART_TOKEN = 256;

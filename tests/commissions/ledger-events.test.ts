@@ -151,6 +151,66 @@ describe("refunds and cancellations", () => {
     expect(ledger.record?.reversedAt).toBeInstanceOf(Date);
   });
 
+  it("refuses a negative refund with a recorded outcome, and the next genuine refund is applied in full", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "150.00" });
+    await w.runOnce();
+    await refundOrder(h, shop, payload, { subtotal: "50.00" });
+    await w.runOnce();
+    // Signed as Shopify signs, but a refund that gives back less than nothing is not a refund.
+    const { refund: negative, statuses } = await refundOrder(h, shop, payload, { subtotal: "-50.00" });
+    expect(statuses).toEqual([200]);
+    await w.runOnce();
+    await refundOrder(h, shop, payload, { subtotal: "50.00" });
+    await w.runOnce();
+    const { record, entries } = await ledgerOf(shop, payload.id);
+    // 15.00 credited on 150.00; 50.00 and then 50.00 more refunded: a third back each time.
+    expect(entries).toEqual([
+      ["credit", "15.00"],
+      ["refund", "-5.00"],
+      ["refund", "-5.00"],
+    ]);
+    expect(record).toMatchObject({ amount: "5.00", amountMinor: 500n, refunded: "100", status: "pending" });
+    const refused = await prisma.webhookDelivery.findFirstOrThrow({
+      where: { shop, topic: "refunds/create", eventId: `evt-refund-${String(negative.id)}` },
+    });
+    expect(refused).toMatchObject({ status: "invalid", reason: expect.stringMatching(/at least 0/) });
+    expect(await prisma.orderEvent.count({ where: { shop, sourceId: String(negative.id) } })).toBe(0);
+  });
+
+  it("never applies a refund stored with a negative or absurd amount (before amounts were bounded)", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    await w.stop();
+    const { payload } = await placeOrder(h, { shop, subtotal: "150.00" });
+    const stored = (sourceId: string, amount: string) => ({
+      id: `stored-${sourceId}`,
+      shop,
+      orderId: String(payload.id),
+      kind: "refund",
+      sourceId,
+      receivedAt: new Date(),
+      facts: JSON.stringify({
+        kind: "refund",
+        orderId: String(payload.id),
+        refundId: sourceId,
+        currency: "USD",
+        refunded: { subtotal_after_discounts: amount, subtotal_before_discounts: amount, total_price: amount },
+      }),
+    });
+    await prisma.orderEvent.createMany({ data: [stored("1", "-50"), stored("2", "1e20"), stored("3", "NaN")] });
+    await startWorker().runOnce();
+    const { record, entries } = await ledgerOf(shop, payload.id);
+    expect(entries).toEqual([["credit", "15.00"]]);
+    expect(record).toMatchObject({ amount: "15.00", refunded: "0" });
+    expect((await eventsOf(shop, payload.id)).map((e) => e.result)).toEqual([
+      "not applied: its stored facts cannot be read",
+      "not applied: its stored facts cannot be read",
+      "not applied: its stored facts cannot be read",
+    ]);
+  });
+
   it("does not move a subtotal basis for refunded shipping", async () => {
     const shop = await newShop();
     const w = startWorker();

@@ -89,6 +89,78 @@ describe("refunds/create", () => {
     }
   });
 
+  it("records a signed refund whose amounts are negative or absurd as invalid, with a 200, and keeps no event", async () => {
+    const line = (amount: string, extra: Record<string, unknown> = {}) => ({
+      quantity: 1,
+      subtotal_set: { shop_money: { amount, currency_code: "USD" } },
+      ...extra,
+    });
+    const cases: [string, unknown, RegExp][] = [
+      ["negative", { id: 11, order_id: 21, refund_line_items: [line("-50.00")] }, /subtotal_set.*at least 0/],
+      ["negative bare", { id: 12, order_id: 22, refund_line_items: [{ subtotal: -5 }] }, /subtotal.*at least 0/],
+      [
+        "negative tax",
+        {
+          id: 13,
+          order_id: 23,
+          refund_line_items: [line("5.00", { total_tax_set: { shop_money: { amount: "-1" } } })],
+        },
+        /total_tax_set.*at least 0/,
+      ],
+      [
+        "negative shipping",
+        {
+          id: 14,
+          order_id: 24,
+          refund_shipping_lines: [{ subtotal_amount_set: { shop_money: { amount: "-6.95", currency_code: "USD" } } }],
+        },
+        /subtotal_amount_set.*at least 0/,
+      ],
+      ["beyond an order", { id: 15, order_id: 25, refund_line_items: [line("1000000000000.01")] }, /at most/],
+      [
+        "lines adding up beyond an order",
+        { id: 16, order_id: 26, refund_line_items: [line("999999999999"), line("999999999999")] },
+        /add up to more than/,
+      ],
+      [
+        "a quantity no order holds",
+        { id: 17, order_id: 27, refund_line_items: [line("1.00", { quantity: 1e12, line_item: { price: "1.00" } })] },
+        /quantity/,
+      ],
+    ];
+    for (const [what, body, reason] of cases) {
+      const eventId = `evt-bounded-${what}`;
+      expect((await refundDelivery(body, eventId)).status, what).toBe(200);
+      const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { shop: SHOP, eventId } });
+      expect(delivery.status, what).toBe("invalid");
+      expect(delivery.reason, what).toMatch(reason);
+    }
+    expect(
+      await prisma.orderEvent.count({
+        where: { shop: SHOP, sourceId: { in: ["11", "12", "13", "14", "15", "16", "17"] } },
+      }),
+    ).toBe(0);
+  });
+
+  it("records a signed refund whose currency is not a currency code (control characters, a lone surrogate) as invalid", async () => {
+    for (const [n, code] of [
+      [31, "U\u0000D"],
+      [32, "\ud800SD"],
+      [33, "usd"],
+      [34, "USD\n"],
+    ] as const) {
+      const body = {
+        id: n,
+        order_id: n + 100,
+        refund_line_items: [{ subtotal_set: { shop_money: { amount: "1.00", currency_code: code } } }],
+      };
+      const eventId = `evt-currency-${n}`;
+      expect((await refundDelivery(body, eventId)).status).toBe(200);
+      const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { shop: SHOP, eventId } });
+      expect(delivery).toMatchObject({ status: "invalid", reason: expect.stringMatching(/ISO 4217/) });
+    }
+  });
+
   it("refuses a forged signature and a body replayed under another topic", async () => {
     const refund = buildRefundCreatePayload({ orderId: 6_400_000_000_002, lines: [{ price: "1.00" }] });
     const forged = await deliver(app.url, "/webhooks/refunds/create", {
