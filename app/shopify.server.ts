@@ -3,6 +3,7 @@ import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-r
 import { env } from "./platform/env.server";
 import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./platform/logger.server";
+import { checkingSessionTokenShop } from "./sessions/admin-request.server";
 import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
 import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
@@ -63,7 +64,12 @@ const shopify = shopifyApp({
 
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+export const authenticate = {
+  ...shopify.authenticate,
+  // A session token naming no shop, or another shop than the request, is a 401 here: the
+  // library would throw (a 500) while looking its session up.
+  admin: checkingSessionTokenShop(shopify.authenticate.admin),
+};
 export const unauthenticated = shopify.unauthenticated;
 /** The shop's Admin client for background work, one token refresh per shop at a time. */
 export const offlineAdmin = offlineAdminFrom(shopify.unauthenticated.admin);
