@@ -53,9 +53,11 @@ const ledgerSettings = {
         const problem =
           !id.trim() || id.length > MAX_CREATOR_ID
             ? `each line starts with a creator id of 1 to ${MAX_CREATOR_ID} characters`
-            : !Rate.safeParse(rate).success
-              ? `${id}: ${/^\d{1,3}(\.\d{1,4})?$/.test(rate.trim()) ? RATE_RANGE : RATE_FORMAT}`
-              : null;
+            : !PRINTABLE.test(id)
+              ? "a creator id cannot contain control characters"
+              : !Rate.safeParse(rate).success
+                ? `${id}: ${/^\d{1,3}(\.\d{1,4})?$/.test(rate.trim()) ? RATE_RANGE : RATE_FORMAT}`
+                : null;
         if (problem) {
           ctx.addIssue({ code: "custom", message: problem });
           return;

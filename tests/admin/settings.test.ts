@@ -309,6 +309,25 @@ describe("empty and malformed fields, answered by the schema itself", () => {
   });
 });
 
+describe("text the settings form carries", () => {
+  it("refuses control characters in every text field with a 400 naming the field, saving nothing", async () => {
+    for (const [field, value, error] of [
+      ["clickServiceUrl", `${clicks.url}/\u0001`, /control characters/],
+      ["hijackTag", "hijacked\u0000", /control characters/],
+      ["hijackTag", "hi\u0085jacked", /control characters/],
+      ["tagParams", "tag\u0007", /letters, digits/],
+      ["apiKey", "ck_live\u0000abcdef", /characters an HTTP header cannot carry/],
+      ["creatorRates", "cr\u0001alice = 10", /creator id cannot contain control characters/],
+      ["creatorRates", "cr_alice\u0000 = 10", /creator id cannot contain control characters/],
+    ] as const) {
+      const { status, body } = await save(form({ [field]: value }));
+      expect(status, `${field} ${JSON.stringify(value)}`).toBe(400);
+      expect(body.errors[field], field).toMatch(error);
+    }
+    expect(await prisma.shopSettings.count()).toBe(0);
+  });
+});
+
 describe("the commission ledger's settings", () => {
   it("saves a hold period and per-creator rates, and keeps them when a form omits them", async () => {
     const { status, body } = await save(form({ holdDays: "14", creatorRates: "cr_alice = 12.5\n\ncr_bob: 20%\n" }));
