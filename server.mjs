@@ -131,7 +131,15 @@ async function serve(app) {
   // Without HOST, every interface (IPv4 and IPv6), as remix-serve listens.
   if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);
-  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => server.close());
+  // Keep-alive sockets outlive close() by up to KEEP_ALIVE_TIMEOUT_MS: the idle ones go at once,
+  // and any still open after a grace period for answers in flight, so a stop never waits a minute.
+  const SHUTDOWN_GRACE_MS = 2_000;
+  for (const signal of ["SIGTERM", "SIGINT"])
+    process.once(signal, () => {
+      server.close();
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    });
 }
 
 /** @param {string | undefined} target */

@@ -159,15 +159,15 @@ describe("bodies over their cap", () => {
   });
 
   it("a 6 MB body on a Remix webhook route is answered 413 with connection: close", async () => {
-    const headers = webhookHeaders({
-      topic: "customers/redact",
-      shop: "big.myshopify.com",
-      apiVersion: API_VERSION,
-      body: "{}",
-      secret: SECRET,
-    });
-    const answer = await postBody(`${app.url}/webhooks/customers/redact`, headers, 6 * MB, true);
-    expect(answer).toEqual({ status: 413, connection: "close" });
+    // The head alone: the refusal comes from the declared length, before a byte of the body. A
+    // client still pushing megabytes when the server closes may meet a reset before it reads the
+    // answer (TCP's race, not the app's), which made a test that sent them flaky.
+    const request = rawRequest(webhookHead("/webhooks/customers/redact", "customers/redact", 6 * MB));
+    try {
+      expect(await request.answered).toEqual({ status: 413, connection: "close" });
+    } finally {
+      request.destroy();
+    }
   });
 });
 
