@@ -316,6 +316,11 @@ export async function updateWhere(
   return tx.execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(data)} WHERE ${where}`);
 }
 
+/** Deletes the rows `where` picks; returns how many. */
+export async function deleteWhere(tx: Sql, table: string, where: Prisma.Sql): Promise<number> {
+  return tx.execute(Prisma.sql`DELETE FROM ${quoted(table)} WHERE ${where}`);
+}
+
 /** The model's row with this id, as the client would return it, or null. */
 export async function rowById<T>(tx: Sql, model: Prisma.ModelName, id: string): Promise<T | null> {
   const rows = await tx.rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM ${quoted(model)} WHERE "id" = ${id}`);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type Verification } from "@prisma/client";
 import { z } from "zod";
 import { isUniqueViolation } from "../database/db.server";
-import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
+import { deleteWhere, insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
 import { logger } from "../platform/logger.server";
 import { parseStoredFacts } from "../verification/order-facts";
@@ -96,7 +96,7 @@ export async function handleShopRedact(delivery: SignedDelivery, now = new Date(
         table === "PayoutLine"
           ? Prisma.sql`"payoutId" IN (SELECT "id" FROM "Payout" WHERE "shop" = ${shop})`
           : Prisma.sql`"shop" = ${shop}`;
-      await tx.execute(Prisma.sql`DELETE FROM ${Prisma.raw(`"${table}"`)} WHERE ${ofShop}`);
+      await deleteWhere(tx, table, ofShop);
     }
     await recordDelivery(tx, shop, SHOP_REDACT, key, LIFECYCLE_OUTCOMES.applied, now);
     return { outcome: "applied" };
