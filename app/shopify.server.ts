@@ -1,9 +1,11 @@
 import "@shopify/shopify-app-remix/adapters/node";
+import { shopifyApi } from "@shopify/shopify-api";
 import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { env } from "./platform/env.server";
 import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./platform/logger.server";
 import { checkingSessionTokenShop } from "./sessions/admin-request.server";
+import { appProxySignatureValid } from "./sessions/app-proxy-signature.server";
 import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
 import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
@@ -62,6 +64,20 @@ const shopify = shopifyApp({
   sessionStorage: new SealedSessionStorage(sql),
 });
 
+// The library's own primitives on the same settings, for what the app does beside `authenticate`:
+// an app proxy's signature checked without loading (or refreshing) the shop's session.
+const appUrl = new URL(settings.appUrl);
+const api = shopifyApi({
+  apiKey: settings.apiKey,
+  apiSecretKey: settings.apiSecretKey,
+  apiVersion: settings.apiVersion,
+  scopes: settings.scopes,
+  hostName: appUrl.host,
+  hostScheme: appUrl.protocol === "http:" ? "http" : "https",
+  isEmbeddedApp: true,
+  logger: settings.logger,
+});
+
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = {
@@ -71,6 +87,12 @@ export const authenticate = {
   admin: checkingSessionTokenShop(shopify.authenticate.admin),
 };
 export const unauthenticated = shopify.unauthenticated;
+/**
+ * Whether a forwarded query carries Shopify's app proxy signature, checked as the library's
+ * authenticate.public.appProxy checks it, but without the shop's session: a storefront call
+ * needs no token, so public traffic never loads one, nor sets off its refresh.
+ */
+export const hasAppProxySignature = (query: URLSearchParams) => appProxySignatureValid(api, query);
 /** The shop's Admin client for background work, one token refresh per shop at a time. */
 export const offlineAdmin = offlineAdminFrom(shopify.unauthenticated.admin);
 export const login = shopify.login;

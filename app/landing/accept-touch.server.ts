@@ -1,3 +1,5 @@
+import { env } from "../platform/env.server";
+import { shopperSource } from "../platform/network-source";
 import { readCapped } from "../webhooks/read-capped";
 import { touchLimit } from "./rate-limits.server";
 import { recordTouch } from "./record-touch.server";
@@ -25,7 +27,8 @@ export async function acceptTouch(shop: string, request: Request, now = new Date
   const input = readTouch(json);
   if (!input.ok) return { status: 400, body: { ok: false, error: input.error } };
 
-  const waitMs = touchLimit(shop, input.touch.cartToken, clientAddress(request), now.getTime());
+  const shopper = shopperSource(request.headers.get("x-forwarded-for"), env().TRUSTED_PROXY_HOPS);
+  const waitMs = touchLimit(shop, input.touch.cartToken, shopper, now.getTime());
   if (waitMs > 0) return limited("too many touches; slow down", waitMs);
   const result = await recordTouch(shop, input.touch, now);
   if (result.status === "limited") return limited(result.reason, result.retryAfterMs);
@@ -34,12 +37,4 @@ export async function acceptTouch(shop: string, request: Request, now = new Date
 
 function limited(error: string, waitMs: number): TouchAnswer {
   return { status: 429, body: { ok: false, error }, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-}
-
-/**
- * The shopper's address as Shopify's proxy forwards it (the first X-Forwarded-For entry), used
- * only as a rate-limit key in memory; null when absent.
- */
-function clientAddress(request: Request): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || null;
 }

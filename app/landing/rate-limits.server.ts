@@ -1,5 +1,6 @@
-// In-memory rate limits for the public app proxy, per cart token and per client address. An
-// address is held here only as a key for a minute's counting, never stored. Each instance
+// In-memory rate limits for the public app proxy, per cart token and per shopper address, both
+// within one shop. The address is the one Shopify's proxy forwards (network-source.ts), held
+// here only as a key for a minute's counting, never stored. Each instance
 // counts on its own: the durable caps (new clicks per cart, lookups per shop) are in the
 // database (record-touch.server.ts).
 
@@ -38,8 +39,8 @@ const perCart = new FixedWindowCounter(TOUCHES_PER_CART);
 const perAddress = new FixedWindowCounter(TOUCHES_PER_ADDRESS);
 
 /** 0 when the call may go on, else the milliseconds to wait (the larger of the two limits). */
-export function touchLimit(shop: string, cartToken: string, address: string | null, now: number): number {
+export function touchLimit(shop: string, cartToken: string, shopper: string | null, now: number): number {
   const cart = perCart.hit(`${shop} ${cartToken}`, now);
-  const client = address ? perAddress.hit(address, now) : 0;
+  const client = shopper ? perAddress.hit(`${shop} ${shopper}`, now) : 0;
   return Math.max(cart, client);
 }

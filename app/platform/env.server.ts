@@ -97,6 +97,10 @@ const EnvSchema = z.object({
     .min(64 * 1024)
     .max(1024 * 1024 * 1024)
     .default(32 * 1024 * 1024),
+  // Proxies of the app's own (a load balancer) between Shopify and the app that append to
+  // X-Forwarded-For: the shopper's address is the entry Shopify's app proxy wrote, this many
+  // from the end (platform/network-source.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
 });
 

@@ -100,29 +100,3 @@ export interface BodyHold {
   /** How long the body has to arrive whole, from the start of its reading. */
   readonly deadlineMs: number;
 }
-
-/**
- * The source a connection's bytes are counted against: its peer's address; an IPv6 address by
- * its /64, the block one subscriber is given, so that a single host cannot pass for many.
- * IPv4 (and IPv4 mapped into IPv6, as a dual-stack server sees it) is its own address.
- */
-export function sourceOf(address: string | undefined): string {
-  if (!address) return "unknown";
-  if (!address.includes(":") || address.includes(".")) return address;
-  const zone = address.indexOf("%");
-  const bare = zone === -1 ? address : address.slice(0, zone);
-  const gap = bare.indexOf("::");
-  const head = (gap === -1 ? bare : bare.slice(0, gap)).split(":").filter(Boolean);
-  const tail =
-    gap === -1
-      ? []
-      : bare
-          .slice(gap + 2)
-          .split(":")
-          .filter(Boolean);
-  const groups = [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill("0"), ...tail];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(":")}::/64`;
-}

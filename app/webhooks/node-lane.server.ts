@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "../platform/logger.server";
-import { sourceOf } from "./body-budget";
+import { sourceOf } from "../platform/network-source";
 import { BodyCutShort, readCappedNode } from "./read-capped";
 import { verifyDelivery, WebhookRefusal, type VerifiedDelivery } from "./receive.server";
 import type { WebhookTopic } from "./topics";
