@@ -8,12 +8,17 @@ import { wakeWorker } from "../queue/wake.server";
 
 // Records one touch from the storefront: append-only, plus one click record per (shop, click id)
 // whose lookup-click runs once, in the background (job "lookup-click"), never on the request
-// path and never per page view. Two caps kept in the database hold across instances: new click
-// ids per cart token per hour (a script inventing ids cannot make the app look them all up) and
-// lookups per shop per hour (the merchant's setting).
+// path and never per page view, at the shop's pace (lookup-pace.server.ts). Two caps kept in
+// the database hold across instances and bound what public traffic can store: new click ids
+// per cart token per hour (a script inventing ids cannot make the app look them all up), and
+// new click records per shop per hour, far above its lookups so that a flood of made-up ids
+// fills the lookup line, where the newest click goes first, before it denies any landing
+// (decision 033).
 
 /** New click ids one cart may bring in an hour. */
 export const NEW_CLICKS_PER_CART_PER_HOUR = 10;
+/** New click records a shop may take in an hour, per lookup an hour it allows. */
+export const NEW_CLICKS_PER_LOOKUP = 10;
 const HOUR_MS = 60 * 60 * 1000;
 
 export type TouchResult =
@@ -61,11 +66,12 @@ async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour:
     Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${touch.clickId}`,
   );
   if (!record) {
-    const [counted] = await tx.rows<{ lookups: number | bigint | string }>(
-      Prisma.sql`SELECT COUNT(*) AS "lookups" FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo}`,
-    );
-    if (Number(counted?.lookups ?? 0) >= lookupsPerHour)
-      return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
+    const most = NEW_CLICKS_PER_LOOKUP * lookupsPerHour;
+    const [counted] = await tx.rows<{ clicks: number | bigint | string }>(Prisma.sql`
+      SELECT COUNT(*) AS "clicks" FROM (
+        SELECT 1 FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo} LIMIT ${most}
+      ) AS "recent"`);
+    if (Number(counted?.clicks ?? 0) >= most) return limited(`at most ${most} new clicks an hour for this shop`);
     const id = randomUUID();
     await insertRows(tx, "ClickRecord", [{ id, shop, clickId: touch.clickId, state: "pending", firstSeenAt: now }]);
     await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);

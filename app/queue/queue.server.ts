@@ -101,15 +101,19 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
                               ORDER BY "runAt" LIMIT ${limit})
             LIMIT ${limit})
           RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`);
-  return rows.map((row) => ({
-    id: row.id,
-    shop: row.shop,
-    kind: row.kind as JobKind,
-    subject: row.subject,
-    attempts: Number(row.attempts),
-    runAt: readDate(row.runAt),
-    owner,
-  }));
+  // RETURNING keeps no order: jobs start in the order they fell due (a deferred lookup waits
+  // behind a newer click's, lookup-pace.server.ts).
+  return rows
+    .map((row) => ({
+      id: row.id,
+      shop: row.shop,
+      kind: row.kind as JobKind,
+      subject: row.subject,
+      attempts: Number(row.attempts),
+      runAt: readDate(row.runAt),
+      owner,
+    }))
+    .sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
 }
 
 /**

@@ -228,3 +228,68 @@ describe("the server's record wins over the cart's attributes", () => {
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed", tampered: false });
   });
 });
+
+describe("a flood of made-up click ids (decision 033)", () => {
+  const lookupsAtService = () => h.clicks.state.requests.filter((request) => request.path === LOOKUP).length;
+  const recordOf = (shop: string, clickId: string) =>
+    prisma.clickRecord.findUniqueOrThrow({ where: { shop_clickId: { shop, clickId } } });
+
+  it("is looked up at the shop's pace, and a shopper landing after it is looked up before it", async () => {
+    shopNumber += 1;
+    const shop = `landing-verdict-${shopNumber}.myshopify.com`;
+    await installShop(h, shop, { landingLookupsPerHour: 60 }); // one lookup a minute
+    for (let i = 0; i < 40; i += 1) {
+      const touch = {
+        clickId: `clk_made_up_${i}`,
+        tag: "honey-77",
+        cartToken: `c1-${randomBytes(10).toString("hex")}`,
+      };
+      expect((await sendTouch(h.app.url, shop, touch, { address: `198.51.100.${i}` })).status).toBe(202);
+    }
+    const start = Date.now();
+    h.clock.now = new Date(start);
+    const before = lookupsAtService();
+    w = worker(h);
+    await w.runOnce();
+    expect(lookupsAtService() - before).toBe(1);
+
+    const { clickId } = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    const shopper = { clickId, tag: "alice-20", cartToken: `c1-${randomBytes(10).toString("hex")}` };
+    expect((await sendTouch(h.app.url, shop, shopper, { address: "203.0.113.50" })).status).toBe(202);
+
+    let minutes = 0;
+    while ((await recordOf(shop, clickId)).state === "pending" && minutes < 10) {
+      minutes += 1;
+      h.clock.now = new Date(start + minutes * 60_000 + 1_000);
+      await w.runOnce();
+    }
+    expect(await recordOf(shop, clickId)).toMatchObject({ state: "known", creatorId: "cr_alice" });
+    // The shopper's click went first: the minute after the flood's first lookup.
+    expect(minutes).toBe(1);
+    // The flood spent the shop's pace and no more: one lookup a minute.
+    expect(lookupsAtService() - before).toBe(minutes + 1);
+  });
+
+  it("a click still waiting when its hour is over is given up without a call", async () => {
+    shopNumber += 1;
+    const shop = `landing-verdict-${shopNumber}.myshopify.com`;
+    await installShop(h, shop, { landingLookupsPerHour: 10 });
+    for (const clickId of ["clk_first", "clk_second"]) {
+      const touch = { clickId, tag: null, cartToken: `c1-${randomBytes(10).toString("hex")}` };
+      expect((await sendTouch(h.app.url, shop, touch)).status).toBe(202);
+    }
+    const start = Date.now();
+    h.clock.now = new Date(start);
+    w = worker(h);
+    await w.runOnce();
+    const before = lookupsAtService();
+    h.clock.now = new Date(start + HOUR + 1_000);
+    await w.runOnce();
+    expect(lookupsAtService()).toBe(before);
+    const states = await prisma.clickRecord.findMany({ where: { shop }, orderBy: { clickId: "asc" } });
+    expect(states.map((record) => record.state).sort()).toEqual(["failed", "unknown"]);
+    expect(states.find((record) => record.state === "failed")?.lastError).toMatch(
+      /not looked up within the click's hour/,
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
-import { NEW_CLICKS_PER_CART_PER_HOUR } from "../../app/landing/record-touch.server";
+import { NEW_CLICKS_PER_CART_PER_HOUR, NEW_CLICKS_PER_LOOKUP } from "../../app/landing/record-touch.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";
 import type { RouteServer } from "../support/route-server";
@@ -219,15 +219,15 @@ describe("abuse limits", () => {
     expect((await sendTouch(app.url, shop, { clickId: "clk_0", tag: "later-tag", cartToken })).status).toBe(202);
   });
 
-  it("the shop's lookups per hour cap new clicks across carts", async () => {
+  it("a shop takes at most ten times its lookups per hour in new clicks, across carts", async () => {
     const shop = await newShop({ landingLookupsPerHour: 10 });
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i += 1) {
+    for (let i = 0; i < NEW_CLICKS_PER_LOOKUP * 10 + 2; i += 1) {
       statuses.push((await sendTouch(app.url, shop, { clickId: `clk_${i}`, tag: null, cartToken: cart() })).status);
     }
-    expect(statuses.slice(0, 10).every((s) => s === 202)).toBe(true);
-    expect(statuses.slice(10)).toEqual([429, 429]);
-    expect((await stored(shop)).lookups).toBe(10);
+    expect(statuses.slice(0, NEW_CLICKS_PER_LOOKUP * 10).every((s) => s === 202)).toBe(true);
+    expect(statuses.slice(NEW_CLICKS_PER_LOOKUP * 10)).toEqual([429, 429]);
+    expect((await stored(shop)).lookups).toBe(NEW_CLICKS_PER_LOOKUP * 10);
   });
 
   it("one cart touching too fast, and one address calling too fast, are slowed down (429)", async () => {
@@ -245,5 +245,20 @@ describe("abuse limits", () => {
       perAddress.push((await sendTouch(app.url, shop, body, { address: "203.0.113.9" })).status);
     }
     expect(perAddress.filter((s) => s === 429).length).toBe(5);
+  });
+
+  it("the address counted is the one Shopify's proxy appended, and only within its shop", async () => {
+    const shop = await newShop();
+    const other = await newShop();
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i += 1) {
+      // The shopper's client writes what it likes before Shopify's entry.
+      const address = `10.0.${i >> 8}.${i & 255}, 203.0.113.77`;
+      const body = { clickId: "clk_rotating", tag: null, cartToken: cart() };
+      statuses.push((await sendTouch(app.url, shop, body, { address })).status);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBe(5);
+    const elsewhere = { clickId: "clk_rotating", tag: null, cartToken: cart() };
+    expect((await sendTouch(app.url, other, elsewhere, { address: "203.0.113.77" })).status).toBe(202);
   });
 });
