@@ -6,6 +6,7 @@ import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./platform/logger.server";
 import { checkingSessionTokenShop } from "./sessions/admin-request.server";
 import { appProxySignatureValid } from "./sessions/app-proxy-signature.server";
+import { RefreshingAheadStorage } from "./sessions/refresh-ahead.server";
 import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
 import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
@@ -58,14 +59,9 @@ export const settings = {
   },
 } satisfies Omit<Parameters<typeof shopifyApp>[0], "sessionStorage">;
 
-const shopify = shopifyApp({
-  ...settings,
-  // Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
-  sessionStorage: new SealedSessionStorage(sql),
-});
-
 // The library's own primitives on the same settings, for what the app does beside `authenticate`:
-// an app proxy's signature checked without loading (or refreshing) the shop's session.
+// an app proxy's signature checked without loading the shop's session, and the offline token
+// refreshed ahead of the library, once per shop (sessions/refresh-ahead.server.ts).
 const appUrl = new URL(settings.appUrl);
 const api = shopifyApi({
   apiKey: settings.apiKey,
@@ -76,6 +72,16 @@ const api = shopifyApi({
   hostScheme: appUrl.protocol === "http:" ? "http" : "https",
   isEmbeddedApp: true,
   logger: settings.logger,
+});
+
+// Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
+const storedSessions = new SealedSessionStorage(sql);
+const shopify = shopifyApp({
+  ...settings,
+  sessionStorage: new RefreshingAheadStorage(storedSessions, async (shop, refreshToken) => {
+    const { session } = await api.auth.refreshToken({ shop, refreshToken });
+    return session;
+  }),
 });
 
 export default shopify;
@@ -96,4 +102,5 @@ export const hasAppProxySignature = (query: URLSearchParams) => appProxySignatur
 /** The shop's Admin client for background work, one token refresh per shop at a time. */
 export const offlineAdmin = offlineAdminFrom(shopify.unauthenticated.admin);
 export const login = shopify.login;
-export const sessionStorage = shopify.sessionStorage;
+/** The sessions as stored: reading them here refreshes nothing (the library's loads do). */
+export const sessionStorage = storedSessions;

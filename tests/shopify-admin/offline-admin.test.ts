@@ -3,7 +3,10 @@
 import { Session } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
-import { offlineAdmin, sessionStorage } from "../../app/shopify.server";
+import { offlineAdmin, sessionStorage, unauthenticated } from "../../app/shopify.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
+import { servePublicRoutes } from "../support/app-routes";
+import { sendTouch } from "../support/touch";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { orderPayload } from "../support/fixtures";
@@ -103,14 +106,15 @@ describe("offlineAdmin", () => {
 
   it("reports a refresh the stand-in refuses as retryable refresh-failed, naming no secret", async () => {
     const { shop, issued } = await installWithTokenIssued(61);
-    standin.faults({ refreshFailures: 1 });
+    // Refused twice: the storage's refresh ahead, then the library's own.
+    standin.faults({ refreshFailures: 2 });
     const admin = await offlineAdmin(shop);
     expect(admin).toEqual({ ok: false, retryable: true, reason: "refresh-failed", message: expect.any(String) });
     if (admin.ok) return;
     expect(admin.message).toMatch(/refresh/);
     for (const secret of [issued.token, issued.refreshToken!, "test-api-secret"])
       expect(admin.message).not.toContain(secret);
-    expect(refreshCalls(shop).map((r) => r.status)).toEqual([400]);
+    expect(refreshCalls(shop).map((r) => r.status)).toEqual([400, 400]);
     // Nothing was lost: the next attempt refreshes with the same stored refresh token.
     expect((await sessionStorage.loadSession(`offline_${shop}`))?.refreshToken).toBe(issued.refreshToken);
     expect((await offlineAdmin(shop)).ok).toBe(true);
@@ -140,5 +144,50 @@ describe("offlineAdmin", () => {
         admin.ok && (await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence })),
       ).toMatchObject({ ok: true });
     }
+  });
+});
+
+describe("one token refresh per shop, whoever asks", () => {
+  it("the library's own path and the worker's, all at once: one refresh, every client works", async () => {
+    const { shop, orderGid } = await installWithTokenIssued(57);
+    const [library, worker] = await Promise.all([
+      Promise.all(Array.from({ length: 10 }, () => unauthenticated.admin(shop))),
+      Promise.all(Array.from({ length: 3 }, () => offlineAdmin(shop))),
+    ]);
+    expect(refreshCalls(shop)).toHaveLength(1);
+    for (const { admin } of library) {
+      const marked = await markOrderHijacked(admin.graphql, { orderGid, tag: "affiliate-hijacked", evidence });
+      expect(marked).toMatchObject({ ok: true });
+    }
+    for (const admin of worker) expect(admin.ok).toBe(true);
+  });
+
+  it("refreshes ahead of the library's five minutes, so the library never has one to make", async () => {
+    const { shop, issued } = await installWithTokenIssued(52);
+    const { session } = await unauthenticated.admin(shop);
+    expect(session.accessToken).not.toBe(issued.token);
+    expect(refreshCalls(shop)).toHaveLength(1);
+    await unauthenticated.admin(shop);
+    expect(refreshCalls(shop)).toHaveLength(1);
+  });
+
+  it("storefront touches never load the session: 30 signed touches inside the last five minutes, no refresh", async () => {
+    const { shop } = await installWithTokenIssued(57);
+    const saved = await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abc123" });
+    expect(saved.ok).toBe(true);
+    const app = await servePublicRoutes();
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          sendTouch(app.url, shop, { clickId: `clk_${i}`, tag: "alice-20", cartToken: `c1-token-${i}` }).then(
+            (response) => response.status,
+          ),
+        ),
+      );
+      expect(statuses.every((status) => status === 202)).toBe(true);
+    } finally {
+      await app.close();
+    }
+    expect(refreshCalls(shop)).toEqual([]);
   });
 });
