@@ -6,8 +6,9 @@ import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { SealError } from "../platform/sealing.server";
 import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
-import { rowById, sql, updateWhere } from "../database/sql.server";
-import { inShopOrder, lookupTurn } from "./lookup-pace.server";
+import { sqlTime } from "../database/db.server";
+import { rowById, rowsOf, sql, updateWhere } from "../database/sql.server";
+import { inShopOrder, lookupTurn, waitBehindNewer } from "./lookup-pace.server";
 
 // The job "lookup-click": asks the service, once per click record, what it knows of a click the
 // storefront reported, while the click is alive, at the shop's pace (lookup-pace.server.ts).
@@ -34,18 +35,32 @@ export function lookupClickHandler(deps: LookupDeps): JobHandler {
   };
 }
 
+/** Click records being looked up in this process: a newer click is taken by one job at a time. */
+const lookingUp = new Set<string>();
+
 async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | null> {
   const decided = await inShopOrder(ctx.job.shop, () => decide(ctx));
   if (!("turn" in decided)) return decided.transition;
+  const { record, target, settings, turn } = decided;
   try {
-    return await lookUpNow(ctx, decided.record, decided.settings, deps);
+    const outcome = await askService(ctx, target, settings, deps);
+    if (target.id === record.id) return await settleOwn(ctx, record, outcome);
+    // This job's turn went to a newer click (decision 033); this one waits behind it.
+    if ("data" in outcome)
+      await ctx.write((tx) =>
+        updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${target.id} AND "state" = 'pending'`, outcome.data),
+      );
+    else if ("park" in outcome) return outcome.park;
+    return { to: "defer", at: waitBehindNewer(record.firstSeenAt, ctx.now()), reason: "a newer click took the turn" };
   } finally {
-    decided.turn.done();
+    lookingUp.delete(target.id);
+    turn.done();
   }
 }
 
 type Decision =
-  { transition: Transition | null } | { record: ClickRecord; settings: ServerSettings; turn: { done: () => void } };
+  | { transition: Transition | null }
+  | { record: ClickRecord; target: ClickRecord; settings: ServerSettings; turn: { done: () => void } };
 
 async function decide(ctx: JobContext): Promise<Decision> {
   const record = await rowById<ClickRecord>(sql, "ClickRecord", ctx.job.subject);
@@ -64,7 +79,11 @@ async function decide(ctx: JobContext): Promise<Decision> {
     };
 
   const turn = await lookupTurn(record.shop, settings.landingLookupsPerHour, record.firstSeenAt, ctx.now());
-  if (turn.go) return { record, settings, turn };
+  if (turn.go) {
+    const target = (await newestWaiting(record, ctx.now())) ?? record;
+    lookingUp.add(target.id);
+    return { record, target, settings, turn };
+  }
   if ("at" in turn)
     return { transition: { to: "defer", at: turn.at, reason: "the shop's lookups for this minute are spent" } };
   return {
@@ -75,41 +94,67 @@ async function decide(ctx: JobContext): Promise<Decision> {
   };
 }
 
-async function lookUpNow(
+/** The newest click of the shop still waiting for its lookup, if newer than `record` and free. */
+async function newestWaiting(record: ClickRecord, now: Date): Promise<ClickRecord | null> {
+  const busy = [...lookingUp];
+  const [newest] = await rowsOf<ClickRecord>(
+    sql,
+    "ClickRecord",
+    Prisma.sql`
+      SELECT * FROM "ClickRecord"
+      WHERE "shop" = ${record.shop} AND "state" = 'pending'
+        AND "firstSeenAt" > ${sqlTime(record.firstSeenAt)} AND "firstSeenAt" <= ${sqlTime(now)}
+        ${busy.length > 0 ? Prisma.sql`AND "id" NOT IN (${Prisma.join(busy)})` : Prisma.empty}
+      ORDER BY "firstSeenAt" DESC LIMIT 1`,
+  );
+  return newest ?? null;
+}
+
+/** What the service said of a click: what to record of it, or a stop for the job, or a fault to retry. */
+type Answer = { data: Partial<ClickRecord> } | { park: Transition } | { fault: string };
+
+async function askService(
   ctx: JobContext,
   record: ClickRecord,
   settings: ServerSettings,
   deps: LookupDeps,
-): Promise<Transition | null> {
+): Promise<Answer> {
   const deadline = new Date(record.firstSeenAt.getTime() + CLICK_LIFETIME_MS);
   const result = await deps.clickService(settings).lookupClick(record.clickId, { deadline, signal: ctx.signal });
   if (result.ok) {
     const click = result.value;
-    return settle(ctx, record, {
-      state: "known",
-      expectedTag: click.expectedTag,
-      creatorId: click.creatorId,
-      clickedAt: new Date(click.timestamp),
-      lookedUpAt: ctx.now(),
-      lastError: null,
-    });
+    return {
+      data: {
+        state: "known",
+        expectedTag: click.expectedTag,
+        creatorId: click.creatorId,
+        clickedAt: new Date(click.timestamp),
+        lookedUpAt: ctx.now(),
+        lastError: null,
+      },
+    };
   }
   const error = result.error;
   switch (error.kind) {
     case "expired":
-      return settle(ctx, record, { state: "unknown", lookedUpAt: ctx.now(), lastError: error.message });
+      return { data: { state: "unknown", lookedUpAt: ctx.now(), lastError: error.message } };
     case "credentials":
       await flagCredentialsRejected(record.shop, ctx.now());
-      return { to: "park", error: "the Click Verification Service rejected the API key" };
+      return { park: { to: "park", error: "the Click Verification Service rejected the API key" } };
     case "destination":
-      return { to: "park", error: `the service URL cannot be used: ${error.message}` };
-    default: {
-      const next = nextRetry(ctx.job.attempts, MAX_ATTEMPTS, ctx.now(), deadline, ctx.random);
-      const message = `${error.kind}: ${error.message}`;
-      if ("retryAt" in next) return { to: "retry", at: next.retryAt, error: message };
-      return settle(ctx, record, { state: "failed", lookedUpAt: ctx.now(), lastError: message });
-    }
+      return { park: { to: "park", error: `the service URL cannot be used: ${error.message}` } };
+    default:
+      return { fault: `${error.kind}: ${error.message}` };
   }
+}
+
+async function settleOwn(ctx: JobContext, record: ClickRecord, answer: Answer): Promise<Transition | null> {
+  if ("data" in answer) return settle(ctx, record, answer.data);
+  if ("park" in answer) return answer.park;
+  const deadline = new Date(record.firstSeenAt.getTime() + CLICK_LIFETIME_MS);
+  const next = nextRetry(ctx.job.attempts, MAX_ATTEMPTS, ctx.now(), deadline, ctx.random);
+  if ("retryAt" in next) return { to: "retry", at: next.retryAt, error: answer.fault };
+  return settle(ctx, record, { state: "failed", lookedUpAt: ctx.now(), lastError: answer.fault });
 }
 
 async function settle(ctx: JobContext, record: ClickRecord, data: Partial<ClickRecord>): Promise<null> {

@@ -8,9 +8,10 @@ import { sql } from "../database/sql.server";
 // order and the pace of the lookups, not in refusing touches:
 // - a shop's lookups go at an even pace, its lookups per hour spread over the hour's minutes:
 //   a flood of made-up ids spends at most that pace, the merchant's own figure;
-// - a lookup that must wait goes back by as long as its click has already waited (a minute at
-//   least): the newest clicks come first, so a shopper landing after a flood is looked up
-//   within minutes, while the flood's backlog drifts behind;
+// - a lookup that gets a turn spends it on the newest click still waiting (lookup-click.server.ts),
+//   and one that must wait goes back by as long as its click has already waited (a minute at
+//   least): a shopper landing after a flood is looked up at the next turn, while the flood's
+//   backlog drifts behind;
 // - a click still waiting when its hour is over is not looked up at all: the service has
 //   forgotten it by then.
 
@@ -54,8 +55,7 @@ export async function lookupTurn(
   firstSeenAt: Date,
   now: Date,
 ): Promise<LookupTurn> {
-  const deadline = firstSeenAt.getTime() + CLICK_LIFETIME_MS;
-  if (now.getTime() >= deadline) return { go: false, expired: true };
+  if (now.getTime() >= firstSeenAt.getTime() + CLICK_LIFETIME_MS) return { go: false, expired: true };
   const answered = await answeredInLastMinute(shop, now);
   const inFlight = underWay.get(shop) ?? 0;
   if (answered + inFlight < lookupsPerMinute(lookupsPerHour)) {
@@ -72,8 +72,17 @@ export async function lookupTurn(
       },
     };
   }
+  return { go: false, at: waitBehindNewer(firstSeenAt, now) };
+}
+
+/**
+ * When a click that must wait comes back: after as long as it has already waited (a minute at
+ * least), so that newer clicks come back first; never after its hour.
+ */
+export function waitBehindNewer(firstSeenAt: Date, now: Date): Date {
   const waited = now.getTime() - firstSeenAt.getTime();
-  return { go: false, at: new Date(Math.min(now.getTime() + Math.max(MINUTE_MS, waited), deadline)) };
+  const deadline = firstSeenAt.getTime() + CLICK_LIFETIME_MS;
+  return new Date(Math.min(now.getTime() + Math.max(MINUTE_MS, waited), deadline));
 }
 
 /**
