@@ -85,6 +85,29 @@ async function appFromSource() {
   };
 }
 
+/** The app's pages, which take form posts: the embedded admin, login and the OAuth paths. */
+const PAGES = /^\/(?:$|app(?:[/.?]|$)|auth(?:[/?]|$))/;
+
+/**
+ * A form posted to one of the app's pages from another site is refused with 403. Remix aborts
+ * the same request (its CSRF check: the Origin's host against X-Forwarded-Host, else Host), but
+ * answers 500, which looks like the app failing. The same rule, as a 4xx with a reason.
+ */
+function refuseCrossOriginForms(request, response, next) {
+  if (!["POST", "PUT", "PATCH", "DELETE"].includes(request.method) || !PAGES.test(request.url)) return next();
+  const origin = request.headers.origin;
+  if (!origin || origin === "null") return next();
+  let originHost;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = null;
+  }
+  const forwarded = request.headers["x-forwarded-host"]?.split(",")[0]?.trim();
+  if (originHost !== null && originHost === (forwarded || request.headers.host)) return next();
+  response.status(403).type("text/plain").send("a form from another site cannot be posted to this app");
+}
+
 /** Remix and the intake lanes, on PORT. */
 async function serve(app) {
   const handler = express();
@@ -99,6 +122,7 @@ async function serve(app) {
   // load, the app proxy's signature and logged_in_customer_id, OAuth's hmac and code.
   morgan.token("path", (request) => pathOf(request.originalUrl ?? request.url));
   handler.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
+  handler.use(refuseCrossOriginForms);
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();

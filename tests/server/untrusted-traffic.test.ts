@@ -171,6 +171,34 @@ describe("bodies over their cap", () => {
   });
 });
 
+describe("forms from another site", () => {
+  it("a cross-origin POST to the app's pages is refused with 403, a same-origin one reaches the route", async () => {
+    const post = (path: string, origin: string) =>
+      fetch(`${app.url}${path}`, {
+        method: "POST",
+        headers: { origin, "content-type": "application/x-www-form-urlencoded" },
+        body: "a=b",
+        redirect: "manual",
+      });
+    for (const path of ["/app", "/app/settings", "/app.data", "/auth/login", "/"]) {
+      const refused = await post(path, "https://evil.example");
+      expect(refused.status, path).toBe(403);
+      expect(await refused.text()).toMatch(/another site/);
+    }
+    expect((await post("/app", "not a url")).status).toBe(403);
+    // Same origin: Remix's own answer (no action on the layout route).
+    expect((await post("/app", app.url)).status).toBe(405);
+    // The storefront's touches come through Shopify's proxy from the shop's own domain: untouched.
+    const query = signedProxyQuery("", { shop: "forms.myshopify.com", apiSecret: SECRET });
+    const touch = await fetch(`${app.url}/proxy/touch?${query.toString()}`, {
+      method: "POST",
+      headers: { origin: "https://forms.myshopify.com", "content-type": "application/json" },
+      body: JSON.stringify({ clickId: "clk_forms", tag: null, cartToken: "cart-forms" }),
+    });
+    expect(touch.status).toBe(202);
+  });
+});
+
 describe("the access log", () => {
   it("names each request's method, path, status, length and time, and never its query", async () => {
     const idToken = "eyJhbGciOiJIUzI1NiJ9.eyJkZXN0IjoibG9nLm15c2hvcGlmeS5jb20ifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
