@@ -6,7 +6,7 @@
 //   npm run bench -- --database postgresql      the same on PostgreSQL (DATABASE_URL or a throwaway cluster)
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only (intake, endToEnd, flashSale,
-//                                               storefront, admin, databasePaths)
+//                                               proxyTouches, storefront, admin, databasePaths)
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 //   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
 //                                               experiments: results.json records it under settings
@@ -20,12 +20,13 @@ import type { DatabaseDialect } from "../app/platform/database-url";
 import { benchEndToEnd, DEFAULT_END_TO_END } from "./end-to-end";
 import { benchFlashSale, DEFAULT_FLASH_SALE } from "./flash-sale";
 import { benchIntake, DEFAULT_INTAKE } from "./intake";
+import { benchProxyTouches } from "./proxy-touches";
 import { startBenchStack } from "./stack";
 import { benchStorefront } from "./storefront";
 import { formatTargets, TARGETS } from "./targets";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MEASURES = ["intake", "endToEnd", "flashSale", "storefront", "admin", "databasePaths"] as const;
+const MEASURES = ["intake", "endToEnd", "flashSale", "proxyTouches", "storefront", "admin", "databasePaths"] as const;
 
 const { values } = parseArgs({
   options: {
@@ -70,12 +71,13 @@ const appNodeArgs = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.r
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-if (["intake", "endToEnd", "flashSale"].some((m) => only.has(m))) {
+if (["intake", "endToEnd", "flashSale", "proxyTouches"].some((m) => only.has(m))) {
   // Each measure gets a stack of its own, so one's backlog never slows the next.
   for (const [name, run] of [
     ["intake", benchIntake],
     ["endToEnd", (stack) => benchEndToEnd(stack, endToEndOptions)],
     ["flashSale", (stack) => benchFlashSale(stack, flashSaleOptions)],
+    ["proxyTouches", (stack) => benchProxyTouches(stack)],
   ] as const satisfies readonly (readonly [
     string,
     (stack: Awaited<ReturnType<typeof startBenchStack>>) => Promise<unknown>,
