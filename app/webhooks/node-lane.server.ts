@@ -35,9 +35,10 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
     } catch (error) {
       if (error instanceof WebhookRefusal) return refuse(response, error);
       if (error instanceof BodyCutShort) return void response.destroy();
-      // Not recorded: a 500 makes Shopify deliver it again later, so the order is not lost.
+      // Not recorded: the database could not take it (down, restarting, full). 503 says so, and
+      // Shopify delivers it again later, so the order is not lost; never a 200 for it.
       logger.error("could not take a webhook delivery", { topic, error });
-      if (!response.headersSent) response.writeHead(500, { "content-length": "0" });
+      if (!response.headersSent) response.writeHead(503, { "content-length": "0", "retry-after": "10" });
       response.end();
     }
   };

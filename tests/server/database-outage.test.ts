@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { PrismaClient } from "@prisma/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabaseClient } from "../../app/database/connect.server";
+import { orderDelivery, registerOrders, type OrderDelivery } from "../../bench/deliveries";
+import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import { migrate, standinAppEnv, startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import { createDemoDatabase } from "../../sandbox/demo/database";
+import { saveSettings } from "../../sandbox/demo/run-scenario";
+import { DEFAULT_SCENARIO_SETTINGS } from "../../sandbox/demo/scenario";
+import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import { signSessionToken } from "../../sandbox/shopify/session-token";
+import { postgresqlBinaries, startCluster, type Cluster } from "../support/postgresql-cluster";
+
+// The database taken away under intake (issue 35): PostgreSQL stopped at once, as a crash or a
+// restart does, while signed orders/create deliveries keep arriving, then started again. The
+// production build with its worker, on a cluster of its own that acknowledges only flushed
+// commits, as a production server does.
+
+const binaries = postgresqlBinaries();
+const SHOP = "outage.myshopify.com";
+
+let cluster: Cluster;
+let workDir: string;
+let clicks: RunningClickService;
+let shopify: ShopifyStandin;
+let app: AppProcess;
+let db: PrismaClient;
+const apiKey = randomBytes(16).toString("hex");
+const apiSecret = randomBytes(32).toString("hex");
+
+beforeAll(async () => {
+  if (!binaries) return;
+  cluster = await startCluster(binaries, { durable: true });
+  workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-outage-"));
+  const database = await createDemoDatabase(cluster.url, workDir);
+  migrate(database.url);
+  clicks = await startClickService();
+  shopify = await startShopifyStandin({ apiKey, appSecret: apiSecret });
+  app = await startApp(
+    {
+      ...standinAppEnv({
+        apiKey,
+        apiSecret,
+        databaseUrl: database.url,
+        shopifyUrl: shopify.url,
+        clickServiceUrl: clicks.url,
+      }),
+      LOG_LEVEL: "warn",
+    },
+    () => {},
+  );
+  await saveSettings(
+    {
+      appUrl: app.url,
+      shop: SHOP,
+      apiKey,
+      apiSecret,
+      clickServiceUrl: clicks.url,
+      clickServiceApiKey: clicks.state.createApiKey(),
+    },
+    DEFAULT_SCENARIO_SETTINGS,
+  );
+  db = createDatabaseClient(database.url);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await app?.stop();
+  await clicks?.close();
+  await shopify?.close();
+  cluster?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  delivery: OrderDelivery;
+  status: number;
+}
+
+async function deliver(delivery: OrderDelivery): Promise<Answer> {
+  await registerOrders(shopify.url, [delivery]);
+  const response = await fetch(`${app.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: delivery.headers,
+    body: delivery.body,
+    // An answer, not a hang: Shopify gives a delivery five seconds.
+    signal: AbortSignal.timeout(5_000),
+  });
+  await response.arrayBuffer();
+  return { delivery, status: response.status };
+}
+
+const newOrder = () => orderDelivery({ shop: SHOP, secret: apiSecret, clickId: null, arrivedTag: null });
+
+async function outcomes(orderIds: string[]) {
+  const rows = await db.verification.findMany({ where: { shop: SHOP, orderId: { in: orderIds } } });
+  return { stored: rows.length, decided: rows.filter((row) => row.outcome !== null).length };
+}
+
+describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
+  it("answers no delivery 200 while it is down, and verifies every delivery it answered 200 once it is back", async () => {
+    const before = await Promise.all(Array.from({ length: 20 }, () => deliver(newOrder())));
+    expect(before.every((answer) => answer.status === 200)).toBe(true);
+
+    cluster.down();
+    const during: Answer[] = [];
+    let health: number;
+    let admin: { status: number; text: string };
+    try {
+      for (let i = 0; i < 20; i += 1) during.push(await deliver(newOrder()));
+      health = (await fetch(`${app.url}/healthz`)).status;
+      const token = signSessionToken({ shop: SHOP, apiKey, secret: apiSecret, ttlSeconds: 300 });
+      const page = await fetch(`${app.url}/app?embedded=1&shop=${SHOP}&host=YWRtaW4&id_token=${token}`, {
+        redirect: "manual",
+        signal: AbortSignal.timeout(5_000),
+      });
+      admin = { status: page.status, text: await page.text() };
+    } finally {
+      cluster.up();
+    }
+    // Every one answered, with a status Shopify delivers again after.
+    expect(during.map((answer) => answer.status)).toEqual(Array(20).fill(503));
+    expect(health).toBe(503);
+    // The admin says what is wrong, at once, instead of the library's "not installed".
+    expect(admin.status).toBe(503);
+    expect(admin.text).toContain("cannot reach its database");
+
+    const after = await Promise.all(Array.from({ length: 20 }, () => deliver(newOrder())));
+    // Shopify delivers the refused ones again; the database is back.
+    const retried = await Promise.all(during.map((answer) => deliver(answer.delivery)));
+    expect([...after, ...retried].every((answer) => answer.status === 200)).toBe(true);
+
+    const answered200 = [...before, ...after, ...retried].map((answer) => answer.delivery.orderId);
+    expect(new Set(answered200).size).toBe(60);
+    // The worker resumed by itself: every order answered 200 reaches an outcome.
+    await expect
+      .poll(() => outcomes(answered200), { timeout: 60_000, interval: 500 })
+      .toEqual({ stored: 60, decided: 60 });
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  });
+});
