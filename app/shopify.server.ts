@@ -4,7 +4,7 @@ import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-r
 import { env } from "./platform/env.server";
 import { handleAuthorized } from "./lifecycle/shop-lifecycle.server";
 import { logger, redact } from "./platform/logger.server";
-import { checkingSessionTokenShop } from "./sessions/admin-request.server";
+import { checkingSessionTokenShop, requiringDatabase } from "./sessions/admin-request.server";
 import { appProxySignatureValid } from "./sessions/app-proxy-signature.server";
 import { RefreshingAheadStorage } from "./sessions/refresh-ahead.server";
 import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
@@ -12,6 +12,7 @@ import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
+import { databaseAnswers } from "./database/availability.server";
 import { sql } from "./database/sql.server";
 
 const config = env();
@@ -89,8 +90,9 @@ export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = {
   ...shopify.authenticate,
   // A session token naming no shop, or another shop than the request, is a 401 here: the
-  // library would throw (a 500) while looking its session up.
-  admin: checkingSessionTokenShop(shopify.authenticate.admin),
+  // library would throw (a 500) while looking its session up. A database that does not answer
+  // is a 503 the admin explains, not the library's "not installed".
+  admin: requiringDatabase(checkingSessionTokenShop(shopify.authenticate.admin), databaseAnswers),
 };
 export const unauthenticated = shopify.unauthenticated;
 /**

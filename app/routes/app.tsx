@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
@@ -38,8 +38,18 @@ export default function App() {
 }
 
 // Shopify's embedded auth redirects by throwing responses; boundary.error lets them through.
+// A database that does not answer is said plainly (sessions/admin-request.server.ts), without
+// Polaris: its provider is this layout's own, which did not render.
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 503)
+    return (
+      <main style={{ fontFamily: "system-ui, sans-serif", padding: "2rem", maxWidth: "40rem" }}>
+        <h1 style={{ fontSize: "1.25rem" }}>{t("common.databaseUnavailableTitle")}</h1>
+        <p>{t("common.databaseUnavailableBody")}</p>
+      </main>
+    );
+  return boundary.error(error);
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

@@ -1,13 +1,6 @@
 import { json } from "@remix-run/node";
-import { Prisma } from "@prisma/client";
-import { sql } from "../database/sql.server";
+import { databaseAnswers } from "../database/availability.server";
 
 // For load balancers and the demo runner: the process is up and its database answers.
-export const loader = async () => {
-  try {
-    await sql.rows(Prisma.sql`SELECT 1`);
-    return json({ ok: true });
-  } catch {
-    return json({ ok: false }, { status: 503 });
-  }
-};
+export const loader = async () =>
+  (await databaseAnswers()) ? json({ ok: true }) : json({ ok: false }, { status: 503 });

@@ -66,6 +66,27 @@ export function checkingSessionTokenShop<Authenticate extends (request: Request)
 }
 
 /**
+ * The library's authenticate.admin, asked only while the database answers. Without it the
+ * library cannot load the shop's session, and answers as if the app were not installed (a 410
+ * that sends the merchant to reinstall); here the merchant is told what is wrong instead.
+ */
+export function requiringDatabase<Authenticate extends (request: Request) => Promise<unknown>>(
+  authenticateAdmin: Authenticate,
+  databaseAnswers: () => Promise<boolean>,
+): Authenticate {
+  return (async (request: Request) => {
+    if (!(await databaseAnswers()))
+      throw new Response("the app's database is unavailable", {
+        // The admin layout's error boundary (routes/app.tsx) explains a 503.
+        status: 503,
+        statusText: "Service Unavailable",
+        headers: { "retry-after": "30" },
+      });
+    return authenticateAdmin(request);
+  }) as Authenticate;
+}
+
+/**
  * Where /auth/exit-iframe may send the browser: the app's own origin (a path of the app included),
  * Shopify's admin (https://admin.shopify.com), or the admin of the shop the request names
  * (https://{shop}.myshopify.com/admin...). Only https, on the default port, without credentials,
