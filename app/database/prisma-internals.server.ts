@@ -52,14 +52,47 @@ export function sqliteDatabaseOf(adapter: unknown): SqliteDatabase | null {
   return typeof client?.prepare === "function" ? (client as SqliteDatabase) : null;
 }
 
+export interface ImmediateBegins {
+  /** The connection's own prepare, unchanged. */
+  prepare: SqliteDatabase["prepare"];
+  /** The error of the last BEGIN that failed, once (then null): the caller must end that transaction. */
+  takeBeginFailure(): unknown;
+}
+
 /**
  * Makes the adapter's transactions begin IMMEDIATE (it sends a plain BEGIN through its
- * connection's prepare); returns the connection's own prepare, unchanged.
+ * connection's prepare). A BEGIN that fails (a read-only or full database, a lock held past
+ * the busy timeout) does not throw inside the adapter: its startTransaction takes its own mutex
+ * before the BEGIN and gives it back only on commit or rollback, so a throw there kept the mutex
+ * and every later transaction of the process waited forever. The failure is kept instead, for
+ * the caller to take right after startTransaction and end the transaction it got
+ * (sqlite-write-lock.server.ts).
  */
-export function beginImmediately(database: SqliteDatabase): SqliteDatabase["prepare"] {
+export function beginImmediately(database: SqliteDatabase): ImmediateBegins {
   const prepare = database.prepare.bind(database);
-  database.prepare = (sql) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
-  return prepare;
+  let failure: unknown = null;
+  database.prepare = (sql) => {
+    if (sql !== "BEGIN") return prepare(sql);
+    const begin = prepare("BEGIN IMMEDIATE");
+    const run = begin.run.bind(begin);
+    begin.run = (...args) => {
+      try {
+        return run(...args);
+      } catch (error) {
+        failure = error;
+        return { changes: 0 };
+      }
+    };
+    return begin;
+  };
+  return {
+    prepare,
+    takeBeginFailure() {
+      const taken = failure;
+      failure = null;
+      return taken;
+    },
+  };
 }
 
 /** Fails loudly when a connected SQLite adapter no longer has what the app uses of it. */

@@ -253,7 +253,7 @@ const MAX_REMEMBERED = 500;
  * instead of waiting.
  */
 export function takeWritesInTurn<A extends SqliteAdapter>(adapter: A, lock: WriteLock = sqliteWriteLock): A {
-  const prepare = beginImmediately(checkAdapter(adapter));
+  const { prepare, takeBeginFailure } = beginImmediately(checkAdapter(adapter));
 
   const readOnly = new Map<string, boolean>();
   const isReadOnly = (sql: string): boolean => {
@@ -279,6 +279,12 @@ export function takeWritesInTurn<A extends SqliteAdapter>(adapter: A, lock: Writ
     const release = await lock.acquire();
     try {
       const transaction = await start(...args);
+      const beginFailure = takeBeginFailure();
+      if (beginFailure !== null) {
+        // No transaction is open; ending this one gives the adapter its mutex back.
+        await transaction.rollback();
+        throw beginFailure;
+      }
       const commit = transaction.commit.bind(transaction);
       const rollback = transaction.rollback.bind(transaction);
       transaction.commit = () => commit().finally(release);

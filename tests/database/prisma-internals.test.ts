@@ -45,7 +45,7 @@ describe("Prisma's parts the app relies on", () => {
     const adapter = await connectedAdapter();
     try {
       const database = checkAdapter(adapter);
-      const own = beginImmediately(database);
+      const own = beginImmediately(database).prepare;
       expect((database.prepare("BEGIN") as unknown as { source: string }).source).toBe("BEGIN IMMEDIATE");
       expect((database.prepare("SELECT 1") as unknown as { source: string }).source).toBe("SELECT 1");
       expect((own("BEGIN") as unknown as { source: string }).source).toBe("BEGIN");

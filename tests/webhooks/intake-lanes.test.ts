@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma, { dialect } from "../../app/database/db.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver, TEST_SECRET, type Delivery } from "../support/deliver";
 import { orderPayload, rowCounts } from "../support/fixtures";
@@ -104,5 +105,28 @@ describe("what only the lane's own body reading handles", () => {
     const response = await fetch(`${lanes.url}/webhooks/orders/create`);
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe.runIf(dialect === "sqlite")("a SQLite database that cannot write (issue 35)", () => {
+  it("answers every delivery 503 and stores nothing while writes fail, and records them once they succeed", async () => {
+    const shop = "lanes-readonly.myshopify.com";
+    const deliveries = [1, 2, 3].map((n) => order(shop, orderPayload({ id: 8_100_000 + n })));
+    // What a full disk or a read-only file gives every write: an error from SQLite at once.
+    await prisma.$executeRawUnsafe("PRAGMA query_only = 1");
+    let refused: number[];
+    try {
+      refused = [];
+      for (const delivery of deliveries)
+        refused.push((await deliver(lanes.url, "/webhooks/orders/create", delivery)).status);
+    } finally {
+      await prisma.$executeRawUnsafe("PRAGMA query_only = 0");
+    }
+    expect(refused).toEqual([503, 503, 503]);
+    expect(await prisma.verification.count({ where: { shop } })).toBe(0);
+    // Shopify delivers them again.
+    for (const delivery of deliveries)
+      expect((await deliver(lanes.url, "/webhooks/orders/create", delivery)).status).toBe(200);
+    expect(await prisma.verification.count({ where: { shop } })).toBe(3);
   });
 });
