@@ -13,12 +13,24 @@ export interface ChaosDatabase {
   url: string;
   /** Where it lives, for the log. */
   where: string;
+  /** Stops the server at once (as a crash or a restart does) and starts it again after `downMs`; on a throwaway cluster only. */
+  restart?(downMs: number): Promise<void>;
   drop(): Promise<void>;
 }
 
-export async function chaosDatabase(requested: string | undefined): Promise<ChaosDatabase> {
-  if (requested && databaseDialect(requested) === "postgresql")
+/**
+ * `restartable`: the run will restart the server, so it plays on a throwaway cluster that
+ * acknowledges only flushed commits (as production does): a server of DATABASE_URL's is never
+ * stopped by a test run.
+ */
+export async function chaosDatabase(requested: string | undefined, restartable = false): Promise<ChaosDatabase> {
+  if (requested && databaseDialect(requested) === "postgresql") {
+    if (restartable)
+      throw new CannotRun(
+        "the chaos run cannot restart the PostgreSQL server DATABASE_URL names: unset DATABASE_URL to play on a throwaway cluster, or leave out --database-restarts",
+      );
     return databaseOn(requested, "the server in DATABASE_URL");
+  }
   const binaries = postgresqlBinaries();
   if (!binaries) {
     throw new CannotRun(
@@ -28,10 +40,18 @@ export async function chaosDatabase(requested: string | undefined): Promise<Chao
         "(Debian: apt-get install postgresql).",
     );
   }
-  const cluster = await startCluster(binaries);
+  const cluster = await startCluster(binaries, { durable: restartable });
   try {
     const database = await databaseOn(cluster.url, "a throwaway PostgreSQL cluster");
-    return { ...database, drop: async () => cluster.stop() };
+    return {
+      ...database,
+      restart: async (downMs) => {
+        cluster.down();
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        cluster.up();
+      },
+      drop: async () => cluster.stop(),
+    };
   } catch (error) {
     cluster.stop();
     throw error;

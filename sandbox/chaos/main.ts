@@ -10,7 +10,8 @@ import { cleanUp, runChaos, type ChaosOptions } from "./run";
 // one was (or the run broke); 2 when it cannot run here or the options are wrong.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const USAGE = "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N]";
+const USAGE =
+  "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N] [--database-restarts N]";
 
 class UsageError extends Error {}
 
@@ -42,6 +43,7 @@ function options(): { run: ChaosOptions; report?: string } {
         instances: { type: "string" },
         kills: { type: "string" },
         shops: { type: "string" },
+        "database-restarts": { type: "string" },
         help: { type: "boolean", default: false },
       },
       allowPositionals: false,
@@ -63,6 +65,7 @@ function options(): { run: ChaosOptions; report?: string } {
       kills: count("kills", values.kills, 2, 0, 100),
       seed: count("seed", values.seed, randomInt(2 ** 31), 0, 2 ** 32 - 1),
       shops: count("shops", values.shops, 4, 1, 100),
+      databaseRestarts: count("database-restarts", values["database-restarts"], 0, 0, 20),
       serviceFaultRate: 0.3,
       throttleRate: 0.2,
       log,

@@ -23,6 +23,8 @@ export interface ChaosReport {
   database: "postgresql";
   /** kill -9 of an app instance mid-run (each restarted). */
   kills: number;
+  /** PostgreSQL stopped at once mid-run and started again a few seconds later (--database-restarts). */
+  databaseRestarts: number;
   /** By kind: the click service's (http-503, slow-reply, dropped, answer-lost) and Shopify's (throttle). */
   faultsInjected: Record<string, number>;
   /** The orders' final outcomes, by outcome. */

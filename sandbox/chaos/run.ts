@@ -7,7 +7,7 @@ import { ensureBuild, migrate, standinAppEnv } from "../demo/app-process";
 import { saveSettings, type Stack } from "../demo/run-scenario";
 import { deriveSeed, seededRandom, type Random } from "../seeded-random";
 import { startShopifyStandin, type ShopifyStandin } from "../shopify";
-import { chaosDatabase } from "./database";
+import { chaosDatabase, type ChaosDatabase } from "./database";
 import { deliverCopies, eventsOf, shuffle, type DeliveryCounts } from "./deliveries";
 import { startFleet, type Fleet } from "./fleet";
 import type { CommissionTerms } from "./ledger";
@@ -30,6 +30,8 @@ export interface ChaosOptions {
   /** Share of Shopify mutations throttled. */
   throttleRate: number;
   shops: number;
+  /** Times PostgreSQL is stopped mid-run and started again, down for DATABASE_DOWN_MS each. */
+  databaseRestarts: number;
   log: (line: string) => void;
   /** Where the run registers how to undo what it started (processes, the database), newest last. */
   cleanups: (() => Promise<unknown> | unknown)[];
@@ -46,6 +48,8 @@ export const DRAIN_MS = 10 * 60_000;
 const WORKER_LEASE_MS = 15_000;
 /** Orders sent but not yet decided, at most: the run keeps pace with the app, so no click outlives its hour waiting. */
 const IN_FLIGHT_ORDERS = 300;
+/** How long each restart keeps PostgreSQL down: a restart, not an outage Shopify's retries would outlast. */
+const DATABASE_DOWN_MS = 3_000;
 /** Orders whose events are shuffled together. */
 const BATCH = 50;
 /** Events delivered at once (each with its two or three copies). */
@@ -62,7 +66,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const { log, cleanups } = options;
   try {
     ensureBuild(log);
-    const database = await chaosDatabase(process.env.DATABASE_URL?.trim() || undefined);
+    const database = await chaosDatabase(process.env.DATABASE_URL?.trim() || undefined, options.databaseRestarts > 0);
     cleanups.push(() => database.drop());
     log(`Playing on a new PostgreSQL database on ${database.where}; seed ${options.seed}`);
     migrate(database.url);
@@ -103,8 +107,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     clicks.chaos({ seed: deriveSeed(options.seed, "click-service"), rate: options.serviceFaultRate });
     shopify.chaos({ seed: deriveSeed(options.seed, "shopify"), throttleMutations: options.throttleRate });
     const counts: DeliveryCounts = { sent: 0, abandoned: 0, answers: {} };
-    const { orders, kills } = await sendOrders(options, {
+    const { orders, kills, databaseRestarts } = await sendOrders(options, {
       db,
+      database,
       fleet,
       apiSecret,
       counts,
@@ -146,6 +151,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       instances: fleet.size,
       database: "postgresql",
       kills,
+      databaseRestarts,
       faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
       ...safetyFigures(observations),
       wallSeconds: Math.round((Date.now() - started) / 1000),
@@ -192,19 +198,25 @@ async function sendOrders(
   options: ChaosOptions,
   parts: {
     db: PrismaClient;
+    database: ChaosDatabase;
     fleet: Fleet;
     apiSecret: string;
     counts: DeliveryCounts;
     random: Random;
     factory: ReturnType<typeof orderFactory>;
   },
-): Promise<{ orders: PlannedOrder[]; kills: number }> {
-  const { db, fleet, counts, random, factory } = parts;
+): Promise<{ orders: PlannedOrder[]; kills: number; databaseRestarts: number }> {
+  const { db, database, fleet, counts, random, factory } = parts;
   const sender = { pickInstance: () => fleet.pick(), apiSecret: parts.apiSecret };
   const killAt = Array.from({ length: options.kills }, (_, k) =>
     Math.floor((options.orders * (k + 1)) / (options.kills + 1)),
   );
   const kills: Promise<void>[] = [];
+  // Between the kills, so that each fault is seen on its own.
+  const restartAt = Array.from({ length: options.databaseRestarts }, (_, k) =>
+    Math.floor((options.orders * (2 * k + 1)) / (2 * (options.databaseRestarts + 1))),
+  );
+  const restarts: Promise<void>[] = [];
   const orders: PlannedOrder[] = [];
   let reported = 0;
   for (let start = 0; start < options.orders; start += BATCH) {
@@ -216,6 +228,13 @@ async function sendOrders(
       random,
     );
     const copies = events.map(() => 2 + Math.floor(random() * 2));
+    for (const [k, at] of restartAt.entries()) {
+      if (restarts.length === k && orders.length >= at) {
+        options.log(`  PostgreSQL stopped for ${DATABASE_DOWN_MS / 1000} s (restart ${k + 1} of ${restartAt.length})`);
+        // While this batch's deliveries are arriving: intake must refuse what it cannot store.
+        restarts.push(pause(200).then(() => database.restart!(DATABASE_DOWN_MS)));
+      }
+    }
     let next = 0;
     await Promise.all(
       Array.from({ length: PARALLEL_EVENTS }, async () => {
@@ -233,19 +252,34 @@ async function sendOrders(
       options.log(`  ${orders.length} orders sent`);
     }
   }
-  await Promise.all(kills);
-  return { orders, kills: kills.length };
+  await Promise.all([...kills, ...restarts]);
+  return { orders, kills: kills.length, databaseRestarts: restarts.length };
 }
 
 /** kill -9 once the instances are busy with jobs (so leases are held and work is cut off). */
 async function killMidRun(db: PrismaClient, fleet: Fleet, slot: number): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (await db.job.count({ where: { state: "running" } })) === 0) await pause(50);
+  while (Date.now() < deadline && (await whileRestarting(() => db.job.count({ where: { state: "running" } }))) === 0)
+    await pause(50);
   await fleet.killAndRestart(slot);
 }
 
 function decidedOrders(db: PrismaClient): Promise<number> {
-  return db.verification.count({ where: { AND: [{ outcome: { not: null } }, { outcome: { not: "rejected" } }] } });
+  return whileRestarting(() =>
+    db.verification.count({ where: { AND: [{ outcome: { not: null } }, { outcome: { not: "rejected" } }] } }),
+  );
+}
+
+/** The run's own reads, tried again while a restart keeps the database down. */
+async function whileRestarting<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt * 250 > 4 * DATABASE_DOWN_MS) throw error;
+      await pause(250);
+    }
+  }
 }
 
 /**
@@ -265,7 +299,7 @@ async function belowInFlight(db: PrismaClient, sent: number, limit: number): Pro
 
 /** Refunds and cancellations the order jobs have applied (or marked as finding no commission). */
 function appliedEvents(db: PrismaClient): Promise<number> {
-  return db.orderEvent.count({ where: { appliedAt: { not: null } } });
+  return whileRestarting(() => db.orderEvent.count({ where: { appliedAt: { not: null } } }));
 }
 
 /** Waits until every order is decided and every refund and cancellation applied, or the time is over. */

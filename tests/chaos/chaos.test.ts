@@ -43,11 +43,20 @@ describe("npm run chaos", () => {
   });
 
   it.skipIf(missing !== null)(
-    "ends every order, refund and cancellation exactly once through faults, duplicates and a kill -9, and says so in its report",
+    "ends every order, refund and cancellation exactly once through faults, duplicates, a kill -9 and a database restart, and says so in its report",
     { timeout: 15 * 60_000 },
     async () => {
       const reportFile = path.join(dir, "report.json");
-      const { code, stdout, stderr } = await runChaos(["--orders", "300", "--kills", "1", "--report", reportFile]);
+      const { code, stdout, stderr } = await runChaos([
+        "--orders",
+        "300",
+        "--kills",
+        "1",
+        "--database-restarts",
+        "1",
+        "--report",
+        reportFile,
+      ]);
       expect(stderr, stdout).not.toMatch(/chaos run failed/);
       const report = JSON.parse(readFileSync(reportFile, "utf8"));
       expect(Object.keys(report).sort()).toEqual(
@@ -57,6 +66,7 @@ describe("npm run chaos", () => {
           "instances",
           "database",
           "kills",
+          "databaseRestarts",
           "faultsInjected",
           "outcomes",
           "lost",
@@ -72,6 +82,7 @@ describe("npm run chaos", () => {
         instances: 2,
         database: "postgresql",
         kills: 1,
+        databaseRestarts: 1,
         lost: 0,
         doubleTagged: 0,
         doubleCredited: 0,
