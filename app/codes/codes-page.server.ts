@@ -8,8 +8,6 @@ import { MAX_CODE, switchOffCode, type SwitchOffResult } from "./switch-off.serv
 // No code holds a control character (NUL among them, which PostgreSQL cannot store).
 const PRINTABLE = /^\P{Cc}*$/u;
 
-export const DISCOUNT_SCOPES = ["read_discounts", "write_discounts"] as const;
-
 export interface CodesPage {
   filter: CodeFilter;
   rows: CodeTotals[];

@@ -16,7 +16,8 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
-import { codesAction, codesPage, DISCOUNT_SCOPES, type CodesAction } from "../codes/codes-page.server";
+import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
+import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
