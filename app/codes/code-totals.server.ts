@@ -8,7 +8,9 @@ import type { CodeFilter } from "./code-filter";
 // Per discount code, over the orders with a click in the period: how often it rode on a
 // hijacked order, what it gave away there, and the commission Tag Guard redirected on those
 // orders. Money is summed in SQL as integer minor units (exact), per currency, and formatted
-// from the text of the sum, never through a float.
+// from the text of the sum, never through a float. Shopify matches codes without regard to
+// case, and the payload carries the code as the shopper typed it: so a code is counted (and
+// shown) in capitals. (SQLite's UPPER folds ASCII letters only; PostgreSQL's folds all.)
 
 export interface CodeTotals {
   code: string;
@@ -52,13 +54,13 @@ export function codeTotalsQuery(shop: string, filter: CodeFilter, now: Date, lim
   const discount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN d."amountMinor" ELSE 0 END)`;
   const order =
     filter.sort === "code"
-      ? Prisma.sql`d."code", d."currency"`
+      ? Prisma.sql`UPPER(d."code"), d."currency"`
       : filter.sort === "orders"
-        ? Prisma.sql`COUNT(*) DESC, ${hijackedCount} DESC, d."code", d."currency"`
+        ? Prisma.sql`COUNT(*) DESC, ${hijackedCount} DESC, UPPER(d."code"), d."currency"`
         : // Harm: the codes riding on most hijacked orders first, then the discount they gave there.
-          Prisma.sql`${hijackedCount} DESC, ${discount} DESC, COUNT(*) DESC, d."code", d."currency"`;
+          Prisma.sql`${hijackedCount} DESC, ${discount} DESC, COUNT(*) DESC, UPPER(d."code"), d."currency"`;
   return Prisma.sql`
-    SELECT d."code", d."currency", COUNT(*) AS orders, ${hijackedCount} AS hijacked,
+    SELECT UPPER(d."code") AS code, d."currency", COUNT(*) AS orders, ${hijackedCount} AS hijacked,
            CAST(${discount} AS TEXT) AS discount,
            CAST(SUM(CASE WHEN ${hijacked} AND c."redirected" = TRUE THEN c."amountMinor" ELSE 0 END) AS TEXT) AS redirected,
            MIN(CASE WHEN ${hijacked} THEN v."orderCreatedAt" END) AS "firstAt",
@@ -69,7 +71,7 @@ export function codeTotalsQuery(shop: string, filter: CodeFilter, now: Date, lim
     WHERE d."shop" = ${shop} AND d."createdAt" >= ${sqlTime(periodStart(filter.period, now))}
       AND v."clickId" IS NOT NULL
       ${filter.search ? Prisma.sql`AND LOWER(d."code") LIKE ${likePattern(filter.search)} ESCAPE '\\'` : Prisma.empty}
-    GROUP BY d."code", d."currency"
+    GROUP BY UPPER(d."code"), d."currency"
     ${filter.hijackedOnly ? Prisma.sql`HAVING ${hijackedCount} > 0` : Prisma.empty}
     ORDER BY ${order}
     LIMIT ${limit}`;
@@ -116,8 +118,9 @@ export async function latestDeactivations(
   if (codes.length === 0) return found;
   const rows = await sql.rows<{ code: string; userId: string | null; createdAt: unknown }>(Prisma.sql`
     SELECT "code", "userId", "createdAt" FROM "CodeDeactivation"
-    WHERE "shop" = ${shop} AND "code" IN (${Prisma.join([...new Set(codes)])})
+    WHERE "shop" = ${shop} AND UPPER("code") IN (${Prisma.join([...new Set(codes)])})
     ORDER BY "createdAt"`);
-  for (const row of rows) found.set(row.code, { at: readDate(row.createdAt).toISOString(), userId: row.userId });
+  for (const row of rows)
+    found.set(row.code.toUpperCase(), { at: readDate(row.createdAt).toISOString(), userId: row.userId });
   return found;
 }
