@@ -57,13 +57,17 @@ export const EVIDENCE_DEFINITION_CREATE = `#graphql
   }
 `;
 
-/** Reads back what the app wrote on an order (used by checks, support tooling and tests). */
+/**
+ * Reads back what the app wrote on an order (used by checks, support tooling and tests), and the
+ * discount codes Shopify holds for it: the same codes orders/create brought (discount_codes).
+ */
 export const ORDER_TAG_GUARD_STATE = `#graphql
   query TagGuardOrderState($id: ID!) {
     order(id: $id) {
       id
       name
       tags
+      discountCodes
       evidence: metafield(namespace: "$app:tag_guard", key: "hijack_evidence") {
         id
         namespace

@@ -37,7 +37,7 @@ export type TagGuardOrderStateQueryVariables = AdminTypes.Exact<{
 
 
 export type TagGuardOrderStateQuery = { order?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Order, 'id' | 'name' | 'tags'>
+    Pick<AdminTypes.Order, 'id' | 'name' | 'tags' | 'discountCodes'>
     & { evidence?: AdminTypes.Maybe<Pick<AdminTypes.Metafield, 'id' | 'namespace' | 'key' | 'type' | 'value'>> }
   )> };
 
@@ -87,7 +87,7 @@ export type TagGuardDiscountCodeDeactivateMutation = { discountCodeDeactivate?: 
 
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
-  "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
+  "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
   "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
 }
 

@@ -126,6 +126,11 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
     legacyResourceId: order.gid.slice(order.gid.lastIndexOf("/") + 1),
     name: order.name,
     tags: () => [...order.tags],
+    // The codes of the webhook's discount_codes, as Shopify's Order.discountCodes lists them.
+    discountCodes: () =>
+      (Array.isArray(p.discount_codes) ? (p.discount_codes as { code?: unknown }[]) : [])
+        .map((entry) => entry?.code)
+        .filter((code): code is string => typeof code === "string"),
     email: p.email ?? null,
     note: p.note ?? null,
     createdAt: p.created_at ?? null,
