@@ -30,6 +30,7 @@ const ON_BOTH_DATABASES = [
   "tests/queue/runner-limit.test.ts",
   "tests/queue/fenced-writes.test.ts",
   "tests/database/transaction-groups.test.ts",
+  "tests/codes/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

@@ -1,3 +1,4 @@
+import { codeTotals } from "../codes/code-totals.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { env } from "../platform/env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
@@ -37,6 +38,8 @@ export interface Dashboard {
   hijackRate: string | null;
   redirected: { currency: string; total: string; orders: number }[];
   topArrivedTags: { tag: string; orders: number }[];
+  /** The codes that rode on most hijacked orders in the period (the Codes page's first rows). */
+  topCodes: { code: string; currency: string; hijacked: number; discountOnHijacked: string }[];
   /** Orders decided from the landing record after the service forgot their click, and tampered carts. */
   landing: { savedFromExpiry: number; tampered: number };
   banners: {
@@ -49,18 +52,23 @@ export interface Dashboard {
   dataRequests: DataRequestSummary[];
 }
 
+const TOP_CODES = 5;
+
 export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
-  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows] = await Promise.all([
-    sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
-    sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
-    sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
-    sql.rows<{ seen: unknown }>(q.captureSeen),
-    sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
-    sql.rows<RawRecent>(q.recent),
-    sql.rows<RawDataRequest>(q.dataRequests),
-  ]);
+  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows, codeRows] = await Promise.all(
+    [
+      sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
+      sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
+      sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
+      sql.rows<{ seen: unknown }>(q.captureSeen),
+      sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
+      sql.rows<RawRecent>(q.recent),
+      sql.rows<RawDataRequest>(q.dataRequests),
+      codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
+    ],
+  );
 
   const counts = Object.fromEntries(
     [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
@@ -84,6 +92,12 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       orders: Number(row.n),
     })),
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
+    topCodes: codeRows.map((row) => ({
+      code: row.code,
+      currency: row.currency,
+      hijacked: row.hijacked,
+      discountOnHijacked: row.discountOnHijacked,
+    })),
     landing: {
       savedFromExpiry: Number(landingRows[0]?.savedFromExpiry ?? 0),
       tampered: Number(landingRows[0]?.tampered ?? 0),

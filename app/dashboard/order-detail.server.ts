@@ -1,3 +1,4 @@
+import { formatAmount } from "../units/money";
 import {
   Prisma,
   type Commission,
@@ -47,6 +48,8 @@ export interface OrderDetail {
     startedAt: string;
     finishedAt: string | null;
   }[];
+  /** The discount codes the order carried (from its stored orders/create facts), beside the verdict. */
+  discountCodes: { code: string; amount: string; type: string | null }[];
   verdict: {
     expectedTag: string | null;
     creatorId: string | null;
@@ -154,6 +157,11 @@ export async function getOrderDetail(
       error: a.error,
       startedAt: a.startedAt.toISOString(),
       finishedAt: iso(a.finishedAt),
+    })),
+    discountCodes: (facts?.discountCodes ?? []).map((d) => ({
+      code: d.code,
+      amount: formatAmount(d.amount, row.currency ?? facts?.currency ?? "USD"),
+      type: d.type,
     })),
     verdict: {
       expectedTag: row.expectedTag,

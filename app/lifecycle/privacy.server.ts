@@ -50,6 +50,8 @@ const SHOP_TABLES = [
   "PayoutLine",
   "Payout",
   "CommissionDay",
+  "OrderDiscountCode",
+  "CodeDeactivation",
   "Verification",
   "Job",
   "LandingTouch",

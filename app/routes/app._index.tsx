@@ -187,6 +187,22 @@ export default function DashboardPage() {
             </SectionCard>
           </InlineGrid>
 
+          <SectionCard title={t("dashboard.topCodes")}>
+            {data.topCodes.length === 0 ? (
+              <EmptyNote>{t("dashboard.topCodesNone")}</EmptyNote>
+            ) : (
+              data.topCodes.map((code) => (
+                <SplitRow
+                  key={`${code.code} ${code.currency}`}
+                  note={t("dashboard.topCodeNote", { count: code.hijacked, discount: code.discountOnHijacked })}
+                >
+                  {code.code}
+                </SplitRow>
+              ))
+            )}
+            <RemixLink to={`/app/codes?days=${data.period}`}>{t("dashboard.topCodesLink")}</RemixLink>
+          </SectionCard>
+
           <SectionCard title={t("dashboard.landingTitle")}>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <SplitRow variant="headingLg" note={t("dashboard.savedFromExpiryHelp")}>

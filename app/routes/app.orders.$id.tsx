@@ -191,6 +191,11 @@ export default function OrderPage() {
             {order.verdict.reportConfirmed ? t("order.reportConfirmed") : t("order.reportUnconfirmed")}
           </DetailRow>
         ) : null}
+        <DetailRow label={t("order.discountCodes")}>
+          {order.discountCodes.length === 0
+            ? none()
+            : order.discountCodes.map((d) => t("order.discountCode", { code: d.code, amount: d.amount })).join(", ")}
+        </DetailRow>
         <DetailRow label={t("order.recorded")}>
           {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
         </DetailRow>

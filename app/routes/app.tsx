@@ -28,6 +28,7 @@ export default function App() {
           {t("nav.dashboard")}
         </Link>
         <Link to="/app/commissions">{t("nav.commissions")}</Link>
+        <Link to="/app/codes">{t("nav.codes")}</Link>
         <Link to="/app/creators">{t("nav.creators")}</Link>
         <Link to="/app/payouts">{t("nav.payouts")}</Link>
         <Link to="/app/settings">{t("nav.settings")}</Link>

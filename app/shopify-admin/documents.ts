@@ -57,13 +57,17 @@ export const EVIDENCE_DEFINITION_CREATE = `#graphql
   }
 `;
 
-/** Reads back what the app wrote on an order (used by checks, support tooling and tests). */
+/**
+ * Reads back what the app wrote on an order (used by checks, support tooling and tests), and the
+ * discount codes Shopify holds for it: the same codes orders/create brought (discount_codes).
+ */
 export const ORDER_TAG_GUARD_STATE = `#graphql
   query TagGuardOrderState($id: ID!) {
     order(id: $id) {
       id
       name
       tags
+      discountCodes
       evidence: metafield(namespace: "$app:tag_guard", key: "hijack_evidence") {
         id
         namespace
@@ -71,6 +75,44 @@ export const ORDER_TAG_GUARD_STATE = `#graphql
         type
         value
       }
+    }
+  }
+`;
+
+/**
+ * The code discount a discount code belongs to (Codes page, issue 37). Needs read_discounts,
+ * an optional scope the merchant grants on first use.
+ */
+export const CODE_DISCOUNT_BY_CODE = `#graphql
+  query TagGuardCodeDiscountByCode($code: String!) {
+    codeDiscountNodeByCode(code: $code) {
+      id
+      codeDiscount {
+        __typename
+        ... on DiscountCodeBasic { title status }
+        ... on DiscountCodeBxgy { title status }
+        ... on DiscountCodeFreeShipping { title status }
+        ... on DiscountCodeApp { title status }
+      }
+    }
+  }
+`;
+
+/** Switches a code discount off (every code of it): needs write_discounts, optional like the above. */
+export const DISCOUNT_CODE_DEACTIVATE = `#graphql
+  mutation TagGuardDiscountCodeDeactivate($id: ID!) {
+    discountCodeDeactivate(id: $id) {
+      codeDiscountNode {
+        id
+        codeDiscount {
+          __typename
+          ... on DiscountCodeBasic { status }
+          ... on DiscountCodeBxgy { status }
+          ... on DiscountCodeFreeShipping { status }
+          ... on DiscountCodeApp { status }
+        }
+      }
+      userErrors { field message code }
     }
   }
 `;

@@ -37,19 +37,65 @@ export type TagGuardOrderStateQueryVariables = AdminTypes.Exact<{
 
 
 export type TagGuardOrderStateQuery = { order?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Order, 'id' | 'name' | 'tags'>
+    Pick<AdminTypes.Order, 'id' | 'name' | 'tags' | 'discountCodes'>
     & { evidence?: AdminTypes.Maybe<Pick<AdminTypes.Metafield, 'id' | 'namespace' | 'key' | 'type' | 'value'>> }
   )> };
 
+export type TagGuardCodeDiscountByCodeQueryVariables = AdminTypes.Exact<{
+  code: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type TagGuardCodeDiscountByCodeQuery = { codeDiscountNodeByCode?: AdminTypes.Maybe<(
+    Pick<AdminTypes.DiscountCodeNode, 'id'>
+    & { codeDiscount: (
+      { __typename: 'DiscountCodeApp' }
+      & Pick<AdminTypes.DiscountCodeApp, 'title' | 'status'>
+    ) | (
+      { __typename: 'DiscountCodeBasic' }
+      & Pick<AdminTypes.DiscountCodeBasic, 'title' | 'status'>
+    ) | (
+      { __typename: 'DiscountCodeBxgy' }
+      & Pick<AdminTypes.DiscountCodeBxgy, 'title' | 'status'>
+    ) | (
+      { __typename: 'DiscountCodeFreeShipping' }
+      & Pick<AdminTypes.DiscountCodeFreeShipping, 'title' | 'status'>
+    ) }
+  )> };
+
+export type TagGuardDiscountCodeDeactivateMutationVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type TagGuardDiscountCodeDeactivateMutation = { discountCodeDeactivate?: AdminTypes.Maybe<{ codeDiscountNode?: AdminTypes.Maybe<(
+      Pick<AdminTypes.DiscountCodeNode, 'id'>
+      & { codeDiscount: (
+        { __typename: 'DiscountCodeApp' }
+        & Pick<AdminTypes.DiscountCodeApp, 'status'>
+      ) | (
+        { __typename: 'DiscountCodeBasic' }
+        & Pick<AdminTypes.DiscountCodeBasic, 'status'>
+      ) | (
+        { __typename: 'DiscountCodeBxgy' }
+        & Pick<AdminTypes.DiscountCodeBxgy, 'status'>
+      ) | (
+        { __typename: 'DiscountCodeFreeShipping' }
+        & Pick<AdminTypes.DiscountCodeFreeShipping, 'status'>
+      ) }
+    )>, userErrors: Array<Pick<AdminTypes.DiscountUserError, 'field' | 'message' | 'code'>> }> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
-  "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
+  "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
+  "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
 }
 
 interface GeneratedMutationTypes {
   "#graphql\n  mutation TagGuardMarkOrderHijacked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {\n    tagsAdd(id: $id, tags: $tags) {\n      node { id }\n      userErrors { field message }\n    }\n    metafieldsSet(metafields: $metafields) {\n      metafields { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardMarkOrderHijackedMutation, variables: TagGuardMarkOrderHijackedMutationVariables},
   "#graphql\n  mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardMetafieldsSetMutation, variables: TagGuardMetafieldsSetMutationVariables},
   "#graphql\n  mutation TagGuardEvidenceDefinitionCreate($definition: MetafieldDefinitionInput!) {\n    metafieldDefinitionCreate(definition: $definition) {\n      createdDefinition { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardEvidenceDefinitionCreateMutation, variables: TagGuardEvidenceDefinitionCreateMutationVariables},
+  "#graphql\n  mutation TagGuardDiscountCodeDeactivate($id: ID!) {\n    discountCodeDeactivate(id: $id) {\n      codeDiscountNode {\n        id\n        codeDiscount {\n          __typename\n          ... on DiscountCodeBasic { status }\n          ... on DiscountCodeBxgy { status }\n          ... on DiscountCodeFreeShipping { status }\n          ... on DiscountCodeApp { status }\n        }\n      }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardDiscountCodeDeactivateMutation, variables: TagGuardDiscountCodeDeactivateMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;

@@ -14,6 +14,7 @@ import { intakeArrived } from "../queue/intake-first.server";
 import { enqueueNew, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
+import { discountCodeRows } from "./discount-code-rows";
 import { readOrderFacts, type OrderFacts } from "./order-facts";
 
 // Records order deliveries durably and answers at once; the worker does the rest.
@@ -168,6 +169,7 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
   const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
   const verifications: (Prisma.VerificationCreateManyInput & { id: string })[] = [];
   const newEvents: (Prisma.OrderEventCreateManyInput & { id: string })[] = [];
+  const discountCodes: Prisma.OrderDiscountCodeCreateManyInput[] = [];
   for (const pending of group) {
     const { delivery, read } = pending;
     const key = deliveryKey(pending);
@@ -241,6 +243,7 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
       createdAt: now,
       updatedAt: now,
     });
+    discountCodes.push(...discountCodeRows(delivery.shop, verificationId, facts, now));
     results.push({ status: "queued", verificationId });
   }
 
@@ -248,6 +251,8 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
   await insertRows(tx, "OrderEvent", newEvents);
   if (verifications.length > 0) {
     await insertRows(tx, "Verification", verifications);
+    // The whole group's codes in one statement, after the verifications they point at.
+    await insertRows(tx, "OrderDiscountCode", discountCodes);
     // Their verifications were created just above: no job can exist for them yet.
     await enqueueNew(
       tx,

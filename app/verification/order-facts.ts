@@ -15,6 +15,10 @@ export { MAX_ORDER_VALUE };
 /** Longest value kept of one of our cart attributes, of the landing page URL, of the cart token. */
 export const MAX_KEPT_TEXT = 2_048;
 const MAX_CART_TOKEN = 256;
+/** Shopify's discount codes are at most 255 characters. */
+const MAX_DISCOUNT_CODE = 255;
+/** An order carries a handful of codes; a payload listing more is cut here. */
+const MAX_DISCOUNT_CODES = 20;
 
 const OUR_ATTRIBUTES = new Set<string>(Object.values(CART_ATTRIBUTES));
 
@@ -46,6 +50,36 @@ const AttributeValue = z
 /** Cut to `max`, then made storable (a cut can split an emoji's surrogate pair). */
 const kept = (max: number) => (value: string) => storableText(value.slice(0, max));
 
+/** One entry of the order's `discount_codes`: the code, the amount it took off, its type. */
+const DiscountCodeEntry = z.object({
+  code: z.string().min(1).max(MAX_DISCOUNT_CODE).transform(storableText),
+  amount: Amount,
+  type: z
+    .string()
+    .max(40)
+    .transform(storableText)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+export type DiscountCodeFact = z.output<typeof DiscountCodeEntry>;
+
+/**
+ * The codes as evidence, not as the order: an entry that cannot be read is left out rather
+ * than refusing the order, whose verification does not depend on it.
+ */
+const DiscountCodes = z
+  .array(z.unknown())
+  .nullish()
+  .transform((entries) => {
+    const codes: DiscountCodeFact[] = [];
+    for (const entry of entries ?? []) {
+      const read = DiscountCodeEntry.safeParse(entry);
+      if (read.success && !codes.some((c) => c.code === read.data.code)) codes.push(read.data);
+      if (codes.length === MAX_DISCOUNT_CODES) break;
+    }
+    return codes;
+  });
+
 const OrderPayload = z.object({
   // Shopify's ids pass 2^53: as a JSON number the id is then inexact, and the gid (a string)
   // is what names the order. zod's int() would refuse such a number outright.
@@ -70,6 +104,7 @@ const OrderPayload = z.object({
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
   landing_site: z.string().transform(kept(MAX_KEPT_TEXT)).nullish(),
   cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
+  discount_codes: DiscountCodes,
 });
 
 export interface OrderFacts {
@@ -84,6 +119,8 @@ export interface OrderFacts {
   landingSite: string | null;
   /** The cart the order was placed from: what the storefront's landing touches name. */
   cartToken: string | null;
+  /** The discount codes applied to the order and the amount each took off. */
+  discountCodes: DiscountCodeFact[];
 }
 
 export type OrderFactsResult = { ok: true; facts: OrderFacts } | { ok: false; reason: string };
@@ -127,6 +164,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
         .map(({ name, value }) => ({ name, value: kept(MAX_KEPT_TEXT)(value) })),
       landingSite: order.landing_site ?? null,
       cartToken: order.cart_token || null,
+      discountCodes: order.discount_codes,
     },
   };
 }
@@ -147,6 +185,7 @@ export function parseStoredFacts(text: string): OrderFacts | null {
       cartAttributes: value.cartAttributes ?? value.noteAttributes ?? [],
       landingSite: value.landingSite ?? null,
       cartToken: value.cartToken ?? null,
+      discountCodes: value.discountCodes ?? [],
     };
   } catch {
     return null;

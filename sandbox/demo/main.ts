@@ -9,8 +9,17 @@ import { startShopifyStandin } from "../shopify";
 import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
 import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
-import { createClicks, placeOrders, readReport, saveSettings, waitForOutcomes, type Stack } from "./run-scenario";
-import { formatSummary, formatTable, summarise } from "./report";
+import {
+  codesReport,
+  createClicks,
+  deactivateCodes,
+  placeOrders,
+  readReport,
+  saveSettings,
+  waitForOutcomes,
+  type Stack,
+} from "./run-scenario";
+import { formatCodes, formatSummary, formatTable, summarise } from "./report";
 import { BUILT_IN_SCENARIO, parseScenario, ScenarioError } from "./scenario";
 
 // `npm run demo`: the whole flow on one machine with no Shopify account. Starts the sandbox
@@ -117,11 +126,19 @@ async function main(): Promise<number> {
       [...placed.values()].map((order) => order.orderId),
     );
 
+    await deactivateCodes(stack, scenario.deactivate);
+    if (scenario.deactivate.length > 0)
+      log(`Switched off ${scenario.deactivate.join(", ")} through the admin's Codes page`);
+
     const orders = await readReport(stack, scenario, placed);
+    const codes = codesReport(stack, orders);
     const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
-    log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}`);
+    log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}${formatCodes(codes)}`);
     if (values.report)
-      writeFileSync(values.report, `${JSON.stringify({ database: database.dialect, orders, summary }, null, 2)}\n`);
+      writeFileSync(
+        values.report,
+        `${JSON.stringify({ database: database.dialect, orders, codes, summary }, null, 2)}\n`,
+      );
 
     if (values.serve) {
       const ready = {

@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import type { OrderReport } from "./run-scenario";
+import type { CodeReport, OrderReport } from "./run-scenario";
 
 export interface Summary {
   orders: number;
@@ -96,4 +96,13 @@ export function formatSummary(summary: Summary): string {
     `Commission owed after refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
     `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered cart${summary.tamperedCarts === 1 ? "" : "s"} judged on it`,
   ].join("\n");
+}
+
+/** One line per discount code, after the summary; nothing when no order carried one. */
+export function formatCodes(codes: Record<string, CodeReport>): string {
+  const lines = Object.entries(codes).map(
+    ([code, c]) =>
+      `  ${code}: ${c.orders} order${c.orders === 1 ? "" : "s"}, ${c.hijacked} hijacked${c.deactivated ? ", switched off" : ""}`,
+  );
+  return lines.length > 0 ? `\nDiscount codes:\n${lines.join("\n")}` : "";
 }

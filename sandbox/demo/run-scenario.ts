@@ -1,4 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
+import Decimal from "decimal.js";
+import { ExactDecimal, minorDigits } from "../../app/units/minor-units";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
 import { BROWSER_USER_AGENT } from "../storefront/chromium";
@@ -38,6 +40,8 @@ export interface OrderReport {
   /** The cart's attributes disagreed with the landing touches. */
   tampered: boolean;
   tags: string[];
+  /** The codes the app stored for the order, with the discount each took. */
+  discountCodes: { code: string; amount: string }[];
   commission: {
     creatorId: string;
     expectedTag: string;
@@ -265,15 +269,58 @@ async function orderPayload(
     noteAttributes,
     landingSite,
   });
-  // The scenario's subtotal as written, never through a float.
+  // The scenario's subtotal as written, never through a float. It is the subtotal after the
+  // codes: the lines cost that much more before them.
+  const codes = discountCodesOf(order);
+  const discounts = codes.reduce((sum, c) => sum.plus(c.amount), new ExactDecimal(0));
+  const digits = minorDigits(order.currency);
   return {
     ...payload,
     ...(cartToken && { cart_token: cartToken }),
     subtotal_price: order.subtotal,
     current_subtotal_price: order.subtotal,
-    total_line_items_price: order.subtotal,
+    total_line_items_price: new ExactDecimal(order.subtotal).plus(discounts).toFixed(digits),
     total_price: order.subtotal,
+    total_discounts: discounts.toFixed(digits),
+    current_total_discounts: discounts.toFixed(digits),
+    discount_codes: codes.map((c) => ({ code: c.code, amount: c.amount, type: "fixed_amount" })),
   };
+}
+
+/** Each code's discount: as the scenario gives it, else 10% of the subtotal, to the currency's minor unit. */
+export function discountCodesOf(order: ScenarioOrder): { code: string; amount: string }[] {
+  const digits = minorDigits(order.currency);
+  return order.discountCodes.map((c) => ({
+    code: c.code,
+    amount: new ExactDecimal(c.amount ?? new ExactDecimal(order.subtotal).dividedBy(10))
+      .toDecimalPlaces(digits, Decimal.ROUND_HALF_UP)
+      .toFixed(digits),
+  }));
+}
+
+/**
+ * The scenario's `deactivate`: each code switched off through the admin's Codes page, as a
+ * merchant would once they have granted the optional discount scopes (App Bridge's
+ * scopes.request, which the stand-in is told directly). The app finds the discount by its code
+ * and deactivates it in the stand-in.
+ */
+export async function deactivateCodes(stack: Stack, codes: string[]): Promise<void> {
+  if (codes.length === 0) return;
+  stack.shopify.store.grantScopes(stack.shop, ["read_discounts", "write_discounts"]);
+  for (const code of codes) {
+    const response = await fetch(`${stack.appUrl}/app/codes?_data=${encodeURIComponent("routes/app.codes")}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${sessionToken(stack)}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "user-agent": BROWSER_USER_AGENT,
+      },
+      body: new URLSearchParams({ intent: "switch-off", code }),
+    });
+    const body = (await response.json().catch(() => null)) as { ok?: boolean; message?: string } | null;
+    if (!response.ok || !body?.ok)
+      throw new Error(`the app did not switch off code ${code}: HTTP ${response.status} ${body?.message ?? ""}`);
+  }
 }
 
 /**
@@ -356,6 +403,7 @@ export async function readReport(
           outcome: true,
           verdictSource: true,
           tampered: true,
+          discountCodes: { select: { code: true, amount: true }, orderBy: { code: "asc" } },
           commission: {
             select: {
               creatorId: true,
@@ -377,8 +425,38 @@ export async function readReport(
         source: row?.verdictSource ?? null,
         tampered: row?.tampered ?? false,
         tags: stack.shopify.store.findOrder(orderId)?.order.tags ?? [],
+        discountCodes: row?.discountCodes ?? [],
         commission: row?.commission ?? null,
       };
     }),
   );
+}
+
+export interface CodeReport {
+  /** Orders of the scenario the app stored the code on. */
+  orders: number;
+  /** Those of them the app found hijacked. */
+  hijacked: number;
+  /** The code's discount is no longer active in Shopify (the stand-in). */
+  deactivated: boolean;
+}
+
+/**
+ * Per code (in capitals, as the Codes page counts them: Shopify matches codes without regard to
+ * case): its orders, the hijacked ones, and whether it is switched off in Shopify.
+ */
+export function codesReport(stack: Stack, orders: OrderReport[]): Record<string, CodeReport> {
+  const codes: Record<string, CodeReport> = {};
+  const shop = stack.shopify.store.shop(stack.shop);
+  for (const order of orders)
+    for (const { code } of order.discountCodes) {
+      const entry = (codes[code.toUpperCase()] ??= {
+        orders: 0,
+        hijacked: 0,
+        deactivated: (stack.shopify.store.discountByCode(shop, code)?.status ?? "ACTIVE") !== "ACTIVE",
+      });
+      entry.orders += 1;
+      if (order.outcome === "hijacked") entry.hijacked += 1;
+    }
+  return codes;
 }

@@ -18,6 +18,16 @@ const Click = z.object({
     .default(5),
 });
 
+/** A code applied to the order: its text, or the text and the amount it took off. */
+const DiscountCode = z.union([
+  z
+    .string()
+    .min(1)
+    .max(255)
+    .transform((code) => ({ code, amount: undefined as string | undefined })),
+  z.object({ code: z.string().min(1).max(255), amount: Money.optional() }),
+]);
+
 const Order = z
   .object({
     ref: z.string().min(1),
@@ -52,6 +62,15 @@ const Order = z
       .max(20)
       .default([]),
     cancel: z.boolean().default(false),
+    // The codes applied; `subtotal` stays the subtotal after them. A code without an amount
+    // took 10% of the subtotal.
+    discountCodes: z
+      .array(DiscountCode)
+      .max(20)
+      .default([])
+      .refine((codes) => new Set(codes.map((c) => c.code.toLowerCase())).size === codes.length, {
+        message: "names the same code twice",
+      }),
   })
   .refine((order) => !(order.click && order.clickId), {
     message: "name a scenario click with `click` or a literal id with `clickId`, not both",
@@ -86,6 +105,8 @@ export const Scenario = z
     settings: ScenarioSettings.prefault({}),
     clicks: z.array(Click).default([]),
     orders: z.array(Order).min(1, "a scenario needs at least one order"),
+    /** Codes the demo switches off through the admin's Codes page once the orders are verified. */
+    deactivate: z.array(z.string().min(1).max(255)).default([]),
   })
   .superRefine((scenario, ctx) => {
     const refs = new Set<string>();
@@ -111,6 +132,15 @@ export const Scenario = z
       if (orderRefs.has(order.ref))
         ctx.addIssue({ code: "custom", message: `duplicate order ref "${order.ref}"`, path: ["orders", index, "ref"] });
       orderRefs.add(order.ref);
+    });
+    const used = new Set(scenario.orders.flatMap((order) => order.discountCodes.map((c) => c.code.toLowerCase())));
+    scenario.deactivate.forEach((code, index) => {
+      if (!used.has(code.toLowerCase()))
+        ctx.addIssue({
+          code: "custom",
+          message: `names code "${code}", which no order of the scenario carries`,
+          path: ["deactivate", index],
+        });
     });
   });
 

@@ -19,6 +19,7 @@ import {
 } from "graphql";
 import {
   digest,
+  type DiscountRecord,
   type MetafieldDefinitionRecord,
   type MetafieldRecord,
   type OrderRecord,
@@ -34,6 +35,8 @@ export interface ExecContext {
 }
 
 const ORDER_READ = ["read_orders", "write_orders", "read_all_orders"];
+// A write scope includes its read scope, as Shopify's do.
+const DISCOUNT_READ = ["read_discounts", "write_discounts"];
 
 function requireScope(ctx: ExecContext, field: string, anyOf: string[]) {
   if (!anyOf.some((s) => ctx.token.scope.includes(s))) {
@@ -123,6 +126,11 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
     legacyResourceId: order.gid.slice(order.gid.lastIndexOf("/") + 1),
     name: order.name,
     tags: () => [...order.tags],
+    // The codes of the webhook's discount_codes, as Shopify's Order.discountCodes lists them.
+    discountCodes: () =>
+      (Array.isArray(p.discount_codes) ? (p.discount_codes as { code?: unknown }[]) : [])
+        .map((entry) => entry?.code)
+        .filter((code): code is string => typeof code === "string"),
     email: p.email ?? null,
     note: p.note ?? null,
     createdAt: p.created_at ?? null,
@@ -134,6 +142,28 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
       value: a.value,
     })),
     ...metafieldAccessors(ctx, order.gid),
+  };
+}
+
+function discountNodeView(discount: DiscountRecord) {
+  return {
+    __typename: "DiscountCodeNode",
+    id: discount.gid,
+    codeDiscount: {
+      __typename: "DiscountCodeBasic",
+      title: discount.title,
+      status: discount.status,
+      endsAt: discount.endsAt,
+      codes: (args: { first?: number | null; last?: number | null }) =>
+        connection(
+          discount.codes.map((code, i) => ({
+            __typename: "DiscountRedeemCode",
+            id: `${discount.gid}/code/${i}`,
+            code,
+          })),
+          args,
+        ),
+    },
   };
 }
 
@@ -158,6 +188,11 @@ function queryRoot(ctx: ExecContext) {
       requireScope(ctx, "order", ORDER_READ);
       const order = ctx.shop.orders.get(id);
       return order ? orderView(ctx, order) : null;
+    },
+    codeDiscountNodeByCode: ({ code }: { code: string }) => {
+      requireScope(ctx, "codeDiscountNodeByCode", DISCOUNT_READ);
+      const discount = ctx.store.discountByCode(ctx.shop, code);
+      return discount ? discountNodeView(discount) : null;
     },
     currentAppInstallation: () => ({
       __typename: "AppInstallation",
@@ -185,6 +220,14 @@ function mutationRoot(ctx: ExecContext) {
         requireScope(ctx, "metafieldsSet", ["write_orders"]);
       const result = ctx.store.metafieldsSet(ctx.shop, metafields);
       return { metafields: result.metafields?.map(metafieldView) ?? null, userErrors: result.userErrors };
+    },
+    discountCodeDeactivate: ({ id }: { id: string }) => {
+      requireScope(ctx, "discountCodeDeactivate", ["write_discounts"]);
+      const result = ctx.store.deactivateDiscount(ctx.shop, id);
+      return {
+        codeDiscountNode: result.discount ? discountNodeView(result.discount) : null,
+        userErrors: result.userErrors,
+      };
     },
     metafieldDefinitionCreate: ({
       definition,

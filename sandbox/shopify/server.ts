@@ -314,6 +314,25 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
       const issued = store.issueToken(target, { scope: body.scope, online: body.online, expiring: body.expiring });
       return done(201, { ...offlineTokenBody(issued, clock()), shop: issued.shop });
     }
+    if (url.pathname === "/standin/discounts" && method === "POST") {
+      const body = await json();
+      const target = (body.shop as string | undefined) ?? shop;
+      if (!target || typeof body.code !== "string" || !body.code) return done(400, { error: "shop and code required" });
+      return done(201, { discount: store.ensureDiscount(target, body.code, body.title) });
+    }
+    if (url.pathname === "/standin/discounts" && method === "GET") {
+      if (!shop) return done(400, { error: "shop required" });
+      return done(200, { discounts: [...store.shop(shop).discounts.values()] });
+    }
+    // What App Bridge's scopes.request does once the merchant accepts: the optional scopes join the grant.
+    if (url.pathname === "/standin/scopes" && method === "POST") {
+      const body = await json();
+      const target = (body.shop as string | undefined) ?? shop;
+      if (!target || !Array.isArray(body.scopes) || !body.scopes.every((s: unknown) => typeof s === "string"))
+        return done(400, { error: "shop and scopes (a list of handles) required" });
+      store.grantScopes(target, body.scopes);
+      return done(200, { granted: [...store.shop(target).grantedScopes] });
+    }
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
       const state = store.shop(shop);

@@ -39,6 +39,16 @@ export interface OrderRecord {
   tagsAddApplied: number;
 }
 
+/** A code discount: one or more codes, switched off by discountCodeDeactivate. */
+export interface DiscountRecord {
+  gid: string;
+  title: string;
+  codes: string[];
+  status: "ACTIVE" | "EXPIRED" | "SCHEDULED";
+  /** Set by discountCodeDeactivate: the end of the discount's active period. */
+  endsAt: string | null;
+}
+
 export interface ShopState {
   domain: string;
   appInstallationGid: string;
@@ -46,6 +56,10 @@ export interface ShopState {
   metafields: Map<string, Map<string, MetafieldRecord>>; // ownerGid -> "ns\u0000key" -> record
   definitions: MetafieldDefinitionRecord[];
   bucket: { available: number; at: number };
+  /** Code discounts by gid; a code names one discount, compared without regard to case. */
+  discounts: Map<string, DiscountRecord>;
+  /** Optional scopes the merchant has granted: tokens issued later carry them too. */
+  grantedScopes: Set<string>;
 }
 
 export interface UserErrorOut {
@@ -101,6 +115,8 @@ export class ShopifyStandinStore {
         metafields: new Map(),
         definitions: [],
         bucket: { available: THROTTLE.maximumAvailable, at: this.clock() },
+        discounts: new Map(),
+        grantedScopes: new Set(),
       };
       this.shops.set(key, shop);
     }
@@ -129,7 +145,52 @@ export class ShopifyStandinStore {
       tagsAddApplied: 0,
     };
     shop.orders.set(gid, record);
+    // A code an order used exists in the shop: the order's codes become discounts if unknown.
+    const codes = Array.isArray(payload.discount_codes) ? (payload.discount_codes as { code?: unknown }[]) : [];
+    for (const entry of codes) if (typeof entry?.code === "string") this.ensureDiscount(domain, entry.code);
     return record;
+  }
+
+  /** The code discount holding this code (without regard to case), if any. */
+  discountByCode(shop: ShopState, code: string): DiscountRecord | undefined {
+    const wanted = code.toLowerCase();
+    for (const discount of shop.discounts.values())
+      if (discount.codes.some((c) => c.toLowerCase() === wanted)) return discount;
+    return undefined;
+  }
+
+  /** A basic code discount with this one code, created unless one already holds it. */
+  ensureDiscount(domain: string, code: string, title = code): DiscountRecord {
+    const shop = this.shop(domain);
+    const known = this.discountByCode(shop, code);
+    if (known) return known;
+    const discount: DiscountRecord = {
+      gid: `gid://shopify/DiscountCodeNode/${this.id()}`,
+      title,
+      codes: [code],
+      status: "ACTIVE",
+      endsAt: null,
+    };
+    shop.discounts.set(discount.gid, discount);
+    return discount;
+  }
+
+  /** discountCodeDeactivate: the discount ends now (status EXPIRED); already ended is no error. */
+  deactivateDiscount(shop: ShopState, gid: string): { discount: DiscountRecord | null; userErrors: UserErrorOut[] } {
+    const discount = shop.discounts.get(gid);
+    if (!discount) return { discount: null, userErrors: [{ field: ["id"], message: "Discount does not exist" }] };
+    if (discount.status !== "EXPIRED") {
+      discount.status = "EXPIRED";
+      discount.endsAt = new Date(this.clock()).toISOString();
+    }
+    return { discount, userErrors: [] };
+  }
+
+  /** App Bridge's scopes.request granted these optional scopes for the shop. */
+  grantScopes(domain: string, scopes: string[]): void {
+    const shop = this.shop(domain);
+    for (const scope of scopes) shop.grantedScopes.add(scope);
+    this.tokens.grantScopes(shop.domain, scopes);
   }
 
   findOrder(id: string | number): { shop: ShopState; order: OrderRecord } | undefined {
@@ -326,8 +387,11 @@ export class ShopifyStandinStore {
   }
 
   issueToken(shop: string, options: IssueOptions = {}): TokenRecord {
-    this.shop(shop);
-    return this.tokens.issue(shop, options);
+    const state = this.shop(shop);
+    const issued = this.tokens.issue(shop, options);
+    // Optional scopes once granted stay granted: a new token (token exchange) carries them.
+    if (state.grantedScopes.size > 0) this.tokens.grantScopes(state.domain, [...state.grantedScopes]);
+    return issued;
   }
 
   /** Leaky bucket: restores restoreRate points per second up to maximumAvailable. */

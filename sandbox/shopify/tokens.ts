@@ -89,6 +89,20 @@ export class TokenStore {
     });
   }
 
+  /**
+   * The merchant granted optional scopes (App Bridge's scopes.request): Shopify adds them to the
+   * app's grant, so the shop's tokens, and those refreshed from them, carry them from now on.
+   */
+  grantScopes(shop: string, scopes: string[]): void {
+    const domain = shop.toLowerCase();
+    const add = (record: { shop: string; scope: string[] }) => {
+      if (record.shop !== domain) return;
+      for (const scope of scopes) if (!record.scope.includes(scope)) record.scope.push(scope);
+    };
+    for (const record of this.access.values()) add(record);
+    for (const record of this.refresh.values()) add(record);
+  }
+
   /** The token if it was issued, not revoked, unexpired and (when given) for this shop. */
   valid(token: string, shop: string | null): TokenRecord | undefined {
     const record = this.access.get(token);

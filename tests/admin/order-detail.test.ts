@@ -38,6 +38,7 @@ describe("order detail", () => {
       orderFacts: {
         id: "1",
         createdAt: "2026-11-20T10:06:00.000Z",
+        discountCodes: [{ code: "LEAKED10", amount: "3.00", type: "fixed_amount" }],
         cartAttributes: [
           {
             name: "_lb_tags",
@@ -103,6 +104,10 @@ describe("order detail", () => {
         reportConfirmed: null,
         source: null,
       });
+      // Beside the verdict: the codes the order carried, and what each took off.
+      expect(order.discountCodes).toEqual([
+        { code: "LEAKED10", amount: expect.stringMatching(/^[A-Z]{3} 3\.00$/), type: "fixed_amount" },
+      ]);
       expect(order.tagging).toMatchObject({ taggedAt: "2026-11-20T10:10:00.000Z", hijackTag: "hijack-caught" });
       expect(order.commission).toMatchObject({ amount: "12.50", currency: "EUR", redirected: true });
       expect(order.adminOrderUrl).toBe(`shopify://admin/orders/${row.orderId}`);

@@ -1,5 +1,7 @@
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseCodeFilter } from "../../app/codes/code-filter";
+import { codeTotalsQuery } from "../../app/codes/code-totals.server";
 import { creatorQueries } from "../../app/commissions/creators.server";
 import { ledgerQueries, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { dashboardQueries } from "../../app/dashboard/dashboard-queries.server";
@@ -58,6 +60,16 @@ describe("admin query plans", () => {
     const later = ledgerQueries(SHOP, filter, { createdAt: Date.now(), id: "cabc" }, 51);
     for (const sql of [first.page, first.totals, later.page]) expectIndexed(plan(sql));
   });
+
+  it.each(["", "code=save&hijacked=1&sort=orders&days=90"])(
+    "reads the Codes page's codes from their (shop, createdAt) range, and each order by its key, for ?%s",
+    (query) => {
+      const details = plan(codeTotalsQuery(SHOP, parseCodeFilter(new URLSearchParams(query)), new Date()));
+      expect(details.some((d) => /SEARCH d USING INDEX OrderDiscountCode_shop_createdAt_idx/.test(d))).toBe(true);
+      expect(details.some((d) => /SEARCH v USING INDEX sqlite_autoindex_Verification_1 \(id=\?\)/.test(d))).toBe(true);
+      expect(details.filter((d) => /^SCAN (d|v|c|OrderDiscountCode|Verification|Commission)\b/.test(d))).toEqual([]);
+    },
+  );
 
   it("leads with the creator index when a creator is given", () => {
     const q = ledgerQueries(

@@ -62,11 +62,20 @@ const scenario = {
       currency: "EUR",
       deliveries: 4,
       refunds: [{ subtotal: "11.11" }],
+      discountCodes: ["LEAK10"],
     },
-    { ref: "b", click: "k2", arrivedTag: "yan-4", capture: "landing_site", subtotal: "10.05", deliveries: 2 },
+    {
+      ref: "b",
+      click: "k2",
+      arrivedTag: "yan-4",
+      capture: "landing_site",
+      subtotal: "10.05",
+      deliveries: 2,
+      discountCodes: ["LEAK10", { code: "FRIEND", amount: "1.00" }],
+    },
     { ref: "c", click: "k3", arrivedTag: "xia-2", subtotal: "50.00" },
     { ref: "d", clickId: "clk_made_up", arrivedTag: null, subtotal: "1.00" },
-    { ref: "e", capture: "none", subtotal: "5.00" },
+    { ref: "e", capture: "none", subtotal: "5.00", discountCodes: ["leak10"] },
     { ref: "f", click: "k4", arrivedTag: "wes-3", landing: true, subtotal: "20.00" },
     {
       ref: "g",
@@ -78,6 +87,8 @@ const scenario = {
     },
     { ref: "h", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
   ],
+  // Switched off through the admin's Codes page once the orders are verified.
+  deactivate: ["LEAK10"],
 };
 
 describe("npm run demo", { timeout: 180_000 }, () => {
@@ -98,8 +109,10 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         source: string | null;
         tampered: boolean;
         tags: string[];
+        discountCodes: { code: string; amount: string }[];
         commission: Record<string, unknown> | null;
       }[];
+      codes: Record<string, { orders: number; hijacked: number; deactivated: boolean }>;
       summary: Record<string, unknown>;
     };
     expect(report.database).toBe("sqlite");
@@ -151,6 +164,20 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       tampered: true,
       commission: { creatorId: "cr_val", expectedTag: "val-8", amount: "1.00" },
     });
+    // The codes each order carried as the app stored them: 10% of the subtotal unless given, and
+    // the commissions above are unchanged by them (the basis is the subtotal after discounts).
+    expect(byRef.a!.discountCodes).toEqual([{ code: "LEAK10", amount: "3.33" }]);
+    expect(byRef.b!.discountCodes).toEqual([
+      { code: "FRIEND", amount: "1.00" },
+      { code: "LEAK10", amount: "1.01" },
+    ]);
+    expect(byRef.c!.discountCodes).toEqual([]);
+    // "leak10" is the same code to Shopify: counted with LEAK10, and switched off with it.
+    expect(byRef.e!.discountCodes).toEqual([{ code: "leak10", amount: "0.50" }]);
+    expect(report.codes).toEqual({
+      LEAK10: { orders: 3, hijacked: 1, deactivated: true },
+      FRIEND: { orders: 1, hijacked: 0, deactivated: false },
+    });
     expect(report.summary).toMatchObject({
       orders: 8,
       deliveries: 13,
@@ -166,12 +193,21 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     const bad = path.join(dir, "bad.json");
     writeFileSync(
       bad,
-      JSON.stringify({ clicks: [{ ref: "x", expectedTag: "t" }], orders: [{ ref: "o", click: "nope", subtotal: 12 }] }),
+      JSON.stringify({
+        clicks: [{ ref: "x", expectedTag: "t" }],
+        orders: [{ ref: "o", click: "nope", subtotal: 12, discountCodes: [{ code: "A", amount: "1,00" }] }],
+      }),
     );
     const { code, stderr } = await runDemo(["--scenario", bad]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/clicks\.0\.creatorId/);
     expect(stderr).toMatch(/orders\.0\.subtotal/);
+    expect(stderr).toMatch(/orders\.0\.discountCodes\.0/);
+    // A code to switch off that no order carries: Shopify would not know it.
+    writeFileSync(bad, JSON.stringify({ orders: [{ ref: "o", discountCodes: ["A"] }], deactivate: ["NONE"] }));
+    const unknown = await runDemo(["--scenario", bad]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/deactivate\.0: names code "NONE", which no order of the scenario carries/);
   });
 
   it("--serve prints DEMO_READY and keeps the admin serving until SIGTERM", async () => {

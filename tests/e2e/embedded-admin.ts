@@ -28,7 +28,20 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
       return `(() => {
     const origin = ${JSON.stringify(config.appUrl())};
     const realFetch = window.fetch.bind(window);
-    window.shopify = { idToken: async () => ${JSON.stringify(token())} };
+    // The scopes API asks the test (page.exposeFunction) when it has set up answers; otherwise
+    // the shop has granted exactly the required scopes and a request is declined.
+    const required = ["read_orders", "write_orders"];
+    const detail = (granted) => ({ granted, required, optional: ["read_discounts", "write_discounts"] });
+    window.shopify = {
+      idToken: async () => ${JSON.stringify(token())},
+      scopes: {
+        query: async () => (window.tagGuardScopesQuery ? window.tagGuardScopesQuery() : detail(required)),
+        request: async (scopes) =>
+          window.tagGuardScopesRequest
+            ? window.tagGuardScopesRequest(scopes)
+            : { result: "declined-all", detail: detail(required) },
+      },
+    };
     window.fetch = (input, init = {}) => {
       const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);
       if (url.origin !== origin) return realFetch(input, init);

@@ -30,6 +30,8 @@ const evidence: HijackEvidence = {
 function newOrder(tags = "vip") {
   const payload = buildOrderCreatePayload({
     tags,
+    discount: "5.00",
+    discountCode: "LEAKED5",
     noteAttributes: { _lb_click: "clk_abc", _lb_tag: "couponbot-77" },
     shop: SHOP,
   });
@@ -60,6 +62,8 @@ describe("markOrderHijacked through the real admin client and the stand-in", () 
     expect(state.ok).toBe(true);
     if (!state.ok) return;
     expect(state.order?.tags).toEqual(["vip", "affiliate-hijacked"]);
+    // The reading of the order gives the codes its orders/create carried.
+    expect(state.order?.discountCodes).toEqual(["LEAKED5"]);
     expect(state.order?.evidence?.type).toBe("json");
     expect(state.order?.evidence?.namespace).toMatch(/^app--\d+--tag_guard$/);
     expect(JSON.parse(state.order!.evidence!.value)).toEqual(evidence);

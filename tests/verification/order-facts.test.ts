@@ -40,7 +40,27 @@ describe("readOrderFacts", () => {
       cartAttributes: [],
       landingSite: null,
       cartToken: null,
+      discountCodes: [],
     });
+  });
+
+  it("reads the discount codes, leaving out an entry it cannot read rather than the order", () => {
+    const read = facts({
+      ...documented,
+      discount_codes: [
+        { code: "SAVE20", amount: "12.50", type: "percentage" },
+        { code: "FLAT5", amount: 5, type: "fixed_amount" },
+        { code: "SAVE20", amount: "12.50", type: "percentage" },
+        { code: "", amount: "1.00" },
+        { code: "BAD", amount: "1,000.00" },
+        "SHIP",
+      ],
+    });
+    expect(read.discountCodes).toEqual([
+      { code: "SAVE20", amount: "12.50", type: "percentage" },
+      { code: "FLAT5", amount: "5", type: "fixed_amount" },
+    ]);
+    expect(facts({ ...documented, discount_codes: null }).discountCodes).toEqual([]);
   });
 
   it("refuses a field whose value zod's checks cannot read, instead of throwing (a fuzz counterexample)", () => {
@@ -191,6 +211,7 @@ describe("parseStoredFacts", () => {
       cartAttributes: noteAttributes,
       landingSite: null,
       cartToken: null,
+      discountCodes: [],
     });
     expect(
       parseStoredFacts(JSON.stringify({ id: "5", createdAt: "2026-11-21T10:00:00.000Z" }))?.cartAttributes,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { deliver } from "../support/deliver";
@@ -41,6 +42,8 @@ it("an orders/create delivery with only the subscribed fields is verified and cr
     { name: CART_ATTRIBUTES.clickId, value: click.clickId },
     { name: CART_ATTRIBUTES.arrivedTag, value: "honey-77" },
   ];
+  // The sample's 10.00 of discounts (414.95 of lines, 404.95 after), as one code.
+  full.discount_codes = [{ code: "SAVE10", amount: "10.00", type: "fixed_amount" }];
   const cut = Object.fromEntries(fields.filter((field) => field in full).map((field) => [field, full[field]]));
   expect(Object.keys(cut).sort()).toEqual([...fields].sort());
   h.shopify.createOrder(shop, full);
@@ -52,5 +55,12 @@ it("an orders/create delivery with only the subscribed fields is verified and cr
   await w.runOnce();
   const v = await verificationOf(shop, String(full.admin_graphql_api_id).split("/").at(-1)!);
   expect(v).toMatchObject({ outcome: "hijacked", orderValue: "404.95", currency: "USD" });
+  // The code changes no commission: the basis is already the subtotal after discounts.
   expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "40.50", redirected: true });
+  expect(
+    await prisma.orderDiscountCode.findMany({
+      where: { verificationId: v.id },
+      select: { code: true, amount: true, amountMinor: true, type: true, currency: true },
+    }),
+  ).toEqual([{ code: "SAVE10", amount: "10.00", amountMinor: 1000n, type: "fixed_amount", currency: "USD" }]);
 });

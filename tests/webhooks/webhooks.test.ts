@@ -214,7 +214,12 @@ describe("compliance webhooks", () => {
   async function seed(target: string) {
     await configure(target);
     await storeOfflineSession(target);
-    const payload = orderPayload({ noteAttributes: { _lb_click: "clk_1", _lb_tag: "alice-20" } });
+    // Its code is stored apart (OrderDiscountCode), and switched off from the Codes page (CodeDeactivation).
+    const payload = orderPayload({
+      noteAttributes: { _lb_click: "clk_1", _lb_tag: "alice-20" },
+      discount: "5.00",
+      discountCode: "LEAKED5",
+    });
     // The shopper's landing, as the storefront reports it: a touch and a click record.
     const touched = await sendTouch(app.url, target, {
       clickId: "clk_1",
@@ -228,6 +233,9 @@ describe("compliance webhooks", () => {
     });
     await prisma.verificationAttempt.create({
       data: { verificationId: verification.id, number: 1, step: "verify-click", result: "ok" },
+    });
+    await prisma.codeDeactivation.create({
+      data: { shop: target, code: "LEAKED5", discountId: "gid://shopify/DiscountCodeNode/1" },
     });
     await prisma.commission.create({
       data: {

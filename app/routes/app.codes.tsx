@@ -1,0 +1,265 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import {
+  Badge,
+  Banner,
+  Button,
+  Card,
+  Checkbox,
+  DataTable,
+  InlineStack,
+  Modal,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useCallback, useEffect, useState } from "react";
+import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
+import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
+import { AdminPage } from "../components/AdminPage";
+import { EmptyNote } from "../components/EmptyNote";
+import { PageError } from "../components/PageError";
+import { t } from "../i18n";
+import { authenticate } from "../shopify.server";
+import { formatTime } from "../units/times";
+
+// Which discount codes ride on hijacked orders, and switching one off in Shopify.
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  return json(await codesPage(session.shop, new URL(request.url).searchParams));
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const context = await authenticate.admin(request);
+  const userId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+  const { status, result } = await codesAction({
+    graphql: context.admin.graphql,
+    shop: context.session.shop,
+    form: await request.formData(),
+    userId,
+  });
+  return json(result, { status });
+};
+
+type ScopeState = "unknown" | "granted" | "missing";
+
+export default function CodesPage() {
+  const { filter, rows, limit } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const shopify = useAppBridge();
+  const fetcher = useFetcher<CodesAction>();
+  const [search, setSearch] = useState(filter.search);
+  const [days, setDays] = useState(String(filter.period));
+  const [sort, setSort] = useState<string>(filter.sort);
+  const [hijackedOnly, setHijackedOnly] = useState(filter.hijackedOnly);
+  const [scopes, setScopes] = useState<ScopeState>("unknown");
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [declined, setDeclined] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  const hasDiscountScopes = (granted: string[]) => DISCOUNT_SCOPES.every((scope) => granted.includes(scope));
+  // What the shop has granted is App Bridge's to say; until it answers the action is offered anyway.
+  useEffect(() => {
+    let live = true;
+    shopify.scopes
+      ?.query()
+      .then((detail) => live && setScopes(hasDiscountScopes(detail.granted) ? "granted" : "missing"))
+      .catch(() => live && setScopes("unknown"));
+    return () => {
+      live = false;
+    };
+  }, [shopify]);
+
+  // The scopes are asked for only here, on first use: installing the app asks for none of them.
+  const startSwitchOff = useCallback(
+    async (code: string) => {
+      setDeclined(false);
+      let granted = scopes === "granted";
+      if (!granted) {
+        const detail = await shopify.scopes.query();
+        granted = hasDiscountScopes(detail.granted);
+        if (!granted) {
+          const answer = await shopify.scopes.request([...DISCOUNT_SCOPES]);
+          granted = answer.result === "granted-all" && hasDiscountScopes(answer.detail.granted);
+        }
+        setScopes(granted ? "granted" : "missing");
+      }
+      if (granted) setConfirming(code);
+      else setDeclined(true);
+    },
+    [scopes, shopify],
+  );
+
+  const confirm = () => {
+    if (!confirming) return;
+    fetcher.submit({ intent: "switch-off", code: confirming }, { method: "post" });
+    setConfirming(null);
+  };
+
+  const exportParams = new URLSearchParams(location.search);
+  const exportUrl = `/app/codes/export?${exportParams.toString()}`;
+  // Through fetch, which App Bridge gives the session token; saved from a blob (as the ledger's).
+  const download = async () => {
+    setExporting(true);
+    try {
+      const response = await fetch(exportUrl);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const href = URL.createObjectURL(await response.blob());
+      const anchor = document.createElement("a");
+      anchor.href = href;
+      anchor.download =
+        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "codes.csv";
+      anchor.click();
+      URL.revokeObjectURL(href);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const outcome = fetcher.data;
+  const busyCode = fetcher.state !== "idle" ? String(fetcher.formData?.get("code") ?? "") : null;
+  const tableRows = rows.map((row) => [
+    <Text key="code" as="span" fontWeight="semibold">
+      {row.code}
+    </Text>,
+    row.orders,
+    `${row.hijacked} (${row.hijackedShare})`,
+    row.discountOnHijacked,
+    row.redirectedOnHijacked,
+    row.firstHijackedAt ? formatTime(row.firstHijackedAt) : t("common.none"),
+    row.lastHijackedAt ? formatTime(row.lastHijackedAt) : t("common.none"),
+    row.deactivation ? (
+      <span key="state">
+        <Badge tone="success">{t("codes.switchedOff")}</Badge>{" "}
+        {t("codes.switchedOffBy", {
+          time: formatTime(row.deactivation.at),
+          user: row.deactivation.userId ? t("codes.staffMember", { id: row.deactivation.userId }) : t("codes.someone"),
+        })}
+      </span>
+    ) : (
+      <Button
+        key="action"
+        size="slim"
+        loading={busyCode === row.code}
+        onClick={() => void startSwitchOff(row.code)}
+        accessibilityLabel={t("codes.switchOffLabel", { code: row.code })}
+      >
+        {t("codes.switchOff")}
+      </Button>
+    ),
+  ]);
+
+  return (
+    <AdminPage
+      title={t("codes.title")}
+      primaryAction={{ content: t("codes.export"), onAction: () => void download(), loading: exporting }}
+    >
+      {scopes === "missing" ? (
+        <Banner tone="info" title={t("codes.scopesTitle")}>
+          <p>{t("codes.scopesBody")}</p>
+        </Banner>
+      ) : null}
+      {declined ? (
+        <Banner tone="warning" onDismiss={() => setDeclined(false)}>
+          <p>{t("codes.scopesDeclined")}</p>
+        </Banner>
+      ) : null}
+      {outcome && fetcher.state === "idle" ? (
+        outcome.ok ? (
+          <Banner tone="success">
+            <p>{t("codes.doneBanner", { code: outcome.code })}</p>
+          </Banner>
+        ) : (
+          <Banner tone="critical">
+            <p>
+              {t(`codes.failed.${outcome.reason}`, { code: outcome.code })}
+              {outcome.reason === "unavailable" || outcome.reason === "refused" ? ` (${outcome.message})` : ""}
+            </p>
+          </Banner>
+        )
+      ) : null}
+      <Card>
+        <Form method="get">
+          {["embedded", "shop", "host", "locale"].map((name) => {
+            const value = new URLSearchParams(location.search).get(name);
+            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
+          })}
+          <InlineStack gap="300" blockAlign="end">
+            <div style={{ minWidth: 200 }}>
+              <TextField label={t("codes.search")} name="code" value={search} onChange={setSearch} autoComplete="off" />
+            </div>
+            <Select
+              label={t("codes.period")}
+              name="days"
+              value={days}
+              onChange={setDays}
+              options={["7", "30", "90"].map((value) => ({ value, label: t("codes.days", { count: Number(value) }) }))}
+            />
+            <Select
+              label={t("codes.sort")}
+              name="sort"
+              value={sort}
+              onChange={setSort}
+              options={[
+                { value: "harm", label: t("codes.sortHarm") },
+                { value: "orders", label: t("codes.sortOrders") },
+                { value: "code", label: t("codes.sortCode") },
+              ]}
+            />
+            <Checkbox label={t("codes.hijackedOnly")} checked={hijackedOnly} onChange={setHijackedOnly} />
+            {hijackedOnly ? <input type="hidden" name="hijacked" value="1" /> : null}
+            <Button submit>{t("codes.apply")}</Button>
+          </InlineStack>
+        </Form>
+      </Card>
+      <Card padding="0">
+        {rows.length === 0 ? (
+          <div style={{ padding: 16 }}>
+            <EmptyNote>{t("codes.empty")}</EmptyNote>
+          </div>
+        ) : (
+          <DataTable
+            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text", "text"]}
+            headings={[
+              t("codes.columnCode"),
+              t("codes.columnOrders"),
+              t("codes.columnHijacked"),
+              t("codes.columnDiscount"),
+              t("codes.columnRedirected"),
+              t("codes.columnFirst"),
+              t("codes.columnLast"),
+              t("codes.columnState"),
+            ]}
+            rows={tableRows}
+          />
+        )}
+      </Card>
+      <Text as="p" tone="subdued">
+        {t("codes.help")}
+      </Text>
+      {rows.length >= limit ? (
+        <Text as="p" tone="subdued">
+          {t("codes.limited", { count: limit })}
+        </Text>
+      ) : null}
+      <Modal
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={t("codes.confirmTitle", { code: confirming ?? "" })}
+        primaryAction={{ content: t("codes.confirmAction"), destructive: true, onAction: confirm }}
+        secondaryActions={[{ content: t("codes.cancel"), onAction: () => setConfirming(null) }]}
+      >
+        <Modal.Section>
+          <p>{t("codes.confirmBody", { code: confirming ?? "" })}</p>
+        </Modal.Section>
+      </Modal>
+    </AdminPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <PageError />;
+}
