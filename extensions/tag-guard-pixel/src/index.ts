@@ -16,7 +16,6 @@ import { PIXEL_PATH, type PixelReport } from "../../../app/attribution/pixel-rep
 // clientId is Shopify's id for the visitor: it joins the order to the landings (decision 030).
 // Nothing else leaves the pixel: no names, emails, addresses, line items or amounts.
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 /** Half of a UTF-16 surrogate pair on its own (a cut can leave one): the app refuses it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
