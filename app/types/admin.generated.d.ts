@@ -41,15 +41,38 @@ export type TagGuardOrderStateQuery = { order?: AdminTypes.Maybe<(
     & { evidence?: AdminTypes.Maybe<Pick<AdminTypes.Metafield, 'id' | 'namespace' | 'key' | 'type' | 'value'>> }
   )> };
 
+export type TagGuardWebPixelQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type TagGuardWebPixelQuery = { webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>> };
+
+export type TagGuardWebPixelCreateMutationVariables = AdminTypes.Exact<{
+  webPixel: AdminTypes.WebPixelInput;
+}>;
+
+
+export type TagGuardWebPixelCreateMutation = { webPixelCreate?: AdminTypes.Maybe<{ webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>>, userErrors: Array<Pick<AdminTypes.ErrorsWebPixelUserError, 'field' | 'message' | 'code'>> }> };
+
+export type TagGuardWebPixelUpdateMutationVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  webPixel: AdminTypes.WebPixelInput;
+}>;
+
+
+export type TagGuardWebPixelUpdateMutation = { webPixelUpdate?: AdminTypes.Maybe<{ webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>>, userErrors: Array<Pick<AdminTypes.ErrorsWebPixelUserError, 'field' | 'message' | 'code'>> }> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
+  "#graphql\n  query TagGuardWebPixel {\n    webPixel { id settings }\n  }\n": {return: TagGuardWebPixelQuery, variables: TagGuardWebPixelQueryVariables},
 }
 
 interface GeneratedMutationTypes {
   "#graphql\n  mutation TagGuardMarkOrderHijacked($id: ID!, $tags: [String!]!, $metafields: [MetafieldsSetInput!]!) {\n    tagsAdd(id: $id, tags: $tags) {\n      node { id }\n      userErrors { field message }\n    }\n    metafieldsSet(metafields: $metafields) {\n      metafields { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardMarkOrderHijackedMutation, variables: TagGuardMarkOrderHijackedMutationVariables},
   "#graphql\n  mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardMetafieldsSetMutation, variables: TagGuardMetafieldsSetMutationVariables},
   "#graphql\n  mutation TagGuardEvidenceDefinitionCreate($definition: MetafieldDefinitionInput!) {\n    metafieldDefinitionCreate(definition: $definition) {\n      createdDefinition { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardEvidenceDefinitionCreateMutation, variables: TagGuardEvidenceDefinitionCreateMutationVariables},
+  "#graphql\n  mutation TagGuardWebPixelCreate($webPixel: WebPixelInput!) {\n    webPixelCreate(webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelCreateMutation, variables: TagGuardWebPixelCreateMutationVariables},
+  "#graphql\n  mutation TagGuardWebPixelUpdate($id: ID!, $webPixel: WebPixelInput!) {\n    webPixelUpdate(id: $id, webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelUpdateMutation, variables: TagGuardWebPixelUpdateMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;
