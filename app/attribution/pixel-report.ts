@@ -17,7 +17,8 @@ export type PixelReportKind = "landing" | "checkout";
  * The JSON body of POST {origin}/apps/tag-guard/pixel. `eventId` is Shopify's id of the customer
  * event (a report sent again is the same event); `clientId` is Shopify's id for the visitor,
  * which joins a checkout to the landings of the same browser. A landing carries the click id
- * and the tag from the page's URL; a checkout carries the order's numeric id and the click id
+ * and the tag from the page's URL (a tag alone, clickId null, when the URL swapped the tag and
+ * kept no click id: it belongs to the visitor's current click); a checkout carries the order's numeric id and the click id
  * and tag its attributes held (null: absent).
  */
 export interface PixelReport {

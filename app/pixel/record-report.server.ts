@@ -61,7 +61,8 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
     if (!knownToClient) {
       const recent = await tx.rows(Prisma.sql`
         SELECT DISTINCT "clickId" FROM "PixelSighting"
-        WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "kind" = 'landing' AND "seenAt" >= ${hourAgo}
+        WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "kind" = 'landing'
+          AND "clickId" IS NOT NULL AND "seenAt" >= ${hourAgo}
         LIMIT ${NEW_CLICKS_PER_CLIENT_PER_HOUR}`);
       if (recent.length >= NEW_CLICKS_PER_CLIENT_PER_HOUR)
         return limited(`at most ${NEW_CLICKS_PER_CLIENT_PER_HOUR} new click ids per visitor an hour`);

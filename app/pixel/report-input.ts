@@ -44,7 +44,12 @@ const ReportBody = z
       .nullable(),
   })
   .strict()
-  .refine((report) => report.kind !== "landing" || report.clickId !== null, "a landing carries a clickId")
+  // A tag alone: the page's URL swapped the tag and kept no click id (a coupon extension's
+  // redirect); it belongs to the visitor's current click.
+  .refine(
+    (report) => report.kind !== "landing" || report.clickId !== null || report.tag !== null,
+    "a landing carries a clickId or a tag",
+  )
   .refine((report) => report.kind !== "landing" || report.orderId === null, "a landing carries no orderId")
   .refine((report) => report.kind !== "checkout" || report.orderId !== null, "a checkout carries an orderId");
 

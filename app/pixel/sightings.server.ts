@@ -1,5 +1,5 @@
 import { Prisma, type PixelSighting } from "@prisma/client";
-import type { PixelWitness } from "../attribution/witnesses";
+import type { LandingTouchFact, PixelWitness } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { readDate, rowsOf, sql, type Sql } from "../database/sql.server";
 
@@ -31,16 +31,20 @@ export async function pixelWitness(
     ORDER BY "seenAt" ASC LIMIT ${MAX_CLIENTS}`);
   if (checkouts.length === 0) return null;
   const clientIds = [...new Set(checkouts.map((c) => c.clientId))];
-  const landings = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
+  const landings = await sql.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
     SELECT "clickId", "tag", "seenAt" FROM "PixelSighting"
     WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)}) AND "kind" = 'landing'
       AND "seenAt" >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
       AND "seenAt" <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
     ORDER BY "seenAt" DESC LIMIT ${MAX_LANDINGS}`);
-  return {
-    checkout: checkouts.map((c) => ({ clickId: c.clickId, tag: c.tag })),
-    landings: landings.map((l) => ({ clickId: l.clickId, tag: l.tag, seenAt: readDate(l.seenAt) })).reverse(),
-  };
+  // Oldest first; a tag that came alone belongs to the click the visitor landed with before it.
+  const seen: LandingTouchFact[] = [];
+  let current: string | null = null;
+  for (const landing of landings.reverse()) {
+    current = landing.clickId ?? current;
+    if (current !== null) seen.push({ clickId: current, tag: landing.tag, seenAt: readDate(landing.seenAt) });
+  }
+  return { checkout: checkouts.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings: seen };
 }
 
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { createDatabaseClient } from "../../app/database/connect.server";
 import { startClickService } from "../click-service/server";
 import { startShopifyStandin } from "../shopify";
-import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
+import { APP_SCOPES, ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
 import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
 import { createClicks, placeOrders, readReport, saveSettings, waitForOutcomes, type Stack } from "./run-scenario";
@@ -62,7 +62,7 @@ async function main(): Promise<number> {
     log(`Playing on a throwaway ${database.dialect} database`);
     const clicks = await startClickService();
     cleanups.push(() => clicks.close());
-    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
+    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey, scopes: APP_SCOPES });
     cleanups.push(() => shopify.close());
     const app: AppProcess = await startApp(
       {

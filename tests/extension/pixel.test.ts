@@ -49,17 +49,19 @@ describe("the web pixel", () => {
     expect(built.toString("utf8")).not.toMatch(/(^|[^.\w])(window|document|localStorage)\b/);
   });
 
-  it("reports a landing with a click id, and the completed checkout, and nothing for other pages", async () => {
+  it("reports a landing with a click id or a tag, and the completed checkout, and nothing for other pages", async () => {
     const v = visitor({ tagParams: ["ref", "tag"] });
     v.pageViewed("/");
     v.pageViewed("/products/widget?lb_click=clk_px1&tag=creator-20&tag=honey-77");
     v.pageViewed("/cart");
-    v.checkoutCompleted("4400000001", { _lb_click: "clk_px1", _lb_tag: "honey-77", gift: "yes" });
+    v.pageViewed("/products/other?ref=coupon-5"); // a tag alone: a coupon extension's redirect
+    v.checkoutCompleted("4400000001", { _lb_click: "clk_px1", _lb_tag: "coupon-5", gift: "yes" });
     await v.settled();
-    expect(v.sent.map((s) => s.status)).toEqual([202, 202]);
+    expect(v.sent.map((s) => s.status)).toEqual([202, 202, 202]);
     expect((await sightingsOf(v.clientId)).map((s) => [s.kind, s.clickId, s.tag, s.orderId])).toEqual([
       ["landing", "clk_px1", "honey-77", null],
-      ["checkout", "clk_px1", "honey-77", "4400000001"],
+      ["landing", null, "coupon-5", null],
+      ["checkout", "clk_px1", "coupon-5", "4400000001"],
     ]);
     // Through the storefront's own origin and its app proxy, never straight to the app.
     expect(v.sent.every((s) => s.url === `${storefront.origin}/apps/tag-guard/pixel`)).toBe(true);

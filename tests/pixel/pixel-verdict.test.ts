@@ -107,6 +107,22 @@ describe("the pixel as a witness", () => {
     expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
   });
 
+  it("the embed off and a coupon extension's redirect swapping the tag on a page with no click id: a hijack", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    expect(
+      (await sendPixelReport(h.app.url, shop, { ...landingReport(visitor, clickId, "honey-77"), clickId: null }))
+        .status,
+    ).toBe(202);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", captureSource: "pixel", clickId, arrivedTag: "honey-77" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
   it("an order three hours after the click the pixel reported: decided from the lookup made at landing", async () => {
     const shop = await newShop();
     const visitor = clientId();

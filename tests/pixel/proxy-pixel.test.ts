@@ -93,7 +93,7 @@ describe("a pixel report", () => {
     const landing = landingReport("client-5", "clk_p5", "alice-20");
     const bad: [unknown, string][] = [
       ["{not json", "the body is not JSON"],
-      [{ ...landing, clickId: null }, "a landing carries a clickId"],
+      [{ ...landing, clickId: null, tag: null }, "a landing carries a clickId or a tag"],
       [{ ...landing, orderId: "12" }, "a landing carries no orderId"],
       [{ ...landing, kind: "checkout", orderId: null }, "a checkout carries an orderId"],
       [{ ...landing, kind: "purchase" }, 'kind must be "landing" or "checkout"'],

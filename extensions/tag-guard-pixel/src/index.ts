@@ -11,7 +11,8 @@ import { PIXEL_PATH, type PixelReport } from "../../../app/attribution/pixel-rep
 // The web pixel: a second witness beside the app embed, connected by the app with no merchant
 // step. It reports to the app, through the app proxy on the shop's own domain (so Shopify signs
 // the query and no outsider can report for another shop), two things only:
-//   - a landing: a page viewed with a click id in its URL (the click id, the tag, clientId);
+//   - a landing: a page viewed with a click id or a tag in its URL (the click id, the tag,
+//     clientId): a tag alone is the swap a coupon extension's redirect makes;
 //   - a completed checkout: the order's id, the click id and tag in its attributes, clientId.
 // clientId is Shopify's id for the visitor: it joins the order to the landings (decision 030).
 // Nothing else leaves the pixel: no names, emails, addresses, line items or amounts.
@@ -67,9 +68,9 @@ register(({ analytics, init, settings, customerPrivacy }) => {
       return;
     }
     const clickId = lastValue(query, CLICK_ID_PARAM);
-    // Longer is no click id: the app would refuse it.
-    if (!clickId || clickId.length > MAX_CLICK_ID_LENGTH || !event.clientId) return;
     const tag = tagParams.map((name) => lastValue(query, name)).find(Boolean) ?? null;
+    // A page with neither says nothing; a click id longer than any is not one (the app would refuse it).
+    if ((!clickId && !tag) || (clickId && clickId.length > MAX_CLICK_ID_LENGTH) || !event.clientId) return;
     send({ eventId: event.id, kind: "landing", clientId: event.clientId, clickId, tag, orderId: null });
   });
 
