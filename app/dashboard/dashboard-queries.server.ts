@@ -2,6 +2,9 @@ import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { OUTCOMES } from "../verification/outcomes";
 
+/** Every evidence source an order's click can come from (ClickEvidence["source"]). */
+const CAPTURE_SOURCES = ["app_proxy", "pixel", "cart_attributes", "landing_site"] as const;
+
 // The dashboard's SQL, kept apart so the benchmark runs EXPLAIN QUERY PLAN on exactly the
 // statements the page runs. One text for SQLite and PostgreSQL: identifiers are quoted (PostgreSQL
 // folds unquoted ones to lower case), times go through sqlTime (Unix milliseconds on SQLite), and
@@ -49,6 +52,15 @@ export function dashboardQueries(shop: string, since: Date) {
               WHERE "shop" = ${shop} AND "verdictSource" = 'landing' AND "createdAt" >= ${time}) AS "savedFromExpiry",
              (SELECT COUNT(*) FROM "Verification"
               WHERE "shop" = ${shop} AND "tampered" = TRUE AND "createdAt" >= ${time}) AS tampered`,
+    /**
+     * Capture coverage: orders in the period per witness whose click id decided them (decision
+     * 030). Naming each source gives one covering range per source on (shop, captureSource,
+     * createdAt). The orders with none are the unattributed ones (outcomeCounts).
+     */
+    coverage: Prisma.sql`
+      SELECT "captureSource" AS source, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
+      GROUP BY "captureSource"`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

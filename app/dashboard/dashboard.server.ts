@@ -1,3 +1,4 @@
+import { witnessOf, type Witness } from "../attribution/witnesses";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { env } from "../platform/env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
@@ -39,6 +40,8 @@ export interface Dashboard {
   topArrivedTags: { tag: string; orders: number }[];
   /** Orders decided from the landing record after the service forgot their click, and tampered carts. */
   landing: { savedFromExpiry: number; tampered: number };
+  /** Orders in the period whose click was captured, per witness (decision 030), and those with none. */
+  coverage: Record<Witness, number> & { none: number };
   banners: {
     credentialsRejectedAt: string | null;
     captureNotSeen: boolean;
@@ -52,15 +55,17 @@ export interface Dashboard {
 export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
-  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows] = await Promise.all([
-    sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
-    sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
-    sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
-    sql.rows<{ seen: unknown }>(q.captureSeen),
-    sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
-    sql.rows<RawRecent>(q.recent),
-    sql.rows<RawDataRequest>(q.dataRequests),
-  ]);
+  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows, coverageRows] =
+    await Promise.all([
+      sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
+      sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
+      sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
+      sql.rows<{ seen: unknown }>(q.captureSeen),
+      sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
+      sql.rows<RawRecent>(q.recent),
+      sql.rows<RawDataRequest>(q.dataRequests),
+      sql.rows<{ source: string; n: Count }>(q.coverage),
+    ]);
 
   const counts = Object.fromEntries(
     [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
@@ -72,6 +77,11 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     else if ((OUTCOMES as readonly string[]).includes(row.outcome)) counts[row.outcome as Outcome] += n;
   }
   counts.verified = counts.matched + counts.hijacked;
+  const coverage = { landing: 0, pixel: 0, cart_attributes: 0, landing_site: 0, none: counts.unattributed };
+  for (const row of coverageRows) {
+    const witness = witnessOf(row.source);
+    if (witness) coverage[witness] += Number(row.n);
+  }
 
   return {
     configured: settings !== null,
@@ -88,6 +98,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       savedFromExpiry: Number(landingRows[0]?.savedFromExpiry ?? 0),
       tampered: Number(landingRows[0]?.tampered ?? 0),
     },
+    coverage,
     banners: {
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
@@ -93,6 +94,14 @@ describe("the pixel as a witness", () => {
     const detail = (await getOrderDetail(shop, v.id))!;
     expect(detail.witness).toBe("pixel");
     expect(detail.witnesses).toEqual(JSON.parse(v.witnesses!));
+    // The dashboard's coverage counts the order under the pixel.
+    expect((await getDashboard(shop, 7)).coverage).toEqual({
+      landing: 0,
+      pixel: 1,
+      cart_attributes: 0,
+      landing_site: 0,
+      none: 0,
+    });
   });
 
   it("a tag swapped after the pixel's landing is a hijack, credited to the expected creator", async () => {
@@ -176,6 +185,7 @@ describe("the pixel as a witness", () => {
     expect(v).toMatchObject({ outcome: "unattributed", captureSource: null });
     expect(JSON.parse(v.witnesses!)).toMatchObject({ landing: [], pixel: [], pixelCheckout: null });
     expect((await getOrderDetail(shop, v.id))!.witness).toBeNull();
+    expect((await getDashboard(shop, 7)).coverage).toMatchObject({ pixel: 0, landing: 0, none: 1 });
   });
 
   it("another visitor's landings do not attribute an order the pixel reported for its own visitor", async () => {
