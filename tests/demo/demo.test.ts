@@ -326,19 +326,25 @@ describe.skipIf(missing)(
       expect(code).toBe(0);
       const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
         database: string;
-        orders: { ref: string; outcome: string; commission: Record<string, unknown> | null }[];
+        orders: { ref: string; outcome: string; witness: string | null; commission: Record<string, unknown> | null }[];
       };
       expect(report.database).toBe("postgresql");
-      expect(Object.fromEntries(report.orders.map((order) => [order.ref, order.outcome]))).toEqual({
-        a: "hijacked",
-        b: "matched",
-        c: "expired",
-        d: "expired",
-        e: "unattributed",
-        f: "matched",
-        g: "matched",
-        h: "matched",
+      expect(Object.fromEntries(report.orders.map((order) => [order.ref, [order.outcome, order.witness]]))).toEqual({
+        a: ["hijacked", "cart_attributes"],
+        b: ["matched", "landing_site"],
+        c: ["expired", "cart_attributes"],
+        d: ["expired", "cart_attributes"],
+        e: ["unattributed", null],
+        f: ["matched", "landing"],
+        g: ["matched", "landing"],
+        h: ["matched", "cart_attributes"],
+        i: ["hijacked", "pixel"],
+        j: ["unattributed", null],
+        k: ["matched", "landing"],
+        l: ["matched", "pixel"],
+        m: ["matched", "landing"],
       });
+      expect(report.orders.find((order) => order.ref === "k")?.commission).toMatchObject({ creatorId: "cr_tom" });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
         amount: "2.78",
