@@ -13,6 +13,8 @@ export interface PixelAnswer {
   status: 202 | 400 | 413 | 429;
   body: { ok: boolean; error?: string };
   retryAfterSeconds?: number;
+  /** A checkout report stored now (not a replay): the order it names, which may have been judged without it. */
+  newCheckoutOf?: string;
 }
 
 const perClient = new FixedWindowCounter(TOUCHES_PER_CART);
@@ -39,7 +41,14 @@ export async function acceptPixelReport(shop: string, request: Request, now = ne
   if (waitMs > 0) return limited("too many reports; slow down", waitMs);
   const result = await recordPixelReport(shop, input.report, now);
   if (result.status === "limited") return limited(result.reason, result.retryAfterMs);
-  return { status: 202, body: { ok: true } };
+  const { report } = input;
+  return {
+    status: 202,
+    body: { ok: true },
+    ...(result.status === "recorded" &&
+      report.kind === "checkout" &&
+      report.orderId && { newCheckoutOf: report.orderId }),
+  };
 }
 
 function limited(error: string, waitMs: number): PixelAnswer {

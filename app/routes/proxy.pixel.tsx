@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { readProxyQuery } from "../landing/touch-input";
 import { acceptPixelReport } from "../pixel/accept-report.server";
+import { reconsiderForLateCheckout } from "../verification/late-witness.server";
 import { authenticate } from "../shopify.server";
 
 // The web pixel's reports, through Shopify's app proxy (/apps/tag-guard/pixel on the shop's own
@@ -23,6 +24,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (!(error instanceof Response) || error.status < 500) throw error;
   }
   const answer = await acceptPixelReport(query.shop, request);
+  // A checkout reported after its order was judged without a click: judged again with it.
+  if (answer.newCheckoutOf) await reconsiderForLateCheckout(query.shop, answer.newCheckoutOf);
   return json(answer.body, {
     status: answer.status,
     headers: {

@@ -188,6 +188,38 @@ describe("the pixel as a witness", () => {
     expect((await getDashboard(shop, 7)).coverage).toMatchObject({ pixel: 0, landing: 0, none: 1 });
   });
 
+  it("the checkout report arriving after the order was judged unattributed: judged again with it, once", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    // Shopify's thank-you page came after the webhook: the pixel's report reopens the order.
+    await checkedOut(shop, visitor, payload.id);
+    // Requeued and the worker woken: it takes the order again by itself.
+    await w.runOnce();
+    await expect
+      .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
+      .toBe("matched");
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", captureSource: "pixel", clickId, creatorId: "cr_alice" });
+    // A second checkout report (another event) for a decided order changes nothing.
+    await checkedOut(shop, visitor, payload.id);
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "matched", job: { state: "done" } });
+  });
+
+  it("a late checkout report reopens an unattributed order once: judged with a report already, it stays", async () => {
+    const shop = await newShop();
+    const { payload } = await placeOrder(h, { shop, capture: "none" });
+    const visitor = clientId();
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    await checkedOut(shop, visitor, payload.id);
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed", job: { state: "done" } });
+  });
+
   it("another visitor's landings do not attribute an order the pixel reported for its own visitor", async () => {
     const shop = await newShop();
     await pixelLanding(shop, clientId(), ["alice-20"]);
