@@ -39,6 +39,8 @@ export async function reconsiderForLateCheckout(
       );
       // Another report reopened it first: roll the requeue back with this transaction.
       if (cleared !== 1) throw new LostRace();
+      // Refunds and a cancellation marked applied for want of a commission wait for the new credit.
+      await reopenEventsWithoutCommission(tx, shop, orderId);
       return true;
     })
     .catch((error: unknown) => {
