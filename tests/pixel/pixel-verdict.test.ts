@@ -7,6 +7,7 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import {
   installShop,
   placeOrder,
+  refundOrder,
   startHarness,
   verificationOf,
   worker,
@@ -192,9 +193,12 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00" });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    // A refund meanwhile finds no commission to adjust.
+    await refundOrder(h, shop, payload, { subtotal: "50.00" });
+    await w.runOnce();
     // Shopify's thank-you page came after the webhook: the pixel's report reopens the order.
     await checkedOut(shop, visitor, payload.id);
     // Requeued and the worker woken: it takes the order again by itself.
@@ -204,6 +208,8 @@ describe("the pixel as a witness", () => {
       .toBe("matched");
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "matched", captureSource: "pixel", clickId, creatorId: "cr_alice" });
+    // The credit (20.00 at 10%) took the waiting refund into account: a quarter back.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00" });
     // A second checkout report (another event) for a decided order changes nothing.
     await checkedOut(shop, visitor, payload.id);
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "matched", job: { state: "done" } });
