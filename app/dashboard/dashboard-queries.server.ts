@@ -1,6 +1,12 @@
 import { Prisma } from "@prisma/client";
-import { sqlTime } from "../database/db.server";
+import { dialect, sqlTime } from "../database/db.server";
 import { OUTCOMES } from "../verification/outcomes";
+
+/** The UTC day of "createdAt", as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a timestamp). */
+const DAY_OF =
+  dialect === "sqlite"
+    ? Prisma.raw(`CAST("createdAt" / 86400000 AS INTEGER)`)
+    : Prisma.raw(`CAST(FLOOR(EXTRACT(EPOCH FROM "createdAt") / 86400) AS INTEGER)`);
 
 /** Every evidence source an order's click can come from (ClickEvidence["source"]). */
 const CAPTURE_SOURCES = ["app_proxy", "pixel", "cart_attributes", "landing_site"] as const;
@@ -61,6 +67,19 @@ export function dashboardQueries(shop: string, since: Date) {
       SELECT "captureSource" AS source, COUNT(*) AS n FROM "Verification"
       WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
       GROUP BY "captureSource"`,
+    /**
+     * The same, day by day (UTC days since 1970), with the orders that carried none
+     * (unattributed) as source NULL: each half one covering range, on (shop, captureSource,
+     * createdAt) and (shop, outcome, createdAt).
+     */
+    coverageByDay: Prisma.sql`
+      SELECT "captureSource" AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
+      GROUP BY "captureSource", ${DAY_OF}
+      UNION ALL
+      SELECT NULL AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" = 'unattributed' AND "createdAt" >= ${time}
+      GROUP BY ${DAY_OF}`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

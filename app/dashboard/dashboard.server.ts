@@ -42,6 +42,8 @@ export interface Dashboard {
   landing: { savedFromExpiry: number; tampered: number };
   /** Orders in the period whose click was captured, per witness (decision 030), and those with none. */
   coverage: Record<Witness, number> & { none: number };
+  /** The same per UTC day (YYYY-MM-DD), newest first, days with orders only. */
+  coverageByDay: ({ day: string } & Record<Witness, number> & { none: number })[];
   banners: {
     credentialsRejectedAt: string | null;
     captureNotSeen: boolean;
@@ -55,7 +57,7 @@ export interface Dashboard {
 export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
-  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows, coverageRows] =
+  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows, coverageRows, dayRows] =
     await Promise.all([
       sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
       sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
@@ -65,6 +67,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       sql.rows<RawRecent>(q.recent),
       sql.rows<RawDataRequest>(q.dataRequests),
       sql.rows<{ source: string; n: Count }>(q.coverage),
+      sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
     ]);
 
   const counts = Object.fromEntries(
@@ -99,6 +102,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       tampered: Number(landingRows[0]?.tampered ?? 0),
     },
     coverage,
+    coverageByDay: byDay(dayRows),
     banners: {
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()
@@ -119,6 +123,28 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     })),
     dataRequests: requestRows.map(summariseDataRequest),
   };
+}
+
+function byDay(rows: { source: string | null; day: Count; n: Count }[]): Dashboard["coverageByDay"] {
+  const days = new Map<number, Dashboard["coverageByDay"][number]>();
+  for (const row of rows) {
+    const day = Number(row.day);
+    let entry = days.get(day);
+    if (!entry) {
+      entry = {
+        day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+        landing: 0,
+        pixel: 0,
+        cart_attributes: 0,
+        landing_site: 0,
+        none: 0,
+      };
+      days.set(day, entry);
+    }
+    const witness = row.source === null ? "none" : witnessOf(row.source);
+    if (witness) entry[witness] += Number(row.n);
+  }
+  return [...days.entries()].sort(([a], [b]) => b - a).map(([, entry]) => entry);
 }
 
 /** Opens the theme editor on the app embed so the merchant can switch it on in one click. */

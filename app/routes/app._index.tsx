@@ -241,6 +241,15 @@ export default function DashboardPage() {
                 </Box>
               ))}
             </InlineGrid>
+            {data.coverageByDay.length > 0 ? (
+              <div id="coverage-by-day">
+                <DataTable
+                  columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
+                  headings={[t("dashboard.coverageDay"), ...COVERAGE.map(([, label]) => t(label))]}
+                  rows={data.coverageByDay.map((day) => [day.day, ...COVERAGE.map(([key]) => day[key])])}
+                />
+              </div>
+            ) : null}
           </SectionCard>
 
           <Card padding="0">

@@ -95,14 +95,11 @@ describe("the pixel as a witness", () => {
     const detail = (await getOrderDetail(shop, v.id))!;
     expect(detail.witness).toBe("pixel");
     expect(detail.witnesses).toEqual(JSON.parse(v.witnesses!));
-    // The dashboard's coverage counts the order under the pixel.
-    expect((await getDashboard(shop, 7)).coverage).toEqual({
-      landing: 0,
-      pixel: 1,
-      cart_attributes: 0,
-      landing_site: 0,
-      none: 0,
-    });
+    // The dashboard's coverage counts the order under the pixel, in the period and on its day.
+    const dashboard = await getDashboard(shop, 7);
+    const counts = { landing: 0, pixel: 1, cart_attributes: 0, landing_site: 0, none: 0 };
+    expect(dashboard.coverage).toEqual(counts);
+    expect(dashboard.coverageByDay).toEqual([{ day: v.createdAt.toISOString().slice(0, 10), ...counts }]);
   });
 
   it("a tag swapped after the pixel's landing is a hijack, credited to the expected creator", async () => {
@@ -186,7 +183,18 @@ describe("the pixel as a witness", () => {
     expect(v).toMatchObject({ outcome: "unattributed", captureSource: null });
     expect(JSON.parse(v.witnesses!)).toMatchObject({ landing: [], pixel: [], pixelCheckout: null });
     expect((await getOrderDetail(shop, v.id))!.witness).toBeNull();
-    expect((await getDashboard(shop, 7)).coverage).toMatchObject({ pixel: 0, landing: 0, none: 1 });
+    const dashboard = await getDashboard(shop, 7);
+    expect(dashboard.coverage).toMatchObject({ pixel: 0, landing: 0, none: 1 });
+    expect(dashboard.coverageByDay).toEqual([
+      {
+        day: v.createdAt.toISOString().slice(0, 10),
+        landing: 0,
+        pixel: 0,
+        cart_attributes: 0,
+        landing_site: 0,
+        none: 1,
+      },
+    ]);
   });
 
   it("the checkout report arriving after the order was judged unattributed: judged again with it, once", async () => {
