@@ -111,6 +111,10 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(code).toBe(0);
     // The storefront step ran the real extension script (CI installs Chromium).
     expect(stdout).toMatch(/Storefront step: real Chromium with the click-capture extension/);
+    // The fresh install connected the web pixel with no merchant step.
+    expect(stdout).toMatch(
+      /Web pixel connected by the app at install \(webPixelCreate, gid:\/\/shopify\/WebPixel\/\d+\)/,
+    );
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
       database: string;
       orders: {
