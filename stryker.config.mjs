@@ -7,6 +7,7 @@
 const config = {
   mutate: [
     "app/attribution/find-click.ts",
+    "app/attribution/witnesses.ts",
     "app/commissions/commission-amount.ts",
     "app/verification/retry-policy.ts",
     "app/verification/order-facts.ts",

@@ -25,6 +25,7 @@ const ON_BOTH_DATABASES = [
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,session-storage,settings}.test.ts",
   "tests/landing/**/*.test.ts",
+  "tests/pixel/**/*.test.ts",
   "tests/fuzz/**/*.test.ts",
   "tests/queue/runner.test.ts",
   "tests/queue/runner-limit.test.ts",

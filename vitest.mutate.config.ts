@@ -5,6 +5,12 @@ import { defineConfig } from "vitest/config";
 // runs each mutant against the tests that reached it in the first, unmutated run.
 const SUITES_BY_MODULE = {
   "attribution/find-click": ["tests/attribution/find-click.test.ts"],
+  // Which witness's click is credited (decision 030): the policy alone, then through the pipeline.
+  "attribution/witnesses": [
+    "tests/attribution/witnesses.test.ts",
+    "tests/landing/landing-verdict.test.ts",
+    "tests/pixel/pixel-verdict.test.ts",
+  ],
   "commissions/commission-amount": ["tests/commissions/commission-amount.test.ts"],
   "verification/retry-policy": ["tests/verification/retry-policy.test.ts"],
   "verification/order-facts": ["tests/verification/order-facts.test.ts", "tests/webhooks/hardening.test.ts"],

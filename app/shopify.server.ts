@@ -11,6 +11,7 @@ import { SealedSessionStorage } from "./sessions/sealed-session-storage.server";
 import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
+import { connectPixelForShop } from "./pixel/connect.server";
 import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
 import { databaseAnswers } from "./database/availability.server";
 import { sql } from "./database/sql.server";
@@ -46,6 +47,8 @@ export const settings = {
       const defined = await ensureEvidenceDefinition(admin.graphql);
       if (!defined.ok)
         logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
+      // The web pixel is connected by the app, with no merchant step (and re-connected if gone).
+      await connectPixelForShop(session.shop, admin.graphql);
     },
   },
   logger: {

@@ -6,8 +6,11 @@ import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 // the click), else the order's landing_site URL, which Shopify records from the first page.
 
 export interface ClickEvidence {
-  /** app_proxy: the touches the storefront reported to the server; else what the order carried. */
-  source: "app_proxy" | "cart_attributes" | "landing_site";
+  /**
+   * app_proxy: the touches the embed reported to the server; pixel: the web pixel's landings;
+   * else what the order carried.
+   */
+  source: "app_proxy" | "pixel" | "cart_attributes" | "landing_site";
   clickId: string;
   /** null when the click id arrived without any tag (a stripped tag). */
   arrivedTag: string | null;
@@ -49,6 +52,13 @@ export function findClick(order: OrderSources, tagParams: readonly string[]): Cl
     return checked({ source: "landing_site", clickId: fromLanding, arrivedTag, capturedAt: null, tagHistory: [] });
   }
   return { found: false, reason: "no click id in the order's attributes or landing page" };
+}
+
+/** The click id of the order's landing page (Shopify's record of the session's first page), if any. */
+export function landingSiteClickId(landingSite: string | null): string | null {
+  const query = landingQuery(landingSite);
+  const clickId = query ? lastValue(query, CLICK_ID_PARAM) : null;
+  return clickId && clickId.length <= MAX_CLICK_ID_LENGTH ? clickId : null;
 }
 
 /**

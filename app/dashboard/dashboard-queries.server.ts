@@ -1,6 +1,15 @@
 import { Prisma } from "@prisma/client";
-import { sqlTime } from "../database/db.server";
+import { dialect, sqlTime } from "../database/db.server";
 import { OUTCOMES } from "../verification/outcomes";
+
+/** The UTC day of "createdAt", as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a timestamp). */
+const DAY_OF =
+  dialect === "sqlite"
+    ? Prisma.raw(`CAST("createdAt" / 86400000 AS INTEGER)`)
+    : Prisma.raw(`CAST(FLOOR(EXTRACT(EPOCH FROM "createdAt") / 86400) AS INTEGER)`);
+
+/** Every evidence source an order's click can come from (ClickEvidence["source"]). */
+const CAPTURE_SOURCES = ["app_proxy", "pixel", "cart_attributes", "landing_site"] as const;
 
 // The dashboard's SQL, kept apart so the benchmark runs EXPLAIN QUERY PLAN on exactly the
 // statements the page runs. One text for SQLite and PostgreSQL: identifiers are quoted (PostgreSQL
@@ -49,6 +58,28 @@ export function dashboardQueries(shop: string, since: Date) {
               WHERE "shop" = ${shop} AND "verdictSource" = 'landing' AND "createdAt" >= ${time}) AS "savedFromExpiry",
              (SELECT COUNT(*) FROM "Verification"
               WHERE "shop" = ${shop} AND "tampered" = TRUE AND "createdAt" >= ${time}) AS tampered`,
+    /**
+     * Capture coverage: orders in the period per witness whose click id decided them (decision
+     * 030). Naming each source gives one covering range per source on (shop, captureSource,
+     * createdAt). The orders with none are the unattributed ones (outcomeCounts).
+     */
+    coverage: Prisma.sql`
+      SELECT "captureSource" AS source, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
+      GROUP BY "captureSource"`,
+    /**
+     * The same, day by day (UTC days since 1970), with the orders that carried none
+     * (unattributed) as source NULL: each half one covering range, on (shop, captureSource,
+     * createdAt) and (shop, outcome, createdAt).
+     */
+    coverageByDay: Prisma.sql`
+      SELECT "captureSource" AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
+      GROUP BY "captureSource", ${DAY_OF}
+      UNION ALL
+      SELECT NULL AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" = 'unattributed' AND "createdAt" >= ${time}
+      GROUP BY ${DAY_OF}`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

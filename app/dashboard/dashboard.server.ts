@@ -1,3 +1,4 @@
+import { witnessOf, type Witness } from "../attribution/witnesses";
 import { codeTotals } from "../codes/code-totals.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { env } from "../platform/env.server";
@@ -42,6 +43,10 @@ export interface Dashboard {
   topCodes: { code: string; currency: string; hijacked: number; discountOnHijacked: string }[];
   /** Orders decided from the landing record after the service forgot their click, and tampered carts. */
   landing: { savedFromExpiry: number; tampered: number };
+  /** Orders in the period whose click was captured, per witness (decision 030), and those with none. */
+  coverage: Record<Witness, number> & { none: number };
+  /** The same per UTC day (YYYY-MM-DD), newest first, days with orders only. */
+  coverageByDay: ({ day: string } & Record<Witness, number> & { none: number })[];
   banners: {
     credentialsRejectedAt: string | null;
     captureNotSeen: boolean;
@@ -57,18 +62,29 @@ const TOP_CODES = 5;
 export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
   const q = dashboardQueries(shop, periodStart(period, now));
-  const [outcomeRows, totalRows, tagRows, seenRows, landingRows, recentRows, requestRows, codeRows] = await Promise.all(
-    [
-      sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
-      sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
-      sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
-      sql.rows<{ seen: unknown }>(q.captureSeen),
-      sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
-      sql.rows<RawRecent>(q.recent),
-      sql.rows<RawDataRequest>(q.dataRequests),
-      codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
-    ],
-  );
+  const [
+    outcomeRows,
+    totalRows,
+    tagRows,
+    seenRows,
+    landingRows,
+    recentRows,
+    requestRows,
+    coverageRows,
+    dayRows,
+    codeRows,
+  ] = await Promise.all([
+    sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
+    sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
+    sql.rows<{ tag: string; n: Count }>(q.topArrivedTags),
+    sql.rows<{ seen: unknown }>(q.captureSeen),
+    sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
+    sql.rows<RawRecent>(q.recent),
+    sql.rows<RawDataRequest>(q.dataRequests),
+    sql.rows<{ source: string; n: Count }>(q.coverage),
+    sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
+    codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
+  ]);
 
   const counts = Object.fromEntries(
     [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
@@ -80,6 +96,11 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     else if ((OUTCOMES as readonly string[]).includes(row.outcome)) counts[row.outcome as Outcome] += n;
   }
   counts.verified = counts.matched + counts.hijacked;
+  const coverage = { landing: 0, pixel: 0, cart_attributes: 0, landing_site: 0, none: counts.unattributed };
+  for (const row of coverageRows) {
+    const witness = witnessOf(row.source);
+    if (witness) coverage[witness] += Number(row.n);
+  }
 
   return {
     configured: settings !== null,
@@ -102,6 +123,8 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       savedFromExpiry: Number(landingRows[0]?.savedFromExpiry ?? 0),
       tampered: Number(landingRows[0]?.tampered ?? 0),
     },
+    coverage,
+    coverageByDay: byDay(dayRows),
     banners: {
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()
@@ -122,6 +145,28 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     })),
     dataRequests: requestRows.map(summariseDataRequest),
   };
+}
+
+function byDay(rows: { source: string | null; day: Count; n: Count }[]): Dashboard["coverageByDay"] {
+  const days = new Map<number, Dashboard["coverageByDay"][number]>();
+  for (const row of rows) {
+    const day = Number(row.day);
+    let entry = days.get(day);
+    if (!entry) {
+      entry = {
+        day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+        landing: 0,
+        pixel: 0,
+        cart_attributes: 0,
+        landing_site: 0,
+        none: 0,
+      };
+      days.set(day, entry);
+    }
+    const witness = row.source === null ? "none" : witnessOf(row.source);
+    if (witness) entry[witness] += Number(row.n);
+  }
+  return [...days.entries()].sort(([a], [b]) => b - a).map(([, entry]) => entry);
 }
 
 /** Opens the theme editor on the app embed so the merchant can switch it on in one click. */

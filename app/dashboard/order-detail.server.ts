@@ -9,6 +9,7 @@ import {
 } from "@prisma/client";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
+import { witnessOf, type TamperEvidence, type Witness, type WitnessSummary } from "../attribution/witnesses";
 import { rowsOf, sql } from "../database/sql.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
@@ -71,8 +72,12 @@ export interface OrderDetail {
       lookedUpAt: string | null;
     }[];
   };
-  /** What the cart's attributes claimed against the touches, when they disagreed. */
-  tamper: { cartClickId: string | null; cartTag: string | null; findings: string[] } | null;
+  /** What the cart's attributes claimed against the server's records, and competing clicks, when they disagreed. */
+  tamper: TamperEvidence | null;
+  /** The witness whose click decided the order (decision 030); null: none had one. */
+  witness: Witness | null;
+  /** What each witness named when the order was attributed; null for orders attributed before it was kept. */
+  witnesses: WitnessSummary | null;
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -182,6 +187,8 @@ export async function getOrderDetail(
       })),
     },
     tamper: readTamper(row.tamperEvidence),
+    witness: witnessOf(row.captureSource),
+    witnesses: readWitnesses(row.witnesses),
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -218,6 +225,16 @@ function whereVerification(shop: string, idOrOrderId: string): Prisma.Sql {
   return "orderId" in where
     ? Prisma.sql`"shop" = ${where.shop} AND "orderId" = ${where.orderId}`
     : Prisma.sql`"shop" = ${where.shop} AND "id" = ${where.id}`;
+}
+
+function readWitnesses(json: string | null): WitnessSummary | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as WitnessSummary;
+    return Array.isArray(value.landing) && Array.isArray(value.pixel) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 function readTamper(json: string | null): OrderDetail["tamper"] {

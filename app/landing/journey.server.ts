@@ -1,5 +1,5 @@
 import { Prisma, type ClickRecord, type LandingTouch } from "@prisma/client";
-import type { LandingTouchFact } from "../attribution/server-record";
+import type { LandingTouchFact } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { modelRows, readDate, rowsOf, sql, type Sql } from "../database/sql.server";
 

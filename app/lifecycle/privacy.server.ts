@@ -4,6 +4,7 @@ import { z } from "zod";
 import { isUniqueViolation } from "../database/db.server";
 import { deleteWhere, insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { redactCarts, touchesOfCarts } from "../landing/journey.server";
+import { redactPixelSightings, sightingsOfOrders } from "../pixel/sightings.server";
 import { logger } from "../platform/logger.server";
 import { parseStoredFacts } from "../verification/order-facts";
 import {
@@ -55,6 +56,7 @@ const SHOP_TABLES = [
   "Verification",
   "Job",
   "LandingTouch",
+  "PixelSighting",
   "ClickRecord",
   "WebhookDelivery",
   "DataRequest",
@@ -117,12 +119,14 @@ export async function handleCustomersRedact(delivery: SignedDelivery, now = new 
     await recordDelivery(tx, shop, "customers/redact", key, LIFECYCLE_OUTCOMES.applied, now);
     for (const ids of inChunks(orderIds)) {
       await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
+      await redactPixelSightings(tx, shop, ids);
       const ofOrders = Prisma.sql`"shop" = ${shop} AND "orderId" IN (${Prisma.join(ids)})`;
       // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
       await updateWhere(tx, "Verification", ofOrders, {
         clickId: null,
         orderFacts: "{}",
         tamperEvidence: null,
+        witnesses: null,
         reason: "customer data redacted",
         updatedAt: now,
       });
@@ -193,8 +197,10 @@ async function gatherDataRequest(
   // transaction (a second delivery meanwhile finds the first's claim).
   const verifications: GatheredOrder[] = [];
   const landingTouches: Awaited<ReturnType<typeof touchesOfCarts>> = [];
+  const pixelReports: Awaited<ReturnType<typeof sightingsOfOrders>> = [];
   for (const ids of inChunks(orderIds)) {
     landingTouches.push(...(await touchesOfCarts(sql, shop, await cartTokensOf(sql, shop, ids))));
+    pixelReports.push(...(await sightingsOfOrders(sql, shop, ids)));
     verifications.push(...(await ordersOf(sql, shop, ids)));
   }
   await sql.transaction(async (tx) => {
@@ -206,7 +212,7 @@ async function gatherDataRequest(
         eventId,
         customerId,
         ordersAsked: JSON.stringify(orderIds),
-        data: JSON.stringify({ orders: verifications, landingTouches }),
+        data: JSON.stringify({ orders: verifications, landingTouches, pixelReports }),
         receivedAt: now,
       },
     ]);

@@ -49,7 +49,7 @@ const EnvSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1, "is required (the app's client id)"),
   SHOPIFY_API_SECRET: z.string().min(1, "is required (the app's client secret)"),
   SHOPIFY_APP_URL: z.url("must be the app's public https URL"),
-  SCOPES: z.string().default("read_orders,write_orders"),
+  SCOPES: z.string().default("read_orders,write_orders,write_pixels,read_customer_events"),
   DATABASE_URL: z
     .string()
     .refine(

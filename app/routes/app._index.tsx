@@ -24,30 +24,55 @@ import { SectionCard } from "../components/SectionCard";
 import { SplitRow } from "../components/SplitRow";
 import { formatTime } from "../units/times";
 import { getDashboard } from "../dashboard/dashboard.server";
+import { getSetupStatus } from "../dashboard/setup.server";
+import { EmbedBanner, SetupGuide, useEmbedStatus } from "../components/SetupGuide";
 import { parsePeriod, PERIODS } from "../units/periods";
 import { t } from "../i18n";
 import { OUTCOMES } from "../verification/outcomes";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const period = parsePeriod(new URL(request.url).searchParams.get("days"));
-  return json(await getDashboard(session.shop, period));
+  const [dashboard, setup] = await Promise.all([
+    getDashboard(session.shop, period),
+    getSetupStatus(session.shop, admin.graphql),
+  ]);
+  return json({ ...dashboard, setup });
 };
 
 // Invalid deliveries never become orders to verify: they are counted on the delivery, not here.
 const COUNT_KEYS = ["verified", ...OUTCOMES.filter((outcome) => outcome !== "invalid")] as const;
+
+/** The coverage card: each witness (decision 030), then the orders with none. */
+const COVERAGE = [
+  ["landing", "dashboard.coverageLanding"],
+  ["pixel", "dashboard.coveragePixel"],
+  ["cart_attributes", "dashboard.coverageCart"],
+  ["landing_site", "dashboard.coverageLandingSite"],
+  ["none", "dashboard.coverageNone"],
+] as const;
 
 export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams, setSearchParams] = useSearchParams();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/app";
+  const embed = useEmbedStatus();
+  const guide = (
+    <SetupGuide
+      status={data.setup}
+      embed={embed}
+      themeEditorUrl={data.themeEditorUrl}
+      captureNotSeen={data.banners.captureNotSeen}
+    />
+  );
 
   if (!data.configured) {
     return (
       <Page title={t("dashboard.title")}>
         <Layout>
+          <Layout.Section>{guide}</Layout.Section>
           <Layout.Section>
             <Card>
               <EmptyState
@@ -112,15 +137,13 @@ export default function DashboardPage() {
           <Text as="p">{t("dashboard.bannerFailingBody")}</Text>
         </Banner>
       ) : null}
-      {data.banners.captureNotSeen ? (
-        <Banner
-          tone="info"
-          title={t("dashboard.bannerEmbedTitle")}
-          action={{ content: t("dashboard.bannerEmbedAction"), url: data.themeEditorUrl, target: "_top" }}
-        >
-          <Text as="p">{t("dashboard.bannerEmbedBody", { days: data.period })}</Text>
-        </Banner>
-      ) : null}
+      <EmbedBanner
+        status={embed}
+        captureNotSeen={data.banners.captureNotSeen}
+        themeEditorUrl={data.themeEditorUrl}
+        days={data.period}
+      />
+      {guide}
 
       {loading ? (
         <Card>
@@ -214,6 +237,35 @@ export default function DashboardPage() {
                 <span id="count-tampered">{t("dashboard.tampered", { count: data.landing.tampered })}</span>
               </SplitRow>
             </InlineGrid>
+          </SectionCard>
+
+          <SectionCard title={t("dashboard.coverageTitle", { days: data.period })}>
+            <Text as="p" tone="subdued">
+              {t("dashboard.coverageHelp")}
+            </Text>
+            <InlineGrid columns={{ xs: 2, md: 5 }} gap="300">
+              {COVERAGE.map(([key, label]) => (
+                <Box key={key} padding="200" background="bg-surface-secondary" borderRadius="200">
+                  <BlockStack gap="100">
+                    <Text as="span" tone="subdued">
+                      {t(label)}
+                    </Text>
+                    <Text as="span" variant="headingLg" id={`coverage-${key}`}>
+                      {data.coverage[key]}
+                    </Text>
+                  </BlockStack>
+                </Box>
+              ))}
+            </InlineGrid>
+            {data.coverageByDay.length > 0 ? (
+              <div id="coverage-by-day">
+                <DataTable
+                  columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
+                  headings={[t("dashboard.coverageDay"), ...COVERAGE.map(([, label]) => t(label))]}
+                  rows={data.coverageByDay.map((day) => [day.day, ...COVERAGE.map(([key]) => day[key])])}
+                />
+              </div>
+            ) : null}
           </SectionCard>
 
           <Card padding="0">

@@ -35,9 +35,19 @@ const none = () => t("common.none");
 
 function sourceLabel(source: string | null): string {
   if (source === "app_proxy") return t("order.sourceProxy");
+  if (source === "pixel") return t("order.sourcePixel");
   if (source === "cart_attributes") return t("order.sourceNote");
   if (source === "landing_site") return t("order.sourceLanding");
   return t("order.sourceNone");
+}
+
+function clicksSeen(clickIds: string[]): string {
+  return clickIds.length === 0 ? t("order.witnessNothing") : clickIds.join(", ");
+}
+
+function clickAndTag(seen: { clickId: string | null; tag: string | null }): string {
+  if (seen.clickId === null && seen.tag === null) return t("order.witnessNothing");
+  return t("order.witnessClickTag", { clickId: seen.clickId ?? t("common.none"), tag: seen.tag ?? t("common.none") });
 }
 
 function clickState(click: {
@@ -93,6 +103,16 @@ export default function OrderPage() {
             {order.tamper.findings.map((finding) => (
               <List.Item key={finding}>{finding}</List.Item>
             ))}
+            {(order.tamper.competingClicks ?? []).map((c) => (
+              <List.Item key={`competing-${c.clickId}`}>
+                {t("order.competingClick", {
+                  clickId: c.clickId,
+                  witness: c.witness === "pixel" ? t("order.witnessPixel") : t("order.witnessLanding"),
+                  time: formatTime(c.firstSeenAt),
+                  why: c.why === "no-page" ? t("order.competingNoPage") : t("order.competingLater"),
+                })}
+              </List.Item>
+            ))}
           </List>
         </Banner>
       ) : null}
@@ -131,6 +151,29 @@ export default function OrderPage() {
             ? t("order.tagHistoryEmpty")
             : order.arrived.tagHistory.map((h) => `${h.tag} (${formatTime(h.at || null)})`).join(" → ")}
         </DetailRow>
+      </SectionCard>
+
+      <SectionCard title={t("order.witnesses")}>
+        <Text as="p" tone="subdued">
+          {t("order.witnessesHelp")}
+        </Text>
+        {order.witnesses ? (
+          <BlockStack gap="200">
+            <DetailRow label={t("order.witnessLanding")}>{clicksSeen(order.witnesses.landing)}</DetailRow>
+            <DetailRow label={t("order.witnessPixel")}>{clicksSeen(order.witnesses.pixel)}</DetailRow>
+            <DetailRow label={t("order.witnessPixelCheckout")}>
+              {order.witnesses.pixelCheckout
+                ? clickAndTag(order.witnesses.pixelCheckout)
+                : t("order.witnessNotReported")}
+            </DetailRow>
+            <DetailRow label={t("order.witnessCart")}>{clickAndTag(order.witnesses.cartAttributes)}</DetailRow>
+            <DetailRow label={t("order.witnessLandingSite")}>
+              {clicksSeen(order.witnesses.landingSite ? [order.witnesses.landingSite] : [])}
+            </DetailRow>
+          </BlockStack>
+        ) : (
+          <EmptyNote>{t("order.witnessesUnknown")}</EmptyNote>
+        )}
       </SectionCard>
 
       <SectionCard title={t("order.journey")}>

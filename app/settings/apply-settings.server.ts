@@ -1,5 +1,6 @@
 import { logger } from "../platform/logger.server";
 import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
+import { connectWebPixel } from "../shopify-admin/web-pixel.server";
 import { sql } from "../database/sql.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -82,5 +83,15 @@ export async function applySettings(
     storefront = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   if (!storefront.ok) logger.warn("storefront config not published", { shop, message: storefront.message });
+  // The pixel reads the same tag parameters from its own settings.
+  try {
+    const pixel = await connectWebPixel(graphql, saved.settings.tagParams, { maxAttempts: 2, maxWaitMs: 2_000 });
+    if (!pixel.connected) logger.warn("web pixel settings not saved", { shop, message: pixel.message });
+  } catch (error) {
+    logger.warn("web pixel settings not saved", {
+      shop,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
   return { ok: true, settings: saved.settings, requeued, storefront };
 }

@@ -116,3 +116,30 @@ export const DISCOUNT_CODE_DEACTIVATE = `#graphql
     }
   }
 `;
+
+/** The app's web pixel on the shop (extensions/tag-guard-pixel), or null when none is connected. */
+export const WEB_PIXEL = `#graphql
+  query TagGuardWebPixel {
+    webPixel { id settings }
+  }
+`;
+
+/** Connects the web pixel for the shop: no merchant step. Settings are checked against the extension's. */
+export const WEB_PIXEL_CREATE = `#graphql
+  mutation TagGuardWebPixelCreate($webPixel: WebPixelInput!) {
+    webPixelCreate(webPixel: $webPixel) {
+      webPixel { id settings }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** Updates the connected pixel's settings (the tag parameters changed). */
+export const WEB_PIXEL_UPDATE = `#graphql
+  mutation TagGuardWebPixelUpdate($id: ID!, $webPixel: WebPixelInput!) {
+    webPixelUpdate(id: $id, webPixel: $webPixel) {
+      webPixel { id settings }
+      userErrors { field message code }
+    }
+  }
+`;

@@ -85,10 +85,31 @@ export type TagGuardDiscountCodeDeactivateMutation = { discountCodeDeactivate?: 
       ) }
     )>, userErrors: Array<Pick<AdminTypes.DiscountUserError, 'field' | 'message' | 'code'>> }> };
 
+export type TagGuardWebPixelQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type TagGuardWebPixelQuery = { webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>> };
+
+export type TagGuardWebPixelCreateMutationVariables = AdminTypes.Exact<{
+  webPixel: AdminTypes.WebPixelInput;
+}>;
+
+
+export type TagGuardWebPixelCreateMutation = { webPixelCreate?: AdminTypes.Maybe<{ webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>>, userErrors: Array<Pick<AdminTypes.ErrorsWebPixelUserError, 'field' | 'message' | 'code'>> }> };
+
+export type TagGuardWebPixelUpdateMutationVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  webPixel: AdminTypes.WebPixelInput;
+}>;
+
+
+export type TagGuardWebPixelUpdateMutation = { webPixelUpdate?: AdminTypes.Maybe<{ webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>>, userErrors: Array<Pick<AdminTypes.ErrorsWebPixelUserError, 'field' | 'message' | 'code'>> }> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
   "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
+  "#graphql\n  query TagGuardWebPixel {\n    webPixel { id settings }\n  }\n": {return: TagGuardWebPixelQuery, variables: TagGuardWebPixelQueryVariables},
 }
 
 interface GeneratedMutationTypes {
@@ -96,6 +117,8 @@ interface GeneratedMutationTypes {
   "#graphql\n  mutation TagGuardMetafieldsSet($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardMetafieldsSetMutation, variables: TagGuardMetafieldsSetMutationVariables},
   "#graphql\n  mutation TagGuardEvidenceDefinitionCreate($definition: MetafieldDefinitionInput!) {\n    metafieldDefinitionCreate(definition: $definition) {\n      createdDefinition { id namespace key }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardEvidenceDefinitionCreateMutation, variables: TagGuardEvidenceDefinitionCreateMutationVariables},
   "#graphql\n  mutation TagGuardDiscountCodeDeactivate($id: ID!) {\n    discountCodeDeactivate(id: $id) {\n      codeDiscountNode {\n        id\n        codeDiscount {\n          __typename\n          ... on DiscountCodeBasic { status }\n          ... on DiscountCodeBxgy { status }\n          ... on DiscountCodeFreeShipping { status }\n          ... on DiscountCodeApp { status }\n        }\n      }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardDiscountCodeDeactivateMutation, variables: TagGuardDiscountCodeDeactivateMutationVariables},
+  "#graphql\n  mutation TagGuardWebPixelCreate($webPixel: WebPixelInput!) {\n    webPixelCreate(webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelCreateMutation, variables: TagGuardWebPixelCreateMutationVariables},
+  "#graphql\n  mutation TagGuardWebPixelUpdate($id: ID!, $webPixel: WebPixelInput!) {\n    webPixelUpdate(id: $id, webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelUpdateMutation, variables: TagGuardWebPixelUpdateMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;

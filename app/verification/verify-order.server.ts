@@ -1,9 +1,10 @@
 import type { Verification } from "@prisma/client";
-import { findClick } from "../attribution/find-click";
-import { judgeWithServerRecord } from "../attribution/server-record";
+import { findClick, landingSiteClickId } from "../attribution/find-click";
+import { judgeWitnesses } from "../attribution/witnesses";
 import { creditCommission } from "../commissions/credit.server";
 import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.server";
 import { cartTouches } from "../landing/journey.server";
+import { pixelWitness } from "../pixel/sightings.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { rateForCreator } from "../settings/creator-rates";
@@ -90,10 +91,12 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
 }
 
 /**
- * Where the click id and the arrived tag came from: the server's landing touches for the
- * order's cart when it has any (they win over the cart's attributes, which any storefront
- * script can rewrite; a disagreement is kept as evidence of tampering), else the cart's
- * attributes, else the landing page. No click id, no service call.
+ * Where the click id and the arrived tag came from (decision 030): the server's records, the
+ * landing touches of the order's cart and the pixel's landings of the visitor whose checkout
+ * became the order, when there are any (they win over the cart's attributes, which any
+ * storefront script can rewrite; the first click they saw keeps the credit; a disagreement is
+ * kept as evidence), else the cart's attributes, else the landing page. No click id, no
+ * service call.
  */
 async function attribute(
   run: OrderRun,
@@ -104,8 +107,16 @@ async function attribute(
   const touches = facts.cartToken
     ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
     : [];
-  const search = judgeWithServerRecord(findClick(facts, settings.tagParams), facts.cartAttributes, touches);
-  if (!search.found) return run.end("unattributed", search.reason);
+  const pixel = await pixelWitness(row.shop, facts.id, row.orderCreatedAt, settings.attributionWindowDays);
+  const search = judgeWitnesses(
+    findClick(facts, settings.tagParams),
+    facts.cartAttributes,
+    landingSiteClickId(facts.landingSite),
+    touches,
+    pixel,
+  );
+  const witnesses = JSON.stringify(search.witnesses);
+  if (!search.found) return run.end("unattributed", search.reason, { data: { witnesses } });
   const { evidence, tamper } = search;
   const orderValue = orderValueOn(facts.amounts, settings.orderValueBasis);
   return {
@@ -119,6 +130,7 @@ async function attribute(
       deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
       tampered: tamper !== null,
       tamperEvidence: tamper ? JSON.stringify(tamper) : null,
+      witnesses,
     },
   };
 }

@@ -3,6 +3,7 @@ import { env } from "../platform/env.server";
 import { startIntakeFirst } from "../queue/intake-first.server";
 import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
 import { purgeLandingRecord } from "../landing/journey.server";
+import { purgePixelSightings } from "../pixel/sightings.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
 import { logger } from "../platform/logger.server";
 import type { PipelineDeps } from "./order-run.server";
@@ -27,12 +28,17 @@ export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> 
 /** How often each instance sweeps what no order can use any more (idempotent on every instance). */
 const MAINTENANCE_INTERVAL_MS = 15 * 60_000;
 
-/** Periodic upkeep beside the jobs: the landing record's retention. */
+/** Periodic upkeep beside the jobs: the landing record's and the pixel's reports' retention. */
 function startMaintenance(now: () => Date): () => void {
   const sweep = () =>
-    purgeLandingRecord(now()).catch((error: unknown) =>
-      logger.error("landing record retention sweep failed", { error }),
-    );
+    Promise.all([
+      purgeLandingRecord(now()).catch((error: unknown) =>
+        logger.error("landing record retention sweep failed", { error }),
+      ),
+      purgePixelSightings(now()).catch((error: unknown) =>
+        logger.error("pixel reports retention sweep failed", { error }),
+      ),
+    ]);
   const timer = setInterval(sweep, MAINTENANCE_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { createDatabaseClient } from "../../app/database/connect.server";
 import { DEFAULT_SETTINGS } from "../../app/settings/defaults";
 import { startClickService, type RunningClickService } from "../click-service/server";
-import { ensureBuild, migrate, standinAppEnv } from "../demo/app-process";
+import { APP_SCOPES, ensureBuild, migrate, standinAppEnv } from "../demo/app-process";
 import { saveSettings, type Stack } from "../demo/run-scenario";
 import { deriveSeed, seededRandom, type Random } from "../seeded-random";
 import { startShopifyStandin, type ShopifyStandin } from "../shopify";
@@ -77,7 +77,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const apiSecret = randomBytes(32).toString("hex");
     const clicks = await startClickService();
     cleanups.push(() => clicks.close());
-    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
+    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey, scopes: APP_SCOPES });
     cleanups.push(() => shopify.close());
     const random = (part: string): Random => seededRandom(deriveSeed(options.seed, part));
 

@@ -105,8 +105,20 @@ export interface StandinAppSetup {
 }
 
 /** The app's environment for a stack of stand-ins, with its worker on; callers add their own tuning. */
+/**
+ * The access scopes shopify.app.toml declares: what the app asks for and what a merchant's
+ * install grants it (the Shopify stand-in is started with them, as Shopify grants them).
+ */
+export const APP_SCOPES = (() => {
+  const toml = readFileSync(path.join(ROOT, "shopify.app.toml"), "utf8");
+  const scopes = /^scopes = "([^"]*)"$/m.exec(toml)?.[1];
+  if (!scopes) throw new Error("shopify.app.toml declares no access scopes");
+  return scopes;
+})();
+
 export function standinAppEnv(setup: StandinAppSetup): Record<string, string> {
   return {
+    SCOPES: APP_SCOPES,
     // Not "development": Remix would wait for Vite's dev server. Any value but
     // "production" lets the app accept the Shopify stand-in.
     NODE_ENV: "test",

@@ -6,9 +6,10 @@ import { parseArgs } from "node:util";
 import { createDatabaseClient } from "../../app/database/connect.server";
 import { startClickService } from "../click-service/server";
 import { startShopifyStandin } from "../shopify";
-import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
+import { APP_SCOPES, ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
 import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
+import { startDemoPixel } from "./pixel-journey";
 import {
   codesReport,
   createClicks,
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
     log(`Playing on a throwaway ${database.dialect} database`);
     const clicks = await startClickService();
     cleanups.push(() => clicks.close());
-    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey });
+    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey, scopes: APP_SCOPES });
     cleanups.push(() => shopify.close());
     const app: AppProcess = await startApp(
       {
@@ -109,8 +110,15 @@ async function main(): Promise<number> {
     // Orders that say "landing": true reach the app through the app proxy, signed as Shopify signs.
     const capture = await chooseCapture(log, { appProxy: { appUrl: app.url, apiSecret, shop } });
     cleanups.push(() => capture.close());
+    // The app connected its web pixel when the shop was installed, with no merchant step.
+    const pixel = await startDemoPixel(shopify, { appUrl: app.url, apiSecret, shop });
+    cleanups.push(() => pixel.close());
+    log(
+      `Web pixel connected by the app at install (webPixelCreate, ${shopify.store.shop(shop).webPixel!.id}); ` +
+        "it runs in a stand-in of Shopify's sandbox and reports through the app proxy",
+    );
     const clickRefs = await createClicks(stack, scenario);
-    const placed = await placeOrders(stack, scenario, clickRefs, capture.captureShopper);
+    const placed = await placeOrders(stack, scenario, clickRefs, capture.captureShopper, pixel);
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
     const refunds = scenario.orders.reduce((sum, order) => sum + order.refunds.length, 0);
     const cancellations = scenario.orders.filter((order) => order.cancel).length;

@@ -14,6 +14,8 @@ export interface Summary {
   /** Orders decided from the landing record after the service forgot their click. */
   savedFromExpiry: number;
   tamperedCarts: number;
+  /** Orders per witness whose click decided them ("none": no click reached the order). */
+  witnesses: Record<string, number>;
 }
 
 export function summarise(orders: OrderReport[], deliveries: number, hijackTag: string): Summary {
@@ -43,6 +45,11 @@ export function summarise(orders: OrderReport[], deliveries: number, hijackTag: 
     redirectedTotals: asText(redirected),
     savedFromExpiry: orders.filter((order) => order.source === "landing").length,
     tamperedCarts: orders.filter((order) => order.tampered).length,
+    witnesses: orders.reduce<Record<string, number>>((counts, order) => {
+      const witness = order.witness ?? "none";
+      counts[witness] = (counts[witness] ?? 0) + 1;
+      return counts;
+    }, {}),
   };
 }
 
@@ -52,6 +59,7 @@ export function formatTable(orders: OrderReport[]): string {
     "ref",
     "outcome",
     "decided from",
+    "witness",
     "shopify tags",
     "credited creator",
     "commission",
@@ -63,6 +71,7 @@ export function formatTable(orders: OrderReport[]): string {
     order.ref,
     order.outcome ?? "(none)",
     (order.source ?? "-") + (order.tampered ? " (tampered cart)" : ""),
+    order.witness ?? "-",
     order.tags.join(", ") || "-",
     order.commission?.creatorId ?? "-",
     order.commission ? `${order.commission.amount} ${order.commission.currency}` : "-",
@@ -95,6 +104,9 @@ export function formatSummary(summary: Summary): string {
     })`,
     `Commission owed after refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
     `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered cart${summary.tamperedCarts === 1 ? "" : "s"} judged on it`,
+    `Click captured by: ${Object.entries(summary.witnesses)
+      .map(([witness, count]) => `${witness} ${count}`)
+      .join(", ")}`,
   ].join("\n");
 }
 

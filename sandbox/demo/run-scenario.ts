@@ -12,7 +12,13 @@ import {
   webhookHeaders,
   type ShopifyStandin,
 } from "../shopify";
+import { signedProxyQuery } from "../storefront/app-proxy";
+import type { PixelVisitor } from "../storefront/web-pixel";
+import { witnessOf, type Witness } from "../../app/attribution/witnesses";
+import { APP_PROXY_APP_PATH } from "../../app/attribution/cart-attributes";
+import { reported, type DemoPixel } from "./pixel-journey";
 import type { Scenario, ScenarioOrder } from "./scenario";
+import { shopperJourney } from "./shopper-journey";
 
 // Plays a scenario against a running stack exactly as the outside world would: clicks through
 // the click service's HTTP management API, settings through the app's own settings route
@@ -39,6 +45,8 @@ export interface OrderReport {
   source: string | null;
   /** The cart's attributes disagreed with the landing touches. */
   tampered: boolean;
+  /** Where the click id that decided the order came from (decision 030); null: none reached it. */
+  witness: Witness | null;
   tags: string[];
   /** The codes the app stored for the order, with the discount each took. */
   discountCodes: { code: string; amount: string }[];
@@ -170,21 +178,30 @@ export async function placeOrders(
   scenario: Scenario,
   clicks: Map<string, CreatedClick>,
   capture: CaptureShopper,
+  pixel: DemoPixel | null = null,
 ): Promise<Map<string, { orderId: string; orderName: string }>> {
   const placed = new Map<string, { orderId: string; orderName: string }>();
   const base = 7_000_000_000_000 + (Date.now() % 1_000_000) * 100;
   for (const [index, order] of scenario.orders.entries()) {
     const click = order.click ? clicks.get(order.click) : undefined;
     const clickId = click?.clickId ?? order.clickId ?? null;
-    const payload = await orderPayload(
+    const { payload, visitor } = await orderPayload(
       stack,
       order,
       base + index,
       { clickId, click: click ?? null, clicks },
       scenario.settings.tagParams[0]!,
       capture,
+      pixel,
     );
     stack.shopify.createOrder(stack.shop, payload);
+    if (visitor) {
+      // The thank-you page: Shopify publishes checkout_completed to the pixel, which reports it
+      // before the order's webhook is sent (the demo does not play the race between the two).
+      const attributes = Object.fromEntries(payload.note_attributes.map((a) => [a.name, String(a.value)]));
+      visitor.checkoutCompleted(String(payload.id), attributes);
+      await reported(visitor, "checkout");
+    }
     await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
     // What happened to the order next, sent at once, while it may still be being verified.
     for (const refund of order.refunds) {
@@ -236,25 +253,35 @@ async function orderPayload(
   named: { clickId: string | null; click: CreatedClick | null; clicks: Map<string, CreatedClick> },
   tagParam: string,
   capture: CaptureShopper,
+  pixel: DemoPixel | null,
 ) {
   const { clickId, click } = named;
   const arrivedTag = order.arrivedTag ?? null;
   let noteAttributes: Record<string, string> = {};
   let landingSite = "/";
   let cartToken: string | null = null;
+  let visitor: PixelVisitor | null = null;
   if (clickId && order.capture === "cart_attributes") {
-    const shopper = await capture({
-      clickId,
-      expectedTag: click?.expectedTag ?? null,
-      arrivedTag,
-      tagParam,
-      landing: order.landing,
-    });
-    noteAttributes = shopper.attributes;
-    cartToken = shopper.cartToken;
+    const input = { clickId, expectedTag: click?.expectedTag ?? null, arrivedTag, tagParam, landing: order.landing };
+    // The app embed: off for a landing that says `embed: false` (no cart attributes, no touches).
+    if (!order.landing || order.embed) {
+      const shopper = await capture(input);
+      noteAttributes = shopper.attributes;
+      cartToken = shopper.cartToken;
+    }
     if (order.landing) {
-      await landed(stack, clickId, click?.ageAfterLanding ?? null);
-      if (order.tamper) noteAttributes = tampered(noteAttributes, order.tamper, named.clicks);
+      // The web pixel sees the same pages, unless the order says `pixel: false`.
+      if (order.pixel) {
+        if (!pixel) throw new Error(`order "${order.ref}": the demo runs no web pixel`);
+        visitor = pixel.visitor();
+        for (const page of shopperJourney(input)) visitor.pageViewed(page);
+        await reported(visitor, "landing");
+      }
+      if (order.embed || order.pixel) await landed(stack, clickId, click?.ageAfterLanding ?? null);
+      if (order.tamper) {
+        noteAttributes = tampered(noteAttributes, order.tamper, named.clicks);
+        if (order.tamper.touch && cartToken) await tamperingTouch(stack, noteAttributes, cartToken);
+      }
     }
   } else if (clickId && order.capture === "landing_site") {
     const query = new URLSearchParams({ [CLICK_ID_PARAM]: clickId });
@@ -275,15 +302,18 @@ async function orderPayload(
   const discounts = codes.reduce((sum, c) => sum.plus(c.amount), new ExactDecimal(0));
   const digits = minorDigits(order.currency);
   return {
-    ...payload,
-    ...(cartToken && { cart_token: cartToken }),
-    subtotal_price: order.subtotal,
-    current_subtotal_price: order.subtotal,
-    total_line_items_price: new ExactDecimal(order.subtotal).plus(discounts).toFixed(digits),
-    total_price: order.subtotal,
-    total_discounts: discounts.toFixed(digits),
-    current_total_discounts: discounts.toFixed(digits),
-    discount_codes: codes.map((c) => ({ code: c.code, amount: c.amount, type: "fixed_amount" })),
+    payload: {
+      ...payload,
+      ...(cartToken && { cart_token: cartToken }),
+      subtotal_price: order.subtotal,
+      current_subtotal_price: order.subtotal,
+      total_line_items_price: new ExactDecimal(order.subtotal).plus(discounts).toFixed(digits),
+      total_price: order.subtotal,
+      total_discounts: discounts.toFixed(digits),
+      current_total_discounts: discounts.toFixed(digits),
+      discount_codes: codes.map((c) => ({ code: c.code, amount: c.amount, type: "fixed_amount" })),
+    },
+    visitor,
   };
 }
 
@@ -321,6 +351,22 @@ export async function deactivateCodes(stack: Stack, codes: string[]): Promise<vo
     if (!response.ok || !body?.ok)
       throw new Error(`the app did not switch off code ${code}: HTTP ${response.status} ${body?.message ?? ""}`);
   }
+}
+
+/**
+ * The script that rewrote the cart also reports its click through the app proxy, as the embed
+ * reports one (issue 38, finding 2): one signed touch naming the cart's new click and tag.
+ */
+async function tamperingTouch(stack: Stack, attributes: Record<string, string>, cartToken: string): Promise<void> {
+  const clickId = attributes[CART_ATTRIBUTES.clickId];
+  if (!clickId) return;
+  const query = signedProxyQuery("", { shop: stack.shop, apiSecret: stack.apiSecret });
+  const response = await fetch(`${stack.appUrl}${APP_PROXY_APP_PATH}/touch?${query.toString()}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ clickId, tag: attributes[CART_ATTRIBUTES.arrivedTag] ?? null, cartToken }),
+  });
+  if (response.status !== 202) throw new Error(`the app answered ${response.status} to the tampering script's touch`);
 }
 
 /**
@@ -402,6 +448,7 @@ export async function readReport(
         select: {
           outcome: true,
           verdictSource: true,
+          captureSource: true,
           tampered: true,
           discountCodes: { select: { code: true, amount: true }, orderBy: { code: "asc" } },
           commission: {
@@ -424,6 +471,7 @@ export async function readReport(
         outcome: row?.outcome ?? null,
         source: row?.verdictSource ?? null,
         tampered: row?.tampered ?? false,
+        witness: witnessOf(row?.captureSource ?? null),
         tags: stack.shopify.store.findOrder(orderId)?.order.tags ?? [],
         discountCodes: row?.discountCodes ?? [],
         commission: row?.commission ?? null,

@@ -43,12 +43,18 @@ const Order = z
     deliveries: z.number().int().min(1).max(20).default(1),
     /** The shopper's landing reached the app proxy while the click was alive. */
     landing: z.boolean().default(false),
+    /** With `landing`: the app embed ran (cart attributes and landing touches); false: it was off. */
+    embed: z.boolean().default(true),
+    /** With `landing`: the web pixel ran (landings and checkout reported); false: blocked, or no consent. */
+    pixel: z.boolean().default(true),
     /** After landing, a script rewrote the cart's attributes: to a scenario click or a literal id (null: removed), and a tag (null: removed). */
     tamper: z
       .object({
         click: z.string().min(1).optional(),
         clickId: z.string().min(1).nullable().optional(),
         arrivedTag: z.string().nullable().optional(),
+        /** The script also reports its click through the app proxy, as the embed would (one extra touch). */
+        touch: z.boolean().default(false),
       })
       .refine((tamper) => !(tamper.click && tamper.clickId !== undefined), {
         message: "name a scenario click with `click` or a literal id with `clickId`, not both",
@@ -83,6 +89,22 @@ const Order = z
   .refine((order) => !order.landing || (order.capture === "cart_attributes" && (order.click || order.clickId)), {
     message: 'a landing needs a click (`click` or `clickId`) captured on the cart (`capture: "cart_attributes"`)',
     path: ["landing"],
+  })
+  .refine((order) => order.landing || order.embed, {
+    message: "`embed` applies with `landing: true`",
+    path: ["embed"],
+  })
+  .refine((order) => order.landing || order.pixel, {
+    message: "`pixel` applies with `landing: true`",
+    path: ["pixel"],
+  })
+  .refine((order) => !order.tamper || order.embed, {
+    message: "a tampered cart needs the embed (`embed: false` writes no cart to tamper with)",
+    path: ["tamper"],
+  })
+  .refine((order) => !order.tamper?.touch || order.tamper.click || order.tamper.clickId, {
+    message: "a tamper's `touch` reports its click: name one with `click` or `clickId`",
+    path: ["tamper", "touch"],
   });
 
 const ScenarioSettings = z.object({
@@ -174,6 +196,9 @@ export const BUILT_IN_SCENARIO = {
     // Landed while fresh; the order comes three hours after the click.
     { ref: "fiona", expectedTag: "fiona-9", creatorId: "cr_fiona", ageMinutes: 180 },
     { ref: "gina", expectedTag: "gina-5", creatorId: "cr_gina", ageMinutes: 8 },
+    { ref: "hana", expectedTag: "hana-4", creatorId: "cr_hana", ageMinutes: 6 },
+    { ref: "ivan", expectedTag: "ivan-2", creatorId: "cr_ivan", ageMinutes: 9 },
+    { ref: "jack", expectedTag: "jack-8", creatorId: "cr_jack", ageMinutes: 4 },
   ],
   orders: [
     { ref: "matched", click: "alice", arrivedTag: "alice-20", subtotal: "120.00", deliveries: 2 },
@@ -199,6 +224,17 @@ export const BUILT_IN_SCENARIO = {
       // A script erased the cart's evidence after the swap: the server's record still has it.
       tamper: { clickId: null, arrivedTag: null },
       subtotal: "50.00",
+    },
+    // The app embed switched off: the web pixel the app connected at install still saw the click.
+    { ref: "pixel-only", click: "hana", arrivedTag: "hana-4", landing: true, embed: false, subtotal: "40.00" },
+    // A script rewrote the cart to its own valid click and reported it: the first click keeps the credit.
+    {
+      ref: "competing-click",
+      click: "ivan",
+      arrivedTag: "ivan-2",
+      landing: true,
+      tamper: { click: "jack", arrivedTag: "jack-8", touch: true },
+      subtotal: "30.00",
     },
     // The ledger after the order: a cancellation, a partial refund, refunds of the whole order.
     { ref: "cancelled", click: "alice", arrivedTag: "alice-20", subtotal: "75.00", cancel: true, deliveries: 2 },

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { APP_PROXY_APP_PATH, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
+import { APP_PROXY_APP_PATH } from "../../app/attribution/cart-attributes";
 import { CHROMIUM_PATH, launchChromium } from "../storefront/chromium";
 import { ASSET_FILE, Storefront, type AppProxyTarget } from "../storefront/server";
 import { signedProxyQuery } from "../storefront/app-proxy";
 import { syntheticCapture, type CaptureCart, type CaptureInput } from "./run-scenario";
+import { shopperJourney } from "./shopper-journey";
 
 // Where the demo's cart attributes come from. With Chromium and the built extension asset, each
 // order is a new shopper (a fresh browser context) clicking through the stand-in storefront
@@ -121,19 +122,6 @@ export async function browserCapture(options: CaptureOptions = {}): Promise<Stor
       await store.stop();
     },
   };
-}
-
-/** The pages one shopper visits for an order, in order. */
-export function shopperJourney({ clickId, expectedTag, arrivedTag, tagParam }: CaptureInput): string[] {
-  const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
-  if (arrivedTag === null) return [`/?${query({ [CLICK_ID_PARAM]: clickId })}`]; // the tag was stripped
-  if (expectedTag === null || arrivedTag === expectedTag)
-    return [`/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: arrivedTag })}`];
-  // A coupon extension's redirect: the creator's link first, then the same shop with the tag swapped.
-  return [
-    `/?${query({ [CLICK_ID_PARAM]: clickId, [tagParam]: expectedTag })}`,
-    `/products/x?${query({ [tagParam]: arrivedTag })}`,
-  ];
 }
 
 async function captureOne(

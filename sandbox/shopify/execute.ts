@@ -53,6 +53,17 @@ function requireScope(ctx: ExecContext, field: string, anyOf: string[]) {
   }
 }
 
+/** webPixelCreate/Update need write_pixels and, per Shopify's docs, read_customer_events too. */
+function requirePixelScopes(ctx: ExecContext, field: string) {
+  requireScope(ctx, field, ["write_pixels"]);
+  requireScope(ctx, field, ["read_customer_events"]);
+}
+
+/** The JSON scalar comes back as the JSON text of the settings, as Shopify returns it. */
+function webPixelView(pixel: NonNullable<ShopState["webPixel"]>) {
+  return { __typename: "WebPixel", id: pixel.id, settings: JSON.stringify(pixel.settings) };
+}
+
 function connection<T>(items: T[], args: { first?: number | null; last?: number | null }) {
   const limit = args.first ?? args.last ?? items.length;
   const slice = args.last && !args.first ? items.slice(-limit) : items.slice(0, limit);
@@ -200,6 +211,11 @@ function queryRoot(ctx: ExecContext) {
       accessScopes: ctx.token.scope.map((handle) => ({ handle, description: handle })),
       ...metafieldAccessors(ctx, ctx.shop.appInstallationGid),
     }),
+    webPixel: ({ id }: { id?: string | null }) => {
+      requireScope(ctx, "webPixel", ["read_pixels", "write_pixels"]);
+      const pixel = ctx.shop.webPixel;
+      return pixel && (!id || id === pixel.id) ? webPixelView(pixel) : null;
+    },
     shop: () => ({
       __typename: "Shop",
       id: `gid://shopify/Shop/${Math.abs(hash(ctx.shop.domain))}`,
@@ -228,6 +244,16 @@ function mutationRoot(ctx: ExecContext) {
         codeDiscountNode: result.discount ? discountNodeView(result.discount) : null,
         userErrors: result.userErrors,
       };
+    },
+    webPixelCreate: ({ webPixel }: { webPixel: { settings: unknown } }) => {
+      requirePixelScopes(ctx, "webPixelCreate");
+      const result = ctx.store.webPixelSave(ctx.shop, null, webPixel.settings);
+      return { webPixel: result.webPixel ? webPixelView(result.webPixel) : null, userErrors: result.userErrors };
+    },
+    webPixelUpdate: ({ id, webPixel }: { id: string; webPixel: { settings: unknown } }) => {
+      requirePixelScopes(ctx, "webPixelUpdate");
+      const result = ctx.store.webPixelSave(ctx.shop, id, webPixel.settings);
+      return { webPixel: result.webPixel ? webPixelView(result.webPixel) : null, userErrors: result.userErrors };
     },
     metafieldDefinitionCreate: ({
       definition,

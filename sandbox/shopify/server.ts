@@ -28,6 +28,8 @@ export interface ShopifyStandinOptions {
   appSecret?: string;
   /** The app's client id (API key). */
   apiKey?: string;
+  /** The scopes an install grants (the app's shopify.app.toml); read_orders,write_orders by default. */
+  scopes?: string;
 }
 
 export interface RecordedRequest {
@@ -105,6 +107,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   if (!hasAdminSchema(apiVersion)) throw new Error(`No vendored Admin schema for ${apiVersion}`);
   loadAdminSchema(apiVersion); // fail fast and pay the build cost once, up front
   const store = new ShopifyStandinStore(clock);
+  store.grantedScopes = options.scopes;
   const log: RecordedRequest[] = [];
   const validationFailures: ValidationFailure[] = [];
   const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };

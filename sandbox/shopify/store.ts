@@ -60,6 +60,8 @@ export interface ShopState {
   discounts: Map<string, DiscountRecord>;
   /** Optional scopes the merchant has granted: tokens issued later carry them too. */
   grantedScopes: Set<string>;
+  /** The app's web pixel (webPixelCreate), settings as saved; null until connected. */
+  webPixel: { id: string; settings: Record<string, unknown> } | null;
 }
 
 export interface UserErrorOut {
@@ -117,6 +119,7 @@ export class ShopifyStandinStore {
         bucket: { available: THROTTLE.maximumAvailable, at: this.clock() },
         discounts: new Map(),
         grantedScopes: new Set(),
+        webPixel: null,
       };
       this.shops.set(key, shop);
     }
@@ -331,6 +334,36 @@ export class ShopifyStandinStore {
     return { metafields: written, userErrors: [] };
   }
 
+  /**
+   * webPixelCreate / webPixelUpdate: Shopify validates the settings against the extension's
+   * settings definition (shopify.extension.toml); so does the stand-in, against the Tag Guard
+   * pixel's (WEB_PIXEL_SETTINGS_DEFINITION), and one pixel per app and shop.
+   */
+  webPixelSave(
+    shop: ShopState,
+    id: string | null,
+    settings: unknown,
+  ): { webPixel: ShopState["webPixel"]; userErrors: UserErrorOut[] } {
+    if (id === null && shop.webPixel)
+      return { webPixel: null, userErrors: [{ field: null, message: "Web pixel is taken.", code: "TAKEN" }] };
+    if (id !== null && shop.webPixel?.id !== id)
+      return { webPixel: null, userErrors: [{ field: ["id"], message: "Web pixel not found.", code: "NOT_FOUND" }] };
+    const problem = invalidPixelSettings(settings);
+    if (problem)
+      return {
+        webPixel: null,
+        userErrors: [{ field: ["webPixel", "settings"], message: problem, code: "INVALID_SETTINGS" }],
+      };
+    const parsed = (typeof settings === "string" ? JSON.parse(settings) : settings) as Record<string, unknown>;
+    shop.webPixel = { id: id ?? `gid://shopify/WebPixel/${this.id()}`, settings: parsed };
+    return { webPixel: shop.webPixel, userErrors: [] };
+  }
+
+  /** The merchant disconnects the pixel (Settings > Customer events), as the stand-in's tests need. */
+  webPixelDelete(shop: ShopState): void {
+    shop.webPixel = null;
+  }
+
   metafieldDefinitionCreate(
     shop: ShopState,
     input: {
@@ -386,9 +419,12 @@ export class ShopifyStandinStore {
     return { createdDefinition: record, userErrors: [] };
   }
 
+  /** What a token exchange grants when the caller names no scopes: the app's declared scopes. */
+  grantedScopes: string | undefined = undefined;
+
   issueToken(shop: string, options: IssueOptions = {}): TokenRecord {
     const state = this.shop(shop);
-    const issued = this.tokens.issue(shop, options);
+    const issued = this.tokens.issue(shop, { scope: this.grantedScopes, ...options });
     // Optional scopes once granted stay granted: a new token (token exchange) carries them.
     if (state.grantedScopes.size > 0) this.tokens.grantScopes(state.domain, [...state.grantedScopes]);
     return issued;
@@ -442,4 +478,36 @@ function validateValue(type: string, value: string): string | null {
 function normaliseValue(type: string, value: string): string {
   // Shopify re-serialises json values (compact form).
   return type === "json" ? JSON.stringify(JSON.parse(value)) : value;
+}
+
+/**
+ * The Tag Guard pixel's settings definition, as extensions/tag-guard-pixel/shopify.extension.toml
+ * declares it (tests/sandbox-shopify holds the two equal): field name, type, length bounds.
+ */
+export const WEB_PIXEL_SETTINGS_DEFINITION = {
+  tagParams: { type: "single_line_text_field", min: 2, max: 700 },
+} as const;
+
+/** Why settings do not match the definition, or null when they do. */
+function invalidPixelSettings(settings: unknown): string | null {
+  let value: unknown = settings;
+  if (typeof settings === "string") {
+    try {
+      value = JSON.parse(settings);
+    } catch {
+      return "Settings must be a JSON object.";
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "Settings must be a JSON object.";
+  for (const [name, field] of Object.entries(value)) {
+    const definition = WEB_PIXEL_SETTINGS_DEFINITION[name as keyof typeof WEB_PIXEL_SETTINGS_DEFINITION];
+    if (!definition) return `Setting ${name} is not defined by the extension.`;
+    if (typeof field !== "string") return `Setting ${name} must be a ${definition.type}.`;
+    if (field.length < definition.min || field.length > definition.max)
+      return `Setting ${name} must be between ${definition.min} and ${definition.max} characters.`;
+    if (/[\r\n]/.test(field)) return `Setting ${name} must be a single line.`;
+  }
+  for (const name of Object.keys(WEB_PIXEL_SETTINGS_DEFINITION))
+    if (!(name in value)) return `Setting ${name} is required.`;
+  return null;
 }

@@ -52,6 +52,10 @@ const scenario = {
     { ref: "k3", expectedTag: "xia-2", creatorId: "cr_xia", ageMinutes: 61 },
     { ref: "k4", expectedTag: "wes-3", creatorId: "cr_wes", ageMinutes: 240 },
     { ref: "k5", expectedTag: "val-8", creatorId: "cr_val", ageMinutes: 2 },
+    { ref: "k6", expectedTag: "uma-1", creatorId: "cr_uma", ageMinutes: 7 },
+    { ref: "k7", expectedTag: "tom-6", creatorId: "cr_tom", ageMinutes: 3 },
+    { ref: "k8", expectedTag: "sam-5", creatorId: "cr_sam", ageMinutes: 200 },
+    { ref: "k9", expectedTag: "rex-2", creatorId: "cr_rex", ageMinutes: 4 },
   ],
   orders: [
     {
@@ -86,6 +90,23 @@ const scenario = {
       subtotal: "8.00",
     },
     { ref: "h", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
+    // The embed off: only the web pixel saw the click, and the coupon redirect's swapped tag.
+    { ref: "i", click: "k6", arrivedTag: "coupon-3", landing: true, embed: false, subtotal: "16.00" },
+    // Neither the embed nor the pixel ran: nothing reached the order.
+    { ref: "j", click: "k6", arrivedTag: "uma-1", landing: true, embed: false, pixel: false, subtotal: "9.00" },
+    // A script rewrote the cart to another valid click and reported it: the witnesses disagree.
+    {
+      ref: "k",
+      click: "k7",
+      arrivedTag: "tom-6",
+      landing: true,
+      tamper: { click: "k9", arrivedTag: "rex-2", touch: true },
+      subtotal: "40.00",
+    },
+    // The embed off, ordered over three hours after the click: decided from the pixel's landing lookup.
+    { ref: "l", click: "k8", arrivedTag: "sam-5", landing: true, embed: false, subtotal: "24.00" },
+    // The pixel blocked, the embed on.
+    { ref: "m", click: "k9", arrivedTag: "rex-2", landing: true, pixel: false, subtotal: "8.00" },
   ],
   // Switched off through the admin's Codes page once the orders are verified.
   deactivate: ["LEAK10"],
@@ -101,6 +122,10 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(code).toBe(0);
     // The storefront step ran the real extension script (CI installs Chromium).
     expect(stdout).toMatch(/Storefront step: real Chromium with the click-capture extension/);
+    // The fresh install connected the web pixel with no merchant step.
+    expect(stdout).toMatch(
+      /Web pixel connected by the app at install \(webPixelCreate, gid:\/\/shopify\/WebPixel\/\d+\)/,
+    );
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
       database: string;
       orders: {
@@ -108,6 +133,7 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         outcome: string;
         source: string | null;
         tampered: boolean;
+        witness: string | null;
         tags: string[];
         discountCodes: { code: string; amount: string }[];
         commission: Record<string, unknown> | null;
@@ -178,14 +204,55 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       LEAK10: { orders: 3, hijacked: 1, deactivated: true },
       FRIEND: { orders: 1, hijacked: 0, deactivated: false },
     });
+    // Where the click that decided each order came from.
+    expect(Object.fromEntries(report.orders.map((order) => [order.ref, order.witness]))).toEqual({
+      a: "cart_attributes",
+      b: "landing_site",
+      c: "cart_attributes",
+      d: "cart_attributes",
+      e: null,
+      f: "landing",
+      g: "landing",
+      h: "cart_attributes",
+      i: "pixel",
+      j: null,
+      k: "landing",
+      l: "pixel",
+      m: "landing",
+    });
+    expect(byRef.i).toMatchObject({
+      outcome: "hijacked",
+      tags: ["tag-stolen"],
+      commission: {
+        creatorId: "cr_uma",
+        expectedTag: "uma-1",
+        arrivedTag: "coupon-3",
+        amount: "2.00",
+        redirected: true,
+      },
+    });
+    expect(byRef.j).toMatchObject({ outcome: "unattributed", commission: null, tampered: false });
+    // The first click keeps the credit; the second creator's click is evidence, never a silent match.
+    expect(byRef.k).toMatchObject({
+      outcome: "matched",
+      tampered: true,
+      commission: { creatorId: "cr_tom", expectedTag: "tom-6", amount: "5.00" },
+    });
+    expect(byRef.l).toMatchObject({
+      outcome: "matched",
+      source: "landing",
+      commission: { creatorId: "cr_sam", amount: "3.00", redirected: false },
+    });
+    expect(byRef.m).toMatchObject({ outcome: "matched", commission: { creatorId: "cr_rex", amount: "1.00" } });
     expect(report.summary).toMatchObject({
-      orders: 8,
-      deliveries: 13,
-      hijackTagged: 1,
-      commissions: 5,
-      statuses: { approved: 4, reversed: 1 },
-      savedFromExpiry: 1,
-      tamperedCarts: 1,
+      orders: 13,
+      deliveries: 18,
+      hijackTagged: 2,
+      commissions: 9,
+      statuses: { approved: 8, reversed: 1 },
+      savedFromExpiry: 2,
+      tamperedCarts: 2,
+      witnesses: { cart_attributes: 4, landing_site: 1, landing: 4, pixel: 2, none: 2 },
     });
   });
 
@@ -195,13 +262,17 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       bad,
       JSON.stringify({
         clicks: [{ ref: "x", expectedTag: "t" }],
-        orders: [{ ref: "o", click: "nope", subtotal: 12, discountCodes: [{ code: "A", amount: "1,00" }] }],
+        orders: [
+          { ref: "o", click: "nope", subtotal: 12, discountCodes: [{ code: "A", amount: "1,00" }] },
+          { ref: "p", capture: "none", embed: false },
+        ],
       }),
     );
     const { code, stderr } = await runDemo(["--scenario", bad]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/clicks\.0\.creatorId/);
     expect(stderr).toMatch(/orders\.0\.subtotal/);
+    expect(stderr).toMatch(/orders\.1\.embed: `embed` applies with `landing: true`/);
     expect(stderr).toMatch(/orders\.0\.discountCodes\.0/);
     // A code to switch off that no order carries: Shopify would not know it.
     writeFileSync(bad, JSON.stringify({ orders: [{ ref: "o", discountCodes: ["A"] }], deactivate: ["NONE"] }));
@@ -292,19 +363,25 @@ describe.skipIf(missing)(
       expect(code).toBe(0);
       const report = JSON.parse(readFileSync(reportFile, "utf8")) as {
         database: string;
-        orders: { ref: string; outcome: string; commission: Record<string, unknown> | null }[];
+        orders: { ref: string; outcome: string; witness: string | null; commission: Record<string, unknown> | null }[];
       };
       expect(report.database).toBe("postgresql");
-      expect(Object.fromEntries(report.orders.map((order) => [order.ref, order.outcome]))).toEqual({
-        a: "hijacked",
-        b: "matched",
-        c: "expired",
-        d: "expired",
-        e: "unattributed",
-        f: "matched",
-        g: "matched",
-        h: "matched",
+      expect(Object.fromEntries(report.orders.map((order) => [order.ref, [order.outcome, order.witness]]))).toEqual({
+        a: ["hijacked", "cart_attributes"],
+        b: ["matched", "landing_site"],
+        c: ["expired", "cart_attributes"],
+        d: ["expired", "cart_attributes"],
+        e: ["unattributed", null],
+        f: ["matched", "landing"],
+        g: ["matched", "landing"],
+        h: ["matched", "cart_attributes"],
+        i: ["hijacked", "pixel"],
+        j: ["unattributed", null],
+        k: ["matched", "landing"],
+        l: ["matched", "pixel"],
+        m: ["matched", "landing"],
       });
+      expect(report.orders.find((order) => order.ref === "k")?.commission).toMatchObject({ creatorId: "cr_tom" });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
         amount: "2.78",

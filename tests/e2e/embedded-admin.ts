@@ -23,8 +23,18 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
       const host = Buffer.from(`admin.shopify.com/store/${store}`).toString("base64url");
       return `${config.appUrl()}${pathname}?embedded=1&shop=${config.shop}&host=${host}&id_token=${token()}${query}`;
     },
-    /** What App Bridge would do for the page's own requests, minus everything else it does. */
-    appBridgeStub(): string {
+    /**
+     * What App Bridge would do for the page's own requests, minus everything else it does.
+     * `extensions`: what `shopify.app.extensions()` resolves with (Shopify's ExtensionInfo list),
+     * "reject" for a call that fails; omitted, the stub has no `app` at all (an older App Bridge).
+     */
+    appBridgeStub(options: { extensions?: unknown[] | "reject" } = {}): string {
+      const app =
+        options.extensions === undefined
+          ? ""
+          : options.extensions === "reject"
+            ? `app: { extensions: async () => { throw new Error("extensions unavailable"); } },`
+            : `app: { extensions: async () => ${JSON.stringify(options.extensions)} },`;
       return `(() => {
     const origin = ${JSON.stringify(config.appUrl())};
     const realFetch = window.fetch.bind(window);
@@ -41,6 +51,7 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
             ? window.tagGuardScopesRequest(scopes)
             : { result: "declined-all", detail: detail(required) },
       },
+      ${app}
     };
     window.fetch = (input, init = {}) => {
       const url = new URL(typeof input === "string" ? input : input.url ?? String(input), location.href);

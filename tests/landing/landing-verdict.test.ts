@@ -203,6 +203,39 @@ describe("the server's record wins over the cart's attributes", () => {
     expect((await getDashboard(shop, 7)).landing).toEqual({ savedFromExpiry: 0, tampered: 1 });
   });
 
+  it("a cart rewritten to another valid click with a touch of its own: the first click keeps the credit, the second is evidence (decision 030)", async () => {
+    const shop = await newShop();
+    const { clickId, cartToken } = await land(shop, ["alice-20"]);
+    // The attack: a script on the storefront rewrites the cart to another creator's live click
+    // and posts one touch naming it, through the same app proxy the embed uses.
+    const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // a later touch, not the same millisecond
+    expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
+    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      clickId,
+      arrivedTag: "alice-20",
+      captureSource: "app_proxy",
+      tampered: true,
+    });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
+    expect(h.clicks.verifications(other.clickId)).toEqual([]);
+    const tamper = JSON.parse(v.tamperEvidence!);
+    expect(tamper).toEqual({
+      cartClickId: other.clickId,
+      cartTag: "bob-10",
+      findings: ["another click was reported for this order after the one credited; the first click keeps the credit"],
+      competingClicks: [{ clickId: other.clickId, witness: "landing", firstSeenAt: expect.any(String), why: "later" }],
+    });
+    // Shown on the order and counted on the dashboard, never silent.
+    const detail = (await getOrderDetail(shop, v.id))!;
+    expect(detail.tamper).toEqual(tamper);
+    expect((await getDashboard(shop, 7)).landing.tampered).toBe(1);
+  });
+
   it("attributes removed from the cart: still judged on the touches, after the hour too", async () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20", "honey-77"]);

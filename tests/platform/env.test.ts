@@ -21,7 +21,7 @@ function problems(source: Record<string, string>): string[] {
 describe("parseEnv", () => {
   it("accepts a complete environment and fills the defaults", () => {
     const env = parseEnv(valid);
-    expect(env.SCOPES).toBe("read_orders,write_orders");
+    expect(env.SCOPES).toBe("read_orders,write_orders,write_pixels,read_customer_events");
     expect(env.DATABASE_URL).toBe("file:./data/app.sqlite");
     expect(env.WORKER_ENABLED).toBe(true);
     expect(env.WORKER_LEASE_MS).toBe(120_000);

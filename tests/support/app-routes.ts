@@ -4,11 +4,13 @@ import * as shopRedact from "../../app/routes/webhooks.shop.redact";
 import * as customersRedact from "../../app/routes/webhooks.customers.redact";
 import * as dataRequest from "../../app/routes/webhooks.customers.data_request";
 import * as proxyTouch from "../../app/routes/proxy.touch";
+import * as proxyPixel from "../../app/routes/proxy.pixel";
 import { intakeLanes } from "../../app/verification/intake-lanes.server";
 import { serveRoutes } from "./route-server";
 
 const PUBLIC_ROUTES = {
   "/proxy/touch": proxyTouch,
+  "/proxy/pixel": proxyPixel,
   "/webhooks/app/uninstalled": appUninstalled,
   "/webhooks/app/scopes_update": scopesUpdate,
   "/webhooks/shop/redact": shopRedact,

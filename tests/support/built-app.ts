@@ -5,7 +5,11 @@ import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
  * migrated database and with this process's sealing key (so each reads what the other sealed),
  * Shopify traffic sent to the stand-in (the app's own development setting), no worker.
  */
-export function startBuiltApp(shopify: { apiKey: string; apiSecret: string; standinUrl: string }): Promise<AppProcess> {
+export function startBuiltApp(
+  shopify: { apiKey: string; apiSecret: string; standinUrl: string },
+  /** More environment for this suite (SCOPES, say). */
+  env: Record<string, string> = {},
+): Promise<AppProcess> {
   return startApp(
     {
       NODE_ENV: "test",
@@ -19,6 +23,7 @@ export function startBuiltApp(shopify: { apiKey: string; apiSecret: string; stan
       // No TypeScript preload: on Node 20 a cold-cache tsx transform inside the server
       // deadlocked start-up.
       NODE_OPTIONS: "",
+      ...env,
     },
     () => {},
   );

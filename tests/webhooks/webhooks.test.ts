@@ -6,6 +6,7 @@ import { startWorker } from "../../app/verification/worker.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { sendTouch } from "../support/touch";
+import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
 import { buildRefundCreatePayload } from "../../sandbox/shopify";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
@@ -227,6 +228,10 @@ describe("compliance webhooks", () => {
       cartToken: String(payload.cart_token),
     });
     expect(touched.status).toBe(202);
+    // The web pixel saw the same landing and the checkout.
+    const visitor = `client-${String(payload.id)}`;
+    expect((await sendPixelReport(app.url, target, landingReport(visitor, "clk_1", "alice-20"))).status).toBe(202);
+    expect((await sendPixelReport(app.url, target, checkoutReport(visitor, String(payload.id)))).status).toBe(202);
     await deliver(app.url, "/webhooks/orders/create", { topic: "orders/create", shop: target, body: payload });
     const verification = await prisma.verification.findUniqueOrThrow({
       where: { shop_orderId: { shop: target, orderId: String(payload.id) } },
@@ -337,6 +342,8 @@ describe("compliance webhooks", () => {
     });
     expect(verification.clickId).toBeNull();
     expect(verification.orderFacts).toBe("{}");
+    // The pixel's reports of the order's visitor go too.
+    expect(await prisma.pixelSighting.count({ where: { shop, clientId: `client-${String(payload.id)}` } })).toBe(0);
     expect(await prisma.commission.count({ where: { orderId: String(payload.id) } })).toBe(1);
     expect(await prisma.dataRequest.count({ where: { shop, customerId: "99" } })).toBe(0);
   });

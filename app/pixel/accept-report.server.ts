@@ -1,0 +1,61 @@
+import { FixedWindowCounter, TOUCHES_PER_ADDRESS, TOUCHES_PER_CART } from "../landing/rate-limits.server";
+import { readCapped } from "../webhooks/read-capped";
+import { recordPixelReport } from "./record-report.server";
+import { MAX_PIXEL_BODY_BYTES, readPixelReport } from "./report-input";
+
+// POST /proxy/pixel after Shopify's signature checked out: read the body (capped), refuse what
+// no pixel sends, count the caller, record. The same limits as the touches: a visitor (clientId)
+// is held to what a cart may send, and a client address to what an address may send, each
+// counted here apart from the touches, so the embed and the pixel of one shopper never starve
+// each other.
+
+export interface PixelAnswer {
+  status: 202 | 400 | 413 | 429;
+  body: { ok: boolean; error?: string };
+  retryAfterSeconds?: number;
+  /** A checkout report stored now (not a replay): the order it names, which may have been judged without it. */
+  newCheckoutOf?: string;
+}
+
+const perClient = new FixedWindowCounter(TOUCHES_PER_CART);
+const perAddress = new FixedWindowCounter(TOUCHES_PER_ADDRESS);
+
+export async function acceptPixelReport(shop: string, request: Request, now = new Date()): Promise<PixelAnswer> {
+  const text = await readCapped(request, MAX_PIXEL_BODY_BYTES);
+  if (text === null) return { status: 413, body: { ok: false, error: "the report is too large" } };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { status: 400, body: { ok: false, error: "the body is not JSON" } };
+  }
+  const input = readPixelReport(json);
+  if (!input.ok) return { status: 400, body: { ok: false, error: input.error } };
+
+  const at = now.getTime();
+  const address = clientAddress(request);
+  const waitMs = Math.max(
+    perClient.hit(`${shop} ${input.report.clientId}`, at),
+    address ? perAddress.hit(address, at) : 0,
+  );
+  if (waitMs > 0) return limited("too many reports; slow down", waitMs);
+  const result = await recordPixelReport(shop, input.report, now);
+  if (result.status === "limited") return limited(result.reason, result.retryAfterMs);
+  const { report } = input;
+  return {
+    status: 202,
+    body: { ok: true },
+    ...(result.status === "recorded" &&
+      report.kind === "checkout" &&
+      report.orderId && { newCheckoutOf: report.orderId }),
+  };
+}
+
+function limited(error: string, waitMs: number): PixelAnswer {
+  return { status: 429, body: { ok: false, error }, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** The first X-Forwarded-For entry of Shopify's proxied request: a rate-limit key in memory only. */
+function clientAddress(request: Request): string | null {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || null;
+}

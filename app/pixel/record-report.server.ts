@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@prisma/client";
+import type { PixelReport } from "../attribution/pixel-report";
+import { isUniqueViolation, sqlTime } from "../database/db.server";
+import { insertRows, sql, type Sql } from "../database/sql.server";
+import { NEW_CLICKS_PER_CART_PER_HOUR } from "../landing/record-touch.server";
+import { enqueue } from "../queue/queue.server";
+import { wakeWorker } from "../queue/wake.server";
+
+// Keeps one report of the web pixel: append-only, one row per Shopify event (a report sent
+// again, by a retrying browser or by anyone replaying it, stores nothing). A landing's click is
+// looked up once at the service, as a touch's is: the same click record and job, under the same
+// durable caps: new click ids per visitor an hour (a script inventing ids cannot make the app
+// look them all up), and the shop's lookups an hour (the merchant's setting), counted with the
+// touches' own.
+
+/** New click ids one visitor (Shopify's clientId) may bring in an hour: the touches' cap per cart. */
+export const NEW_CLICKS_PER_CLIENT_PER_HOUR = NEW_CLICKS_PER_CART_PER_HOUR;
+const HOUR_MS = 60 * 60 * 1000;
+
+export type ReportResult =
+  | { status: "recorded"; newClick: boolean }
+  | { status: "duplicate" }
+  | { status: "ignored"; reason: string }
+  | { status: "limited"; reason: string; retryAfterMs: number };
+
+export async function recordPixelReport(shop: string, report: PixelReport, now: Date): Promise<ReportResult> {
+  const [settings] = await sql.rows<{ uninstalledAt: unknown; landingLookupsPerHour: unknown }>(
+    Prisma.sql`SELECT "uninstalledAt", "landingLookupsPerHour" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+  );
+  // Nothing is kept for a shop that has not set the app up: it would attribute nothing.
+  if (!settings || settings.uninstalledAt != null)
+    return { status: "ignored", reason: "the shop has not configured the app" };
+  const lookupsPerHour = Number(settings.landingLookupsPerHour);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await sql.transaction((tx) => write(tx, shop, report, lookupsPerHour, now));
+      if (result.status === "recorded" && result.newClick) wakeWorker();
+      return result;
+    } catch (error) {
+      // Two copies of one event at once, or one new click reported twice at once: the next
+      // attempt finds the first's row.
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour: number, now: Date) {
+  const [seen] = await tx.rows(
+    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "eventId" = ${report.eventId}`,
+  );
+  if (seen) return { status: "duplicate" as const };
+  let newClick = false;
+  if (report.kind === "landing" && report.clickId !== null) {
+    const clickId = report.clickId;
+    const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
+    const [knownToClient] = await tx.rows(Prisma.sql`
+      SELECT 1 AS "known" FROM "PixelSighting"
+      WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "clickId" = ${clickId} LIMIT 1`);
+    if (!knownToClient) {
+      const recent = await tx.rows(Prisma.sql`
+        SELECT DISTINCT "clickId" FROM "PixelSighting"
+        WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "kind" = 'landing'
+          AND "clickId" IS NOT NULL AND "seenAt" >= ${hourAgo}
+        LIMIT ${NEW_CLICKS_PER_CLIENT_PER_HOUR}`);
+      if (recent.length >= NEW_CLICKS_PER_CLIENT_PER_HOUR)
+        return limited(`at most ${NEW_CLICKS_PER_CLIENT_PER_HOUR} new click ids per visitor an hour`);
+    }
+    const [record] = await tx.rows(
+      Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId}`,
+    );
+    if (!record) {
+      const [counted] = await tx.rows<{ lookups: number | bigint | string }>(
+        Prisma.sql`SELECT COUNT(*) AS "lookups" FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo}`,
+      );
+      if (Number(counted?.lookups ?? 0) >= lookupsPerHour)
+        return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
+      const id = randomUUID();
+      await insertRows(tx, "ClickRecord", [{ id, shop, clickId, state: "pending", firstSeenAt: now }]);
+      await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
+      newClick = true;
+    }
+  }
+  await insertRows(tx, "PixelSighting", [
+    {
+      id: randomUUID(),
+      shop,
+      eventId: report.eventId,
+      kind: report.kind,
+      clientId: report.clientId,
+      clickId: report.clickId,
+      tag: report.tag,
+      orderId: report.orderId,
+      seenAt: now,
+    },
+  ]);
+  return { status: "recorded" as const, newClick };
+}
+
+function limited(reason: string): ReportResult {
+  return { status: "limited", reason, retryAfterMs: HOUR_MS };
+}

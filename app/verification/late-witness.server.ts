@@ -1,0 +1,63 @@
+import { Prisma, type Verification } from "@prisma/client";
+import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
+import { rowsOf, sql, updateWhere } from "../database/sql.server";
+import { requeue } from "../queue/queue.server";
+import { wakeWorker } from "../queue/wake.server";
+
+// Shopify publishes the pixel's checkout_completed on the thank-you page, about when it sends
+// orders/create: the order may have been judged before the pixel's report arrived. An order
+// that ended unattributed without any checkout report from the pixel is attributed again when
+// one comes, once, while the report is fresh; an order that had a click is never reopened.
+
+/** How long after an order ended a late checkout report still reopens it. */
+export const LATE_WITNESS_WINDOW_MS = 60 * 60 * 1000;
+
+export async function reconsiderForLateCheckout(
+  shop: string,
+  orderId: string,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const [row] = await rowsOf<Pick<Verification, "id" | "outcome" | "captureSource" | "completedAt" | "witnesses">>(
+    sql,
+    "Verification",
+    Prisma.sql`
+      SELECT "id", "outcome", "captureSource", "completedAt", "witnesses" FROM "Verification"
+      WHERE "shop" = ${shop} AND "orderId" = ${orderId} LIMIT 1`,
+  );
+  if (!row || row.outcome !== "unattributed" || row.captureSource !== null || !row.completedAt) return false;
+  if (now.getTime() - row.completedAt.getTime() > LATE_WITNESS_WINDOW_MS) return false;
+  // Judged with a checkout report already: this one is a second report, not a late one.
+  if (sawCheckout(row.witnesses)) return false;
+  const reopened = await sql
+    .transaction(async (tx) => {
+      if (!(await requeue(tx, "verify-order", row.id, now))) return false;
+      const cleared = await updateWhere(
+        tx,
+        "Verification",
+        Prisma.sql`"id" = ${row.id} AND "outcome" = 'unattributed' AND "captureSource" IS NULL`,
+        { outcome: null, reason: null, completedAt: null, updatedAt: now },
+      );
+      // Another report reopened it first: roll the requeue back with this transaction.
+      if (cleared !== 1) throw new LostRace();
+      // Refunds and a cancellation marked applied for want of a commission wait for the new credit.
+      await reopenEventsWithoutCommission(tx, shop, orderId);
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof LostRace) return false;
+      throw error;
+    });
+  if (reopened) wakeWorker();
+  return reopened;
+}
+
+class LostRace extends Error {}
+
+function sawCheckout(witnesses: string | null): boolean {
+  if (!witnesses) return false;
+  try {
+    return (JSON.parse(witnesses) as { pixelCheckout?: unknown }).pixelCheckout != null;
+  } catch {
+    return false;
+  }
+}

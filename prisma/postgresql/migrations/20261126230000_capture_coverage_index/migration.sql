@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Verification_shop_captureSource_createdAt_idx" ON "Verification"("shop", "captureSource", "createdAt");

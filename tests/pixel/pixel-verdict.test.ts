@@ -1,0 +1,245 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDashboard } from "../../app/dashboard/dashboard.server";
+import { getOrderDetail } from "../../app/dashboard/order-detail.server";
+import prisma from "../../app/database/db.server";
+import type { JobRunner } from "../../app/queue/runner.server";
+import {
+  installShop,
+  placeOrder,
+  refundOrder,
+  startHarness,
+  verificationOf,
+  worker,
+  type Harness,
+} from "../support/pipeline-harness";
+import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
+import { sendTouch } from "../support/touch";
+
+// Orders judged with the web pixel as a witness (decision 030): its landings, joined to the
+// order by the visitor's clientId of its checkout_completed, through the real app proxy route.
+
+let h: Harness;
+let w: JobRunner;
+let shopNumber = 0;
+const HOUR = 60 * 60_000;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await w?.stop();
+  h.clock.now = null;
+});
+afterAll(() => h.close());
+
+async function newShop() {
+  shopNumber += 1;
+  const shop = `pixel-verdict-${shopNumber}.myshopify.com`;
+  await installShop(h, shop);
+  w = worker(h);
+  return shop;
+}
+
+const clientId = () => `client-${randomBytes(8).toString("hex")}`;
+
+/** The pixel sees a landing from a creator's link; the app looks the click up in the background. */
+async function pixelLanding(
+  shop: string,
+  visitor: string,
+  tags: string[],
+  creator = { expectedTag: "alice-20", creatorId: "cr_alice" },
+) {
+  const click = h.clicks.addClick(creator);
+  for (const tag of tags) {
+    expect((await sendPixelReport(h.app.url, shop, landingReport(visitor, click.clickId, tag))).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+  await w.runOnce();
+  const record = await prisma.clickRecord.findUniqueOrThrow({
+    where: { shop_clickId: { shop, clickId: click.clickId } },
+  });
+  expect(record).toMatchObject({ state: "known", expectedTag: creator.expectedTag });
+  return click.clickId;
+}
+
+async function checkedOut(shop: string, visitor: string, orderId: number | string) {
+  expect((await sendPixelReport(h.app.url, shop, checkoutReport(visitor, String(orderId)))).status).toBe(202);
+}
+
+describe("the pixel as a witness", () => {
+  it("the embed off (no attributes, no touches), the pixel on: verified with the click the pixel saw", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      captureSource: "pixel",
+      clickId,
+      arrivedTag: "alice-20",
+      tampered: false,
+    });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
+    expect(h.clicks.verifications(clickId)).toHaveLength(1);
+    expect(JSON.parse(v.witnesses!)).toEqual({
+      landing: [],
+      pixel: [clickId],
+      pixelCheckout: { clickId: null, tag: null },
+      cartAttributes: { clickId: null, tag: null },
+      landingSite: null,
+    });
+    const detail = (await getOrderDetail(shop, v.id))!;
+    expect(detail.witness).toBe("pixel");
+    expect(detail.witnesses).toEqual(JSON.parse(v.witnesses!));
+    // The dashboard's coverage counts the order under the pixel, in the period and on its day.
+    const dashboard = await getDashboard(shop, 7);
+    const counts = { landing: 0, pixel: 1, cart_attributes: 0, landing_site: 0, none: 0 };
+    expect(dashboard.coverage).toEqual(counts);
+    expect(dashboard.coverageByDay).toEqual([{ day: v.createdAt.toISOString().slice(0, 10), ...counts }]);
+  });
+
+  it("a tag swapped after the pixel's landing is a hijack, credited to the expected creator", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20", "honey-77"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", captureSource: "pixel", arrivedTag: "honey-77" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("the embed off and a coupon extension's redirect swapping the tag on a page with no click id: a hijack", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    expect(
+      (await sendPixelReport(h.app.url, shop, { ...landingReport(visitor, clickId, "honey-77"), clickId: null }))
+        .status,
+    ).toBe(202);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "hijacked", captureSource: "pixel", clickId, arrivedTag: "honey-77" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", redirected: true });
+  });
+
+  it("an order three hours after the click the pixel reported: decided from the lookup made at landing", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    h.clock.now = new Date(Date.now() + 3 * HOUR);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      captureSource: "pixel",
+      verdictSource: "landing",
+      creatorId: "cr_alice",
+    });
+    expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "expired"]]);
+  });
+
+  it("a click reported by a touch that no page the pixel saw carried takes no credit, and is kept as evidence", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    // A script posts a touch naming another live click and writes it into the cart.
+    const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    const cartToken = `c1-${randomBytes(8).toString("hex")}`;
+    expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
+    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, arrivedTag: "bob-10", cartToken });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce(); // the touch's lookup and the order
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({
+      outcome: "matched",
+      captureSource: "pixel",
+      clickId,
+      creatorId: "cr_alice",
+      tampered: true,
+    });
+    expect(JSON.parse(v.tamperEvidence!)).toMatchObject({
+      findings: ["a click was reported that no storefront page the pixel saw carried; it takes no credit"],
+      competingClicks: [{ clickId: other.clickId, witness: "landing", why: "no-page" }],
+    });
+    expect(h.clicks.verifications(other.clickId)).toEqual([]);
+  });
+
+  it("neither the embed nor the pixel: unattributed, with what each witness named kept", async () => {
+    const shop = await newShop();
+    const { payload } = await placeOrder(h, { shop, capture: "none" });
+    await w.runOnce();
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "unattributed", captureSource: null });
+    expect(JSON.parse(v.witnesses!)).toMatchObject({ landing: [], pixel: [], pixelCheckout: null });
+    expect((await getOrderDetail(shop, v.id))!.witness).toBeNull();
+    const dashboard = await getDashboard(shop, 7);
+    expect(dashboard.coverage).toMatchObject({ pixel: 0, landing: 0, none: 1 });
+    expect(dashboard.coverageByDay).toEqual([
+      {
+        day: v.createdAt.toISOString().slice(0, 10),
+        landing: 0,
+        pixel: 0,
+        cart_attributes: 0,
+        landing_site: 0,
+        none: 1,
+      },
+    ]);
+  });
+
+  it("the checkout report arriving after the order was judged unattributed: judged again with it, once", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00" });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    // A refund meanwhile finds no commission to adjust.
+    await refundOrder(h, shop, payload, { subtotal: "50.00" });
+    await w.runOnce();
+    // Shopify's thank-you page came after the webhook: the pixel's report reopens the order.
+    await checkedOut(shop, visitor, payload.id);
+    // Requeued and the worker woken: it takes the order again by itself.
+    await w.runOnce();
+    await expect
+      .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
+      .toBe("matched");
+    const v = await verificationOf(shop, payload.id);
+    expect(v).toMatchObject({ outcome: "matched", captureSource: "pixel", clickId, creatorId: "cr_alice" });
+    // The credit (20.00 at 10%) took the waiting refund into account: a quarter back.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00" });
+    // A second checkout report (another event) for a decided order changes nothing.
+    await checkedOut(shop, visitor, payload.id);
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "matched", job: { state: "done" } });
+  });
+
+  it("a late checkout report reopens an unattributed order once: judged with a report already, it stays", async () => {
+    const shop = await newShop();
+    const { payload } = await placeOrder(h, { shop, capture: "none" });
+    const visitor = clientId();
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    await checkedOut(shop, visitor, payload.id);
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed", job: { state: "done" } });
+  });
+
+  it("another visitor's landings do not attribute an order the pixel reported for its own visitor", async () => {
+    const shop = await newShop();
+    await pixelLanding(shop, clientId(), ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, capture: "none" });
+    await checkedOut(shop, clientId(), payload.id);
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+  });
+});

@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import type { PixelReport } from "../../app/attribution/pixel-report";
+import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
+import { TEST_SECRET } from "./deliver";
+import type { TouchOptions } from "./touch";
+
+/** POSTs a pixel report to the app's /proxy/pixel as Shopify's app proxy forwards it: signed query, text body. */
+export async function sendPixelReport(
+  appUrl: string,
+  shop: string,
+  body: PixelReport | string,
+  options: TouchOptions = {},
+): Promise<Response> {
+  const query = options.unsigned
+    ? ""
+    : `?${signedProxyQuery("", { shop, apiSecret: options.secret ?? TEST_SECRET, timestamp: options.timestamp }).toString()}`;
+  return fetch(`${appUrl}/proxy/pixel${query}`, {
+    method: "POST",
+    // As the pixel sends it: a simple cross-origin request, no preflight.
+    headers: { "content-type": "text/plain", ...(options.address && { "x-forwarded-for": options.address }) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export const landingReport = (clientId: string, clickId: string, tag: string | null): PixelReport => ({
+  eventId: randomUUID(),
+  kind: "landing",
+  clientId,
+  clickId,
+  tag,
+  orderId: null,
+});
+
+export const checkoutReport = (
+  clientId: string,
+  orderId: string,
+  clickId: string | null = null,
+  tag: string | null = null,
+): PixelReport => ({ eventId: randomUUID(), kind: "checkout", clientId, clickId, tag, orderId });
