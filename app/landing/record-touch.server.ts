@@ -61,22 +61,8 @@ async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour:
       return limited(`at most ${NEW_CLICKS_PER_CART_PER_HOUR} new click ids per cart an hour`);
     }
   }
-  let newClick = false;
-  const [record] = await tx.rows(
-    Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${touch.clickId}`,
-  );
-  if (!record) {
-    const most = NEW_CLICKS_PER_LOOKUP * lookupsPerHour;
-    const [counted] = await tx.rows<{ clicks: number | bigint | string }>(Prisma.sql`
-      SELECT COUNT(*) AS "clicks" FROM (
-        SELECT 1 FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo} LIMIT ${most}
-      ) AS "recent"`);
-    if (Number(counted?.clicks ?? 0) >= most) return limited(`at most ${most} new clicks an hour for this shop`);
-    const id = randomUUID();
-    await insertRows(tx, "ClickRecord", [{ id, shop, clickId: touch.clickId, state: "pending", firstSeenAt: now }]);
-    await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
-    newClick = true;
-  }
+  const click = await clickRecordFor(tx, shop, touch.clickId, lookupsPerHour, now);
+  if ("refused" in click) return limited(click.refused);
   await insertRows(tx, "LandingTouch", [
     {
       id: randomUUID(),
@@ -87,7 +73,36 @@ async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour:
       seenAt: now,
     },
   ]);
-  return { status: "recorded" as const, newClick };
+  return { status: "recorded" as const, newClick: click.newClick };
+}
+
+/**
+ * The shop's record of a click a storefront witness reported (a touch, the pixel's landing),
+ * created with its lookup queued when there is none yet, within the shop's bound on new click
+ * records an hour (decision 033).
+ */
+export async function clickRecordFor(
+  tx: Sql,
+  shop: string,
+  clickId: string,
+  lookupsPerHour: number,
+  now: Date,
+): Promise<{ newClick: boolean } | { refused: string }> {
+  const [record] = await tx.rows(
+    Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId}`,
+  );
+  if (record) return { newClick: false };
+  const most = NEW_CLICKS_PER_LOOKUP * lookupsPerHour;
+  const [counted] = await tx.rows<{ clicks: number | bigint | string }>(Prisma.sql`
+    SELECT COUNT(*) AS "clicks" FROM (
+      SELECT 1 FROM "ClickRecord"
+      WHERE "shop" = ${shop} AND "firstSeenAt" >= ${sqlTime(new Date(now.getTime() - HOUR_MS))} LIMIT ${most}
+    ) AS "recent"`);
+  if (Number(counted?.clicks ?? 0) >= most) return { refused: `at most ${most} new clicks an hour for this shop` };
+  const id = randomUUID();
+  await insertRows(tx, "ClickRecord", [{ id, shop, clickId, state: "pending", firstSeenAt: now }]);
+  await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
+  return { newClick: true };
 }
 
 function limited(reason: string): TouchResult {

@@ -79,3 +79,18 @@ export function readProxyQuery(url: URL, nowMs: number): ProxyQuery {
     return { ok: false, error: `the timestamp is more than ${PROXY_TIMESTAMP_WINDOW_SECONDS} seconds from now` };
   return { ok: true, shop };
 }
+
+/**
+ * readProxyQuery, then Shopify's signature over the query (`signed`: the library's check,
+ * shopify.server's hasAppProxySignature): what every app proxy route accepts before reading a body.
+ */
+export async function readSignedProxyQuery(
+  url: URL,
+  nowMs: number,
+  signed: (query: URLSearchParams) => Promise<boolean>,
+): Promise<ProxyQuery> {
+  const query = readProxyQuery(url, nowMs);
+  if (!query.ok) return query;
+  if (!(await signed(url.searchParams))) return { ok: false, error: "the query is not signed by Shopify's app proxy" };
+  return query;
+}

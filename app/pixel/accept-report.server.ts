@@ -1,3 +1,5 @@
+import { env } from "../platform/env.server";
+import { shopperSource } from "../platform/network-source";
 import { FixedWindowCounter, TOUCHES_PER_ADDRESS, TOUCHES_PER_CART } from "../landing/rate-limits.server";
 import { readCapped } from "../webhooks/read-capped";
 import { recordPixelReport } from "./record-report.server";
@@ -33,10 +35,10 @@ export async function acceptPixelReport(shop: string, request: Request, now = ne
   if (!input.ok) return { status: 400, body: { ok: false, error: input.error } };
 
   const at = now.getTime();
-  const address = clientAddress(request);
+  const shopper = shopperSource(request.headers.get("x-forwarded-for"), env().TRUSTED_PROXY_HOPS);
   const waitMs = Math.max(
     perClient.hit(`${shop} ${input.report.clientId}`, at),
-    address ? perAddress.hit(address, at) : 0,
+    shopper ? perAddress.hit(`${shop} ${shopper}`, at) : 0,
   );
   if (waitMs > 0) return limited("too many reports; slow down", waitMs);
   const result = await recordPixelReport(shop, input.report, now);
@@ -53,9 +55,4 @@ export async function acceptPixelReport(shop: string, request: Request, now = ne
 
 function limited(error: string, waitMs: number): PixelAnswer {
   return { status: 429, body: { ok: false, error }, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-}
-
-/** The first X-Forwarded-For entry of Shopify's proxied request: a rate-limit key in memory only. */
-function clientAddress(request: Request): string | null {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || null;
 }

@@ -3,8 +3,7 @@ import { Prisma } from "@prisma/client";
 import type { PixelReport } from "../attribution/pixel-report";
 import { isUniqueViolation, sqlTime } from "../database/db.server";
 import { insertRows, sql, type Sql } from "../database/sql.server";
-import { NEW_CLICKS_PER_CART_PER_HOUR } from "../landing/record-touch.server";
-import { enqueue } from "../queue/queue.server";
+import { clickRecordFor, NEW_CLICKS_PER_CART_PER_HOUR } from "../landing/record-touch.server";
 import { wakeWorker } from "../queue/wake.server";
 
 // Keeps one report of the web pixel: append-only, one row per Shopify event (a report sent
@@ -67,20 +66,9 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
       if (recent.length >= NEW_CLICKS_PER_CLIENT_PER_HOUR)
         return limited(`at most ${NEW_CLICKS_PER_CLIENT_PER_HOUR} new click ids per visitor an hour`);
     }
-    const [record] = await tx.rows(
-      Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId}`,
-    );
-    if (!record) {
-      const [counted] = await tx.rows<{ lookups: number | bigint | string }>(
-        Prisma.sql`SELECT COUNT(*) AS "lookups" FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" >= ${hourAgo}`,
-      );
-      if (Number(counted?.lookups ?? 0) >= lookupsPerHour)
-        return limited(`at most ${lookupsPerHour} new clicks an hour for this shop`);
-      const id = randomUUID();
-      await insertRows(tx, "ClickRecord", [{ id, shop, clickId, state: "pending", firstSeenAt: now }]);
-      await enqueue(tx, [{ shop, kind: "lookup-click", subject: id, runAt: now }], now);
-      newClick = true;
-    }
+    const click = await clickRecordFor(tx, shop, clickId, lookupsPerHour, now);
+    if ("refused" in click) return limited(click.refused);
+    newClick = click.newClick;
   }
   await insertRows(tx, "PixelSighting", [
     {

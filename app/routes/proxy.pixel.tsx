@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
-import { readProxyQuery } from "../landing/touch-input";
+import { readSignedProxyQuery } from "../landing/touch-input";
 import { acceptPixelReport } from "../pixel/accept-report.server";
 import { reconsiderForLateCheckout } from "../verification/late-witness.server";
-import { authenticate } from "../shopify.server";
+import { hasAppProxySignature } from "../shopify.server";
 
 // The web pixel's reports, through Shopify's app proxy (/apps/tag-guard/pixel on the shop's own
 // domain), checked exactly as the touches are: one shop, a fresh timestamp, Shopify's signature.
@@ -13,16 +13,9 @@ import { authenticate } from "../shopify.server";
 // reads no answer, so no CORS header is sent.
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-  const query = readProxyQuery(new URL(request.url), Date.now());
+  const query = await readSignedProxyQuery(new URL(request.url), Date.now(), hasAppProxySignature);
   if (!query.ok)
     return json({ ok: false, error: query.error }, { status: 400, headers: { "cache-control": "no-store" } });
-  try {
-    await authenticate.public.appProxy(request);
-  } catch (error) {
-    // The signature is checked first; a 5xx thrown after it means the shop's token refresh
-    // failed, which a report does not need.
-    if (!(error instanceof Response) || error.status < 500) throw error;
-  }
   const answer = await acceptPixelReport(query.shop, request);
   // A checkout reported after its order was judged without a click: judged again with it.
   if (answer.newCheckoutOf) await reconsiderForLateCheckout(query.shop, answer.newCheckoutOf);

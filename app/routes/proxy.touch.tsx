@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { acceptTouch } from "../landing/accept-touch.server";
-import { readProxyQuery } from "../landing/touch-input";
+import { readSignedProxyQuery } from "../landing/touch-input";
 import { hasAppProxySignature } from "../shopify.server";
 
 // The storefront's touches, through Shopify's app proxy (/apps/tag-guard/touch on the shop's
@@ -8,12 +8,9 @@ import { hasAppProxySignature } from "../shopify.server";
 // nothing. The answer comes at once: the click's lookup runs in the background.
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
-  // One shop (a shop domain) and a fresh timestamp, checked here with a reason: the library
-  // answers a shop that is not a shop domain with a 500.
-  const url = new URL(request.url);
-  const query = readProxyQuery(url, Date.now());
-  if (!query.ok) return refused(query.error);
-  if (!(await hasAppProxySignature(url.searchParams))) return refused("the query is not signed by Shopify's app proxy");
+  const query = await readSignedProxyQuery(new URL(request.url), Date.now(), hasAppProxySignature);
+  if (!query.ok)
+    return json({ ok: false, error: query.error }, { status: 400, headers: { "cache-control": "no-store" } });
   const answer = await acceptTouch(query.shop, request);
   return json(answer.body, {
     status: answer.status,
@@ -28,7 +25,3 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 
 // Only POST: a page view never reaches the app.
 export const loader = () => new Response(null, { status: 405, headers: { allow: "POST" } });
-
-function refused(error: string) {
-  return json({ ok: false, error }, { status: 400, headers: { "cache-control": "no-store" } });
-}
