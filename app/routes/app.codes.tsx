@@ -5,6 +5,7 @@ import { useAppBridge } from "@shopify/app-bridge-react";
 import {
   Badge,
   Banner,
+  BlockStack,
   Button,
   Card,
   Checkbox,
@@ -129,16 +130,25 @@ export default function CodesPage() {
     `${row.hijacked} (${row.hijackedShare})`,
     row.discountOnHijacked,
     row.redirectedOnHijacked,
-    row.firstHijackedAt ? formatTime(row.firstHijackedAt) : t("common.none"),
-    row.lastHijackedAt ? formatTime(row.lastHijackedAt) : t("common.none"),
+    // First and last on one line, by day: the table stays narrow enough for the admin's frame.
+    row.firstHijackedAt && row.lastHijackedAt
+      ? t("codes.seenRange", { first: row.firstHijackedAt.slice(0, 10), last: row.lastHijackedAt.slice(0, 10) })
+      : t("common.none"),
     row.deactivation ? (
-      <span key="state">
-        <Badge tone="success">{t("codes.switchedOff")}</Badge>{" "}
-        {t("codes.switchedOffBy", {
-          time: formatTime(row.deactivation.at),
-          user: row.deactivation.userId ? t("codes.staffMember", { id: row.deactivation.userId }) : t("codes.someone"),
-        })}
-      </span>
+      <BlockStack key="state" gap="100" inlineAlign="start">
+        <Badge tone="success">{t("codes.switchedOff")}</Badge>
+        {/* DataTable cells do not wrap: this one may, or the table outgrows the admin's frame. */}
+        <div style={{ whiteSpace: "normal", maxWidth: 160 }}>
+          <Text as="span" variant="bodySm" tone="subdued">
+            {t("codes.switchedOffBy", {
+              time: formatTime(row.deactivation.at),
+              user: row.deactivation.userId
+                ? t("codes.staffMember", { id: row.deactivation.userId })
+                : t("codes.someone"),
+            })}
+          </Text>
+        </div>
+      </BlockStack>
     ) : (
       <Button
         key="action"
@@ -222,15 +232,14 @@ export default function CodesPage() {
           </div>
         ) : (
           <DataTable
-            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text", "text"]}
+            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text"]}
             headings={[
               t("codes.columnCode"),
               t("codes.columnOrders"),
               t("codes.columnHijacked"),
               t("codes.columnDiscount"),
               t("codes.columnRedirected"),
-              t("codes.columnFirst"),
-              t("codes.columnLast"),
+              t("codes.columnSeen"),
               t("codes.columnState"),
             ]}
             rows={tableRows}
