@@ -26,7 +26,19 @@ export type TouchResult =
   | { status: "ignored"; reason: string }
   | { status: "limited"; reason: string; retryAfterMs: number };
 
-export async function recordTouch(shop: string, touch: TouchRequest, now: Date): Promise<TouchResult> {
+export function recordTouch(shop: string, touch: TouchRequest, now: Date): Promise<TouchResult> {
+  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, touch, lookupsPerHour, now));
+}
+
+/**
+ * Runs a storefront witness's write (a touch, a pixel report) in a transaction for a shop that
+ * has set the app up, again when two copies race on a unique key (the next attempt finds the
+ * first's row), and wakes the worker for a new click's lookup.
+ */
+export async function recordForShop<R extends { status: string; newClick?: boolean }>(
+  shop: string,
+  write: (tx: Sql, lookupsPerHour: number) => Promise<R>,
+): Promise<R | { status: "ignored"; reason: string }> {
   const [settings] = await sql.rows<{ uninstalledAt: unknown; landingLookupsPerHour: unknown }>(
     Prisma.sql`SELECT "uninstalledAt", "landingLookupsPerHour" FROM "ShopSettings" WHERE "shop" = ${shop}`,
   );
@@ -36,11 +48,10 @@ export async function recordTouch(shop: string, touch: TouchRequest, now: Date):
   const lookupsPerHour = Number(settings.landingLookupsPerHour);
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await sql.transaction((tx) => write(tx, shop, touch, lookupsPerHour, now));
+      const result = await sql.transaction((tx) => write(tx, lookupsPerHour));
       if (result.status === "recorded" && result.newClick) wakeWorker();
       return result;
     } catch (error) {
-      // The same new click touched twice at once: the second finds the first's record.
       if (isUniqueViolation(error) && attempt < 3) continue;
       throw error;
     }

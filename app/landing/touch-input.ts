@@ -25,7 +25,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Printable text without control characters (C0, DEL, C1), lone surrogates or surrounding space. */
-const printable = (max: number, what: string) =>
+export const printable = (max: number, what: string) =>
   z
     .string({ error: `${what} must be a string` })
     .min(1, `${what} is empty`)

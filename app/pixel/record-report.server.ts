@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import type { PixelReport } from "../attribution/pixel-report";
-import { isUniqueViolation, sqlTime } from "../database/db.server";
-import { insertRows, sql, type Sql } from "../database/sql.server";
-import { clickRecordFor, NEW_CLICKS_PER_CART_PER_HOUR } from "../landing/record-touch.server";
-import { wakeWorker } from "../queue/wake.server";
+import { sqlTime } from "../database/db.server";
+import { insertRows, type Sql } from "../database/sql.server";
+import { clickRecordFor, NEW_CLICKS_PER_CART_PER_HOUR, recordForShop } from "../landing/record-touch.server";
 
 // Keeps one report of the web pixel: append-only, one row per Shopify event (a report sent
 // again, by a retrying browser or by anyone replaying it, stores nothing). A landing's click is
@@ -23,26 +22,8 @@ export type ReportResult =
   | { status: "ignored"; reason: string }
   | { status: "limited"; reason: string; retryAfterMs: number };
 
-export async function recordPixelReport(shop: string, report: PixelReport, now: Date): Promise<ReportResult> {
-  const [settings] = await sql.rows<{ uninstalledAt: unknown; landingLookupsPerHour: unknown }>(
-    Prisma.sql`SELECT "uninstalledAt", "landingLookupsPerHour" FROM "ShopSettings" WHERE "shop" = ${shop}`,
-  );
-  // Nothing is kept for a shop that has not set the app up: it would attribute nothing.
-  if (!settings || settings.uninstalledAt != null)
-    return { status: "ignored", reason: "the shop has not configured the app" };
-  const lookupsPerHour = Number(settings.landingLookupsPerHour);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await sql.transaction((tx) => write(tx, shop, report, lookupsPerHour, now));
-      if (result.status === "recorded" && result.newClick) wakeWorker();
-      return result;
-    } catch (error) {
-      // Two copies of one event at once, or one new click reported twice at once: the next
-      // attempt finds the first's row.
-      if (isUniqueViolation(error) && attempt < 3) continue;
-      throw error;
-    }
-  }
+export function recordPixelReport(shop: string, report: PixelReport, now: Date): Promise<ReportResult> {
+  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, report, lookupsPerHour, now));
 }
 
 async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour: number, now: Date) {

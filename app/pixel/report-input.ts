@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ATTRIBUTE_LENGTH } from "../attribution/cart-attributes";
 import { MAX_CLICK_ID_LENGTH } from "../attribution/find-click";
 import type { PixelReport } from "../attribution/pixel-report";
+import { printable } from "../landing/touch-input";
 
 // What the web pixel may report through the app proxy. The proxy is public: a report that no
 // pixel could have sent is refused before it costs a write, with the same bounds as a touch
@@ -9,19 +10,6 @@ import type { PixelReport } from "../attribution/pixel-report";
 
 /** Longest body read. A real report is a few hundred bytes. */
 export const MAX_PIXEL_BODY_BYTES = 4 * 1024;
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /\p{Cs}/u;
-
-const printable = (max: number, what: string) =>
-  z
-    .string({ error: `${what} must be a string` })
-    .min(1, `${what} is empty`)
-    .max(max, `${what} is longer than ${max} characters`)
-    .refine((value) => !CONTROL.test(value), `${what} contains control characters`)
-    .refine((value) => !LONE_SURROGATE.test(value), `${what} is not well-formed text (a lone surrogate)`)
-    .refine((value) => value.trim() === value, `${what} has surrounding spaces`);
 
 // Shopify's event ids and client ids are letters, digits and a few separators (a UUID, or
 // "sh-…"); anything else no pixel sends.
