@@ -274,8 +274,12 @@ async function orderPayload(
       if (order.pixel) {
         if (!pixel) throw new Error(`order "${order.ref}": the demo runs no web pixel`);
         visitor = pixel.visitor();
-        for (const page of shopperJourney(input)) visitor.pageViewed(page);
-        await reported(visitor, "landing");
+        // A shopper's pages come seconds apart, each report received before the next page is
+        // seen: sent all at once, they could reach the app in another order than they were seen.
+        for (const page of shopperJourney(input)) {
+          visitor.pageViewed(page);
+          await reported(visitor, "landing");
+        }
       }
       if (order.embed || order.pixel) await landed(stack, clickId, click?.ageAfterLanding ?? null);
       if (order.tamper) {

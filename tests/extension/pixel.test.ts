@@ -51,10 +51,13 @@ describe("the web pixel", () => {
 
   it("reports a landing with a click id or a tag, and the completed checkout, and nothing for other pages", async () => {
     const v = visitor({ tagParams: ["ref", "tag"] });
+    // Each page's report received before the next page, as a shopper's pages come seconds apart.
     v.pageViewed("/");
     v.pageViewed("/products/widget?lb_click=clk_px1&tag=creator-20&tag=honey-77");
+    await v.settled();
     v.pageViewed("/cart");
     v.pageViewed("/products/other?ref=coupon-5"); // a tag alone: a coupon extension's redirect
+    await v.settled();
     v.checkoutCompleted("4400000001", { _lb_click: "clk_px1", _lb_tag: "coupon-5", gift: "yes" });
     await v.settled();
     expect(v.sent.map((s) => s.status)).toEqual([202, 202, 202]);
