@@ -32,6 +32,7 @@ const ON_BOTH_DATABASES = [
   "tests/queue/fenced-writes.test.ts",
   "tests/database/transaction-groups.test.ts",
   "tests/codes/**/*.test.ts",
+  "tests/reconciliation/**/*.test.ts",
 ];
 
 function postgresqlProject(): TestProjectInlineConfiguration[] {

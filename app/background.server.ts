@@ -5,7 +5,8 @@ import { env } from "./platform/env.server";
 import { logger } from "./platform/logger.server";
 import { sqliteWriteLock } from "./database/sqlite-write-lock.server";
 import { offlineAdmin } from "./shopify.server";
-import { startWorker } from "./verification/worker.server";
+import { startWorker } from "./worker/worker.server";
+import { reconcileNow } from "./reconciliation/reconciliation.server";
 
 declare global {
   var backgroundStarted: boolean | undefined;
@@ -40,11 +41,11 @@ export function startBackgroundWork(): void {
   if (env().WORKER_THREAD && !onThread) return;
   globalThis.backgroundStarted = true;
   const worker = startWorker({ ownThread: onThread, deps: { shopifyAdmin: offlineAdmin } });
+  // An instance that starts may follow an outage: every shop's reconciliation sweep runs now.
+  reconcileNow("all").catch((error: unknown) => logger.error("could not start the reconciliation sweeps", { error }));
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
-  // The memory of handled lifecycle webhooks is kept a year (decision 028). Swept here rather than
-  // in the worker's retention sweep (worker.server.ts): app/lifecycle imports app/verification,
-  // so app/verification cannot import it back.
+  // The memory of handled lifecycle webhooks is kept a year (decision 028), swept hourly.
   const lifecyclePurge = startLifecycleEventPurge(LIFECYCLE_PURGE_INTERVAL_MS, (error) =>
     logger.error("lifecycle event retention sweep failed", { error }),
   );

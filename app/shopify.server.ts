@@ -12,6 +12,7 @@ import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { connectPixelForShop } from "./pixel/connect.server";
+import { beginReconciliation } from "./reconciliation/reconciliation.server";
 import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
 import { databaseAnswers } from "./database/availability.server";
 import { sql } from "./database/sql.server";
@@ -43,6 +44,8 @@ export const settings = {
     afterAuth: async ({ session, admin }) => {
       // A merchant who reinstalls within 48 hours (before shop/redact) picks up where they left off.
       await handleAuthorized(session.shop);
+      // Orders Shopify never delivers are found by the sweep from this moment on.
+      await beginReconciliation(session.shop);
       // The evidence metafield is app-owned: without a definition the merchant cannot see it.
       const defined = await ensureEvidenceDefinition(admin.graphql);
       if (!defined.ok)

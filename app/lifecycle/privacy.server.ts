@@ -60,6 +60,7 @@ const SHOP_TABLES = [
   "ClickRecord",
   "WebhookDelivery",
   "DataRequest",
+  "ShopReconciliation",
   "ShopSettings",
   "Session",
 ] as const;

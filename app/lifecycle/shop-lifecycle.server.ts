@@ -91,6 +91,9 @@ export async function handleAppUninstalled(
   }
   await sql.transaction(async (tx) => {
     await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "shop" = ${shop}`);
+    // Orders placed while the app is away are not its to import: a reinstall starts the
+    // reconciliation sweep afresh (app/reconciliation).
+    await tx.execute(Prisma.sql`DELETE FROM "ShopReconciliation" WHERE "shop" = ${shop}`);
     await updateWhere(tx, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "uninstalledAt" IS NULL`, {
       uninstalledAt: now,
       updatedAt: now,

@@ -83,6 +83,16 @@ const EnvSchema = z.object({
     .min(5_000)
     .max(3_600_000)
     .default(2 * 60_000),
+  // The reconciliation sweep (app/reconciliation): how often each shop's orders are listed, and
+  // how far behind real time the listing stays, so that a webhook still on its way (Shopify's
+  // first retries, the search index catching up) is not raced by the sweep.
+  RECONCILE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(24 * 3_600_000)
+    .default(5 * 60_000),
+  RECONCILE_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(2 * 60_000),
   WEBHOOK_MAX_BODY_BYTES: z.coerce
     .number()
     .int()

@@ -1,5 +1,6 @@
 // The job queue's vocabulary, in one place. A job is one unit of background work on one row
-// (its subject): verifying an order, looking up a click the storefront reported. app/queue/queue.server.ts is the only
+// (its subject): verifying an order, looking up a click the storefront reported, sweeping a
+// shop's orders for what Shopify never delivered (a standing job: it defers itself to its next turn). app/queue/queue.server.ts is the only
 // code that changes a job; the diagram below is the whole of what it does (decision 009).
 //
 //   queued  --claim-->    running   attempts + 1, lease until now + lease length
@@ -16,8 +17,10 @@
 //   done|parked --requeue--> queued "Retry now": the attempts start again from 0
 //   done    --reopen-->   queued    something new arrived for the subject (a refund, say);
 //                                   a job not done yet gets `rerun` instead, so it runs again
+//   queued  --due now-->  queued    brought forward to now (an instance started, "Check now")
+//   done|parked --due now--> queued with a fresh set of attempts; a missing job is created
 
-export const JOB_KINDS = ["verify-order", "lookup-click"] as const;
+export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ["queued", "running", "parked", "done"] as const;

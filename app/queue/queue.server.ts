@@ -264,6 +264,24 @@ export async function requeue(tx: Sql, kind: JobKind, subject: string, now: Date
   return count === 1;
 }
 
+/**
+ * Standing jobs to run now: each is created if missing, brought forward if queued for later,
+ * and started again with fresh attempts if it ended (done or parked). A running one is left
+ * alone: it is doing what was asked.
+ */
+export async function dueNow(tx: Sql, jobs: NewJob[], now: Date): Promise<void> {
+  if (jobs.length === 0) return;
+  await enqueue(tx, jobs, now);
+  for (const { kind, subject } of jobs) {
+    const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
+    await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'queued' AND "runAt" > ${sqlTime(now)}`, {
+      runAt: now,
+      updatedAt: now,
+    });
+    await requeue(tx, kind, subject, now);
+  }
+}
+
 /** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
 export async function unpark(tx: Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
   return updateWhere(tx, "Job", Prisma.sql`"shop" = ${shop} AND "kind" = ${kind} AND "state" = 'parked'`, {

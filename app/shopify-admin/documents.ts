@@ -143,3 +143,84 @@ export const WEB_PIXEL_UPDATE = `#graphql
     }
   }
 `;
+
+/**
+ * The reconciliation sweep's listing (app/reconciliation): orders updated in a window, oldest
+ * change first, with only what tells whether the app has seen them (the order, its refunds, its
+ * cancellation). The orders it has not seen are read whole with RECONCILE_ORDER.
+ * `query` is Shopify's search syntax: updated_at:>='…' AND updated_at:<='…'.
+ */
+export const RECONCILE_ORDERS = `#graphql
+  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {
+    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+        legacyResourceId
+        updatedAt
+        cancelledAt
+        refunds(first: 20) { id legacyResourceId }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
+/**
+ * One order as orders/create describes it, for an order no delivery brought: the fields
+ * app/verification/order-facts.ts reads, under their GraphQL names. Its lines' prices before
+ * discounts (total_line_items_price) come a page of lines at a time.
+ */
+export const RECONCILE_ORDER = `#graphql
+  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {
+    order(id: $id) {
+      id
+      legacyResourceId
+      name
+      createdAt
+      currencyCode
+      subtotalPriceSet { shopMoney { amount currencyCode } }
+      totalPriceSet { shopMoney { amount currencyCode } }
+      customAttributes { key value }
+      cartToken
+      customerJourneySummary { lastVisit { landingPage } }
+      totalDiscountsSet { shopMoney { amount } }
+      discountApplications(first: 5) {
+        nodes {
+          targetType
+          value { __typename }
+          ... on DiscountCodeApplication { code }
+        }
+      }
+      lineItems(first: 50, after: $linesAfter) {
+        nodes { originalTotalSet { shopMoney { amount } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`;
+
+/** One refund as refunds/create describes it, for a refund no delivery brought; its lines a page at a time. */
+export const RECONCILE_REFUND = `#graphql
+  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {
+    refund(id: $id) {
+      id
+      legacyResourceId
+      order { id legacyResourceId }
+      refundLineItems(first: 100, after: $linesAfter) {
+        nodes {
+          quantity
+          subtotalSet { shopMoney { amount currencyCode } }
+          totalTaxSet { shopMoney { amount currencyCode } }
+          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+      refundShippingLines(first: 20) {
+        nodes {
+          subtotalAmountSet { shopMoney { amount currencyCode } }
+          taxAmountSet { shopMoney { amount currencyCode } }
+        }
+      }
+    }
+  }
+`;

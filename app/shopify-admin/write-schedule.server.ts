@@ -94,10 +94,34 @@ export function noteThrottled(shop: string, now: Date, waitMs: number): void {
 
 /** A write went through: learn its cost and the bucket's size and rate, and what it holds now. */
 export function noteWritten(shop: string, now: Date, cost: QueryCost | undefined): void {
+  if (!cost) return;
+  bucketOf(shop).writeCost = Math.max(1, cost.actualQueryCost ?? cost.requestedQueryCost);
+  noteSpent(shop, now, cost);
+}
+
+/**
+ * A read that tag writes must never wait behind (the reconciliation sweep): it goes only while
+ * the bucket, counting every write admitted or reserved, still holds half its points besides
+ * the read's `cost`, so a burst of verdicts finds the bucket at least half full. 0: read now
+ * (its points are counted); otherwise how long until the bucket is full again: a reader that
+ * comes back then has half a bucket of reads before it, so it cannot spend each return on the
+ * same first call. Nothing is reserved for it.
+ */
+export function reserveRead(shop: string, now: Date, cost: number): number {
+  const bucket = bucketOf(shop);
+  const at = now.getTime();
+  const fullAt = Math.max(bucket.fullAt, at);
+  const allowedAt = fullAt - msFor(Math.max(0, bucket.capacity / 2 - cost), bucket);
+  if (allowedAt > at) return fullAt - at;
+  bucket.fullAt = fullAt + msFor(cost, bucket);
+  return 0;
+}
+
+/** A call went through: learn the bucket's size and rate, and what it holds now. */
+export function noteSpent(shop: string, now: Date, cost: QueryCost | undefined): void {
   const bucket = bucketOf(shop);
   if (!cost) return;
   const status = cost.throttleStatus;
-  bucket.writeCost = Math.max(1, cost.actualQueryCost ?? cost.requestedQueryCost);
   if (status.restoreRate > 0) bucket.restoreRate = status.restoreRate;
   if (status.maximumAvailable > 0) bucket.capacity = status.maximumAvailable;
   const missing = Math.max(0, bucket.capacity - status.currentlyAvailable);

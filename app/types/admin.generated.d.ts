@@ -105,11 +105,63 @@ export type TagGuardWebPixelUpdateMutationVariables = AdminTypes.Exact<{
 
 export type TagGuardWebPixelUpdateMutation = { webPixelUpdate?: AdminTypes.Maybe<{ webPixel?: AdminTypes.Maybe<Pick<AdminTypes.WebPixel, 'id' | 'settings'>>, userErrors: Array<Pick<AdminTypes.ErrorsWebPixelUserError, 'field' | 'message' | 'code'>> }> };
 
+export type TagGuardReconcileOrdersQueryVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+  first: AdminTypes.Scalars['Int']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type TagGuardReconcileOrdersQuery = { orders: { nodes: Array<(
+      Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'updatedAt' | 'cancelledAt'>
+      & { refunds: Array<Pick<AdminTypes.Refund, 'id' | 'legacyResourceId'>> }
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } };
+
+export type TagGuardReconcileOrderQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  linesAfter?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type TagGuardReconcileOrderQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'name' | 'createdAt' | 'currencyCode' | 'cartToken'>
+    & { subtotalPriceSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }>, totalPriceSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, customAttributes: Array<Pick<AdminTypes.Attribute, 'key' | 'value'>>, customerJourneySummary?: AdminTypes.Maybe<{ lastVisit?: AdminTypes.Maybe<Pick<AdminTypes.CustomerVisit, 'landingPage'>> }>, totalDiscountsSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount'> }>, discountApplications: { nodes: Array<(
+        Pick<AdminTypes.AutomaticDiscountApplication, 'targetType'>
+        & { value: { __typename: 'MoneyV2' | 'PricingPercentageValue' } }
+      ) | (
+        Pick<AdminTypes.DiscountCodeApplication, 'code' | 'targetType'>
+        & { value: { __typename: 'MoneyV2' | 'PricingPercentageValue' } }
+      ) | (
+        Pick<AdminTypes.ManualDiscountApplication, 'targetType'>
+        & { value: { __typename: 'MoneyV2' | 'PricingPercentageValue' } }
+      ) | (
+        Pick<AdminTypes.ScriptDiscountApplication, 'targetType'>
+        & { value: { __typename: 'MoneyV2' | 'PricingPercentageValue' } }
+      )> }, lineItems: { nodes: Array<{ originalTotalSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount'> } }>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }
+  )> };
+
+export type TagGuardReconcileRefundQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  linesAfter?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type TagGuardReconcileRefundQuery = { refund?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Refund, 'id' | 'legacyResourceId'>
+    & { order: Pick<AdminTypes.Order, 'id' | 'legacyResourceId'>, refundLineItems: { nodes: Array<(
+        Pick<AdminTypes.RefundLineItem, 'quantity'>
+        & { subtotalSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, totalTaxSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, lineItem: { originalUnitPriceSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } } }
+      )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> }, refundShippingLines: { nodes: Array<{ subtotalAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, taxAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }> } }
+  )> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
   "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
   "#graphql\n  query TagGuardWebPixel {\n    webPixel { id settings }\n  }\n": {return: TagGuardWebPixelQuery, variables: TagGuardWebPixelQueryVariables},
+  "#graphql\n  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {\n    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        legacyResourceId\n        updatedAt\n        cancelledAt\n        refunds(first: 20) { id legacyResourceId }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: TagGuardReconcileOrdersQuery, variables: TagGuardReconcileOrdersQueryVariables},
+  "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 50, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
+  "#graphql\n  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {\n    refund(id: $id) {\n      id\n      legacyResourceId\n      order { id legacyResourceId }\n      refundLineItems(first: 100, after: $linesAfter) {\n        nodes {\n          quantity\n          subtotalSet { shopMoney { amount currencyCode } }\n          totalTaxSet { shopMoney { amount currencyCode } }\n          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n      refundShippingLines(first: 20) {\n        nodes {\n          subtotalAmountSet { shopMoney { amount currencyCode } }\n          taxAmountSet { shopMoney { amount currencyCode } }\n        }\n      }\n    }\n  }\n": {return: TagGuardReconcileRefundQuery, variables: TagGuardReconcileRefundQueryVariables},
 }
 
 interface GeneratedMutationTypes {

@@ -185,6 +185,7 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
       eventId: delivery.eventId,
       webhookId: delivery.webhookId,
       apiVersion: delivery.apiVersion,
+      source: delivery.source ?? "webhook",
       receivedAt: now,
     };
     if (!read.ok) {

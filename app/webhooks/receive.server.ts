@@ -33,6 +33,8 @@ export interface VerifiedDelivery {
   bodySlice: string;
   /** The whole raw body (capped): ids beyond 2^53 are exact only in its text. */
   rawBody: string;
+  /** Set when no webhook brought it: the reconciliation sweep read it from the Admin API. */
+  source?: "reconciled";
 }
 
 /** How much of a raw body is kept as evidence with a delivery that cannot be used. */

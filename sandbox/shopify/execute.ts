@@ -27,6 +27,7 @@ import {
   type ShopifyStandinStore,
 } from "./store";
 import type { TokenRecord } from "./tokens";
+import { orderReadFields, pagedConnection, refundView, searchOrders, sortOrders } from "./order-reads";
 
 export interface ExecContext {
   store: ShopifyStandinStore;
@@ -152,6 +153,7 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
       key: a.name,
       value: a.value,
     })),
+    ...orderReadFields(ctx.shop, order),
     ...metafieldAccessors(ctx, order.gid),
   };
 }
@@ -199,6 +201,25 @@ function queryRoot(ctx: ExecContext) {
       requireScope(ctx, "order", ORDER_READ);
       const order = ctx.shop.orders.get(id);
       return order ? orderView(ctx, order) : null;
+    },
+    orders: (args: {
+      first?: number | null;
+      after?: string | null;
+      query?: string | null;
+      sortKey?: string | null;
+      reverse?: boolean | null;
+    }) => {
+      requireScope(ctx, "orders", ORDER_READ);
+      const found = sortOrders(searchOrders([...ctx.shop.orders.values()], args.query), args.sortKey, args.reverse);
+      return pagedConnection(
+        found.map((order) => orderView(ctx, order)),
+        args,
+      );
+    },
+    refund: ({ id }: { id: string }) => {
+      requireScope(ctx, "refund", ORDER_READ);
+      const found = ctx.store.findRefund(ctx.shop, id);
+      return found ? refundView(found.order, found.refund) : null;
     },
     codeDiscountNodeByCode: ({ code }: { code: string }) => {
       requireScope(ctx, "codeDiscountNodeByCode", DISCOUNT_READ);

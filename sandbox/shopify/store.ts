@@ -37,6 +37,11 @@ export interface OrderRecord {
   payload: Record<string, unknown>;
   /** tagsAdd mutations applied to this order (throttled or refused ones are not): a chaos run's double-tag count. */
   tagsAddApplied: number;
+  /** Order.updatedAt: every change (created, tagged, refunded, cancelled), to the second as Shopify keeps it. */
+  updatedAt: string;
+  /** Its refunds as refunds/create describes them (REST payloads), in the order they were issued. */
+  refunds: { gid: string; id: string; payload: Record<string, unknown> }[];
+  cancelledAt: string | null;
 }
 
 /** A code discount: one or more codes, switched off by discountCodeDeactivate. */
@@ -146,12 +151,48 @@ export class ShopifyStandinStore {
       tags,
       payload,
       tagsAddApplied: 0,
+      updatedAt: this.secondNow(),
+      refunds: [],
+      cancelledAt: null,
     };
     shop.orders.set(gid, record);
     // A code an order used exists in the shop: the order's codes become discounts if unknown.
     const codes = Array.isArray(payload.discount_codes) ? (payload.discount_codes as { code?: unknown }[]) : [];
     for (const entry of codes) if (typeof entry?.code === "string") this.ensureDiscount(domain, entry.code);
     return record;
+  }
+
+  /** The store's clock as Shopify's DateTime: UTC, to the second. */
+  secondNow(): string {
+    return new Date(Math.floor(this.clock() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  }
+
+  /** A refund issued on one of the shop's orders (refunds/create's payload); the order is updated. */
+  addRefund(domain: string, payload: Record<string, unknown>): void {
+    const order = this.shop(domain).orders.get(`gid://shopify/Order/${String(payload.order_id)}`);
+    if (!order) throw new Error(`no order ${String(payload.order_id)} in ${domain}`);
+    const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Refund/${String(payload.id)}`);
+    order.refunds.push({ gid, id: gid.slice(gid.lastIndexOf("/") + 1), payload });
+    order.updatedAt = this.secondNow();
+  }
+
+  /** An order cancelled (orders/cancelled's payload); the order is updated. */
+  cancelOrder(domain: string, payload: Record<string, unknown>): void {
+    const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Order/${String(payload.id)}`);
+    const order = this.shop(domain).orders.get(gid);
+    if (!order) throw new Error(`no order ${gid} in ${domain}`);
+    const at = typeof payload.cancelled_at === "string" ? Date.parse(payload.cancelled_at) : this.clock();
+    order.cancelledAt = new Date(Math.floor(at / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    order.updatedAt = this.secondNow();
+  }
+
+  /** The refund with this gid, and its order, in the shop. */
+  findRefund(shop: ShopState, gid: string): { order: OrderRecord; refund: OrderRecord["refunds"][number] } | undefined {
+    for (const order of shop.orders.values()) {
+      const refund = order.refunds.find((r) => r.gid === gid);
+      if (refund) return { order, refund };
+    }
+    return undefined;
   }
 
   /** The code discount holding this code (without regard to case), if any. */
@@ -245,6 +286,7 @@ export class ShopifyStandinStore {
     for (const tag of incoming) {
       if (!order.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) order.tags.push(tag);
     }
+    order.updatedAt = this.secondNow();
     return { node: { __typename: "Order", id: order.gid }, userErrors: [] };
   }
 

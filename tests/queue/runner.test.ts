@@ -37,7 +37,7 @@ describe("the runner's drain", () => {
     // Concurrency 8: the runner claims again once a quarter of its slots (2) are free.
     runners.push(
       startJobRunner({
-        handlers: { "verify-order": handler, "lookup-click": handler },
+        handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler },
         concurrency: 8,
         pollIntervalMs: 3_600_000,
         takeTurns: false,
@@ -135,7 +135,7 @@ describe("the lease", () => {
 
 function startRunner(handler: JobHandler, options: Partial<RunnerOptions> = {}): JobRunner {
   return startJobRunner({
-    handlers: { "verify-order": handler, "lookup-click": handler },
+    handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler },
     concurrency: 4,
     pollIntervalMs: 3_600_000,
     takeTurns: false,

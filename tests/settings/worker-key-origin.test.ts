@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
-import { clickService } from "../../app/verification/worker.server";
+import { clickService } from "../../app/worker/worker.server";
 import { listen } from "../../sandbox/listen";
 import {
   installShop,

@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<void> {
   const app = await servePublicRoutes();
   const workerAt = argv.indexOf("--worker");
   if (workerAt >= 0) {
-    const { startWorker } = await import("../../app/verification/worker.server");
+    const { startWorker } = await import("../../app/worker/worker.server");
     const { testDeps } = await import("./pipeline-harness");
     startWorker({
       owner: argv[workerAt + 1],

@@ -9,7 +9,7 @@ import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/s
 import type { JobRunner } from "../../app/queue/runner.server";
 import type { PipelineDeps } from "../../app/verification/order-run.server";
 import { offlineAdmin } from "../../app/shopify.server";
-import { startWorker } from "../../app/verification/worker.server";
+import { startWorker } from "../../app/worker/worker.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { LOOKUP_CLICK_PATH, VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
@@ -261,6 +261,8 @@ export async function refundOrder(
     shipping: options.shipping,
     createdAt: h.clock.date(),
   });
+  // Shopify holds the refund whether or not its webhook reaches the app (deliveries: 0).
+  if (h.shopify.store.findOrder(order.id)) h.shopify.store.addRefund(shop, refund);
   const statuses = await sendTimes(
     h,
     "refunds/create",
@@ -275,6 +277,7 @@ export async function refundOrder(
 /** Sends orders/cancelled for the order, `deliveries` times at once under one event id. */
 export async function cancelOrder(h: Harness, shop: string, order: OrderWebhookPayload, deliveries = 1) {
   const payload = buildOrderCancelledPayload(order, { at: h.clock.date() });
+  if (h.shopify.store.findOrder(order.id)) h.shopify.store.cancelOrder(shop, payload);
   return sendTimes(h, "orders/cancelled", shop, payload, `evt-cancel-${order.id}`, deliveries);
 }
 

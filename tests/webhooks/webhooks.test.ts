@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { offlineAdmin } from "../../app/shopify.server";
-import { startWorker } from "../../app/verification/worker.server";
+import { startWorker } from "../../app/worker/worker.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { sendTouch } from "../support/touch";

@@ -6,8 +6,9 @@ import { purgeLandingRecord } from "../landing/journey.server";
 import { purgePixelSightings } from "../pixel/sightings.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
 import { logger } from "../platform/logger.server";
-import type { PipelineDeps } from "./order-run.server";
-import { verifyOrderHandler } from "./verify-order.server";
+import type { PipelineDeps } from "../verification/order-run.server";
+import { verifyOrderHandler } from "../verification/verify-order.server";
+import { reconcileShopHandler } from "../reconciliation/sweep.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
@@ -56,7 +57,11 @@ export function startWorker(options: WorkerOptions): JobRunner {
     takeTurns: !ownThread,
     ...runner,
     concurrency,
-    handlers: { "verify-order": verifyOrderHandler(pipeline), "lookup-click": lookupClickHandler(pipeline) },
+    handlers: {
+      "verify-order": verifyOrderHandler(pipeline),
+      "lookup-click": lookupClickHandler(pipeline),
+      "reconcile-shop": reconcileShopHandler(pipeline),
+    },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));
   return {
