@@ -11,7 +11,7 @@ import { cleanUp, runChaos, type ChaosOptions } from "./run";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const USAGE =
-  "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N] [--database-restarts N]";
+  "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N] [--database-restarts N] [--drop-deliveries F]";
 
 class UsageError extends Error {}
 
@@ -32,6 +32,15 @@ function count(name: string, value: string | undefined, fallback: number, min: n
   return parsed;
 }
 
+/** A share from 0 to 1 (0 when not given). */
+function fraction(name: string, value: string | undefined): number {
+  if (value === undefined) return 0;
+  const parsed = Number(value);
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value) || parsed > 1)
+    throw new UsageError(`--${name} must be a share from 0 to 1, such as 0.1, got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
 function options(): { run: ChaosOptions; report?: string } {
   let parsed;
   try {
@@ -44,6 +53,7 @@ function options(): { run: ChaosOptions; report?: string } {
         kills: { type: "string" },
         shops: { type: "string" },
         "database-restarts": { type: "string" },
+        "drop-deliveries": { type: "string" },
         help: { type: "boolean", default: false },
       },
       allowPositionals: false,
@@ -66,6 +76,7 @@ function options(): { run: ChaosOptions; report?: string } {
       seed: count("seed", values.seed, randomInt(2 ** 31), 0, 2 ** 32 - 1),
       shops: count("shops", values.shops, 4, 1, 100),
       databaseRestarts: count("database-restarts", values["database-restarts"], 0, 0, 20),
+      dropDeliveries: fraction("drop-deliveries", values["drop-deliveries"]),
       serviceFaultRate: 0.3,
       throttleRate: 0.2,
       log,

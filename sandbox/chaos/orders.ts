@@ -148,6 +148,10 @@ export function orderFactory(options: {
       const cancelled = random() < CANCELLED;
       const partlyRefunded = random() < PARTLY_REFUNDED;
       const refunds = planRefunds(random, { orderId: id, currency, lines, shipping, partlyRefunded, cancelled, now });
+      const cancellation = cancelled ? buildOrderCancelledPayload(payload, { at: now }) : null;
+      // Shopify holds the refunds and the cancellation whether or not their webhooks arrive.
+      for (const refund of refunds) shopify.store.addRefund(shop, refund.payload);
+      if (cancellation) shopify.store.cancelOrder(shop, cancellation);
       return {
         index,
         shop,
@@ -158,7 +162,7 @@ export function orderFactory(options: {
         lines,
         shipping,
         refunds,
-        cancellation: cancelled ? buildOrderCancelledPayload(payload, { at: now }) : null,
+        cancellation,
       };
     },
   };

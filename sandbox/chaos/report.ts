@@ -25,6 +25,10 @@ export interface ChaosReport {
   kills: number;
   /** PostgreSQL stopped at once mid-run and started again a few seconds later (--database-restarts). */
   databaseRestarts: number;
+  /** Events (orders, refunds, cancellations) of which no copy was ever delivered (--drop-deliveries). */
+  droppedDeliveries: number;
+  /** Orders, refunds and cancellations the reconciliation sweep recorded because no webhook had. */
+  reconciled: number;
   /** By kind: the click service's (http-503, slow-reply, dropped, answer-lost) and Shopify's (throttle). */
   faultsInjected: Record<string, number>;
   /** The orders' final outcomes, by outcome. */
@@ -32,7 +36,8 @@ export interface ChaosReport {
   /**
    * Orders with no final outcome once the drain time after the last delivery was over, or with
    * a refund or cancellation that the app never applied by then (never recorded, or recorded
-   * and never marked applied): an event applied zero times is lost as an order is.
+   * and never marked applied): an event applied zero times is lost as an order is. An event never
+   * delivered and never found by the sweep is lost this way too.
    */
   lost: number;
   /** Orders to which the Shopify stand-in applied more than one tagsAdd mutation. */

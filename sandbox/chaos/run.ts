@@ -32,6 +32,8 @@ export interface ChaosOptions {
   shops: number;
   /** Times PostgreSQL is stopped mid-run and started again, down for DATABASE_DOWN_MS each. */
   databaseRestarts: number;
+  /** Share of events (orders, refunds, cancellations) never delivered at all: the sweep must find them. */
+  dropDeliveries: number;
   log: (line: string) => void;
   /** Where the run registers how to undo what it started (processes, the database), newest last. */
   cleanups: (() => Promise<unknown> | unknown)[];
@@ -50,6 +52,11 @@ const WORKER_LEASE_MS = 15_000;
 const IN_FLIGHT_ORDERS = 300;
 /** How long each restart keeps PostgreSQL down: a restart, not an outage Shopify's retries would outlast. */
 const DATABASE_DOWN_MS = 3_000;
+/**
+ * The reconciliation sweep on the run's time scale: every few seconds, a few seconds behind, so
+ * that what was never delivered is found within the drain (production: 5 min, 2 min behind).
+ */
+const RECONCILE = { intervalMs: 5_000, lagMs: 10_000 };
 /** Orders whose events are shuffled together. */
 const BATCH = 50;
 /** Events delivered at once (each with its two or three copies). */
@@ -94,6 +101,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         WORKER_CONCURRENCY: "16",
         WORKER_POLL_INTERVAL_MS: "1000",
         WORKER_LEASE_MS: String(WORKER_LEASE_MS),
+        RECONCILE_INTERVAL_MS: String(RECONCILE.intervalMs),
+        RECONCILE_LAG_MS: String(RECONCILE.lagMs),
         LOG_LEVEL: "error",
       },
       random("instances"),
@@ -107,22 +116,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     clicks.chaos({ seed: deriveSeed(options.seed, "click-service"), rate: options.serviceFaultRate });
     shopify.chaos({ seed: deriveSeed(options.seed, "shopify"), throttleMutations: options.throttleRate });
     const counts: DeliveryCounts = { sent: 0, abandoned: 0, answers: {} };
-    const { orders, kills, databaseRestarts } = await sendOrders(options, {
+    const { orders, kills, databaseRestarts, droppedDeliveries } = await sendOrders(options, {
       db,
       database,
       fleet,
       apiSecret,
       counts,
       random: random("orders"),
+      drops: random("drops"),
       factory: orderFactory({ random: random("order-kinds"), shops, clicks, shopify, firstId: 8_100_000_000_000 }),
     });
     const refunds = orders.reduce((n, order) => n + order.refunds.length, 0);
     const cancellations = orders.filter((order) => order.cancellation).length;
     log(
       `Sent ${counts.sent} deliveries for ${orders.length} orders, ${refunds} refunds and ${cancellations} cancellations ` +
-        `(answers: ${JSON.stringify(counts.answers)}); waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
+        `(answers: ${JSON.stringify(counts.answers)}), withheld every copy of ${droppedDeliveries} events; ` +
+        `waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
     );
     await drain(db, { orders: orders.length, events: refunds + cancellations }, DRAIN_MS, log);
+    const reconciled = await reconciledEvents(db);
+    log(`The reconciliation sweep recorded ${JSON.stringify(reconciled)} that no webhook had brought`);
 
     log(await eventTimings(db));
     const observations = await observeOrders(db, orders, clicks, shopify, {
@@ -152,6 +165,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       database: "postgresql",
       kills,
       databaseRestarts,
+      droppedDeliveries,
+      reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations,
       faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
       ...safetyFigures(observations),
       wallSeconds: Math.round((Date.now() - started) / 1000),
@@ -203,10 +218,13 @@ async function sendOrders(
     apiSecret: string;
     counts: DeliveryCounts;
     random: Random;
+    /** Decides which events are withheld, apart from `random`, so a run with drops shuffles as one without. */
+    drops: Random;
     factory: ReturnType<typeof orderFactory>;
   },
-): Promise<{ orders: PlannedOrder[]; kills: number; databaseRestarts: number }> {
-  const { db, database, fleet, counts, random, factory } = parts;
+): Promise<{ orders: PlannedOrder[]; kills: number; databaseRestarts: number; droppedDeliveries: number }> {
+  const { db, database, fleet, counts, random, drops, factory } = parts;
+  let droppedDeliveries = 0;
   const sender = { pickInstance: () => fleet.pick(), apiSecret: parts.apiSecret };
   const killAt = Array.from({ length: options.kills }, (_, k) =>
     Math.floor((options.orders * (k + 1)) / (options.kills + 1)),
@@ -226,7 +244,12 @@ async function sendOrders(
     const events = shuffle(
       batch.flatMap((order) => eventsOf(order)),
       random,
-    );
+    ).filter(() => {
+      // As if Shopify gave up on it: not one copy reaches the app.
+      const dropped = drops() < options.dropDeliveries;
+      if (dropped) droppedDeliveries += 1;
+      return !dropped;
+    });
     const copies = events.map(() => 2 + Math.floor(random() * 2));
     for (const [k, at] of restartAt.entries()) {
       if (restarts.length === k && orders.length >= at) {
@@ -253,7 +276,7 @@ async function sendOrders(
     }
   }
   await Promise.all([...kills, ...restarts]);
-  return { orders, kills: kills.length, databaseRestarts: restarts.length };
+  return { orders, kills: kills.length, databaseRestarts: restarts.length, droppedDeliveries };
 }
 
 /** kill -9 once the instances are busy with jobs (so leases are held and work is cut off). */
@@ -328,6 +351,15 @@ async function drain(
     }
     await pause(500);
   }
+}
+
+/** What the sweep recorded as deliveries (source "reconciled"), by kind. */
+async function reconciledEvents(db: PrismaClient) {
+  const rows = await whileRestarting(() =>
+    db.webhookDelivery.groupBy({ by: ["topic"], _count: true, where: { source: "reconciled", status: "recorded" } }),
+  );
+  const of = (topic: string) => rows.find((row) => row.topic === topic)?._count ?? 0;
+  return { orders: of("orders/create"), refunds: of("refunds/create"), cancellations: of("orders/cancelled") };
 }
 
 /** Whether the run made the races it means to: events recorded before their order, and after its outcome. */

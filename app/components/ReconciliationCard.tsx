@@ -1,0 +1,60 @@
+import { Banner, BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
+import { useFetcher } from "@remix-run/react";
+import { t } from "../i18n";
+import { formatTime } from "../units/times";
+import { SectionCard } from "./SectionCard";
+
+/** What the loader hands over of reconciliationStatus (app/reconciliation), serialized. */
+export interface ReconciliationView {
+  sweptAt: string | null;
+  failedAt: string | null;
+  lastError: string | null;
+  found: { orders: number; refunds: number; cancellations: number };
+  pending: boolean;
+}
+
+/**
+ * The safety net, for the merchant: when Tag Guard last checked the shop's orders for any that
+ * Shopify never delivered, what it found since install, and a way to check now. A check that
+ * could not go through says why.
+ */
+export function ReconciliationCard({ status }: { status: ReconciliationView | null }) {
+  const fetcher = useFetcher<{ ok: boolean }>();
+  const asked = fetcher.state !== "idle" || fetcher.data?.ok === true;
+  if (!status) return null;
+  const { orders, refunds, cancellations } = status.found;
+  const failing = status.failedAt !== null && (status.sweptAt === null || status.failedAt > status.sweptAt);
+  return (
+    <SectionCard title={t("reconciliation.title")}>
+      <Text as="p">
+        {status.sweptAt
+          ? t("reconciliation.lastChecked", { time: formatTime(status.sweptAt) })
+          : t("reconciliation.notYet")}
+      </Text>
+      <Text as="p" tone={orders + refunds + cancellations > 0 ? undefined : "subdued"}>
+        {orders + refunds + cancellations > 0
+          ? t("reconciliation.found", {
+              orders: t("reconciliation.orders", { count: orders }),
+              refunds: t("reconciliation.refunds", { count: refunds }),
+              cancellations: t("reconciliation.cancellations", { count: cancellations }),
+            })
+          : t("reconciliation.nothingMissed")}
+      </Text>
+      {failing ? (
+        <Banner tone="warning" title={t("reconciliation.failedTitle", { time: formatTime(status.failedAt) })}>
+          <BlockStack gap="100">
+            <Text as="p">{status.lastError}</Text>
+            <Text as="p">{t("reconciliation.failedHelp")}</Text>
+          </BlockStack>
+        </Banner>
+      ) : null}
+      <InlineStack align="start">
+        <fetcher.Form method="post" action="/app/reconcile">
+          <Button submit loading={fetcher.state !== "idle"} disabled={status.pending || asked}>
+            {status.pending || asked ? t("reconciliation.checking") : t("reconciliation.checkNow")}
+          </Button>
+        </fetcher.Form>
+      </InlineStack>
+    </SectionCard>
+  );
+}
