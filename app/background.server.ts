@@ -42,7 +42,10 @@ export function startBackgroundWork(): void {
   globalThis.backgroundStarted = true;
   const worker = startWorker({ ownThread: onThread, deps: { shopifyAdmin: offlineAdmin } });
   // An instance that starts may follow an outage: every shop's reconciliation sweep runs now.
-  reconcileNow("all").catch((error: unknown) => logger.error("could not start the reconciliation sweeps", { error }));
+  // The sweeps are standing jobs: if the database cannot be reached now, they run at their own times.
+  reconcileNow("all").catch((error: unknown) =>
+    logger.warn("could not bring the reconciliation sweeps forward; they run at their scheduled times", { error }),
+  );
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
   // The memory of handled lifecycle webhooks is kept a year (decision 028), swept hourly.
