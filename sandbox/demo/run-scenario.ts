@@ -210,16 +210,15 @@ export async function placeOrders(
         currency: order.currency,
         lines: [{ title: "Demo product", price: refund.subtotal }],
       });
+      // Shopify holds what its webhooks describe: the reconciliation sweep reads the same refund.
+      stack.shopify.store.addRefund(stack.shop, refundPayload);
       await sendWebhook(stack, order, "refunds/create", refundPayload, `demo-evt-refund-${String(refundPayload.id)}`);
     }
-    if (order.cancel)
-      await sendWebhook(
-        stack,
-        order,
-        "orders/cancelled",
-        buildOrderCancelledPayload(payload),
-        `demo-evt-cancel-${payload.id}`,
-      );
+    if (order.cancel) {
+      const cancellation = buildOrderCancelledPayload(payload);
+      stack.shopify.store.cancelOrder(stack.shop, cancellation);
+      await sendWebhook(stack, order, "orders/cancelled", cancellation, `demo-evt-cancel-${payload.id}`);
+    }
     placed.set(order.ref, { orderId: String(payload.id), orderName: String(payload.name) });
   }
   return placed;
