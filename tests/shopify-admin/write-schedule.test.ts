@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { QueryCost } from "../../app/shopify-admin/admin-client.server";
 import {
+  noteSpent,
   noteThrottled,
   noteWritten,
+  reserveRead,
   reserveWrite,
   resetWriteSchedule,
 } from "../../app/shopify-admin/write-schedule.server";
@@ -73,5 +75,29 @@ describe("the write schedule", () => {
   it("keeps shops apart", () => {
     for (let i = 0; i < 60; i += 1) reserveWrite(SHOP, T0);
     expect(reserveWrite("other.myshopify.com", T0)).toBe(0);
+  });
+
+  it("lets a sweep's reads go only while the bucket is half full, so tag writes keep the other half", () => {
+    // Default bucket: 1,000 points, 100 a second. Reads of 200 go while 500 + 200 are there.
+    const reads = Array.from({ length: 4 }, () => reserveRead(SHOP, T0, 200));
+    expect(reads.slice(0, 2)).toEqual([0, 0]);
+    // Refused: it comes back when the bucket is full again (4 s of points spent).
+    expect(reads[2]).toBe(4_000);
+    // The writes behind it still find the rest of the bucket at once: 600 points, 20 a write.
+    const writes = Array.from({ length: 26 }, () => reserveWrite(SHOP, T0));
+    expect(writes.filter((wait) => wait === 0).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("a read does not count as a write's cost, and learns the bucket from Shopify's answer", () => {
+    noteSpent(SHOP, T0, cost(300, 1_700));
+    expect(reserveRead(SHOP, T0, 160)).toBe(0);
+    // A 2,000-point bucket, 1,540 left: reads of 160 go while they leave half (1,380, 1,220, 1,060).
+    expect(reserveRead(SHOP, T0, 160)).toBe(0);
+    expect(reserveRead(SHOP, T0, 160)).toBe(0);
+    expect(reserveRead(SHOP, T0, 160)).toBe(0);
+    expect(reserveRead(SHOP, T0, 160)).toBe(9_400);
+    const waits = Array.from({ length: 40 }, () => reserveWrite(SHOP, T0));
+    // Writes still cost their default 20, not the read's 300: 40 of them fit in what is left.
+    expect(waits.filter((wait) => wait === 0).length).toBe(40);
   });
 });
