@@ -23,7 +23,6 @@ import {
   orderPayloadFrom,
   refundPayloadFrom,
   type OrderNode,
-  type RefundLineNode,
   type RefundNode,
 } from "./shopify-readings";
 
@@ -235,46 +234,60 @@ function delivery(
   };
 }
 
-async function readOrder(ctx: JobContext, graphql: AdminGraphql, id: string) {
-  const lineTotals: string[] = [];
+/**
+ * One order or refund, whole: `read` fetches it with a page of its lines after a cursor, and
+ * `linesOf` gives the page's lines and where the next page starts. Null when it is gone.
+ */
+async function readWhole<Whole, Line>(
+  ctx: JobContext,
+  { what, cost }: { what: string; cost: number },
+  read: (linesAfter: string | null) => Promise<AdminCallResult<Whole | null | undefined>>,
+  linesOf: (whole: Whole) => { nodes: Line[]; pageInfo: PageInfo },
+): Promise<{ whole: Whole; lines: Line[] } | null> {
+  const lines: Line[] = [];
   for (let linesAfter: string | null = null; ;) {
-    bucketTurn(ctx, COST.order);
-    const read: AdminCallResult<AdminData<typeof RECONCILE_ORDER>> = await requestAdmin(
-      graphql,
-      RECONCILE_ORDER,
-      { id, linesAfter },
-      { maxAttempts: 1 },
-    );
-    if (!read.ok) throw adminFailure(`reading order ${id}`, read);
-    noteSpent(ctx.job.shop, ctx.now(), read.cost);
-    const order: OrderNode | null | undefined = read.data.order;
-    if (!order) return null;
-    lineTotals.push(...order.lineItems.nodes.map((line) => String(line.originalTotalSet.shopMoney.amount)));
-    const { hasNextPage, endCursor }: PageInfo = order.lineItems.pageInfo;
-    if (!hasNextPage || !endCursor) return orderPayloadFrom(order, lineTotals);
-    linesAfter = endCursor;
+    bucketTurn(ctx, cost);
+    const answer = await read(linesAfter);
+    if (!answer.ok) throw adminFailure(`reading ${what}`, answer);
+    noteSpent(ctx.job.shop, ctx.now(), answer.cost);
+    if (!answer.data) return null;
+    const page = linesOf(answer.data);
+    lines.push(...page.nodes);
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return { whole: answer.data, lines };
+    linesAfter = page.pageInfo.endCursor;
   }
 }
 
+async function readOrder(ctx: JobContext, graphql: AdminGraphql, id: string) {
+  const read = await readWhole(
+    ctx,
+    { what: `order ${id}`, cost: COST.order },
+    async (linesAfter) => {
+      const answer = await requestAdmin(graphql, RECONCILE_ORDER, { id, linesAfter }, { maxAttempts: 1 });
+      return answer.ok ? { ...answer, data: answer.data.order } : answer;
+    },
+    (order: OrderNode) => order.lineItems,
+  );
+  return (
+    read &&
+    orderPayloadFrom(
+      read.whole,
+      read.lines.map((line) => String(line.originalTotalSet.shopMoney.amount)),
+    )
+  );
+}
+
 async function readRefund(ctx: JobContext, graphql: AdminGraphql, id: string) {
-  const lines: RefundLineNode[] = [];
-  for (let linesAfter: string | null = null; ;) {
-    bucketTurn(ctx, COST.refund);
-    const read: AdminCallResult<AdminData<typeof RECONCILE_REFUND>> = await requestAdmin(
-      graphql,
-      RECONCILE_REFUND,
-      { id, linesAfter },
-      { maxAttempts: 1 },
-    );
-    if (!read.ok) throw adminFailure(`reading refund ${id}`, read);
-    noteSpent(ctx.job.shop, ctx.now(), read.cost);
-    const refund: RefundNode | null | undefined = read.data.refund;
-    if (!refund) return null;
-    lines.push(...refund.refundLineItems.nodes);
-    const { hasNextPage, endCursor }: PageInfo = refund.refundLineItems.pageInfo;
-    if (!hasNextPage || !endCursor) return refundPayloadFrom(refund, lines);
-    linesAfter = endCursor;
-  }
+  const read = await readWhole(
+    ctx,
+    { what: `refund ${id}`, cost: COST.refund },
+    async (linesAfter) => {
+      const answer = await requestAdmin(graphql, RECONCILE_REFUND, { id, linesAfter }, { maxAttempts: 1 });
+      return answer.ok ? { ...answer, data: answer.data.refund } : answer;
+    },
+    (refund: RefundNode) => refund.refundLineItems,
+  );
+  return read && refundPayloadFrom(read.whole, read.lines);
 }
 
 /**
