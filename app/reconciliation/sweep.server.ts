@@ -49,7 +49,7 @@ const PAGE_SIZE = 50;
 /** Pages one run goes through before it hands the worker back (and comes again at once). */
 const PAGES_PER_RUN = 10;
 /** What each call is assumed to cost until Shopify says: the listing, an order read whole, a refund. */
-const COST = { list: 160, order: 170, refund: 420 } as const;
+const COST = { list: 160, order: 90, refund: 180 } as const;
 
 type PageInfo = { hasNextPage: boolean; endCursor?: string | null };
 type Found = { orders: number; refunds: number; cancellations: number };

@@ -27,7 +27,7 @@ import {
   type ShopifyStandinStore,
 } from "./store";
 import type { TokenRecord } from "./tokens";
-import { orderReadFields, pagedConnection, refundView, searchOrders, sortOrders } from "./order-reads";
+import { orderReadFields, ordersConnection, refundView, searchOrders } from "./order-reads";
 
 export interface ExecContext {
   store: ShopifyStandinStore;
@@ -210,11 +210,12 @@ function queryRoot(ctx: ExecContext) {
       reverse?: boolean | null;
     }) => {
       requireScope(ctx, "orders", ORDER_READ);
-      const found = sortOrders(searchOrders([...ctx.shop.orders.values()], args.query), args.sortKey, args.reverse);
-      return pagedConnection(
-        found.map((order) => orderView(ctx, order)),
-        args,
-      );
+      const page = ordersConnection(searchOrders([...ctx.shop.orders.values()], args.query), args);
+      return {
+        nodes: page.slice.map((order) => orderView(ctx, order)),
+        edges: page.slice.map((order) => ({ node: orderView(ctx, order), cursor: page.cursor(order) })),
+        pageInfo: page.pageInfo,
+      };
     },
     refund: ({ id }: { id: string }) => {
       requireScope(ctx, "refund", ORDER_READ);

@@ -85,15 +85,44 @@ const SORTS: Record<string, (order: OrderRecord) => number> = {
   ID: (order) => order.id,
 };
 
-export function sortOrders(
+/**
+ * The orders connection: sorted, and paged by cursors that hold the sort value and id of the
+ * last order seen, as Shopify's do. So an order that changes between two pages (a tag written,
+ * a refund) never shifts another out of the listing, as an index would.
+ */
+export function ordersConnection(
   orders: OrderRecord[],
-  sortKey: string | null | undefined,
-  reverse: boolean | null | undefined,
+  args: { first?: number | null; after?: string | null; sortKey?: string | null; reverse?: boolean | null },
 ) {
-  const key = SORTS[sortKey ?? "ID"];
-  if (!key) throw new GraphQLError(`The stand-in does not sort orders by ${sortKey}`);
-  const sorted = [...orders].sort((a, b) => key(a) - key(b) || a.id - b.id);
-  return reverse ? sorted.reverse() : sorted;
+  const key = SORTS[args.sortKey ?? "ID"];
+  if (!key) throw new GraphQLError(`The stand-in does not sort orders by ${args.sortKey}`);
+  const direction = args.reverse ? -1 : 1;
+  const keyOf = (order: OrderRecord): [number, number] => [key(order), order.id];
+  const compare = (a: [number, number], b: [number, number]) => direction * (a[0] - b[0] || a[1] - b[1]);
+  let sorted = [...orders].sort((a, b) => compare(keyOf(a), keyOf(b)));
+  if (args.after) {
+    let last: [number, number];
+    try {
+      last = JSON.parse(Buffer.from(args.after, "base64url").toString()) as [number, number];
+    } catch {
+      throw new GraphQLError(`Invalid cursor: ${args.after}`);
+    }
+    sorted = sorted.filter((order) => compare(keyOf(order), last) > 0);
+  }
+  const first = args.first ?? 50;
+  if (first > 250) throw new GraphQLError("The maximum number of items returned is 250 (first).");
+  const slice = sorted.slice(0, first);
+  const cursor = (order: OrderRecord) => Buffer.from(JSON.stringify(keyOf(order))).toString("base64url");
+  return {
+    slice,
+    cursor,
+    pageInfo: {
+      hasNextPage: slice.length < sorted.length,
+      hasPreviousPage: Boolean(args.after),
+      startCursor: slice.length ? cursor(slice[0]!) : null,
+      endCursor: slice.length ? cursor(slice.at(-1)!) : null,
+    },
+  };
 }
 
 /** An order's fields beyond its identity, from its orders/create payload and what happened to it since. */
