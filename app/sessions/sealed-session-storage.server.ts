@@ -29,14 +29,17 @@ const TABLE_RETRY_INTERVAL_MS = 5_000;
 const SESSIONS_PER_SHOP = 25;
 
 export class SealedSessionStorage implements SessionStorage {
+  /**
+   * Never rejected: a database that cannot be reached as the app starts must not end the process
+   * (an unhandled rejection did, ten seconds in); the admin says it is unavailable meanwhile.
+   */
   private ready: Promise<boolean>;
 
   constructor(private readonly db: Sql = sql) {
-    this.ready = this.pollForTable()
-      .then(() => true)
-      .catch((cause: unknown) => {
-        throw new Error("the Session table does not exist: run the migrations (npm run setup)", { cause });
-      });
+    this.ready = this.pollForTable().then(
+      () => true,
+      () => false,
+    );
   }
 
   async storeSession(session: Session): Promise<boolean> {
@@ -100,8 +103,12 @@ export class SealedSessionStorage implements SessionStorage {
     return this.ready;
   }
 
+  /** Not ready at start (the database away, or not migrated): looked at again, so the app recovers by itself. */
   private async ensureReady(): Promise<void> {
-    if (!(await this.ready)) throw new Error("the session storage is not ready: poll isReady() for the Session table");
+    if ((await this.ready) || (await this.isReady())) return;
+    throw new Error(
+      "the Session table cannot be read: the database is unreachable, or its migrations have not run (npm run setup)",
+    );
   }
 
   private async pollForTable(): Promise<void> {

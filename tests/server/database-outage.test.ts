@@ -29,6 +29,7 @@ let clicks: RunningClickService;
 let shopify: ShopifyStandin;
 let app: AppProcess;
 let db: PrismaClient;
+let databaseUrl: string;
 const apiKey = randomBytes(16).toString("hex");
 const apiSecret = randomBytes(32).toString("hex");
 
@@ -38,6 +39,7 @@ beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-outage-"));
   const database = await createDemoDatabase(cluster.url, workDir);
   migrate(database.url);
+  databaseUrl = database.url;
   clicks = await startClickService();
   shopify = await startShopifyStandin({ apiKey, appSecret: apiSecret });
   app = await startApp(
@@ -81,9 +83,9 @@ interface Answer {
   status: number;
 }
 
-async function deliver(delivery: OrderDelivery): Promise<Answer> {
+async function deliver(delivery: OrderDelivery, appUrl = app.url): Promise<Answer> {
   await registerOrders(shopify.url, [delivery]);
-  const response = await fetch(`${app.url}/webhooks/orders/create`, {
+  const response = await fetch(`${appUrl}/webhooks/orders/create`, {
     method: "POST",
     headers: delivery.headers,
     body: delivery.body,
@@ -142,4 +144,37 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
       .toEqual({ stored: 60, decided: 60 });
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
+
+  it("starts while the database is away, stays up saying so, and serves once it is back", async () => {
+    cluster.down();
+    let late: AppProcess | undefined;
+    try {
+      late = await startApp(
+        {
+          ...standinAppEnv({
+            apiKey,
+            apiSecret,
+            databaseUrl,
+            shopifyUrl: shopify.url,
+            clickServiceUrl: clicks.url,
+          }),
+          LOG_LEVEL: "warn",
+        },
+        () => {},
+        [],
+        "answering",
+      );
+      // Past the session storage's look for its table (two tries, 5 s apart), whose failure
+      // once ended the process as an unhandled rejection.
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      expect((await fetch(`${late.url}/healthz`)).status).toBe(503);
+      expect((await deliver(newOrder(), late.url)).status).toBe(503);
+    } finally {
+      cluster.up();
+    }
+    const started = late!;
+    await expect.poll(async () => (await fetch(`${started.url}/healthz`)).status, { timeout: 30_000 }).toBe(200);
+    expect((await deliver(newOrder(), started.url)).status).toBe(200);
+    await started.stop();
+  }, 90_000);
 });
