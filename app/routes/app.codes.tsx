@@ -9,7 +9,6 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   InlineStack,
   Modal,
   Select,
@@ -20,13 +19,17 @@ import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 import { formatTime } from "../units/times";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
+
+export const meta = adminMeta(t("codes.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -231,7 +234,7 @@ export default function CodesPage() {
             <EmptyNote>{t("codes.empty")}</EmptyNote>
           </div>
         ) : (
-          <DataTable
+          <ResponsiveTable
             columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text"]}
             headings={[
               t("codes.columnCode"),
