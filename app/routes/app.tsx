@@ -5,7 +5,6 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { documentTitle } from "../components/documentTitle";
 import { env } from "../platform/env.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -19,7 +18,7 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const meta = ({ error }: MetaArgs) =>
   isRouteErrorResponse(error) && error.status === 503
     ? [{ title: t("common.databaseUnavailableTitle") }]
-    : documentTitle(t("meta.app"));
+    : [{ title: t("meta.app") }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
