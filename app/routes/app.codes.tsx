@@ -15,6 +15,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
@@ -22,6 +23,7 @@ import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -124,6 +126,8 @@ export default function CodesPage() {
   };
 
   const outcome = fetcher.data;
+  const outcomeBanner = useFocusOnAnswer<BannerHandles>(fetcher.state === "idle" ? outcome : undefined);
+  const declinedBanner = useFocusOnAnswer<BannerHandles>(declined ? declined : undefined);
   const busyCode = fetcher.state !== "idle" ? String(fetcher.formData?.get("code") ?? "") : null;
   const tableRows = rows.map((row) => [
     <Text key="code" as="span" fontWeight="semibold">
@@ -176,17 +180,17 @@ export default function CodesPage() {
         </Banner>
       ) : null}
       {declined ? (
-        <Banner tone="warning" onDismiss={() => setDeclined(false)}>
+        <Banner ref={declinedBanner} tone="warning" onDismiss={() => setDeclined(false)}>
           <p>{t("codes.scopesDeclined")}</p>
         </Banner>
       ) : null}
       {outcome && fetcher.state === "idle" ? (
         outcome.ok ? (
-          <Banner tone="success">
+          <Banner ref={outcomeBanner} tone="success">
             <p>{t("codes.doneBanner", { code: outcome.code })}</p>
           </Banner>
         ) : (
-          <Banner tone="critical">
+          <Banner ref={outcomeBanner} tone="critical">
             <p>
               {t(`codes.failed.${outcome.reason}`, { code: outcome.code })}
               {outcome.reason === "unavailable" || outcome.reason === "refused" ? ` (${outcome.message})` : ""}
@@ -257,17 +261,21 @@ export default function CodesPage() {
           {t("codes.limited", { count: limit })}
         </Text>
       ) : null}
-      <Modal
-        open={confirming !== null}
-        onClose={() => setConfirming(null)}
-        title={t("codes.confirmTitle", { code: confirming ?? "" })}
-        primaryAction={{ content: t("codes.confirmAction"), destructive: true, onAction: confirm }}
-        secondaryActions={[{ content: t("codes.cancel"), onAction: () => setConfirming(null) }]}
-      >
-        <Modal.Section>
-          <p>{t("codes.confirmBody", { code: confirming ?? "" })}</p>
-        </Modal.Section>
-      </Modal>
+      {/* Mounted only while asking: Polaris keeps a closing modal's focus trap for its 200ms
+          fade, and an answer that came back sooner lost its focus to it. */}
+      {confirming !== null ? (
+        <Modal
+          open
+          onClose={() => setConfirming(null)}
+          title={t("codes.confirmTitle", { code: confirming })}
+          primaryAction={{ content: t("codes.confirmAction"), destructive: true, onAction: confirm }}
+          secondaryActions={[{ content: t("codes.cancel"), onAction: () => setConfirming(null) }]}
+        >
+          <Modal.Section>
+            <p>{t("codes.confirmBody", { code: confirming })}</p>
+          </Modal.Section>
+        </Modal>
+      ) : null}
     </AdminPage>
   );
 }
