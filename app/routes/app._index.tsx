@@ -6,7 +6,6 @@ import {
   BlockStack,
   Box,
   Card,
-  DataTable,
   EmptyState,
   InlineGrid,
   Layout,
@@ -17,9 +16,11 @@ import {
   Text,
 } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
 import { SplitRow } from "../components/SplitRow";
 import { formatTime } from "../units/times";
@@ -30,6 +31,8 @@ import { parsePeriod, PERIODS } from "../units/periods";
 import { t } from "../i18n";
 import { OUTCOMES } from "../verification/outcomes";
 import { authenticate } from "../shopify.server";
+
+export const meta = adminMeta(t("dashboard.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
@@ -259,7 +262,7 @@ export default function DashboardPage() {
             </InlineGrid>
             {data.coverageByDay.length > 0 ? (
               <div id="coverage-by-day">
-                <DataTable
+                <ResponsiveTable
                   columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
                   headings={[t("dashboard.coverageDay"), ...COVERAGE.map(([, label]) => t(label))]}
                   rows={data.coverageByDay.map((day) => [day.day, ...COVERAGE.map(([key]) => day[key])])}
@@ -279,7 +282,7 @@ export default function DashboardPage() {
                 <EmptyNote>{t("dashboard.recentEmpty")}</EmptyNote>
               </Box>
             ) : (
-              <DataTable
+              <ResponsiveTable
                 columnContentTypes={["text", "text", "text", "text", "text", "text", "text"]}
                 headings={[
                   t("dashboard.columnOrder"),

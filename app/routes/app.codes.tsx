@@ -9,24 +9,29 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   InlineStack,
   Modal,
   Select,
   Text,
   TextField,
 } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 import { formatTime } from "../units/times";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
+
+export const meta = adminMeta(t("codes.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -121,6 +126,8 @@ export default function CodesPage() {
   };
 
   const outcome = fetcher.data;
+  const outcomeBanner = useFocusOnAnswer<BannerHandles>(fetcher.state === "idle" ? outcome : undefined);
+  const declinedBanner = useFocusOnAnswer<BannerHandles>(declined ? declined : undefined);
   const busyCode = fetcher.state !== "idle" ? String(fetcher.formData?.get("code") ?? "") : null;
   const tableRows = rows.map((row) => [
     <Text key="code" as="span" fontWeight="semibold">
@@ -173,17 +180,17 @@ export default function CodesPage() {
         </Banner>
       ) : null}
       {declined ? (
-        <Banner tone="warning" onDismiss={() => setDeclined(false)}>
+        <Banner ref={declinedBanner} tone="warning" onDismiss={() => setDeclined(false)}>
           <p>{t("codes.scopesDeclined")}</p>
         </Banner>
       ) : null}
       {outcome && fetcher.state === "idle" ? (
         outcome.ok ? (
-          <Banner tone="success">
+          <Banner ref={outcomeBanner} tone="success">
             <p>{t("codes.doneBanner", { code: outcome.code })}</p>
           </Banner>
         ) : (
-          <Banner tone="critical">
+          <Banner ref={outcomeBanner} tone="critical">
             <p>
               {t(`codes.failed.${outcome.reason}`, { code: outcome.code })}
               {outcome.reason === "unavailable" || outcome.reason === "refused" ? ` (${outcome.message})` : ""}
@@ -231,7 +238,7 @@ export default function CodesPage() {
             <EmptyNote>{t("codes.empty")}</EmptyNote>
           </div>
         ) : (
-          <DataTable
+          <ResponsiveTable
             columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text"]}
             headings={[
               t("codes.columnCode"),
@@ -254,17 +261,21 @@ export default function CodesPage() {
           {t("codes.limited", { count: limit })}
         </Text>
       ) : null}
-      <Modal
-        open={confirming !== null}
-        onClose={() => setConfirming(null)}
-        title={t("codes.confirmTitle", { code: confirming ?? "" })}
-        primaryAction={{ content: t("codes.confirmAction"), destructive: true, onAction: confirm }}
-        secondaryActions={[{ content: t("codes.cancel"), onAction: () => setConfirming(null) }]}
-      >
-        <Modal.Section>
-          <p>{t("codes.confirmBody", { code: confirming ?? "" })}</p>
-        </Modal.Section>
-      </Modal>
+      {/* Mounted only while asking: Polaris keeps a closing modal's focus trap for its 200ms
+          fade, and an answer that came back sooner lost its focus to it. */}
+      {confirming !== null ? (
+        <Modal
+          open
+          onClose={() => setConfirming(null)}
+          title={t("codes.confirmTitle", { code: confirming })}
+          primaryAction={{ content: t("codes.confirmAction"), destructive: true, onAction: confirm }}
+          secondaryActions={[{ content: t("codes.cancel"), onAction: () => setConfirming(null) }]}
+        >
+          <Modal.Section>
+            <p>{t("codes.confirmBody", { code: confirming })}</p>
+          </Modal.Section>
+        </Modal>
+      ) : null}
     </AdminPage>
   );
 }

@@ -7,7 +7,6 @@ import {
   Button,
   Card,
   Checkbox,
-  DataTable,
   EmptyState,
   InlineStack,
   Select,
@@ -17,8 +16,10 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { listLedger } from "../commissions/ledger.server";
@@ -30,6 +31,8 @@ import { authenticate } from "../shopify.server";
 
 // The commission ledger: filters live in the URL (shareable, back-button friendly), pages are
 // keyset cursors, totals cover the whole filtered set, the export downloads that same set.
+
+export const meta = adminMeta(t("ledger.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -169,7 +172,7 @@ export default function CommissionsPage() {
             <p>{t("ledger.emptyHelp")}</p>
           </EmptyState>
         ) : (
-          <DataTable
+          <ResponsiveTable
             columnContentTypes={["text", "text", "text", "numeric", "text", "text"]}
             headings={[
               t("ledger.columnOrder"),

@@ -1,16 +1,20 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
-import { Button, Card, DataTable, InlineStack, Text, TextField } from "@shopify/polaris";
+import { Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { creatorTotals, CREATORS_LIMIT } from "../commissions/creators.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
 // Per creator and currency: where their commissions stand, from pending to paid, and what is due.
+
+export const meta = adminMeta(t("creators.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -50,7 +54,7 @@ export default function CreatorsPage() {
             <EmptyNote>{t("creators.empty")}</EmptyNote>
           </div>
         ) : (
-          <DataTable
+          <ResponsiveTable
             columnContentTypes={[
               "text",
               "text",

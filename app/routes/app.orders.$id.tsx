@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, List, Text } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { DetailRow } from "../components/DetailRow";
 import { EmptyNote } from "../components/EmptyNote";
 import { OutcomeBadge } from "../components/OutcomeBadge";
@@ -17,6 +18,11 @@ import { retryVerificationNow, type ManualRetryResult } from "../verification/ma
 
 // One order: what arrived, each attempt, the verdict, the tag, the commission; "Retry now"
 // for orders that ended without a verdict while their click is still valid.
+
+export const meta = adminMeta(({ data }) => {
+  const order = (data as { order?: { orderName: string | null; orderId: string } } | undefined)?.order;
+  return order ? t("order.title", { name: order.orderName ?? `#${order.orderId}` }) : t("meta.order");
+});
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

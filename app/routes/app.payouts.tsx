@@ -1,22 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import {
-  Banner,
-  BlockStack,
-  Button,
-  Checkbox,
-  DataTable,
-  FormLayout,
-  InlineStack,
-  List,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, List, Text, TextField } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { Fragment, useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
+import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
 import { listPayouts, payableBalances, recordPayout, type RecordPayoutResult } from "../commissions/payouts.server";
 import { t } from "../i18n";
@@ -27,6 +20,8 @@ import { authenticate } from "../shopify.server";
 // form twice finds the payout already recorded instead of paying again. Each chosen balance is
 // sent with the amount shown beside it, what the merchant paid: one that changed since is
 // refused, and the choices are cleared so the merchant looks again.
+
+export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -73,18 +68,21 @@ export default function PayoutsPage() {
   }, [result]);
   const shownOf = (key: string) => balances.find((b) => b.key === key)?.balanceMinor ?? "";
 
+  const answer = useFocusOnAnswer<BannerHandles>(result);
+
   const toggle = (key: string, on: boolean) =>
     setChosen((keys) => (on ? [...new Set([...keys, key])] : keys.filter((k) => k !== key)));
 
   return (
     <AdminPage title={t("payouts.title")}>
       {result?.ok ? (
-        <Banner tone={result.duplicate ? "info" : "success"}>
+        <Banner ref={answer} tone={result.duplicate ? "info" : "success"}>
           {result.duplicate ? t("payouts.duplicate") : t("payouts.recorded", { count: result.lines })}
         </Banner>
       ) : null}
       {result && !result.ok ? (
         <Banner
+          ref={answer}
           tone="critical"
           title={t(errors.reference || errors.paidOn ? "payouts.fixErrors" : "payouts.notRecorded")}
         >
@@ -108,7 +106,8 @@ export default function PayoutsPage() {
             {balances.length === 0 ? (
               <EmptyNote>{t("payouts.balancesEmpty")}</EmptyNote>
             ) : (
-              <DataTable
+              <ResponsiveTable
+                titleColumn={1}
                 columnContentTypes={["text", "text", "numeric", "numeric", "numeric", "numeric"]}
                 headings={[
                   t("payouts.columnPay"),

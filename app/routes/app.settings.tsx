@@ -12,9 +12,12 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { adminMeta } from "../components/documentTitle";
 import { PageError } from "../components/PageError";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { t } from "../i18n";
@@ -27,6 +30,8 @@ import { authenticate } from "../shopify.server";
 
 // Settings. The API key is write-only: the loader sends its last four characters, the form's
 // key field always starts empty, and an empty key on save keeps the stored one.
+
+export const meta = adminMeta(t("settings.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -112,6 +117,7 @@ export default function SettingsPage() {
     if (saved?.ok) setApiKey("");
   }, [saved]);
 
+  const answer = useFocusOnAnswer<BannerHandles>(saved);
   const errors = saved && !saved.ok ? saved.errors : {};
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const testing = tester.state !== "idle";
@@ -129,7 +135,7 @@ export default function SettingsPage() {
   return (
     <AdminPage title={t("settings.title")}>
       {saved?.ok ? (
-        <Banner tone="success" title={t("settings.saved")}>
+        <Banner ref={answer} tone="success" title={t("settings.saved")}>
           {saved.requeued > 0 ? <Text as="p">{t("settings.savedRequeued", { count: saved.requeued })}</Text> : null}
         </Banner>
       ) : null}
@@ -138,7 +144,7 @@ export default function SettingsPage() {
           <Text as="p">{t("settings.storefrontWarningBody", { message: saved.storefront.message })}</Text>
         </Banner>
       ) : null}
-      {saved && !saved.ok ? <Banner tone="critical" title={t("settings.fixErrors")} /> : null}
+      {saved && !saved.ok ? <Banner ref={answer} tone="critical" title={t("settings.fixErrors")} /> : null}
       {settings?.credentialsRejectedAt && !saved?.ok ? (
         <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
           <Text as="p">

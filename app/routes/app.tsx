@@ -1,4 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
@@ -12,6 +12,13 @@ import { authenticate } from "../shopify.server";
 // The embedded admin's frame: App Bridge, Polaris, and the app's navigation in Shopify's sidebar.
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+
+// Each page names itself; this one stands only when the frame's own loader failed, and then the
+// tab says what the page says.
+export const meta = ({ error }: MetaArgs) =>
+  isRouteErrorResponse(error) && error.status === 503
+    ? [{ title: t("common.databaseUnavailableTitle") }]
+    : [{ title: t("meta.app") }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
@@ -33,7 +40,11 @@ export default function App() {
         <Link to="/app/payouts">{t("nav.payouts")}</Link>
         <Link to="/app/settings">{t("nav.settings")}</Link>
       </NavMenu>
-      <Outlet />
+      {/* Polaris' Page renders no landmark (its Frame would, but the admin is Shopify's frame):
+          one <main> here gives every page, its error state included, the landmark to skip to. */}
+      <main>
+        <Outlet />
+      </main>
     </AppProvider>
   );
 }

@@ -4,8 +4,12 @@ import { AppProvider as PolarisAppProvider, Button, Card, FormLayout, Page, Text
 import polarisTranslations from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { useState } from "react";
+import { documentTitle } from "../components/documentTitle";
+import { t } from "../i18n";
 import { login } from "../shopify.server";
 import { LoginErrorType } from "@shopify/shopify-app-remix/server";
+
+export const meta = () => documentTitle(t("meta.login"));
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -26,28 +30,30 @@ export default function Auth() {
   const error = actionData?.error ?? loaderData.error;
   return (
     <PolarisAppProvider i18n={polarisTranslations}>
-      <Page narrowWidth>
-        <Card>
-          <Form method="post">
-            <FormLayout>
-              <Text variant="headingMd" as="h2">
-                Log in
-              </Text>
-              <TextField
-                type="text"
-                name="shop"
-                label="Shop domain"
-                helpText="example.myshopify.com"
-                value={shop}
-                onChange={setShop}
-                autoComplete="on"
-                error={error}
-              />
-              <Button submit>Log in</Button>
-            </FormLayout>
-          </Form>
-        </Card>
-      </Page>
+      <main>
+        <Page narrowWidth>
+          <Card>
+            <Form method="post">
+              <FormLayout>
+                <Text variant="headingMd" as="h2">
+                  Log in
+                </Text>
+                <TextField
+                  type="text"
+                  name="shop"
+                  label="Shop domain"
+                  helpText="example.myshopify.com"
+                  value={shop}
+                  onChange={setShop}
+                  autoComplete="on"
+                  error={error}
+                />
+                <Button submit>Log in</Button>
+              </FormLayout>
+            </Form>
+          </Card>
+        </Page>
+      </main>
     </PolarisAppProvider>
   );
 }

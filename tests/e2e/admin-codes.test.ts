@@ -173,6 +173,9 @@ describe("the Codes page in the embedded admin", () => {
       await declined.getByText("Switching codes off needs access to your discounts").waitFor();
       await declined.getByRole("button", { name: "Switch off LEAKED20" }).click();
       await declined.getByText("Tag Guard was not given access to discounts", { exact: false }).waitFor();
+      // The answer takes the focus, so a keyboard or screen reader user learns it at once.
+      const declinedBanner = declined.getByRole("alert").filter({ hasText: "Tag Guard was not given access" });
+      expect(await declinedBanner.evaluate((banner) => banner === document.activeElement)).toBe(true);
       expect(asked).toEqual([DISCOUNT_SCOPES]);
       expect(standin.store.discountByCode(standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
       await snap(declined, "codes-scopes-declined");
@@ -187,6 +190,8 @@ describe("the Codes page in the embedded admin", () => {
       expect(standin.store.discountByCode(standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
       await dialog.getByRole("button", { name: "Switch off" }).click();
       await granted.getByText("LEAKED20 is switched off: shoppers can no longer use it.").waitFor();
+      const done = granted.getByRole("status").filter({ hasText: "LEAKED20 is switched off" });
+      expect(await done.evaluate((banner) => banner === document.activeElement)).toBe(true);
       const row = granted.locator("tr", { hasText: "LEAKED20" });
       await row.getByText("Switched off").waitFor();
       await row.getByText("staff member 42", { exact: false }).waitFor();

@@ -166,7 +166,7 @@ describe("the ledger's pages in the embedded admin", () => {
       const payouts = await openPage("/app/payouts");
       await payouts.getByText("Approved balances").waitFor();
       expect(await payouts.locator("tr", { hasText: "cr_bob" }).count()).toBe(0);
-      await payouts.getByLabel("Pay cr_alice USD 5.50").check();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 5.50" }).check();
       await payouts.getByLabel("Payment reference").fill("Wire 77");
       await payouts.getByLabel("Date paid").fill("2026-11-20");
       // Approved while the page was open: the merchant paid what the page showed, not this.
@@ -175,10 +175,10 @@ describe("the ledger's pages in the embedded admin", () => {
       await payouts
         .getByText("cr_alice was USD 5.50 when the page loaded and is USD 6.50 now", { exact: false })
         .waitFor();
-      expect(await payouts.getByLabel("Pay cr_alice USD 6.50").isChecked()).toBe(false);
+      expect(await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).isChecked()).toBe(false);
       expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(0);
       await snap(payouts, "payouts-balance-changed");
-      await payouts.getByLabel("Pay cr_alice USD 6.50").check();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).check();
       await payouts.getByRole("button", { name: "Record payout" }).click();
       await payouts.getByText("Payout recorded: 1 balance marked paid.").waitFor();
       await payouts.getByText("2026-11-20 — Wire 77").waitFor();

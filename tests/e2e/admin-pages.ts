@@ -1,0 +1,83 @@
+import type { Browser, Page } from "playwright-core";
+import type { SeededShop } from "../../sandbox/admin-pages/seed-shop";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
+import { embeddedAdmin, type EmbeddedAdminConfig } from "./embedded-admin";
+
+// Every admin page a merchant can open, for the suites (and `npm run screenshots`) that look
+// at all of them: on a shop with data (sandbox/admin-pages/seed-shop.ts) and on a fresh one.
+
+export interface AdminPageState {
+  /** A file-name-safe name: "dashboard", "order-hijacked", ... */
+  name: string;
+  path: string;
+  /** The document title the page must set. */
+  title: string;
+}
+
+export function adminPageStates(seeded: SeededShop | null): AdminPageState[] {
+  const orders: AdminPageState[] = seeded
+    ? [
+        { name: "order-hijacked", path: `/app/orders/${seeded.hijackedOrder}`, title: "Order #1002 · Tag Guard" },
+        { name: "order-failed", path: `/app/orders/${seeded.failedOrder}`, title: "Order #1006 · Tag Guard" },
+      ]
+    : // A fresh shop has no order: the page a merchant reaches from an old link.
+      [{ name: "order-not-found", path: "/app/orders/424242", title: "Order not found · Tag Guard" }];
+  return [
+    { name: "dashboard", path: "/app", title: "Dashboard · Tag Guard" },
+    ...orders,
+    { name: "commissions", path: "/app/commissions", title: "Commissions · Tag Guard" },
+    { name: "creators", path: "/app/creators", title: "Creators · Tag Guard" },
+    { name: "payouts", path: "/app/payouts", title: "Payouts · Tag Guard" },
+    { name: "codes", path: "/app/codes", title: "Discount codes · Tag Guard" },
+    { name: "settings", path: "/app/settings", title: "Settings · Tag Guard" },
+  ];
+}
+
+// What App Bridge says of the theme embed: switched on, as on a shop that finished setting up.
+const EMBED_ACTIVE = [
+  {
+    handle: "click-capture",
+    type: "theme_app_extension",
+    activations: [
+      {
+        handle: "click-capture",
+        name: "Tag Guard click capture",
+        target: "body",
+        status: "active",
+        activations: [{ target: "body", themeId: "gid://shopify/OnlineStoreTheme/1" }],
+      },
+    ],
+  },
+];
+
+/**
+ * Opens `pathname` as Shopify admin does (embedded, App Bridge stubbed) in a fresh context
+ * `width` pixels wide, and resolves once the page has loaded its data and hydrated.
+ */
+export async function openAdminPage(
+  browser: Browser,
+  admin: EmbeddedAdminConfig,
+  pathname: string,
+  width = 1280,
+): Promise<Page> {
+  const { embeddedUrl, appBridgeStub } = embeddedAdmin(admin);
+  const context = await browser.newContext({
+    userAgent: BROWSER_USER_AGENT,
+    viewport: { width, height: width < 490 ? 844 : 900 },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
+  await page.route("https://cdn.shopify.com/**", (route) =>
+    route.request().url().endsWith(".js")
+      ? route.fulfill({
+          status: 200,
+          contentType: "text/javascript",
+          body: appBridgeStub({ extensions: EMBED_ACTIVE }),
+        })
+      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
+  );
+  await page.goto(embeddedUrl(pathname));
+  await page.waitForLoadState("networkidle");
+  return page;
+}
