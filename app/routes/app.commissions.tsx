@@ -17,6 +17,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
@@ -98,7 +99,7 @@ export default function CommissionsPage() {
     <RemixLink key="order" to={`/app/orders/${row.verificationId}`}>
       {row.orderName ?? `#${row.orderId}`}
     </RemixLink>,
-    row.creatorId,
+    <CreatorName key="creator" creatorId={row.creatorId} name={row.creatorName} />,
     <span key="tags">
       {row.expectedTag} / {row.arrivedTag || t("common.none")}{" "}
       {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}

@@ -234,6 +234,9 @@ describe("Payouts", () => {
 
   it("exports a payout as CSV, one row per creator and currency, formulas neutralised, only in its shop", async () => {
     const payout = await prisma.payout.findFirstOrThrow({ where: { shop: SHOP } });
+    await prisma.creatorProfile.create({
+      data: { shop: SHOP, creatorId: "cr_alice", name: "Alice Liddell", email: "alice@example.com", note: "" },
+    });
     const response = await call(payoutExport.loader as never, adminRequest(`/app/payouts/${payout.id}/export`, SHOP), {
       id: payout.id,
     });
@@ -241,9 +244,9 @@ describe("Payouts", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="payout-2026-11-21.csv"');
     expect((await response.text()).split("\r\n")).toEqual([
-      "Creator,Amount,Currency,Records",
-      `"'=HYPERLINK(""http://evil"",""x"")",1.00,USD,1`,
-      "cr_alice,6.00,USD,2",
+      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)",
+      `Wire 2026-11,2026-11-21,"'=HYPERLINK(""http://evil"",""x"")",,,1.00,USD,1,`,
+      "Wire 2026-11,2026-11-21,cr_alice,Alice Liddell,alice@example.com,6.00,USD,2,",
       "",
     ]);
     const elsewhere = await call(
