@@ -270,6 +270,12 @@ describe("compliance webhooks", () => {
         lines: { create: { creatorId: "cr_alice", currency: "USD", amountMinor: 1000n, amount: "10.00", records: 1 } },
       },
     });
+    // What the merchant calls the creator: the shop's data, gone with it.
+    await prisma.creatorProfile.upsert({
+      where: { shop_creatorId: { shop: target, creatorId: "cr_alice" } },
+      create: { shop: target, creatorId: "cr_alice", name: "Alice", email: "alice@example.com", note: "pays by wire" },
+      update: {},
+    });
     await prisma.verification.update({
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
