@@ -16,7 +16,10 @@ export interface CreatorProfileView {
 }
 
 /** The shop's profiles for these creator ids (ids without one are absent from the map). */
-export async function creatorProfiles(shop: string, creatorIds: Iterable<string>): Promise<Map<string, CreatorProfileView>> {
+export async function creatorProfiles(
+  shop: string,
+  creatorIds: Iterable<string>,
+): Promise<Map<string, CreatorProfileView>> {
   const ids = [...new Set(creatorIds)];
   const found = new Map<string, CreatorProfileView>();
   // Batched so a long page stays under both databases' limits on parameters.

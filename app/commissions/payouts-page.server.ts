@@ -27,13 +27,20 @@ export async function payoutsPage(shop: string, now: Date = new Date()) {
 
 export type PayoutsActionResult = ({ intent: "record" } & RecordPayoutResult) | ({ intent: "void" } & VoidPayoutResult);
 
-export async function payoutsAction(shop: string, form: FormData, staffId: string | null): Promise<PayoutsActionResult> {
+export async function payoutsAction(
+  shop: string,
+  form: FormData,
+  staffId: string | null,
+): Promise<PayoutsActionResult> {
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
   if (text("intent") === "void")
-    return { intent: "void", ...(await voidPayout(shop, { payoutId: text("payoutId"), reason: text("reason") }, staffId)) };
+    return {
+      intent: "void",
+      ...(await voidPayout(shop, { payoutId: text("payoutId"), reason: text("reason") }, staffId)),
+    };
   const result = await recordPayout(shop, {
     idempotencyKey: text("formToken"),
     reference: text("reference"),

@@ -402,8 +402,7 @@ const VoidForm = z.object({
 });
 
 export type VoidPayoutResult =
-  | { ok: true; payoutId: string; records: number; clawbacks: number }
-  | { ok: false; errors: Record<string, string> };
+  { ok: true; payoutId: string; records: number; clawbacks: number } | { ok: false; errors: Record<string, string> };
 
 class VoidRefused extends Error {}
 
@@ -463,7 +462,9 @@ export async function voidPayout(
       if (nettedLater.length > 0)
         throw new VoidRefused(
           t("payouts.voidNettedLater", {
-            payouts: nettedLater.map((p) => `${p.reference} (${readDate(p.paidOn).toISOString().slice(0, 10)})`).join(", "),
+            payouts: nettedLater
+              .map((p) => `${p.reference} (${readDate(p.paidOn).toISOString().slice(0, 10)})`)
+              .join(", "),
           }),
         );
       const reopened = await tx.rows<{ id: string; commissionId: string }>(

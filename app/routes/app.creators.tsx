@@ -1,7 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, DataTable, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  DataTable,
+  FormLayout,
+  InlineStack,
+  Modal,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { CreatorName } from "../components/CreatorName";

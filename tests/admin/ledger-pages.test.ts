@@ -155,7 +155,12 @@ describe("Creators", () => {
     expect(await prisma.creatorProfile.count({ where: { shop: SHOP } })).toBe(0);
     expect((await save({ creatorId: "", name: "x", email: "", note: "" })).status).toBe(400);
 
-    const saved = await save({ creatorId: "cr_alice", name: " Alice Liddell ", email: "alice@example.com", note: "pays by wire" });
+    const saved = await save({
+      creatorId: "cr_alice",
+      name: " Alice Liddell ",
+      email: "alice@example.com",
+      note: "pays by wire",
+    });
     expect(saved.status).toBe(200);
     const page = await json<{ profiles: Record<string, unknown> }>(
       await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP)),
@@ -304,7 +309,10 @@ describe("the order page", () => {
 describe("Payouts: currencies and voiding", () => {
   it("refuses balances in two currencies with 400, recording nothing", async () => {
     const body = new URLSearchParams({ formToken: "token-mixed-001", reference: "batch", paidOn: "2026-11-22" });
-    for (const [key, shown] of [["EUR:cr_alice", "1000"], [`USD:${INJECTED}`, "100"]]) {
+    for (const [key, shown] of [
+      ["EUR:cr_alice", "1000"],
+      [`USD:${INJECTED}`, "100"],
+    ]) {
       body.append("balance", key!);
       body.append(`shown:${key}`, shown!);
     }

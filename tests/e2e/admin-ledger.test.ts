@@ -210,9 +210,13 @@ describe("the ledger's pages in the embedded admin", () => {
       await payouts.getByLabel("Pay cr_alice USD 6.50").check();
       await payouts.getByRole("button", { name: "Review payout" }).click();
       const confirm = payouts.getByRole("dialog");
-      await confirm.getByText("You are recording a payment of USD 6.50, reference “Wire 77”, paid on 2026-11-20:").waitFor();
+      await confirm
+        .getByText("You are recording a payment of USD 6.50, reference “Wire 77”, paid on 2026-11-20:")
+        .waitFor();
       await confirm.getByText("Alice Liddell (cr_alice): USD 6.50 (3 records)").waitFor();
-      await confirm.getByText("This marks 3 records paid. A recorded payout cannot be edited", { exact: false }).waitFor();
+      await confirm
+        .getByText("This marks 3 records paid. A recorded payout cannot be edited", { exact: false })
+        .waitFor();
       await snap(payouts, "payouts-confirm");
       // Going back records nothing.
       await confirm.getByRole("button", { name: "Go back" }).click();
@@ -264,9 +268,13 @@ describe("the ledger's pages in the embedded admin", () => {
       expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(3);
       expect(await prisma.commissionEntry.count({ where: { shop: SHOP, kind: "payout_void" } })).toBe(4);
       expect((await prisma.payout.findFirstOrThrow({ where: { shop: SHOP } })).voidReason).toBe("The transfer bounced");
-      expect((await prisma.commissionEntry.findFirstOrThrow({ where: { kind: "clawback", shop: SHOP } })).payoutId).toBeNull();
+      expect(
+        (await prisma.commissionEntry.findFirstOrThrow({ where: { kind: "clawback", shop: SHOP } })).payoutId,
+      ).toBeNull();
       const voidedCsv = await csv();
-      expect(voidedCsv[1]).toMatch(/^Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,\d{4}-\d\d-\d\dT/);
+      expect(voidedCsv[1]).toMatch(
+        /^Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,\d{4}-\d\d-\d\dT/,
+      );
       await payouts.context().close();
 
       // The ledger filters by the new statuses.

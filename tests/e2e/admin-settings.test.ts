@@ -153,10 +153,9 @@ describe("settings in the embedded admin", () => {
     await expect.poll(() => saveBarShown(page, "settings-save-bar")).toBe(true);
     await page.getByRole("button", { name: "Save" }).click();
     await expect
-      .poll(
-        async () => (await appBridgeCalls(page)).filter(([name]) => name === "toast.show").map((call) => call[1]),
-        { timeout: 15_000 },
-      )
+      .poll(async () => (await appBridgeCalls(page)).filter(([name]) => name === "toast.show").map((call) => call[1]), {
+        timeout: 15_000,
+      })
       .toEqual(["Settings saved"]);
     await expect.poll(() => saveBarShown(page, "settings-save-bar")).toBe(false);
     expect(await page.getByLabel("API key").inputValue()).toBe("");
@@ -206,27 +205,33 @@ describe("settings in the embedded admin", () => {
     }
   });
 
-  it("lists what to fix at the top, focused, each item leading to its field, and saves nothing", { timeout: 60_000 }, async () => {
-    const page = await openPage("/app/settings");
-    await page.getByLabel("Commission rate").fill("250");
-    await page.getByLabel("Hold period").fill("-3");
-    await page.getByRole("button", { name: "Save" }).click();
-    const banner = page.getByTestId("settings-errors");
-    await banner.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
-    // Keyboard focus moved to the list of what is wrong.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("settings-errors");
-    expect(await banner.getByRole("link").allTextContents()).toEqual(["Commission rate", "Hold period"]);
-    await banner.getByText("the rate is a percentage from 0 to 100", { exact: false }).waitFor();
-    await banner.getByRole("link", { name: "Commission rate" }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-commissionRate");
-    await banner.getByRole("link", { name: "Hold period" }).press("Enter");
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-holdDays");
-    // Nothing was saved, so the changes are still unsaved and the save bar still shows.
-    expect(await saveBarShown(page, "settings-save-bar")).toBe(true);
-    expect((await appBridgeCalls(page)).some(([name]) => name === "toast.show")).toBe(false);
-    await snap(page, "settings-invalid");
-    await page.context().close();
-  });
+  it(
+    "lists what to fix at the top, focused, each item leading to its field, and saves nothing",
+    { timeout: 60_000 },
+    async () => {
+      const page = await openPage("/app/settings");
+      await page.getByLabel("Commission rate").fill("250");
+      await page.getByLabel("Hold period").fill("-3");
+      await page.getByRole("button", { name: "Save" }).click();
+      const banner = page.getByTestId("settings-errors");
+      await banner.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
+      // Keyboard focus moved to the list of what is wrong.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+        .toBe("settings-errors");
+      expect(await banner.getByRole("link").allTextContents()).toEqual(["Commission rate", "Hold period"]);
+      await banner.getByText("the rate is a percentage from 0 to 100", { exact: false }).waitFor();
+      await banner.getByRole("link", { name: "Commission rate" }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-commissionRate");
+      await banner.getByRole("link", { name: "Hold period" }).press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-holdDays");
+      // Nothing was saved, so the changes are still unsaved and the save bar still shows.
+      expect(await saveBarShown(page, "settings-save-bar")).toBe(true);
+      expect((await appBridgeCalls(page)).some(([name]) => name === "toast.show")).toBe(false);
+      await snap(page, "settings-invalid");
+      await page.context().close();
+    },
+  );
 
   it("saves without App Bridge's save bar and toast, saying so on the page", { timeout: 60_000 }, async () => {
     const page = await openPage("/app/settings", undefined, { saveBar: false });

@@ -49,12 +49,16 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
     const calls = (window.tagGuardAppBridgeCalls = []);
     const saveBars = (window.tagGuardSaveBars = {});
     const record = (name, ...args) => calls.push([name, ...args]);
-    const saveBar = ${options.saveBar === false ? "undefined" : `{
+    const saveBar = ${
+      options.saveBar === false
+        ? "undefined"
+        : `{
       show: async (id) => { record("saveBar.show", id); saveBars[id] = true; },
       hide: async (id) => { record("saveBar.hide", id); saveBars[id] = false; },
       toggle: async (id) => { record("saveBar.toggle", id); saveBars[id] = !saveBars[id]; },
       leaveConfirmation: async () => { record("saveBar.leaveConfirmation"); },
-    }`};
+    }`
+    };
     if (saveBar && !customElements.get("ui-save-bar"))
       customElements.define("ui-save-bar", class extends HTMLElement {
         connectedCallback() { this.style.display = "none"; }
@@ -92,7 +96,9 @@ export async function snap(page: Page, name: string): Promise<void> {
 
 /** The save bar and toast calls the page made to the App Bridge stub, oldest first. */
 export async function appBridgeCalls(page: Page): Promise<unknown[][]> {
-  return page.evaluate(() => (window as unknown as { tagGuardAppBridgeCalls?: unknown[][] }).tagGuardAppBridgeCalls ?? []);
+  return page.evaluate(
+    () => (window as unknown as { tagGuardAppBridgeCalls?: unknown[][] }).tagGuardAppBridgeCalls ?? [],
+  );
 }
 
 /** Whether the stub's save bar with this id is showing. */
