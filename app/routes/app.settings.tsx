@@ -213,6 +213,8 @@ export default function SettingsPage() {
 
   const errors: Partial<Record<string, string>> = saved && !saved.ok ? saved.errors : {};
   const wrongFields = FIELD_LABELS.filter(([name]) => errors[name]);
+  // An error about no single field (should the server ever send one) is listed without a link.
+  const otherErrors = Object.entries(errors).filter(([name]) => !FIELD_LABELS.some(([known]) => known === name));
   const testing = tester.state !== "idle";
   const connection = testData?.intent === "test" ? connectionMessage(testData.result) : null;
   const keyTestMessage = testData?.intent === "test" ? keyFieldMessage(testData.result) : undefined;
@@ -246,6 +248,9 @@ export default function SettingsPage() {
                     </a>
                     {`: ${errors[name]}`}
                   </li>
+                ))}
+                {otherErrors.map(([name, message]) => (
+                  <li key={name}>{message}</li>
                 ))}
               </ul>
             </BlockStack>
