@@ -364,7 +364,7 @@ describe("dashboard, order page and ledger in the browser", () => {
     for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
     const csv = Buffer.concat(chunks).toString("utf8");
     expect(download.suggestedFilename()).toMatch(/^commissions-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(csv).toContain("#7002,7002,cr_b,creator-b,'=cmd|' /C calc'!A0,yes,80.00,EUR,10,8.00,pending");
+    expect(csv).toContain("#7002,7002,cr_b,,,creator-b,'=cmd|' /C calc'!A0,yes,80.00,EUR,10,8.00,pending");
     await ledger.context().close();
   });
 });
