@@ -40,8 +40,9 @@ export async function creatorNames(shop: string, creatorIds: Iterable<string>): 
 }
 
 // Control characters would break the CSV's rows and hide text on the page; the note may span lines.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const CONTROL_OR_NEWLINE = /[\u0000-\u001f\u007f]/;
+const NO_CONTROL = /^\P{Cc}*$/u;
+const oneLine = (text: string) => NO_CONTROL.test(text);
+const lines = (text: string) => NO_CONTROL.test(text.replace(/\r?\n/g, ""));
 
 const ProfileForm = z.object({
   creatorId: z
@@ -49,22 +50,14 @@ const ProfileForm = z.object({
     .trim()
     .min(1, t("creators.profileIdMissing"))
     .max(200, t("creators.profileIdMissing"))
-    .refine((id) => !CONTROL_OR_NEWLINE.test(id), t("creators.profileIdMissing")),
-  name: z
-    .string()
-    .trim()
-    .max(120, t("creators.profileNameTooLong"))
-    .refine((name) => !CONTROL_OR_NEWLINE.test(name), t("creators.profileNameControl")),
+    .refine(oneLine, t("creators.profileIdMissing")),
+  name: z.string().trim().max(120, t("creators.profileNameTooLong")).refine(oneLine, t("creators.profileNameControl")),
   email: z
     .string()
     .trim()
     .max(254, t("creators.profileEmailInvalid"))
     .refine((email) => email === "" || z.string().email().safeParse(email).success, t("creators.profileEmailInvalid")),
-  note: z
-    .string()
-    .trim()
-    .max(1_000, t("creators.profileNoteTooLong"))
-    .refine((note) => !CONTROL.test(note), t("creators.profileNoteControl")),
+  note: z.string().trim().max(1_000, t("creators.profileNoteTooLong")).refine(lines, t("creators.profileNoteControl")),
 });
 
 export type SaveProfileResult =

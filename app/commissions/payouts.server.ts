@@ -398,7 +398,7 @@ const VoidForm = z.object({
     .trim()
     .min(1, t("payouts.voidReasonMissing"))
     .max(500, t("payouts.voidReasonTooLong"))
-    .refine((text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text), t("payouts.voidReasonControl")),
+    .refine((text) => /^\P{Cc}*$/u.test(text.replace(/\r?\n/g, "")), t("payouts.voidReasonControl")),
 });
 
 export type VoidPayoutResult =

@@ -259,6 +259,8 @@ export default function SettingsPage() {
       ) : null}
       {hasSaveBar ? (
         <ui-save-bar id={SAVE_BAR_ID}>
+          {/* App Bridge reads the save bar's buttons by their HTML attributes, variant among them. */}
+          {/* eslint-disable-next-line react/no-unknown-property */}
           <button variant="primary" onClick={submitForm} loading={saving ? "" : undefined}>
             {t("settings.save")}
           </button>
