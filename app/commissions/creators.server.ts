@@ -1,6 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
+import { creatorProfiles, type CreatorProfileView } from "./creator-profiles.server";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
 // what refunds and cancellations took back, what the merchant recovered from hijackers (net
@@ -86,4 +87,16 @@ export async function creatorTotals(shop: string, creatorId: string | null = nul
       balanceDue: formatMoney(BigInt(row.approved ?? "0") + BigInt(entry?.owed ?? "0"), row.currency),
     };
   });
+}
+
+/** The Creators page: the totals, and the merchant's details for each creator listed. */
+export async function creatorsPage(shop: string, creatorId: string | null) {
+  const rows = await creatorTotals(shop, creatorId);
+  const profiles: Record<string, CreatorProfileView> = {};
+  for (const [id, profile] of await creatorProfiles(
+    shop,
+    rows.map((row) => row.creatorId),
+  ))
+    profiles[id] = profile;
+  return { creator: creatorId, rows, profiles, limit: CREATORS_LIMIT };
 }

@@ -13,6 +13,8 @@ export const CSV_COLUMNS = [
   { key: "orderName", header: "Order" },
   { key: "orderId", header: "Order ID" },
   { key: "creatorId", header: "Creator" },
+  { key: "creatorName", header: "Creator name" },
+  { key: "creatorEmail", header: "Creator email" },
   { key: "expectedTag", header: "Expected tag" },
   { key: "arrivedTag", header: "Arrived tag" },
   { key: "redirected", header: "Redirected" },
@@ -48,10 +50,15 @@ export function ledgerCsvStream(rows: AsyncIterable<LedgerRow> | Iterable<Ledger
 }
 
 export const PAYOUT_CSV_COLUMNS = [
+  { key: "reference", header: "Reference" },
+  { key: "paidOn", header: "Date paid" },
   { key: "creatorId", header: "Creator" },
+  { key: "creatorName", header: "Creator name" },
+  { key: "creatorEmail", header: "Creator email" },
   { key: "amount", header: "Amount" },
   { key: "currency", header: "Currency" },
   { key: "records", header: "Records" },
+  { key: "voidedAt", header: "Voided at (UTC)" },
 ] as const satisfies readonly { key: keyof PayoutCsvRow; header: string }[];
 
 /** One row per creator and currency of a payout, guarded like the ledger's. */

@@ -3,6 +3,7 @@ import { dialect, sqlTime } from "../database/db.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
 import { PERIODS, periodStart } from "../units/periods";
+import { creatorProfiles } from "./creator-profiles.server";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
 
 // The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
@@ -41,6 +42,9 @@ export interface LedgerRow {
   status: string;
   redirected: boolean;
   createdAt: string;
+  /** The merchant's name and email for the creator (CreatorProfile), empty when not given. */
+  creatorName: string;
+  creatorEmail: string;
 }
 
 export interface LedgerPage {
@@ -160,13 +164,24 @@ function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now:
 }
 
 // SQLite hands back Unix milliseconds and 0/1, PostgreSQL ISO text and a boolean.
-interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected"> {
+interface RawRow extends Omit<LedgerRow, "createdAt" | "redirected" | "creatorName" | "creatorEmail"> {
   createdAt: unknown;
   redirected: unknown;
 }
 
-function toRow(raw: RawRow): LedgerRow {
-  return { ...raw, redirected: readBoolean(raw.redirected), createdAt: readDate(raw.createdAt).toISOString() };
+/** The rows as the page and the export show them, each creator's profile read once per batch. */
+async function toRows(shop: string, raws: RawRow[]): Promise<LedgerRow[]> {
+  const profiles = await creatorProfiles(
+    shop,
+    raws.map((raw) => raw.creatorId),
+  );
+  return raws.map((raw) => ({
+    ...raw,
+    redirected: readBoolean(raw.redirected),
+    createdAt: readDate(raw.createdAt).toISOString(),
+    creatorName: profiles.get(raw.creatorId)?.name ?? "",
+    creatorEmail: profiles.get(raw.creatorId)?.email ?? "",
+  }));
 }
 
 async function fetchPage(shop: string, filter: LedgerFilter, cursor: LedgerCursor | null, limit: number, now: Date) {
@@ -190,7 +205,7 @@ export async function listLedger(shop: string, params: URLSearchParams, now: Dat
   ]);
   return {
     filter,
-    rows: page.rows.map(toRow),
+    rows: await toRows(shop, page.rows),
     nextCursor: page.next ? encodeCursor(page.next) : null,
     totals: totals.map((t) => ({
       currency: t.currency,
@@ -210,7 +225,7 @@ export async function* ledgerRecords(
   let cursor: LedgerCursor | null = null;
   do {
     const { rows, next } = await fetchPage(shop, filter, cursor, batchSize, now);
-    for (const row of rows) yield toRow(row);
+    for (const row of await toRows(shop, rows)) yield row;
     cursor = next;
   } while (cursor);
 }

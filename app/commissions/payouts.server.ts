@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type CommissionEntry, type Payout, type PayoutLine } from "@prisma/client";
 import { z } from "zod";
 import { dialect, isUniqueViolation } from "../database/db.server";
-import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
+import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
+import { t } from "../i18n";
 import { formatMoney } from "../units/money";
 import { minorToAmount } from "./commission-amount";
+import { creatorProfiles } from "./creator-profiles.server";
 
 // Payouts: the merchant pays creators their approved balances outside the app and records it
 // here. A payout marks the approved records it covers as paid and nets every clawback (a
@@ -143,6 +145,11 @@ export async function recordPayout(
   });
   const earlier = await findPayout(shop, form.idempotencyKey);
   if (earlier) return earlier;
+  // One payment is one transfer in one currency: a payout mixing them could not match any
+  // single bank or PayPal record the merchant reconciles it against.
+  const currencies = [...new Set(chosen.map((balance) => balance.currency))].sort();
+  if (currencies.length > 1)
+    return { ok: false, errors: { balances: t("payouts.mixedCurrencies", { currencies: currencies.join(", ") }) } };
   try {
     return await sql.transaction(async (tx) => {
       const payoutId = randomUUID();
@@ -287,7 +294,9 @@ export interface PayoutSummary {
   reference: string;
   paidOn: string;
   createdAt: string;
-  lines: { creatorId: string; currency: string; amount: string; records: number }[];
+  /** Set once voided: when, by whom (a staff member's id, when known) and why. */
+  voided: { at: string; by: string | null; reason: string } | null;
+  lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
 export async function listPayouts(shop: string, limit = 50): Promise<PayoutSummary[]> {
@@ -299,13 +308,21 @@ export async function listPayouts(shop: string, limit = 50): Promise<PayoutSumma
         SELECT * FROM "Payout" WHERE "shop" = ${shop} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
     ),
   );
+  const profiles = await creatorProfiles(
+    shop,
+    payouts.flatMap((payout) => payout.lines.map((line) => line.creatorId)),
+  );
   return payouts.map((payout) => ({
     id: payout.id,
     reference: payout.reference,
     paidOn: payout.paidOn.toISOString().slice(0, 10),
     createdAt: payout.createdAt.toISOString(),
+    voided: payout.voidedAt
+      ? { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
+      : null,
     lines: payout.lines.map((line) => ({
       creatorId: line.creatorId,
+      creatorName: profiles.get(line.creatorId)?.name ?? "",
       currency: line.currency,
       amount: formatMoney(line.amountMinor, line.currency),
       records: line.records,
@@ -314,10 +331,16 @@ export async function listPayouts(shop: string, limit = 50): Promise<PayoutSumma
 }
 
 export interface PayoutCsvRow {
+  reference: string;
+  paidOn: string;
   creatorId: string;
+  creatorName: string;
+  creatorEmail: string;
   amount: string;
   currency: string;
   records: number;
+  /** When the payout was voided (ISO time), empty while it stands. */
+  voidedAt: string;
 }
 
 /** One payout's rows for its CSV, or null when the shop has no such payout. */
@@ -333,14 +356,24 @@ export async function payoutRows(
     ),
   );
   if (!payout) return null;
+  const profiles = await creatorProfiles(
+    shop,
+    payout.lines.map((line) => line.creatorId),
+  );
+  const paidOn = payout.paidOn.toISOString().slice(0, 10);
   return {
     reference: payout.reference,
-    paidOn: payout.paidOn.toISOString().slice(0, 10),
+    paidOn,
     rows: payout.lines.map((line) => ({
+      reference: payout.reference,
+      paidOn,
       creatorId: line.creatorId,
+      creatorName: profiles.get(line.creatorId)?.name ?? "",
+      creatorEmail: profiles.get(line.creatorId)?.email ?? "",
       amount: line.amount,
       currency: line.currency,
       records: line.records,
+      voidedAt: payout.voidedAt?.toISOString() ?? "",
     })),
   };
 }
@@ -356,4 +389,131 @@ async function withLines(payouts: Payout[]): Promise<(Payout & { lines: PayoutLi
       ORDER BY "creatorId", "currency"`,
   );
   return payouts.map((payout) => ({ ...payout, lines: lines.filter((line) => line.payoutId === payout.id) }));
+}
+
+const VoidForm = z.object({
+  payoutId: z.string().trim().min(1).max(100),
+  reason: z
+    .string()
+    .trim()
+    .min(1, t("payouts.voidReasonMissing"))
+    .max(500, t("payouts.voidReasonTooLong"))
+    .refine((text) => /^\P{Cc}*$/u.test(text.replace(/\r?\n/g, "")), t("payouts.voidReasonControl")),
+});
+
+export type VoidPayoutResult =
+  { ok: true; payoutId: string; records: number; clawbacks: number } | { ok: false; errors: Record<string, string> };
+
+class VoidRefused extends Error {}
+
+/**
+ * Voids a recorded payout: the merchant says it was not paid (or not as recorded). Its records
+ * go back to approved and the clawbacks it netted back to open, so their balances are due
+ * again; refunds that reached its records after it (clawbacks nobody netted yet) are settled by
+ * the void, since the record's own amount already went down by them and the creator was never
+ * paid it. Each record touched gets a `payout_void` entry of zero naming the payout: the
+ * ledger only grows, and the entry is what says why a paid record is approved again. The
+ * payout stays, marked voided with who, when and why. A record of it whose later refund was
+ * netted by another payout is refused: undoing this payout alone would take that refund twice.
+ */
+export async function voidPayout(
+  shop: string,
+  input: { payoutId: string; reason: string },
+  by: string | null,
+  now: Date = new Date(),
+): Promise<VoidPayoutResult> {
+  const parsed = VoidForm.safeParse(input);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    return { ok: false, errors };
+  }
+  const { payoutId, reason } = parsed.data;
+  try {
+    return await sql.transaction(async (tx) => {
+      const [payout] = await tx.rows<{ voidedAt: unknown }>(
+        Prisma.sql`SELECT "voidedAt" FROM "Payout" WHERE "shop" = ${shop} AND "id" = ${payoutId}`,
+      );
+      if (!payout) throw new VoidRefused(t("payouts.voidNotFound"));
+      // The conditional update is the guard against voiding twice: on PostgreSQL a second void
+      // waits on this row and then finds it voided; on SQLite transactions take turns.
+      const marked = await updateWhere(
+        tx,
+        "Payout",
+        Prisma.sql`"shop" = ${shop} AND "id" = ${payoutId} AND "voidedAt" IS NULL`,
+        { voidedAt: now, voidedBy: by, voidReason: reason },
+      );
+      if (marked === 0) throw new VoidRefused(t("payouts.voidAlready"));
+      const ofPayout = Prisma.sql`"shop" = ${shop} AND "payoutId" = ${payoutId}`;
+      if (dialect === "postgresql")
+        // Held until commit: a refund on one of these records waits, then sees it approved.
+        await tx.rows(Prisma.sql`SELECT "id" FROM "Commission" WHERE ${ofPayout} FOR UPDATE`);
+      const records = await tx.rows<{ id: string }>(
+        Prisma.sql`SELECT "id" FROM "Commission" WHERE ${ofPayout} AND "status" = 'paid'`,
+      );
+      const recordIds = records.map((row) => row.id);
+      const nettedLater =
+        recordIds.length === 0
+          ? []
+          : await tx.rows<{ reference: string; paidOn: unknown }>(Prisma.sql`
+              SELECT DISTINCT p."reference", p."paidOn" FROM "CommissionEntry" e JOIN "Payout" p ON p."id" = e."payoutId"
+              WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" <> ${payoutId}
+                AND e."commissionId" IN (${Prisma.join(recordIds)})`);
+      if (nettedLater.length > 0)
+        throw new VoidRefused(
+          t("payouts.voidNettedLater", {
+            payouts: nettedLater
+              .map((p) => `${p.reference} (${readDate(p.paidOn).toISOString().slice(0, 10)})`)
+              .join(", "),
+          }),
+        );
+      const reopened = await tx.rows<{ id: string; commissionId: string }>(
+        Prisma.sql`SELECT "id", "commissionId" FROM "CommissionEntry" WHERE "shop" = ${shop} AND "kind" = 'clawback' AND "payoutId" = ${payoutId}`,
+      );
+      for (let at = 0; at < recordIds.length; at += IDS_PER_UPDATE) {
+        const ids = Prisma.join(recordIds.slice(at, at + IDS_PER_UPDATE));
+        await updateWhere(tx, "Commission", Prisma.sql`"id" IN (${ids}) AND "status" = 'paid'`, {
+          status: "approved",
+          paidAt: null,
+          payoutId: null,
+        });
+        // Refunds after the payment that no payout netted: the record's amount already shows them.
+        await updateWhere(
+          tx,
+          "CommissionEntry",
+          Prisma.sql`"commissionId" IN (${ids}) AND "kind" = 'clawback' AND "payoutId" IS NULL`,
+          { payoutId },
+        );
+      }
+      for (let at = 0; at < reopened.length; at += IDS_PER_UPDATE) {
+        const ids = Prisma.join(reopened.slice(at, at + IDS_PER_UPDATE).map((row) => row.id));
+        await updateWhere(tx, "CommissionEntry", Prisma.sql`"id" IN (${ids})`, { payoutId: null });
+      }
+      const touched = [...new Set([...recordIds, ...reopened.map((row) => row.commissionId)])];
+      for (let at = 0; at < touched.length; at += IDS_PER_UPDATE) {
+        const batch = await tx.rows<{ id: string; currency: string }>(
+          Prisma.sql`SELECT "id", "currency" FROM "Commission" WHERE "id" IN (${Prisma.join(touched.slice(at, at + IDS_PER_UPDATE))})`,
+        );
+        await insertRows(
+          tx,
+          "CommissionEntry",
+          batch.map(({ id: commissionId, currency }) => ({
+            id: randomUUID(),
+            shop,
+            commissionId,
+            kind: "payout_void",
+            amountMinor: 0n,
+            amount: minorToAmount(0n, currency),
+            eventId: `payout-void:${payoutId}`,
+            payoutId,
+            createdAt: now,
+          })),
+        );
+      }
+      return { ok: true as const, payoutId, records: recordIds.length, clawbacks: reopened.length };
+    });
+  } catch (error) {
+    if (error instanceof VoidRefused) return { ok: false, errors: { void: error.message } };
+    throw error;
+  }
 }

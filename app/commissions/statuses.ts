@@ -5,11 +5,13 @@
 //   approved  --a recorded payout-->                    paid
 //   paid      stays paid: a refund or cancellation after payment is a clawback entry, a
 //             negative balance for the creator that the next payout nets.
+//   paid      --its payout voided-->                    approved   (a payout_void entry of 0
+//             naming the payout says why; the clawbacks that payout netted are open again)
 
 export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback"] as const;
+export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback", "payout_void"] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export function isCommissionStatus(value: unknown): value is CommissionStatus {

@@ -50,6 +50,7 @@ const SHOP_TABLES = [
   "OrderEvent",
   "PayoutLine",
   "Payout",
+  "CreatorProfile",
   "CommissionDay",
   "OrderDiscountCode",
   "CodeDeactivation",

@@ -17,6 +17,7 @@ import {
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
+import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { ResponsiveTable } from "../components/ResponsiveTable";
@@ -101,7 +102,7 @@ export default function CommissionsPage() {
     <RemixLink key="order" to={`/app/orders/${row.verificationId}`}>
       {row.orderName ?? `#${row.orderId}`}
     </RemixLink>,
-    row.creatorId,
+    <CreatorName key="creator" creatorId={row.creatorId} name={row.creatorName} />,
     <span key="tags">
       {row.expectedTag} / {row.arrivedTag || t("common.none")}{" "}
       {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}

@@ -1,33 +1,65 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useLoaderData, useLocation } from "@remix-run/react";
-import { Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
+import { ResponsiveTable } from "../components/ResponsiveTable";
+import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
-import { ResponsiveTable } from "../components/ResponsiveTable";
-import { creatorTotals, CREATORS_LIMIT } from "../commissions/creators.server";
+import { saveCreatorProfile, type SaveProfileResult } from "../commissions/creator-profiles.server";
+import { creatorsPage } from "../commissions/creators.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
-// Per creator and currency: where their commissions stand, from pending to paid, and what is due.
+// Per creator and currency: where their commissions stand, from pending to paid, and what is
+// due; and the name, email and note the merchant keeps for each creator id.
 
 export const meta = adminMeta(t("creators.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const creator = new URL(request.url).searchParams.get("creator")?.trim().slice(0, 200) || null;
-  return json({ creator, rows: await creatorTotals(session.shop, creator), limit: CREATORS_LIMIT });
+  return json(await creatorsPage(session.shop, creator));
 };
 
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const result = await saveCreatorProfile(session.shop, {
+    creatorId: text("creatorId"),
+    name: text("name"),
+    email: text("email"),
+    note: text("note"),
+  });
+  return json<SaveProfileResult>(result, { status: result.ok ? 200 : 400 });
+};
+
+interface Profile {
+  name: string;
+  email: string;
+  note: string;
+}
+
 export default function CreatorsPage() {
-  const { creator, rows, limit } = useLoaderData<typeof loader>();
+  const { creator, rows, profiles, limit } = useLoaderData<typeof loader>();
   const location = useLocation();
   const [search, setSearch] = useState(creator ?? "");
+  const [editing, setEditing] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   return (
     <AdminPage title={t("creators.title")}>
+      {saved ? (
+        <Banner tone="success" onDismiss={() => setSaved(null)}>
+          {t("creators.profileSaved", { creator: saved })}
+        </Banner>
+      ) : null}
       <Card>
         <Form method="get">
           {["embedded", "shop", "host", "locale"].map((name) => {
@@ -58,6 +90,7 @@ export default function CreatorsPage() {
             columnContentTypes={[
               "text",
               "text",
+              "text",
               "numeric",
               "numeric",
               "numeric",
@@ -68,6 +101,7 @@ export default function CreatorsPage() {
             ]}
             headings={[
               t("creators.columnCreator"),
+              t("creators.profileEmail"),
               t("creators.columnCurrency"),
               t("creators.columnRecords"),
               t("creators.columnPending"),
@@ -78,7 +112,17 @@ export default function CreatorsPage() {
               t("creators.columnBalance"),
             ]}
             rows={rows.map((row) => [
-              row.creatorId,
+              <BlockStack key="creator" gap="100" inlineAlign="start">
+                <CreatorName creatorId={row.creatorId} name={profiles[row.creatorId]?.name} />
+                <Button
+                  variant="plain"
+                  onClick={() => setEditing(row.creatorId)}
+                  accessibilityLabel={t("creators.editTitle", { creator: row.creatorId })}
+                >
+                  {t("creators.edit")}
+                </Button>
+              </BlockStack>,
+              profiles[row.creatorId]?.email ?? "",
               row.currency,
               row.records,
               row.pending,
@@ -99,7 +143,84 @@ export default function CreatorsPage() {
           {t("creators.limited", { count: limit })}
         </Text>
       ) : null}
+      {editing ? (
+        <ProfileModal
+          creatorId={editing}
+          profile={profiles[editing]}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setSaved(editing);
+            setEditing(null);
+          }}
+        />
+      ) : null}
     </AdminPage>
+  );
+}
+
+/** Edits one creator's details; the page's data reloads after the save, so the table shows them. */
+function ProfileModal({
+  creatorId,
+  profile,
+  onClose,
+  onSaved,
+}: {
+  creatorId: string;
+  profile: Profile | undefined;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const fetcher = useFetcher<typeof action>();
+  const [name, setName] = useState(profile?.name ?? "");
+  const [email, setEmail] = useState(profile?.email ?? "");
+  const [note, setNote] = useState(profile?.note ?? "");
+  const result = fetcher.data as SaveProfileResult | undefined;
+  const errors = result && !result.ok ? result.errors : {};
+  useEffect(() => {
+    if (fetcher.state === "idle" && result?.ok) onSaved();
+  }, [fetcher.state, result, onSaved]);
+  const save = () => fetcher.submit({ creatorId, name, email, note }, { method: "post" });
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={t("creators.editTitle", { creator: creatorId })}
+      primaryAction={{ content: t("creators.profileSave"), onAction: save, loading: fetcher.state !== "idle" }}
+      secondaryActions={[{ content: t("creators.profileCancel"), onAction: onClose }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="300">
+          {result && !result.ok ? <Banner tone="critical">{t("creators.profileNotSaved")}</Banner> : null}
+          <FormLayout>
+            <TextField
+              label={t("creators.profileName")}
+              value={name}
+              onChange={setName}
+              autoComplete="off"
+              helpText={t("creators.profileNameHelp")}
+              error={errors.name}
+            />
+            <TextField
+              label={t("creators.profileEmail")}
+              type="email"
+              value={email}
+              onChange={setEmail}
+              autoComplete="off"
+              error={errors.email}
+            />
+            <TextField
+              label={t("creators.profileNote")}
+              value={note}
+              onChange={setNote}
+              autoComplete="off"
+              multiline={3}
+              helpText={t("creators.profileNoteHelp")}
+              error={errors.note ?? errors.creatorId}
+            />
+          </FormLayout>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
   );
 }
 

@@ -1,101 +1,159 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, List, Text, TextField } from "@shopify/polaris";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Checkbox,
+  FormLayout,
+  InlineStack,
+  List,
+  Modal,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { Fragment, useEffect, useRef, useState } from "react";
 import type { BannerHandles } from "@shopify/polaris";
-import { Fragment, useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
+import { ResponsiveTable } from "../components/ResponsiveTable";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
+import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
-import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
-import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
-import { listPayouts, payableBalances, recordPayout, type RecordPayoutResult } from "../commissions/payouts.server";
+import { payoutsAction, payoutsPage, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
+import { formatMoney } from "../units/money";
+import { formatTime } from "../units/times";
 
-// Payouts: choose approved balances, record the payment with a reference and a date. Each
-// page load carries a fresh form token (the payout's idempotency key): submitting the same
-// form twice finds the payout already recorded instead of paying again. Each chosen balance is
-// sent with the amount shown beside it, what the merchant paid: one that changed since is
-// refused, and the choices are cleared so the merchant looks again.
+// Payouts: choose approved balances of one currency, review them in a confirmation that names
+// every creator and amount, and record the payment with a reference and a date. Each page load
+// carries a fresh form token (the payout's idempotency key): submitting the same form twice
+// finds the payout already recorded instead of paying again. Each chosen balance is sent with
+// the amount shown beside it, what the merchant paid: one that changed since is refused, and
+// every refusal clears the choices so nothing the merchant has not looked at again is paid.
+// A recorded payout can be voided (with a reason), never edited.
 
 export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const [balances, payouts] = await Promise.all([payableBalances(session.shop), listPayouts(session.shop)]);
-  return json({ balances, payouts, formToken: crypto.randomUUID(), today: new Date().toISOString().slice(0, 10) });
+  return json(await payoutsPage(session.shop));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const form = await request.formData();
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const result = await recordPayout(session.shop, {
-    idempotencyKey: text("formToken"),
-    reference: text("reference"),
-    paidOn: text("paidOn"),
-    balances: form
-      .getAll("balance")
-      .filter((key): key is string => typeof key === "string")
-      .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
-  });
-  return json<RecordPayoutResult>(result, { status: result.ok ? 200 : 400 });
+  const context = await authenticate.admin(request);
+  const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+  const result = await payoutsAction(context.session.shop, await request.formData(), staffId);
+  return json<PayoutsActionResult>(result, { status: result.ok ? 200 : 400 });
 };
 
+interface Balance {
+  key: string;
+  creatorId: string;
+  currency: string;
+  balance: string;
+  balanceMinor: string;
+  records: number;
+}
+
+/** What is chosen, per currency, summed exactly from the minor units the page was given. */
+function totalsOf(chosen: Balance[]): { currency: string; total: string }[] {
+  const sums = new Map<string, bigint>();
+  for (const b of chosen) sums.set(b.currency, (sums.get(b.currency) ?? 0n) + BigInt(b.balanceMinor));
+  return [...sums.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([currency, minor]) => ({ currency, total: formatMoney(minor, currency) }));
+}
+
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as RecordPayoutResult | undefined;
+  const { balances, payouts, formToken, today, names } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as PayoutsActionResult | undefined;
   const navigation = useNavigation();
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
   const submitting = navigation.state === "submitting";
   const [chosen, setChosen] = useState<string[]>([]);
   const [reference, setReference] = useState("");
   const [paidOn, setPaidOn] = useState(today);
-  const errors = result && !result.ok ? result.errors : {};
-
-  // A recorded payout empties the form; its balances are gone from the reloaded list. Balances
-  // that changed (or are gone) are chosen again only after the merchant has looked at them.
-  useEffect(() => {
-    if (result?.ok) {
-      setChosen([]);
-      setReference("");
-    } else if (result?.errors.balances) setChosen([]);
-  }, [result]);
-  const shownOf = (key: string) => balances.find((b) => b.key === key)?.balanceMinor ?? "";
-
+  const [confirming, setConfirming] = useState(false);
+  const [referenceHint, setReferenceHint] = useState<string | undefined>();
+  const recordResult = result?.intent === "record" ? result : undefined;
+  const voidResult = result?.intent === "void" ? result : undefined;
+  const errors = recordResult && !recordResult.ok ? recordResult.errors : {};
   const answer = useFocusOnAnswer<BannerHandles>(result);
+
+  // A recorded payout empties the form; its balances are gone from the reloaded list. Any
+  // refusal clears the choices too: a balance left chosen would otherwise ride silently into
+  // the next submit, though the merchant has not looked at it again.
+  useEffect(() => {
+    if (!recordResult) return;
+    setConfirming(false);
+    setChosen([]);
+    if (recordResult.ok) setReference("");
+  }, [recordResult]);
+
+  const chosenBalances = balances.filter((b) => chosen.includes(b.key));
+  const totals = totalsOf(chosenBalances);
+  const mixed = totals.length > 1;
+  const recordCount = chosenBalances.reduce((sum, b) => sum + b.records, 0);
 
   const toggle = (key: string, on: boolean) =>
     setChosen((keys) => (on ? [...new Set([...keys, key])] : keys.filter((k) => k !== key)));
 
+  const review = () => {
+    if (!reference.trim()) {
+      setReferenceHint(t("payouts.referenceMissing"));
+      return;
+    }
+    setReferenceHint(undefined);
+    setConfirming(true);
+  };
+  const record = () => {
+    if (formRef.current) submit(formRef.current, { method: "post" });
+  };
+
   return (
     <AdminPage title={t("payouts.title")}>
-      {result?.ok ? (
-        <Banner ref={answer} tone={result.duplicate ? "info" : "success"}>
-          {result.duplicate ? t("payouts.duplicate") : t("payouts.recorded", { count: result.lines })}
+      {recordResult?.ok ? (
+        <Banner ref={answer} tone={recordResult.duplicate ? "info" : "success"}>
+          {recordResult.duplicate ? t("payouts.duplicate") : t("payouts.recorded", { count: recordResult.lines })}
         </Banner>
       ) : null}
-      {result && !result.ok ? (
+      {recordResult && !recordResult.ok ? (
         <Banner
           ref={answer}
           tone="critical"
           title={t(errors.reference || errors.paidOn ? "payouts.fixErrors" : "payouts.notRecorded")}
         >
-          {errors.balances ? <Text as="p">{errors.balances}</Text> : null}
+          <BlockStack gap="100">
+            {errors.balances ? <Text as="p">{errors.balances}</Text> : null}
+            <Text as="p">{t("payouts.choicesCleared")}</Text>
+          </BlockStack>
+        </Banner>
+      ) : null}
+      {voidResult?.ok ? (
+        <Banner ref={answer} tone="success">
+          {t("payouts.voidDone", { count: voidResult.records })}
+        </Banner>
+      ) : null}
+      {voidResult && !voidResult.ok ? (
+        <Banner ref={answer} tone="critical" title={t("payouts.voidFailed")}>
+          <Text as="p">{voidResult.errors.void ?? voidResult.errors.reason ?? voidResult.errors.payoutId}</Text>
         </Banner>
       ) : null}
 
-      <Form method="post" data-testid="payout-form">
+      <Form method="post" ref={formRef} data-testid="payout-form">
+        <input type="hidden" name="intent" value="record" />
         <input type="hidden" name="formToken" value={formToken} />
-        {chosen.map((key) => (
-          <Fragment key={key}>
-            <input type="hidden" name="balance" value={key} />
-            <input type="hidden" name={`shown:${key}`} value={shownOf(key)} />
+        {chosenBalances.map((b) => (
+          <Fragment key={b.key}>
+            <input type="hidden" name="balance" value={b.key} />
+            <input type="hidden" name={`shown:${b.key}`} value={b.balanceMinor} />
           </Fragment>
         ))}
         <BlockStack gap="400">
@@ -131,7 +189,7 @@ export default function PayoutsPage() {
                       {t("payouts.notPayable")}
                     </Text>
                   ),
-                  b.creatorId,
+                  <CreatorName key="creator" creatorId={b.creatorId} name={names[b.creatorId]} />,
                   b.approved,
                   b.owed,
                   b.balance,
@@ -139,6 +197,29 @@ export default function PayoutsPage() {
                 ])}
               />
             )}
+            <div role="status" data-testid="selected-total">
+              {totals.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  {t("payouts.selectedNone")}
+                </Text>
+              ) : (
+                <BlockStack gap="100">
+                  <Text as="p" variant="headingSm">
+                    {t("payouts.selectedCount", { count: chosenBalances.length })}
+                  </Text>
+                  {totals.map((total) => (
+                    <Text as="p" key={total.currency}>
+                      {t("payouts.selectedTotal", { total: total.total })}
+                    </Text>
+                  ))}
+                </BlockStack>
+              )}
+            </div>
+            {mixed ? (
+              <Banner tone="warning">
+                {t("payouts.mixedWarning", { currencies: totals.map((total) => total.currency).join(", ") })}
+              </Banner>
+            ) : null}
           </SectionCard>
           <SectionCard title={t("payouts.submit")}>
             <FormLayout>
@@ -149,7 +230,7 @@ export default function PayoutsPage() {
                 onChange={setReference}
                 autoComplete="off"
                 helpText={t("payouts.referenceHelp")}
-                error={errors.reference}
+                error={errors.reference ?? referenceHint}
               />
               <TextField
                 label={t("payouts.paidOn")}
@@ -162,13 +243,43 @@ export default function PayoutsPage() {
               />
             </FormLayout>
             <InlineStack align="end">
-              <Button submit variant="primary" loading={submitting} disabled={chosen.length === 0}>
-                {t("payouts.submit")}
+              <Button variant="primary" onClick={review} disabled={chosen.length === 0 || mixed}>
+                {t("payouts.review")}
               </Button>
             </InlineStack>
           </SectionCard>
         </BlockStack>
       </Form>
+
+      <Modal
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={t("payouts.confirmTitle")}
+        primaryAction={{ content: t("payouts.confirmSubmit"), onAction: record, loading: submitting }}
+        secondaryActions={[{ content: t("payouts.confirmCancel"), onAction: () => setConfirming(false) }]}
+      >
+        <Modal.Section>
+          <BlockStack gap="300">
+            <Text as="p">
+              {t("payouts.confirmIntro", { total: totals[0]?.total ?? "", reference: reference.trim(), date: paidOn })}
+            </Text>
+            <List>
+              {chosenBalances.map((b) => (
+                <List.Item key={b.key}>
+                  {t("payouts.confirmLine", {
+                    creator: names[b.creatorId] ? `${names[b.creatorId]} (${b.creatorId})` : b.creatorId,
+                    amount: b.balance,
+                    count: b.records,
+                  })}
+                </List.Item>
+              ))}
+            </List>
+            <Text as="p" fontWeight="semibold">
+              {t("payouts.confirmWarning", { count: recordCount })}
+            </Text>
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
 
       <SectionCard title={t("payouts.history")}>
         {payouts.length === 0 ? (
@@ -177,15 +288,34 @@ export default function PayoutsPage() {
           payouts.map((payout) => (
             <BlockStack key={payout.id} gap="100">
               <InlineStack align="space-between" blockAlign="center">
-                <Text as="h3" variant="headingSm">
-                  {t("payouts.historyRow", { date: payout.paidOn, reference: payout.reference })}
-                </Text>
-                <PayoutCsvButton payoutId={payout.id} />
+                <InlineStack gap="200" blockAlign="center">
+                  <Text as="h3" variant="headingSm">
+                    {t("payouts.historyRow", { date: payout.paidOn, reference: payout.reference })}
+                  </Text>
+                  {payout.voided ? <Badge tone="critical">{t("payouts.voided")}</Badge> : null}
+                </InlineStack>
+                <InlineStack gap="200">
+                  <PayoutCsvButton payoutId={payout.id} />
+                  {payout.voided ? null : (
+                    <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOn} />
+                  )}
+                </InlineStack>
               </InlineStack>
+              {payout.voided ? (
+                <Text as="p" tone="critical">
+                  {t("payouts.voidedRow", {
+                    time: formatTime(payout.voided.at),
+                    by: payout.voided.by ?? t("payouts.voidedByUnknown"),
+                    reason: payout.voided.reason,
+                  })}
+                </Text>
+              ) : null}
               <List>
                 {payout.lines.map((line) => (
                   <List.Item key={`${line.creatorId}-${line.currency}`}>
-                    {t("payouts.lineRow", { creator: line.creatorId, amount: line.amount, count: line.records })}
+                    <CreatorName creatorId={line.creatorId} name={line.creatorName} />
+                    {": "}
+                    {t("payouts.lineAmount", { amount: line.amount, count: line.records })}
                   </List.Item>
                 ))}
               </List>
@@ -194,6 +324,53 @@ export default function PayoutsPage() {
         )}
       </SectionCard>
     </AdminPage>
+  );
+}
+
+/** Void asks why, in a confirmation that says what voiding does; it cannot be undone. */
+function VoidPayoutButton({ payoutId, reference, paidOn }: { payoutId: string; reference: string; paidOn: string }) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [hint, setHint] = useState<string | undefined>();
+  const voiding = navigation.state === "submitting" && navigation.formData?.get("payoutId") === payoutId;
+  const confirm = () => {
+    if (!reason.trim()) {
+      setHint(t("payouts.voidReasonMissing"));
+      return;
+    }
+    submit({ intent: "void", payoutId, reason }, { method: "post" });
+    setOpen(false);
+  };
+  return (
+    <>
+      <Button tone="critical" variant="secondary" onClick={() => setOpen(true)} loading={voiding}>
+        {t("payouts.void")}
+      </Button>
+      <Modal
+        open={open}
+        onClose={() => setOpen(false)}
+        title={t("payouts.voidTitle", { reference, date: paidOn })}
+        primaryAction={{ content: t("payouts.voidSubmit"), destructive: true, onAction: confirm }}
+        secondaryActions={[{ content: t("payouts.voidCancel"), onAction: () => setOpen(false) }]}
+      >
+        <Modal.Section>
+          <BlockStack gap="300">
+            <Text as="p">{t("payouts.voidBody")}</Text>
+            <TextField
+              label={t("payouts.voidReason")}
+              value={reason}
+              onChange={setReason}
+              autoComplete="off"
+              multiline={2}
+              helpText={t("payouts.voidReasonHelp")}
+              error={hint}
+            />
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
+    </>
   );
 }
 

@@ -1,6 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Form,
+  useActionData,
+  useBeforeUnload,
+  useBlocker,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+} from "@remix-run/react";
 import {
   Banner,
   BlockStack,
@@ -12,19 +20,17 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import type { BannerHandles } from "@shopify/polaris";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { PageError } from "../components/PageError";
-import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { SectionCard } from "../components/SectionCard";
 import { formatTime } from "../units/times";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
 import { formatCreatorRatesText } from "../settings/creator-rates";
 import { DEFAULT_SETTINGS } from "../settings/defaults";
-import { getPublicSettings } from "../settings/shop-settings.server";
+import { getPublicSettings, type PublicSettings } from "../settings/shop-settings.server";
 import { testConnection, type ConnectionResult } from "../settings/test-connection.server";
 import { authenticate } from "../shopify.server";
 
@@ -84,6 +90,54 @@ function keyFieldMessage(result: ConnectionResult | undefined): string | undefin
   return connectionMessage(result).text;
 }
 
+/** The form's fields as text, the way the inputs hold them; the key field always starts empty. */
+function formValues(settings: Omit<PublicSettings, "credentialsRejectedAt" | "apiKeyLast4"> | null | undefined) {
+  return {
+    clickServiceUrl: settings?.clickServiceUrl ?? "",
+    apiKey: "",
+    tagParams: (settings?.tagParams ?? DEFAULT_SETTINGS.tagParams).join(", "),
+    hijackTag: settings?.hijackTag ?? DEFAULT_SETTINGS.hijackTag,
+    commissionRate: settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate,
+    orderValueBasis: (settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis) as string,
+    autoVerify: settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify,
+    attributionWindowDays: String(settings?.attributionWindowDays ?? DEFAULT_SETTINGS.attributionWindowDays),
+    landingLookupsPerHour: String(settings?.landingLookupsPerHour ?? DEFAULT_SETTINGS.landingLookupsPerHour),
+    holdDays: String(settings?.holdDays ?? DEFAULT_SETTINGS.holdDays),
+    creatorRates: formatCreatorRatesText(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates),
+  };
+}
+
+type FieldName = keyof ReturnType<typeof formValues>;
+
+/** Each field's label, in the order the form shows them: the error banner lists them so. */
+const FIELD_LABELS: [FieldName, string][] = [
+  ["clickServiceUrl", "settings.serviceUrl"],
+  ["apiKey", "settings.apiKey"],
+  ["tagParams", "settings.tagParams"],
+  ["hijackTag", "settings.hijackTag"],
+  ["commissionRate", "settings.commissionRate"],
+  ["orderValueBasis", "settings.orderValueBasis"],
+  ["autoVerify", "settings.autoVerify"],
+  ["attributionWindowDays", "settings.attributionWindowDays"],
+  ["landingLookupsPerHour", "settings.landingLookupsPerHour"],
+  ["holdDays", "settings.holdDays"],
+  ["creatorRates", "settings.creatorRates"],
+];
+
+const fieldId = (name: string) => `settings-field-${name}`;
+
+const SAVE_BAR_ID = "settings-save-bar";
+
+/**
+ * App Bridge as the page finds it. Older App Bridge versions (and admin surfaces without a save
+ * bar or toasts) lack these, so every use is optional and the page keeps its own Save button,
+ * banners and the browser's own leave prompt.
+ */
+function appBridge(): { saveBar?: Partial<typeof shopify.saveBar>; toast?: Partial<typeof shopify.toast> } {
+  if (typeof window === "undefined") return {};
+  return (window as { shopify?: Partial<typeof shopify> }).shopify ?? {};
+}
+
 export default function SettingsPage() {
   const { settings } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -92,34 +146,78 @@ export default function SettingsPage() {
   const tester = useFetcher<typeof action>();
   const testData = tester.data as ActionData | undefined;
   const formRef = useRef<HTMLFormElement>(null);
+  const errorBannerRef = useRef<HTMLDivElement>(null);
 
-  const [serviceUrl, setServiceUrl] = useState(settings?.clickServiceUrl ?? "");
-  const [apiKey, setApiKey] = useState("");
-  const [tagParams, setTagParams] = useState((settings?.tagParams ?? DEFAULT_SETTINGS.tagParams).join(", "));
-  const [hijackTag, setHijackTag] = useState(settings?.hijackTag ?? DEFAULT_SETTINGS.hijackTag);
-  const [rate, setRate] = useState(settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate);
-  const [basis, setBasis] = useState<string>(settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis);
-  const [autoVerify, setAutoVerify] = useState(settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify);
-  const [windowDays, setWindowDays] = useState(
-    String(settings?.attributionWindowDays ?? DEFAULT_SETTINGS.attributionWindowDays),
-  );
-  const [lookupsPerHour, setLookupsPerHour] = useState(
-    String(settings?.landingLookupsPerHour ?? DEFAULT_SETTINGS.landingLookupsPerHour),
-  );
-  // The commission ledger's hold and per-creator rates.
-  const [holdDays, setHoldDays] = useState(String(settings?.holdDays ?? DEFAULT_SETTINGS.holdDays));
-  const [creatorRates, setCreatorRates] = useState(
-    formatCreatorRatesText(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates),
-  );
+  const [values, setValues] = useState(() => formValues(settings));
+  const set =
+    <K extends FieldName>(name: K) =>
+    (value: ReturnType<typeof formValues>[K]) =>
+      setValues((current) => ({ ...current, [name]: value }));
+  const {
+    clickServiceUrl: serviceUrl,
+    apiKey,
+    tagParams,
+    hijackTag,
+    commissionRate: rate,
+    orderValueBasis: basis,
+    autoVerify,
+    attributionWindowDays: windowDays,
+    landingLookupsPerHour: lookupsPerHour,
+    holdDays,
+    creatorRates,
+  } = values;
+  const baseline = formValues(settings);
+  const dirty = (Object.keys(baseline) as FieldName[]).some((name) => values[name] !== baseline[name]);
 
-  // After a successful save the key field empties again: the key is never kept in the page.
+  // Known after hydration only: the server cannot tell which App Bridge the admin runs.
+  const [hasSaveBar, setHasSaveBar] = useState(false);
+  useEffect(() => setHasSaveBar(typeof appBridge().saveBar?.show === "function"), []);
+
+  // After a successful save the fields show what was stored (the key field empties again: the
+  // key is never kept in the page) and a toast says so; a refused save moves focus to the list
+  // of what to fix, so a keyboard or screen reader user starts there.
   useEffect(() => {
-    if (saved?.ok) setApiKey("");
+    if (saved?.ok) {
+      setValues(formValues(saved.settings));
+      appBridge().toast?.show?.(t("settings.savedToast"));
+    } else if (saved) errorBannerRef.current?.focus();
   }, [saved]);
 
-  const answer = useFocusOnAnswer<BannerHandles>(saved);
-  const errors = saved && !saved.ok ? saved.errors : {};
+  useEffect(() => {
+    if (!hasSaveBar) return;
+    const saveBar = appBridge().saveBar;
+    void (dirty ? saveBar?.show?.(SAVE_BAR_ID) : saveBar?.hide?.(SAVE_BAR_ID));
+  }, [dirty, hasSaveBar]);
+
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  // Leaving the page inside the app with unsaved changes asks first: App Bridge's own
+  // confirmation where it has one, the browser's otherwise.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !saving && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    const leaveConfirmation = appBridge().saveBar?.leaveConfirmation;
+    if (typeof leaveConfirmation === "function") void leaveConfirmation().then(() => blocker.proceed());
+    else if (window.confirm(t("settings.leaveConfirm"))) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (dirty && !hasSaveBar) event.preventDefault();
+      },
+      [dirty, hasSaveBar],
+    ),
+  );
+
+  const discard = () => setValues(formValues(settings));
+  const submitForm = () => formRef.current?.requestSubmit();
+
+  const errors: Partial<Record<string, string>> = saved && !saved.ok ? saved.errors : {};
+  const wrongFields = FIELD_LABELS.filter(([name]) => errors[name]);
+  // An error about no single field (should the server ever send one) is listed without a link.
+  const otherErrors = Object.entries(errors).filter(([name]) => !FIELD_LABELS.some(([known]) => known === name));
   const testing = tester.state !== "idle";
   const connection = testData?.intent === "test" ? connectionMessage(testData.result) : null;
   const keyTestMessage = testData?.intent === "test" ? keyFieldMessage(testData.result) : undefined;
@@ -134,8 +232,46 @@ export default function SettingsPage() {
 
   return (
     <AdminPage title={t("settings.title")}>
-      {saved?.ok ? (
-        <Banner ref={answer} tone="success" title={t("settings.saved")}>
+      {saved && !saved.ok ? (
+        <div ref={errorBannerRef} tabIndex={-1} data-testid="settings-errors">
+          <Banner tone="critical" title={t("settings.fixErrors")}>
+            <BlockStack gap="100">
+              <Text as="p">{t("settings.fixErrorsIntro")}</Text>
+              <ul>
+                {wrongFields.map(([name, label]) => (
+                  <li key={name}>
+                    <a
+                      href={`#${fieldId(name)}`}
+                      onClick={(event) => {
+                        event.preventDefault();
+                        document.getElementById(fieldId(name))?.focus();
+                      }}
+                    >
+                      {t(label)}
+                    </a>
+                    {`: ${errors[name]}`}
+                  </li>
+                ))}
+                {otherErrors.map(([name, message]) => (
+                  <li key={name}>{message}</li>
+                ))}
+              </ul>
+            </BlockStack>
+          </Banner>
+        </div>
+      ) : null}
+      {hasSaveBar ? (
+        <ui-save-bar id={SAVE_BAR_ID}>
+          {/* App Bridge reads the save bar's buttons by their HTML attributes, variant among them. */}
+          {/* eslint-disable-next-line react/no-unknown-property */}
+          <button variant="primary" onClick={submitForm} loading={saving ? "" : undefined}>
+            {t("settings.save")}
+          </button>
+          <button onClick={discard}>{t("settings.discard")}</button>
+        </ui-save-bar>
+      ) : null}
+      {saved?.ok && (saved.requeued > 0 || typeof appBridge().toast?.show !== "function") ? (
+        <Banner tone="success" title={t("settings.saved")}>
           {saved.requeued > 0 ? <Text as="p">{t("settings.savedRequeued", { count: saved.requeued })}</Text> : null}
         </Banner>
       ) : null}
@@ -144,7 +280,6 @@ export default function SettingsPage() {
           <Text as="p">{t("settings.storefrontWarningBody", { message: saved.storefront.message })}</Text>
         </Banner>
       ) : null}
-      {saved && !saved.ok ? <Banner ref={answer} tone="critical" title={t("settings.fixErrors")} /> : null}
       {settings?.credentialsRejectedAt && !saved?.ok ? (
         <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
           <Text as="p">
@@ -163,7 +298,8 @@ export default function SettingsPage() {
                 label={t("settings.serviceUrl")}
                 name="clickServiceUrl"
                 value={serviceUrl}
-                onChange={setServiceUrl}
+                onChange={set("clickServiceUrl")}
+                id={fieldId("clickServiceUrl")}
                 autoComplete="url"
                 helpText={t("settings.serviceUrlHelp")}
                 error={errors.clickServiceUrl}
@@ -173,7 +309,8 @@ export default function SettingsPage() {
                 name="apiKey"
                 type="password"
                 value={apiKey}
-                onChange={setApiKey}
+                onChange={set("apiKey")}
+                id={fieldId("apiKey")}
                 autoComplete="off"
                 helpText={
                   last4 ? t("settings.apiKeyHelpStored", { masked: `••••${last4}` }) : t("settings.apiKeyHelpNew")
@@ -200,7 +337,8 @@ export default function SettingsPage() {
                 label={t("settings.tagParams")}
                 name="tagParams"
                 value={tagParams}
-                onChange={setTagParams}
+                onChange={set("tagParams")}
+                id={fieldId("tagParams")}
                 autoComplete="off"
                 helpText={t("settings.tagParamsHelp")}
                 error={errors.tagParams}
@@ -209,7 +347,8 @@ export default function SettingsPage() {
                 label={t("settings.hijackTag")}
                 name="hijackTag"
                 value={hijackTag}
-                onChange={setHijackTag}
+                onChange={set("hijackTag")}
+                id={fieldId("hijackTag")}
                 autoComplete="off"
                 helpText={t("settings.hijackTagHelp")}
                 error={errors.hijackTag}
@@ -222,7 +361,8 @@ export default function SettingsPage() {
                 label={t("settings.commissionRate")}
                 name="commissionRate"
                 value={rate}
-                onChange={setRate}
+                onChange={set("commissionRate")}
+                id={fieldId("commissionRate")}
                 suffix="%"
                 inputMode="decimal"
                 autoComplete="off"
@@ -233,14 +373,16 @@ export default function SettingsPage() {
                 name="orderValueBasis"
                 options={BASIS_OPTIONS}
                 value={basis}
-                onChange={setBasis}
+                onChange={set("orderValueBasis")}
+                id={fieldId("orderValueBasis")}
                 error={errors.orderValueBasis}
               />
               <Checkbox
                 label={t("settings.autoVerify")}
                 helpText={t("settings.autoVerifyHelp")}
                 checked={autoVerify}
-                onChange={setAutoVerify}
+                onChange={set("autoVerify")}
+                id={fieldId("autoVerify")}
                 error={errors.autoVerify}
               />
             </FormLayout>
@@ -256,7 +398,8 @@ export default function SettingsPage() {
                   helpText={t("settings.attributionWindowDaysHelp")}
                   name="attributionWindowDays"
                   value={windowDays}
-                  onChange={setWindowDays}
+                  onChange={set("attributionWindowDays")}
+                  id={fieldId("attributionWindowDays")}
                   suffix={t("settings.days")}
                   inputMode="numeric"
                   autoComplete="off"
@@ -267,7 +410,8 @@ export default function SettingsPage() {
                   helpText={t("settings.landingLookupsPerHourHelp")}
                   name="landingLookupsPerHour"
                   value={lookupsPerHour}
-                  onChange={setLookupsPerHour}
+                  onChange={set("landingLookupsPerHour")}
+                  id={fieldId("landingLookupsPerHour")}
                   inputMode="numeric"
                   autoComplete="off"
                   error={errors.landingLookupsPerHour}
@@ -281,7 +425,8 @@ export default function SettingsPage() {
                 label={t("settings.holdDays")}
                 name="holdDays"
                 value={holdDays}
-                onChange={setHoldDays}
+                onChange={set("holdDays")}
+                id={fieldId("holdDays")}
                 suffix={t("settings.holdDaysSuffix")}
                 inputMode="numeric"
                 autoComplete="off"
@@ -292,7 +437,8 @@ export default function SettingsPage() {
                 label={t("settings.creatorRates")}
                 name="creatorRates"
                 value={creatorRates}
-                onChange={setCreatorRates}
+                onChange={set("creatorRates")}
+                id={fieldId("creatorRates")}
                 multiline={4}
                 autoComplete="off"
                 placeholder="cr_alice = 12.5"

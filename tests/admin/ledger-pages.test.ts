@@ -138,6 +138,42 @@ describe("Creators", () => {
     const response = await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP, { token: null }));
     expect([302, 401]).toContain(response.status);
   });
+
+  it("keeps a name, email and note per creator, refusing a wrong field with 400 and saving nothing", async () => {
+    const save = (form: Record<string, string>) =>
+      call(creatorsRoute.action as never, adminRequest("/app/creators", SHOP, { form }));
+    const refused = await save({ creatorId: "cr_alice", name: "Alice\nLiddell", email: "alice@", note: "" });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      ok: false,
+      creatorId: "cr_alice",
+      errors: {
+        name: "The name cannot contain line breaks or control characters.",
+        email: "Enter an email address like name@example.com, or leave it empty.",
+      },
+    });
+    expect(await prisma.creatorProfile.count({ where: { shop: SHOP } })).toBe(0);
+    expect((await save({ creatorId: "", name: "x", email: "", note: "" })).status).toBe(400);
+
+    const saved = await save({
+      creatorId: "cr_alice",
+      name: " Alice Liddell ",
+      email: "alice@example.com",
+      note: "pays by wire",
+    });
+    expect(saved.status).toBe(200);
+    const page = await json<{ profiles: Record<string, unknown> }>(
+      await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP)),
+    );
+    expect(page.profiles).toEqual({
+      cr_alice: { creatorId: "cr_alice", name: "Alice Liddell", email: "alice@example.com", note: "pays by wire" },
+    });
+    // Only in its own shop.
+    const elsewhere = await json<{ profiles: Record<string, unknown> }>(
+      await call(creatorsRoute.loader as never, adminRequest("/app/creators", OTHER)),
+    );
+    expect(elsewhere.profiles).toEqual({});
+  });
 });
 
 describe("Payouts", () => {
@@ -241,9 +277,9 @@ describe("Payouts", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="payout-2026-11-21.csv"');
     expect((await response.text()).split("\r\n")).toEqual([
-      "Creator,Amount,Currency,Records",
-      `"'=HYPERLINK(""http://evil"",""x"")",1.00,USD,1`,
-      "cr_alice,6.00,USD,2",
+      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)",
+      `Wire 2026-11,2026-11-21,"'=HYPERLINK(""http://evil"",""x"")",,,1.00,USD,1,`,
+      "Wire 2026-11,2026-11-21,cr_alice,Alice Liddell,alice@example.com,6.00,USD,2,",
       "",
     ]);
     const elsewhere = await call(
@@ -267,5 +303,62 @@ describe("the order page", () => {
       ["credit", "3.00"],
       ["clawback", "-1.00"],
     ]);
+  });
+});
+
+describe("Payouts: currencies and voiding", () => {
+  it("refuses balances in two currencies with 400, recording nothing", async () => {
+    const body = new URLSearchParams({ formToken: "token-mixed-001", reference: "batch", paidOn: "2026-11-22" });
+    for (const [key, shown] of [
+      ["EUR:cr_alice", "1000"],
+      [`USD:${INJECTED}`, "100"],
+    ]) {
+      body.append("balance", key!);
+      body.append(`shown:${key}`, shown!);
+    }
+    const request = adminRequest("/app/payouts", SHOP);
+    const response = await call(
+      payoutsRoute.action as never,
+      new Request(request.url, {
+        method: "POST",
+        headers: {
+          authorization: request.headers.get("authorization")!,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body,
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      intent: "record",
+      ok: false,
+      errors: { balances: expect.stringContaining("you chose balances in EUR, USD") },
+    });
+    expect(await prisma.payout.count({ where: { shop: SHOP, idempotencyKey: "token-mixed-001" } })).toBe(0);
+  });
+
+  it("voids a payout once, in its own shop only, and answers a second void with 400", async () => {
+    const payout = await prisma.payout.findFirstOrThrow({ where: { shop: SHOP } });
+    const voidIt = (shop: string, reason = "the transfer bounced") =>
+      call(
+        payoutsRoute.action as never,
+        adminRequest("/app/payouts", shop, { form: { intent: "void", payoutId: payout.id, reason } }),
+      );
+    expect((await voidIt(OTHER)).status).toBe(400);
+    expect((await voidIt(SHOP, "")).status).toBe(400);
+    const voided = await voidIt(SHOP);
+    expect(voided.status).toBe(200);
+    expect(await voided.json()).toMatchObject({ intent: "void", ok: true, records: 3, clawbacks: 1 });
+    const again = await voidIt(SHOP);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({
+      intent: "void",
+      ok: false,
+      errors: { void: "This payout was already voided; nothing changed." },
+    });
+    const page = await json<{ payouts: { id: string; voided: { reason: string } | null }[] }>(
+      await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)),
+    );
+    expect(page.payouts.find((p) => p.id === payout.id)?.voided).toMatchObject({ reason: "the transfer bounced" });
   });
 });

@@ -19,6 +19,8 @@ const row: LedgerRow = {
   rate: "10",
   amount: "12.00",
   status: "pending",
+  creatorName: "Alice Liddell",
+  creatorEmail: "alice@example.com",
 };
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
@@ -30,9 +32,9 @@ async function text(stream: NodeJS.ReadableStream): Promise<string> {
 describe("ledgerCsvStream", () => {
   it("writes the header and each row in column order, CRLF-terminated, yes/no for redirected", async () => {
     expect(await text(ledgerCsvStream([row, { ...row, redirected: false, orderName: "#1002" }]))).toBe(
-      "Recorded at (UTC),Order,Order ID,Creator,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status\r\n" +
-        "2026-01-01T00:00:00.000Z,#1001,820982911946154508,cr_alice,alice-20,honey-77,yes,120.00,USD,10,12.00,pending\r\n" +
-        "2026-01-01T00:00:00.000Z,#1002,820982911946154508,cr_alice,alice-20,honey-77,no,120.00,USD,10,12.00,pending\r\n",
+      "Recorded at (UTC),Order,Order ID,Creator,Creator name,Creator email,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status\r\n" +
+        "2026-01-01T00:00:00.000Z,#1001,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending\r\n" +
+        "2026-01-01T00:00:00.000Z,#1002,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,no,120.00,USD,10,12.00,pending\r\n",
     );
   });
 
@@ -43,18 +45,28 @@ describe("ledgerCsvStream", () => {
   it("leaves a missing value empty, never 'null'", async () => {
     const lines = (await text(ledgerCsvStream([{ ...row, orderName: null }]))).split("\r\n");
     expect(lines[1]).toBe(
-      "2026-01-01T00:00:00.000Z,,820982911946154508,cr_alice,alice-20,honey-77,yes,120.00,USD,10,12.00,pending",
+      "2026-01-01T00:00:00.000Z,,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending",
     );
   });
 
   it("guards every outside-supplied column against formulas", async () => {
     const lines = (
       await text(
-        ledgerCsvStream([{ ...row, creatorId: "=cmd()", expectedTag: "+1", arrivedTag: "@A1", orderName: "-2" }]),
+        ledgerCsvStream([
+          {
+            ...row,
+            creatorId: "=cmd()",
+            creatorName: "=HYPERLINK()",
+            creatorEmail: "@x",
+            expectedTag: "+1",
+            arrivedTag: "@A1",
+            orderName: "-2",
+          },
+        ]),
       )
     ).split("\r\n");
     expect(lines[1]).toBe(
-      "2026-01-01T00:00:00.000Z,'-2,820982911946154508,'=cmd(),'+1,'@A1,yes,120.00,USD,10,12.00,pending",
+      "2026-01-01T00:00:00.000Z,'-2,820982911946154508,'=cmd(),'=HYPERLINK(),'@x,'+1,'@A1,yes,120.00,USD,10,12.00,pending",
     );
   });
 
@@ -69,20 +81,44 @@ describe("ledgerCsvStream", () => {
 });
 
 describe("payoutCsvStream", () => {
-  it("writes one guarded row per creator and currency", async () => {
+  const line = {
+    reference: "Wire 77",
+    paidOn: "2026-11-20",
+    creatorId: "cr_alice",
+    creatorName: "Alice Liddell",
+    creatorEmail: "alice@example.com",
+    amount: "12.00",
+    currency: "USD",
+    records: 3,
+    voidedAt: "",
+  };
+
+  it("writes one guarded row per creator and currency, each with the payment's reference and date", async () => {
     expect(
       await text(
         payoutCsvStream([
-          { creatorId: "cr_alice", amount: "12.00", currency: "USD", records: 3 },
-          { creatorId: "=evil", amount: "-1.00", currency: "EUR", records: 1 },
+          line,
+          {
+            ...line,
+            creatorId: "=evil",
+            creatorName: "+name",
+            amount: "-1.00",
+            currency: "EUR",
+            records: 1,
+            voidedAt: "2026-11-21T10:00:00.000Z",
+          },
         ]),
       ),
-    ).toBe("Creator,Amount,Currency,Records\r\ncr_alice,12.00,USD,3\r\n'=evil,'-1.00,EUR,1\r\n");
+    ).toBe(
+      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)\r\n" +
+        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,12.00,USD,3,\r\n" +
+        "Wire 77,2026-11-20,'=evil,'+name,alice@example.com,'-1.00,EUR,1,2026-11-21T10:00:00.000Z\r\n",
+    );
   });
 
   it("fails the stream when the rows cannot be read", async () => {
-    function* rows(): Generator<{ creatorId: string; amount: string; currency: string; records: number }> {
-      yield { creatorId: "cr_alice", amount: "12.00", currency: "USD", records: 3 };
+    function* rows(): Generator<typeof line> {
+      yield line;
       throw new Error("payout vanished");
     }
     await expect(text(payoutCsvStream(rows()))).rejects.toThrow("payout vanished");

@@ -160,29 +160,74 @@ describe("the ledger's pages in the embedded admin", () => {
       for (const text of ["USD 7.00", "USD 2.50", "USD 5.00", "USD 5.50"])
         await alice.getByText(text).first().waitFor();
       await creators.locator("tr", { hasText: "cr_bob" }).getByText("USD 9.00").waitFor();
+      // The merchant names the creator; a wrong email is refused in place, saving nothing.
+      await creators.getByRole("button", { name: "Details for cr_alice" }).click();
+      const details = creators.getByRole("dialog");
+      await details.getByLabel("Display name").fill("Alice Liddell");
+      await details.getByLabel("Email").fill("alice@");
+      await details.getByRole("button", { name: "Save details" }).click();
+      await details.getByText("Enter an email address like name@example.com, or leave it empty.").waitFor();
+      expect(await prisma.creatorProfile.count({ where: { shop: SHOP } })).toBe(0);
+      await details.getByLabel("Email").fill("alice@example.com");
+      await details.getByRole("button", { name: "Save details" }).click();
+      await creators.getByText("Details saved for cr_alice.").waitFor();
+      await alice.getByRole("link", { name: "Alice Liddell (cr_alice)" }).waitFor();
+      await alice.getByText("alice@example.com").waitFor();
       await snap(creators, "creators");
+      // The name links to the creator's records in the ledger.
+      await alice.getByRole("link", { name: "Alice Liddell (cr_alice)" }).click();
+      await creators.waitForURL(/\/app\/commissions\?creator=cr_alice/);
+      await creators.getByText("USD 9.50 across 4 records").waitFor();
+      expect(await creators.getByRole("link", { name: "Alice Liddell (cr_alice)" }).count()).toBe(4);
       await creators.context().close();
 
       const payouts = await openPage("/app/payouts");
       await payouts.getByText("Approved balances").waitFor();
       expect(await payouts.locator("tr", { hasText: "cr_bob" }).count()).toBe(0);
+      await payouts.getByText("Nothing selected yet.").waitFor();
       await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 5.50" }).check();
-      await payouts.getByLabel("Payment reference").fill("Wire 77");
+      await payouts.getByTestId("selected-total").getByText("Selected: USD 5.50").waitFor();
       await payouts.getByLabel("Date paid").fill("2026-11-20");
+      // Reviewing needs the payment's reference first.
+      await payouts.getByRole("button", { name: "Review payout" }).click();
+      await payouts.getByText("Enter the payment's reference before reviewing the payout.").waitFor();
+      await payouts.getByLabel("Payment reference").fill("Wire 77");
       // Approved while the page was open: the merchant paid what the page showed, not this.
       await seedRecord("cr_alice", "approved", 100n);
-      await payouts.getByRole("button", { name: "Record payout" }).click();
+      await payouts.getByRole("button", { name: "Review payout" }).click();
+      await payouts.getByRole("dialog").getByRole("button", { name: "Record payout" }).click();
       await payouts
         .getByText("cr_alice was USD 5.50 when the page loaded and is USD 6.50 now", { exact: false })
         .waitFor();
+      await payouts.getByText("Your choices were cleared", { exact: false }).waitFor();
       expect(await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).isChecked()).toBe(false);
+      await payouts.getByText("Nothing selected yet.").waitFor();
+      expect(await payouts.getByRole("button", { name: "Review payout" }).isDisabled()).toBe(true);
       expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(0);
       await snap(payouts, "payouts-balance-changed");
+
+      // The confirmation names each creator, amount and currency, the reference and the date.
       await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).check();
-      await payouts.getByRole("button", { name: "Record payout" }).click();
+      await payouts.getByRole("button", { name: "Review payout" }).click();
+      const confirm = payouts.getByRole("dialog");
+      await confirm
+        .getByText("You are recording a payment of USD 6.50, reference “Wire 77”, paid on 2026-11-20:")
+        .waitFor();
+      await confirm.getByText("Alice Liddell (cr_alice): USD 6.50 (3 records)").waitFor();
+      await confirm
+        .getByText("This marks 3 records paid. A recorded payout cannot be edited", { exact: false })
+        .waitFor();
+      await snap(payouts, "payouts-confirm");
+      // Going back records nothing.
+      await confirm.getByRole("button", { name: "Go back" }).click();
+      await confirm.waitFor({ state: "hidden" });
+      expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(0);
+      await payouts.getByRole("button", { name: "Review payout" }).click();
+      await payouts.getByRole("dialog").getByRole("button", { name: "Record payout" }).click();
       await payouts.getByText("Payout recorded: 1 balance marked paid.").waitFor();
       await payouts.getByText("2026-11-20 — Wire 77").waitFor();
-      await payouts.getByText("cr_alice: USD 6.50 (3 records)").waitFor();
+      const line = payouts.getByRole("listitem").filter({ hasText: "USD 6.50 (3 records)" });
+      await line.getByRole("link", { name: "Alice Liddell (cr_alice)" }).waitFor();
       await payouts.getByText("No approved balances to pay.").waitFor();
       await snap(payouts, "payouts");
       expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(0);
@@ -190,14 +235,46 @@ describe("the ledger's pages in the embedded admin", () => {
       const clawback = await prisma.commissionEntry.findFirstOrThrow({ where: { kind: "clawback", shop: SHOP } });
       expect(clawback.payoutId).not.toBeNull();
 
-      const [download] = await Promise.all([
-        payouts.waitForEvent("download"),
-        payouts.getByRole("button", { name: "Download CSV" }).click(),
+      const csv = async () => {
+        const [download] = await Promise.all([
+          payouts.waitForEvent("download"),
+          payouts.getByRole("button", { name: "Download CSV" }).click(),
+        ]);
+        const chunks: Buffer[] = [];
+        for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+        expect(download.suggestedFilename()).toBe("payout-2026-11-20.csv");
+        return Buffer.concat(chunks).toString("utf8").split("\r\n");
+      };
+      expect(await csv()).toEqual([
+        "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)",
+        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,",
+        "",
       ]);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-      expect(download.suggestedFilename()).toBe("payout-2026-11-20.csv");
-      expect(Buffer.concat(chunks).toString("utf8")).toBe("Creator,Amount,Currency,Records\r\ncr_alice,6.50,USD,3\r\n");
+
+      // Void: it asks why, then the records are approved again and the payout stays, marked voided.
+      await payouts.getByRole("button", { name: "Void payout" }).click();
+      const voiding = payouts.getByRole("dialog");
+      await voiding.getByText("Void the payout Wire 77 of 2026-11-20?").waitFor();
+      await voiding.getByRole("button", { name: "Void payout" }).click();
+      await voiding.getByText("Say why you are voiding this payout.").waitFor();
+      await voiding.getByLabel("Why are you voiding it?").fill("The transfer bounced");
+      await voiding.getByRole("button", { name: "Void payout" }).click();
+      await payouts.getByText("Payout voided: 3 records are approved again.").waitFor();
+      await payouts.getByText("Voided", { exact: true }).waitFor();
+      await payouts.getByText(/^Voided .+: The transfer bounced$/).waitFor();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).waitFor();
+      expect(await payouts.getByRole("button", { name: "Void payout" }).count()).toBe(0);
+      await snap(payouts, "payouts-voided");
+      expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(3);
+      expect(await prisma.commissionEntry.count({ where: { shop: SHOP, kind: "payout_void" } })).toBe(4);
+      expect((await prisma.payout.findFirstOrThrow({ where: { shop: SHOP } })).voidReason).toBe("The transfer bounced");
+      expect(
+        (await prisma.commissionEntry.findFirstOrThrow({ where: { kind: "clawback", shop: SHOP } })).payoutId,
+      ).toBeNull();
+      const voidedCsv = await csv();
+      expect(voidedCsv[1]).toMatch(
+        /^Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,\d{4}-\d\d-\d\dT/,
+      );
       await payouts.context().close();
 
       // The ledger filters by the new statuses.

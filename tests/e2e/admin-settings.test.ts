@@ -8,7 +8,7 @@ import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../.
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { launchChromium } from "../support/chromium";
-import { embeddedAdmin, snap } from "./embedded-admin";
+import { appBridgeCalls, embeddedAdmin, saveBarShown, snap } from "./embedded-admin";
 import type { AppProcess } from "../../sandbox/demo/app-process";
 import { startBuiltApp } from "../support/built-app";
 
@@ -80,7 +80,11 @@ class AppAnswers {
   }
 }
 
-async function openPage(pathname: string, answers = new AppAnswers()): Promise<Page> {
+async function openPage(
+  pathname: string,
+  answers = new AppAnswers(),
+  stub: Parameters<typeof appBridgeStub>[0] = {},
+): Promise<Page> {
   // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
   const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
   const page = await context.newPage();
@@ -97,7 +101,7 @@ async function openPage(pathname: string, answers = new AppAnswers()): Promise<P
   await page.route("https://cdn.shopify.com/**", (route) => {
     const url = route.request().url();
     if (url.endsWith(".js"))
-      return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() });
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub(stub) });
     return route.fulfill({ status: 200, contentType: "text/css", body: "" });
   });
   answers.watch(page);
@@ -145,8 +149,15 @@ describe("settings in the embedded admin", () => {
       .poll(() => page.getByTestId("connection-result").textContent(), { timeout: 15_000 })
       .toBe("Connected: the service accepted the key");
 
+    // Unsaved changes show App Bridge's save bar; a save that succeeds hides it and says so in a toast.
+    await expect.poll(() => saveBarShown(page, "settings-save-bar")).toBe(true);
     await page.getByRole("button", { name: "Save" }).click();
-    await page.getByText("Settings saved").waitFor({ timeout: 15_000 });
+    await expect
+      .poll(async () => (await appBridgeCalls(page)).filter(([name]) => name === "toast.show").map((call) => call[1]), {
+        timeout: 15_000,
+      })
+      .toEqual(["Settings saved"]);
+    await expect.poll(() => saveBarShown(page, "settings-save-bar")).toBe(false);
     expect(await page.getByLabel("API key").inputValue()).toBe("");
     await snap(page, "settings-saved");
     await page.getByText(`Current key: ••••${rawKey.slice(-4)}. Leave blank to keep the current key.`).waitFor();
@@ -194,13 +205,43 @@ describe("settings in the embedded admin", () => {
     }
   });
 
-  it("shows inline errors and saves nothing for invalid input", { timeout: 60_000 }, async () => {
-    const page = await openPage("/app/settings");
-    await page.getByLabel("Commission rate").fill("250");
+  it(
+    "lists what to fix at the top, focused, each item leading to its field, and saves nothing",
+    { timeout: 60_000 },
+    async () => {
+      const page = await openPage("/app/settings");
+      await page.getByLabel("Commission rate").fill("250");
+      await page.getByLabel("Hold period").fill("-3");
+      await page.getByRole("button", { name: "Save" }).click();
+      const banner = page.getByTestId("settings-errors");
+      await banner.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
+      // Keyboard focus moved to the list of what is wrong.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+        .toBe("settings-errors");
+      expect(await banner.getByRole("link").allTextContents()).toEqual(["Commission rate", "Hold period"]);
+      await banner.getByText("the rate is a percentage from 0 to 100", { exact: false }).waitFor();
+      await banner.getByRole("link", { name: "Commission rate" }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-commissionRate");
+      await banner.getByRole("link", { name: "Hold period" }).press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-field-holdDays");
+      // Nothing was saved, so the changes are still unsaved and the save bar still shows.
+      expect(await saveBarShown(page, "settings-save-bar")).toBe(true);
+      expect((await appBridgeCalls(page)).some(([name]) => name === "toast.show")).toBe(false);
+      await snap(page, "settings-invalid");
+      await page.context().close();
+    },
+  );
+
+  it("saves without App Bridge's save bar and toast, saying so on the page", { timeout: 60_000 }, async () => {
+    const page = await openPage("/app/settings", undefined, { saveBar: false });
+    await page.evaluate(() => {
+      delete (window as unknown as { shopify: { toast?: unknown } }).shopify.toast;
+    });
+    await page.getByLabel("Tag added to hijacked orders").fill("hijack-seen");
     await page.getByRole("button", { name: "Save" }).click();
-    await page.getByText("Nothing was saved. Correct the highlighted fields.").waitFor({ timeout: 15_000 });
-    await page.getByText("the rate is a percentage from 0 to 100").waitFor();
-    await snap(page, "settings-invalid");
+    await page.getByText("Settings saved").waitFor({ timeout: 15_000 });
+    expect(await page.locator("ui-save-bar").count()).toBe(0);
     await page.context().close();
   });
 
@@ -323,7 +364,7 @@ describe("dashboard, order page and ledger in the browser", () => {
     for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
     const csv = Buffer.concat(chunks).toString("utf8");
     expect(download.suggestedFilename()).toMatch(/^commissions-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(csv).toContain("#7002,7002,cr_b,creator-b,'=cmd|' /C calc'!A0,yes,80.00,EUR,10,8.00,pending");
+    expect(csv).toContain("#7002,7002,cr_b,,,creator-b,'=cmd|' /C calc'!A0,yes,80.00,EUR,10,8.00,pending");
     await ledger.context().close();
   });
 });

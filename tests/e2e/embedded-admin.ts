@@ -27,8 +27,12 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
      * What App Bridge would do for the page's own requests, minus everything else it does.
      * `extensions`: what `shopify.app.extensions()` resolves with (Shopify's ExtensionInfo list),
      * "reject" for a call that fails; omitted, the stub has no `app` at all (an older App Bridge).
+     * `saveBar: false` leaves out `shopify.saveBar` and the `ui-save-bar` element (as an App
+     * Bridge without them would). Otherwise the save bar's and the toast's calls are recorded in
+     * `window.tagGuardAppBridgeCalls` (read it with `appBridgeCalls(page)`), the save bar's
+     * visibility in `window.tagGuardSaveBars`, and `ui-save-bar` hides its buttons as the admin does.
      */
-    appBridgeStub(options: { extensions?: unknown[] | "reject" } = {}): string {
+    appBridgeStub(options: { extensions?: unknown[] | "reject"; saveBar?: boolean } = {}): string {
       const app =
         options.extensions === undefined
           ? ""
@@ -42,7 +46,26 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
     // the shop has granted exactly the required scopes and a request is declined.
     const required = ["read_orders", "write_orders"];
     const detail = (granted) => ({ granted, required, optional: ["read_discounts", "write_discounts"] });
+    const calls = (window.tagGuardAppBridgeCalls = []);
+    const saveBars = (window.tagGuardSaveBars = {});
+    const record = (name, ...args) => calls.push([name, ...args]);
+    const saveBar = ${
+      options.saveBar === false
+        ? "undefined"
+        : `{
+      show: async (id) => { record("saveBar.show", id); saveBars[id] = true; },
+      hide: async (id) => { record("saveBar.hide", id); saveBars[id] = false; },
+      toggle: async (id) => { record("saveBar.toggle", id); saveBars[id] = !saveBars[id]; },
+      leaveConfirmation: async () => { record("saveBar.leaveConfirmation"); },
+    }`
+    };
+    if (saveBar && !customElements.get("ui-save-bar"))
+      customElements.define("ui-save-bar", class extends HTMLElement {
+        connectedCallback() { this.style.display = "none"; }
+      });
     window.shopify = {
+      saveBar,
+      toast: { show: (message, opts) => { record("toast.show", message, opts); return "toast-" + calls.length; }, hide: () => {} },
       idToken: async () => ${JSON.stringify(token())},
       scopes: {
         query: async () => (window.tagGuardScopesQuery ? window.tagGuardScopesQuery() : detail(required)),
@@ -69,4 +92,19 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
 export async function snap(page: Page, name: string): Promise<void> {
   const dir = process.env.TAG_GUARD_E2E_SCREENSHOTS;
   if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** The save bar and toast calls the page made to the App Bridge stub, oldest first. */
+export async function appBridgeCalls(page: Page): Promise<unknown[][]> {
+  return page.evaluate(
+    () => (window as unknown as { tagGuardAppBridgeCalls?: unknown[][] }).tagGuardAppBridgeCalls ?? [],
+  );
+}
+
+/** Whether the stub's save bar with this id is showing. */
+export async function saveBarShown(page: Page, id: string): Promise<boolean> {
+  return page.evaluate(
+    (barId) => (window as unknown as { tagGuardSaveBars?: Record<string, boolean> }).tagGuardSaveBars?.[barId] === true,
+    id,
+  );
 }

@@ -270,6 +270,18 @@ describe("compliance webhooks", () => {
         lines: { create: { creatorId: "cr_alice", currency: "USD", amountMinor: 1000n, amount: "10.00", records: 1 } },
       },
     });
+    // The reconciliation sweep's state for the shop (made at install, where the install ran it).
+    await prisma.shopReconciliation.upsert({
+      where: { shop: target },
+      create: { shop: target, since: new Date(), watermark: new Date() },
+      update: {},
+    });
+    // What the merchant calls the creator: the shop's data, gone with it.
+    await prisma.creatorProfile.upsert({
+      where: { shop_creatorId: { shop: target, creatorId: "cr_alice" } },
+      create: { shop: target, creatorId: "cr_alice", name: "Alice", email: "alice@example.com", note: "pays by wire" },
+      update: {},
+    });
     await prisma.verification.update({
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
