@@ -96,10 +96,14 @@ export default function OrderPage() {
     : order.arrived.clickId
       ? t("order.clickTimeUnknown")
       : none();
+  // Only the witness that did bring the click is named: "the embed was off" beside a click the
+  // embed wrote into the cart would contradict the capture line above it.
   const journeyEmpty =
-    order.arrived.captureSource === "cart_attributes" || order.arrived.captureSource === "landing_site"
-      ? t("order.journeyEmptyOtherWitness", { witness: sourceLabel(order.arrived.captureSource) })
-      : t("order.journeyEmpty");
+    order.arrived.captureSource === "cart_attributes"
+      ? t("order.journeyEmptyCart")
+      : order.arrived.captureSource === "landing_site"
+        ? t("order.journeyEmptyLandingSite")
+        : t("order.journeyEmpty");
 
   return (
     <AdminPage

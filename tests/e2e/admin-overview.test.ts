@@ -259,6 +259,13 @@ describe("the admin at a glance", () => {
       expect(await page.locator("#click-valid-until").textContent()).toBe(
         tokyo(new Date(placed.getTime() + 50 * 60_000)),
       );
+      // The click came from the cart the embed wrote: the journey line does not say the embed was off.
+      await page
+        .getByText(
+          "The storefront sent no landing report for this cart; the click came from the cart's attributes, which the app embed writes.",
+        )
+        .waitFor();
+      expect(await page.getByText(/embed was off/).count()).toBe(0);
       await snap(page, "order-hijacked");
       expect(problemsOf(page)).toEqual([]);
       await page.context().close();
