@@ -92,7 +92,12 @@ const EnvSchema = z.object({
     .min(1_000)
     .max(24 * 3_600_000)
     .default(5 * 60_000),
-  RECONCILE_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(2 * 60_000),
+  RECONCILE_LAG_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(2 * 60_000),
   WEBHOOK_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
