@@ -12,6 +12,7 @@ import { apiVersion } from "./shopify-admin/api-version";
 import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { connectPixelForShop } from "./pixel/connect.server";
+import { readShopProfile } from "./shop-profile/shop-profile.server";
 import { beginReconciliation } from "./reconciliation/reconciliation.server";
 import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
 import { databaseAnswers } from "./database/availability.server";
@@ -52,6 +53,8 @@ export const settings = {
         logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
       // The web pixel is connected by the app, with no merchant step (and re-connected if gone).
       await connectPixelForShop(session.shop, admin.graphql);
+      // The admin shows times in the shop's zone: Shopify's word on it, kept with the shop.
+      await readShopProfile(session.shop, admin.graphql);
     },
   },
   logger: {

@@ -2,11 +2,18 @@ import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "../database/db.server";
 import { OUTCOMES } from "../verification/outcomes";
 
-/** The UTC day of "createdAt", as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a timestamp). */
-const DAY_OF =
-  dialect === "sqlite"
-    ? Prisma.raw(`CAST("createdAt" / 86400000 AS INTEGER)`)
-    : Prisma.raw(`CAST(FLOOR(EXTRACT(EPOCH FROM "createdAt") / 86400) AS INTEGER)`);
+/**
+ * The shop's day of "createdAt", as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a
+ * timestamp), shifted by the zone's offset from UTC in whole minutes. Written into the text, not
+ * bound: PostgreSQL would see the SELECT's and the GROUP BY's parameters as two expressions.
+ */
+function dayOf(offsetMinutes: number): Prisma.Sql {
+  const minutes = Math.trunc(offsetMinutes);
+  if (!Number.isSafeInteger(minutes) || Math.abs(minutes) > 24 * 60) throw new RangeError("offset out of range");
+  return dialect === "sqlite"
+    ? Prisma.raw(`CAST(("createdAt" + ${minutes * 60_000}) / 86400000 AS INTEGER)`)
+    : Prisma.raw(`CAST(FLOOR((EXTRACT(EPOCH FROM "createdAt") + ${minutes * 60}) / 86400) AS INTEGER)`);
+}
 
 /** Every evidence source an order's click can come from (ClickEvidence["source"]). */
 const CAPTURE_SOURCES = ["app_proxy", "pixel", "cart_attributes", "landing_site"] as const;
@@ -16,8 +23,9 @@ const CAPTURE_SOURCES = ["app_proxy", "pixel", "cart_attributes", "landing_site"
 // folds unquoted ones to lower case), times go through sqlTime (Unix milliseconds on SQLite), and
 // TRUE is 1 to SQLite. Every statement starts from an index on (shop, ...).
 
-export function dashboardQueries(shop: string, since: Date) {
+export function dashboardQueries(shop: string, since: Date, dayOffsetMinutes = 0) {
   const time = sqlTime(since);
+  const DAY_OF = dayOf(dayOffsetMinutes);
   return {
     /**
      * Orders per outcome in the period (NULL = still being verified). Naming every outcome lets
@@ -68,7 +76,7 @@ export function dashboardQueries(shop: string, since: Date) {
       WHERE "shop" = ${shop} AND "captureSource" IN (${Prisma.join([...CAPTURE_SOURCES])}) AND "createdAt" >= ${time}
       GROUP BY "captureSource"`,
     /**
-     * The same, day by day (UTC days since 1970), with the orders that carried none
+     * The same, day by day (the shop's days since 1970), with the orders that carried none
      * (unattributed) as source NULL: each half one covering range, on (shop, captureSource,
      * createdAt) and (shop, outcome, createdAt).
      */
@@ -80,6 +88,14 @@ export function dashboardQueries(shop: string, since: Date) {
       SELECT NULL AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM "Verification"
       WHERE "shop" = ${shop} AND "outcome" = 'unattributed' AND "createdAt" >= ${time}
       GROUP BY ${DAY_OF}`,
+    /**
+     * The latest orders that need the merchant: not checked (failed) or held for a rejected key.
+     * Index: (shop, outcome, createdAt), one range per outcome.
+     */
+    attention: Prisma.sql`
+      SELECT "id", "orderId", "orderName", "outcome", "createdAt" FROM "Verification"
+      WHERE "shop" = ${shop} AND "outcome" IN ('failed', 'rejected') AND "createdAt" >= ${time}
+      ORDER BY "createdAt" DESC LIMIT 5`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"

@@ -7,6 +7,18 @@ import { OUTCOMES, type Outcome } from "../verification/outcomes";
 import { dashboardQueries } from "./dashboard-queries.server";
 import { formatMoney, percentage } from "../units/money";
 import { periodStart, type Period } from "../units/periods";
+import {
+  DEFAULT_LOCALE,
+  formatMinorCurrency,
+  formatShopDay,
+  timesIn,
+  UTC,
+  zoneOffsetMinutes,
+  type ShopFormat,
+} from "../units/shop-format";
+import { adminOrderUrl } from "./order-detail.server";
+import { shopFormat } from "../shop-profile/shop-profile.server";
+import type { AdminGraphql } from "../shopify-admin/admin-client.server";
 
 // Everything the dashboard shows, as plain JSON: counts, exact money as text, banners with
 // a next step. The settings are read through getPublicSettings, which carries no key.
@@ -14,6 +26,7 @@ import { periodStart, type Period } from "../units/periods";
 export interface RecentVerification {
   id: string;
   orderId: string;
+  adminOrderUrl: string;
   orderName: string | null;
   outcome: string | null;
   expectedTag: string | null;
@@ -32,12 +45,26 @@ export interface DataRequestSummary {
   receivedAt: string;
 }
 
+export interface AttentionOrder {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  outcome: string | null;
+  createdAt: string;
+}
+
 export interface Dashboard {
   configured: boolean;
+  /** Every time on the page as the merchant reads it (the shop's zone), by its ISO text. */
+  times: Record<string, string>;
+  timeZone: { name: string; known: boolean };
   period: Period;
   counts: Record<Outcome | "verified" | "inProgress" | "total", number>;
   hijackRate: string | null;
-  redirected: { currency: string; total: string; orders: number }[];
+  /** total: "USD 1,234.56" (exact, for exports and tests); totalText: as the merchant's locale writes it. */
+  redirected: { currency: string; total: string; totalText: string; orders: number }[];
+  /** The latest failed or key-rejected orders of the period, for the "needs your attention" card. */
+  attention: AttentionOrder[];
   topArrivedTags: { tag: string; orders: number }[];
   /** The codes that rode on most hijacked orders in the period (the Codes page's first rows). */
   topCodes: { code: string; currency: string; hijacked: number; discountOnHijacked: string }[];
@@ -45,8 +72,8 @@ export interface Dashboard {
   landing: { savedFromExpiry: number; tampered: number };
   /** Orders in the period whose click was captured, per witness (decision 030), and those with none. */
   coverage: Record<Witness, number> & { none: number };
-  /** The same per UTC day (YYYY-MM-DD), newest first, days with orders only. */
-  coverageByDay: ({ day: string } & Record<Witness, number> & { none: number })[];
+  /** The same per day of the shop's zone (YYYY-MM-DD, and as the merchant reads it), newest first, days with orders only. */
+  coverageByDay: ({ day: string; dayText: string } & Record<Witness, number> & { none: number })[];
   banners: {
     credentialsRejectedAt: string | null;
     captureNotSeen: boolean;
@@ -59,9 +86,17 @@ export interface Dashboard {
 
 const TOP_CODES = 5;
 
-export async function getDashboard(shop: string, period: Period, now: Date = new Date()): Promise<Dashboard> {
+export async function getDashboard(
+  shop: string,
+  period: Period,
+  now: Date = new Date(),
+  format: ShopFormat & { zoneKnown?: boolean } = { locale: DEFAULT_LOCALE, timeZone: UTC },
+): Promise<Dashboard> {
   const settings = await getPublicSettings(shop);
-  const q = dashboardQueries(shop, periodStart(period, now));
+  // Days are the shop's, at today's offset: a day either side of a daylight-saving change
+  // counts an hour of the next one, which a chart of days can bear.
+  const offset = zoneOffsetMinutes(format.timeZone, now);
+  const q = dashboardQueries(shop, periodStart(period, now), offset);
   const [
     outcomeRows,
     totalRows,
@@ -73,6 +108,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     coverageRows,
     dayRows,
     codeRows,
+    attentionRows,
   ] = await Promise.all([
     sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
     sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
@@ -84,6 +120,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     sql.rows<{ source: string; n: Count }>(q.coverage),
     sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
     codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
+    sql.rows<RawAttention>(q.attention),
   ]);
 
   const counts = Object.fromEntries(
@@ -102,15 +139,24 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     if (witness) coverage[witness] += Number(row.n);
   }
 
-  return {
+  const dashboard: Omit<Dashboard, "times"> = {
     configured: settings !== null,
+    timeZone: { name: format.timeZone, known: format.zoneKnown ?? format.timeZone !== UTC },
     period,
     counts,
     hijackRate: percentage(counts.hijacked, counts.verified),
     redirected: totalRows.map((row) => ({
       currency: row.currency,
       total: formatMoney(row.total ?? "0", row.currency),
+      totalText: formatMinorCurrency(row.total ?? "0", row.currency, format.locale),
       orders: Number(row.n),
+    })),
+    attention: attentionRows.map((row) => ({
+      id: row.id,
+      orderId: row.orderId,
+      orderName: row.orderName,
+      outcome: row.outcome,
+      createdAt: readDate(row.createdAt).toISOString(),
     })),
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
     topCodes: codeRows.map((row) => ({
@@ -124,7 +170,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
       tampered: Number(landingRows[0]?.tampered ?? 0),
     },
     coverage,
-    coverageByDay: byDay(dayRows),
+    coverageByDay: byDay(dayRows, format),
     banners: {
       credentialsRejectedAt: settings?.credentialsRejectedAt
         ? new Date(settings.credentialsRejectedAt).toISOString()
@@ -136,6 +182,7 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     recent: recentRows.map((row) => ({
       id: row.id,
       orderId: row.orderId,
+      adminOrderUrl: adminOrderUrl(row.orderId),
       orderName: row.orderName,
       outcome: row.outcome,
       expectedTag: row.expectedTag,
@@ -145,16 +192,23 @@ export async function getDashboard(shop: string, period: Period, now: Date = new
     })),
     dataRequests: requestRows.map(summariseDataRequest),
   };
+  return { ...dashboard, times: timesIn(dashboard, format) };
 }
 
-function byDay(rows: { source: string | null; day: Count; n: Count }[]): Dashboard["coverageByDay"] {
+function byDay(
+  rows: { source: string | null; day: Count; n: Count }[],
+  format: ShopFormat,
+): Dashboard["coverageByDay"] {
   const days = new Map<number, Dashboard["coverageByDay"][number]>();
   for (const row of rows) {
     const day = Number(row.day);
     let entry = days.get(day);
     if (!entry) {
+      const midday = new Date(day * 86_400_000 + 43_200_000);
       entry = {
-        day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+        day: midday.toISOString().slice(0, 10),
+        // Noon of the shop's day, read in UTC, is that day whatever the zone's offset.
+        dayText: formatShopDay(midday, { locale: format.locale, timeZone: UTC }),
         landing: 0,
         pixel: 0,
         cart_attributes: 0,
@@ -186,6 +240,14 @@ interface RawRecent {
   arrivedTag: string | null;
   creatorId: string | null;
   /** Unix milliseconds from SQLite, ISO text from PostgreSQL: readDate reads both. */
+  createdAt: unknown;
+}
+
+interface RawAttention {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  outcome: string | null;
   createdAt: unknown;
 }
 
@@ -226,4 +288,9 @@ function pretty(json: string): string {
   } catch {
     return json.slice(0, MAX_SHOWN_DATA);
   }
+}
+
+/** The dashboard for a merchant: the shop's zone (asked of Shopify once if not yet known) and their locale. */
+export async function getDashboardFor(shop: string, period: Period, locale: string, graphql: AdminGraphql) {
+  return getDashboard(shop, period, new Date(), await shopFormat(shop, locale, graphql));
 }

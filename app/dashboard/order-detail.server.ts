@@ -1,4 +1,7 @@
-import { formatAmount } from "../units/money";
+import { DEFAULT_LOCALE, formatCurrency, timesIn, UTC, type ShopFormat } from "../units/shop-format";
+import { CLICK_LIFETIME_MS } from "../click-service/contract";
+import { orderStory, type OrderStory } from "./order-story";
+import { shopFormat } from "../shop-profile/shop-profile.server";
 import {
   Prisma,
   type Commission,
@@ -23,6 +26,19 @@ import { parseStoredFacts, verificationWhere } from "../verification/order-facts
 
 export interface OrderDetail {
   id: string;
+  /** The sentence the page opens with: what happened and what it meant for the money. */
+  story: OrderStory;
+  /** When the shopper clicked, as far as the app knows, and what that says of the click's hour. */
+  click: {
+    clickedAt: string | null;
+    validUntil: string | null;
+    /** The order came after the click's hour had ended. */
+    expiredBeforeOrder: boolean;
+  };
+  /** Every time on the page as the merchant reads it (the shop's zone), by its ISO text. */
+  times: Record<string, string>;
+  /** The zone those times are in, and whether it is Shopify's word or the UTC fallback. */
+  timeZone: { name: string; known: boolean };
   orderId: string;
   orderName: string | null;
   adminOrderUrl: string;
@@ -83,6 +99,9 @@ export interface OrderDetail {
     id: string;
     creatorId: string;
     amount: string;
+    /** amount, orderValue and each entry's amount as the merchant's locale writes them. */
+    amountText: string;
+    orderValueText: string;
     currency: string;
     rate: string;
     orderValue: string;
@@ -91,7 +110,7 @@ export interface OrderDetail {
     createdAt: string;
     holdUntil: string | null;
     /** The record's ledger entries, oldest first: the credit, then what refunds and a cancellation took back. */
-    entries: { kind: string; amount: string; createdAt: string }[];
+    entries: { kind: string; amount: string; amountText: string; createdAt: string }[];
   } | null;
   /** The order's refunds and cancellation as received, and what applying them did. */
   events: { kind: string; receivedAt: string; appliedAt: string | null; result: string | null }[];
@@ -104,6 +123,7 @@ export async function getOrderDetail(
   shop: string,
   idOrOrderId: string,
   now: Date = new Date(),
+  format: ShopFormat & { zoneKnown?: boolean } = { locale: DEFAULT_LOCALE, timeZone: UTC },
 ): Promise<OrderDetail | null> {
   const [row] = await rowsOf<Verification>(
     sql,
@@ -135,11 +155,28 @@ export async function getOrderDetail(
                  ORDER BY "receivedAt", "id" LIMIT 100`,
     ),
   ]);
-  return {
+  const money = (amount: string, currency: string) => formatCurrency(amount, currency, format.locale);
+  const clickedAt = clickTime(row.clickId, row.capturedAt, journey.touches);
+  const validUntil = clickedAt ? new Date(clickedAt.getTime() + CLICK_LIFETIME_MS) : null;
+  const expiredBeforeOrder = validUntil !== null && row.orderCreatedAt > validUntil;
+  const detail: Omit<OrderDetail, "times"> = {
     id: row.id,
+    story: orderStory({
+      outcome: row.outcome,
+      state: job?.state ?? "done",
+      expectedTag: row.expectedTag,
+      arrivedTag: row.arrivedTag,
+      creatorId: row.creatorId,
+      taggedWith: row.taggedAt ? (settings?.hijackTag ?? null) : null,
+      commission: c ? { creatorId: c.creatorId, amountText: money(c.amount, c.currency) } : null,
+      clickExpiredBeforeOrder: expiredBeforeOrder,
+      fromLanding: row.verdictSource === "landing",
+    }),
+    click: { clickedAt: iso(clickedAt), validUntil: iso(validUntil), expiredBeforeOrder },
+    timeZone: { name: format.timeZone, known: format.zoneKnown ?? format.timeZone !== UTC },
     orderId: row.orderId,
     orderName: row.orderName,
-    adminOrderUrl: `shopify://admin/orders/${row.orderId}`,
+    adminOrderUrl: adminOrderUrl(row.orderId),
     state: job?.state ?? "done",
     outcome: row.outcome,
     reason: row.reason,
@@ -165,7 +202,7 @@ export async function getOrderDetail(
     })),
     discountCodes: (facts?.discountCodes ?? []).map((d) => ({
       code: d.code,
-      amount: formatAmount(d.amount, row.currency ?? facts?.currency ?? "USD"),
+      amount: money(d.amount, row.currency ?? facts?.currency ?? "USD"),
       type: d.type,
     })),
     verdict: {
@@ -199,6 +236,8 @@ export async function getOrderDetail(
           id: c.id,
           creatorId: c.creatorId,
           amount: c.amount,
+          amountText: money(c.amount, c.currency),
+          orderValueText: money(c.orderValue, c.currency),
           currency: c.currency,
           rate: c.rate,
           orderValue: c.orderValue,
@@ -206,7 +245,12 @@ export async function getOrderDetail(
           redirected: c.redirected,
           createdAt: c.createdAt.toISOString(),
           holdUntil: iso(c.holdUntil),
-          entries: entries.map((e) => ({ kind: e.kind, amount: e.amount, createdAt: e.createdAt.toISOString() })),
+          entries: entries.map((e) => ({
+            kind: e.kind,
+            amount: e.amount,
+            amountText: money(e.amount, c.currency),
+            createdAt: e.createdAt.toISOString(),
+          })),
         }
       : null,
     events: events.map((e) => ({
@@ -217,6 +261,23 @@ export async function getOrderDetail(
     })),
     canRetry: await canRetry(row, now),
   };
+  return { ...detail, times: timesIn(detail, format) };
+}
+
+/** The order in Shopify admin, as App Bridge opens it from inside the app. */
+export function adminOrderUrl(orderId: string): string {
+  return `shopify://admin/orders/${orderId}`;
+}
+
+/**
+ * When the shopper clicked: the time the storefront captured with the click, else the first
+ * landing touch that carried it. Never the order's own time: the click's hour runs from the
+ * click, and an order can come long after it.
+ */
+function clickTime(clickId: string | null, capturedAt: Date | null, touches: { clickId: string; seenAt: Date }[]) {
+  if (capturedAt) return capturedAt;
+  const seen = touches.filter((touch) => touch.clickId === clickId).map((touch) => touch.seenAt.getTime());
+  return seen.length > 0 ? new Date(Math.min(...seen)) : null;
 }
 
 /** The order by our verification id or Shopify's order id, always inside the shop. */
@@ -245,4 +306,10 @@ function readTamper(json: string | null): OrderDetail["tamper"] {
   } catch {
     return null;
   }
+}
+
+/** The order page's data for a merchant: times in the shop's zone, money in their locale. */
+export async function getOrderDetailFor(shop: string, idOrOrderId: string, locale: string) {
+  const format = await shopFormat(shop, locale);
+  return getOrderDetail(shop, idOrOrderId, new Date(), format);
 }

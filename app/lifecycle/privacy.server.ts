@@ -62,6 +62,7 @@ const SHOP_TABLES = [
   "WebhookDelivery",
   "DataRequest",
   "ShopReconciliation",
+  "ShopProfile",
   "ShopSettings",
   "Session",
 ] as const;

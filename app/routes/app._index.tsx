@@ -23,13 +23,13 @@ import { PageError } from "../components/PageError";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
 import { SplitRow } from "../components/SplitRow";
-import { formatTime } from "../units/times";
-import { getDashboard } from "../dashboard/dashboard.server";
+import { Attention, OutcomeCounts, Recovered } from "../components/DashboardSummary";
+import { requestLocale, shownTime } from "../units/shop-format";
+import { getDashboardFor } from "../dashboard/dashboard.server";
 import { getSetupStatus } from "../dashboard/setup.server";
 import { EmbedBanner, SetupGuide, useEmbedStatus } from "../components/SetupGuide";
 import { parsePeriod, PERIODS } from "../units/periods";
 import { t } from "../i18n";
-import { OUTCOMES } from "../verification/outcomes";
 import { authenticate } from "../shopify.server";
 
 export const meta = adminMeta(t("dashboard.title"));
@@ -38,14 +38,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
   const period = parsePeriod(new URL(request.url).searchParams.get("days"));
   const [dashboard, setup] = await Promise.all([
-    getDashboard(session.shop, period),
+    getDashboardFor(session.shop, period, requestLocale(request), admin.graphql),
     getSetupStatus(session.shop, admin.graphql),
   ]);
   return json({ ...dashboard, setup });
 };
-
-// Invalid deliveries never become orders to verify: they are counted on the delivery, not here.
-const COUNT_KEYS = ["verified", ...OUTCOMES.filter((outcome) => outcome !== "invalid")] as const;
 
 /** The coverage card: each witness (decision 030), then the orders with none. */
 const COVERAGE = [
@@ -106,15 +103,16 @@ export default function DashboardPage() {
     />
   );
 
+  const time = (iso: string | null | undefined) => shownTime(data.times, iso);
   const rows = data.recent.map((row) => [
-    <Link key="order" url={`shopify://admin/orders/${row.orderId}`} target="_top">
+    <Link key="order" url={row.adminOrderUrl} target="_top">
       {row.orderName ?? `#${row.orderId}`}
     </Link>,
     <OutcomeBadge key="outcome" outcome={row.outcome} />,
     row.expectedTag ?? t("common.none"),
     row.arrivedTag ?? t("common.none"),
     row.creatorId ?? t("common.none"),
-    formatTime(row.createdAt),
+    time(row.createdAt),
     <RemixLink key="detail" to={`/app/orders/${row.id}`}>
       {t("dashboard.details")}
     </RemixLink>,
@@ -128,16 +126,7 @@ export default function DashboardPage() {
           title={t("dashboard.bannerKeyTitle")}
           action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}
         >
-          <Text as="p">{t("dashboard.bannerKeyBody", { time: formatTime(data.banners.credentialsRejectedAt) })}</Text>
-        </Banner>
-      ) : null}
-      {data.banners.failing > 0 ? (
-        <Banner
-          tone="warning"
-          title={t("dashboard.bannerFailingTitle", { count: data.banners.failing })}
-          action={{ content: t("dashboard.bannerFailingAction"), url: "/app/settings" }}
-        >
-          <Text as="p">{t("dashboard.bannerFailingBody")}</Text>
+          <Text as="p">{t("dashboard.bannerKeyBody", { time: time(data.banners.credentialsRejectedAt) })}</Text>
         </Banner>
       ) : null}
       <EmbedBanner
@@ -146,7 +135,6 @@ export default function DashboardPage() {
         themeEditorUrl={data.themeEditorUrl}
         days={data.period}
       />
-      {guide}
 
       {loading ? (
         <Card>
@@ -154,52 +142,15 @@ export default function DashboardPage() {
         </Card>
       ) : (
         <>
+          <Recovered data={data} />
+          <Attention data={data} time={time} />
+          {guide}
+
           <SectionCard title={t("dashboard.counts", { days: data.period })} gap="300">
-            <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
-              {COUNT_KEYS.map((key) => (
-                <Box key={key} padding="200" background="bg-surface-secondary" borderRadius="200">
-                  <BlockStack gap="100">
-                    <Text as="span" tone="subdued">
-                      {key === "verified" ? t("dashboard.verified") : t(`outcome.${key}`)}
-                    </Text>
-                    <Text as="span" variant="headingLg" id={`count-${key}`}>
-                      {data.counts[key]}
-                    </Text>
-                  </BlockStack>
-                </Box>
-              ))}
-            </InlineGrid>
-            {data.counts.inProgress > 0 ? (
-              <Text as="p" tone="subdued">
-                {t("dashboard.inProgress")}: {data.counts.inProgress}
-              </Text>
-            ) : null}
+            <OutcomeCounts counts={data.counts} />
           </SectionCard>
 
-          <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
-            <SectionCard title={t("dashboard.hijackRate")}>
-              <Text as="p" variant="heading2xl">
-                {data.hijackRate ?? t("common.none")}
-              </Text>
-              <Text as="p" tone="subdued">
-                {data.hijackRate ? t("dashboard.hijackRateHelp") : t("dashboard.hijackRateNone")}
-              </Text>
-            </SectionCard>
-            <SectionCard title={t("dashboard.redirected")}>
-              {data.redirected.length === 0 ? (
-                <EmptyNote>{t("dashboard.redirectedNone")}</EmptyNote>
-              ) : (
-                data.redirected.map((total) => (
-                  <SplitRow
-                    key={total.currency}
-                    variant="headingLg"
-                    note={t("dashboard.redirectedOrders", { count: total.orders })}
-                  >
-                    {total.total}
-                  </SplitRow>
-                ))
-              )}
-            </SectionCard>
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
             <SectionCard title={t("dashboard.topTags")}>
               {data.topArrivedTags.length === 0 ? (
                 <EmptyNote>{t("dashboard.topTagsNone")}</EmptyNote>
@@ -211,23 +162,22 @@ export default function DashboardPage() {
                 ))
               )}
             </SectionCard>
+            <SectionCard title={t("dashboard.topCodes")}>
+              {data.topCodes.length === 0 ? (
+                <EmptyNote>{t("dashboard.topCodesNone")}</EmptyNote>
+              ) : (
+                data.topCodes.map((code) => (
+                  <SplitRow
+                    key={`${code.code} ${code.currency}`}
+                    note={t("dashboard.topCodeNote", { count: code.hijacked, discount: code.discountOnHijacked })}
+                  >
+                    {code.code}
+                  </SplitRow>
+                ))
+              )}
+              <RemixLink to={`/app/codes?days=${data.period}`}>{t("dashboard.topCodesLink")}</RemixLink>
+            </SectionCard>
           </InlineGrid>
-
-          <SectionCard title={t("dashboard.topCodes")}>
-            {data.topCodes.length === 0 ? (
-              <EmptyNote>{t("dashboard.topCodesNone")}</EmptyNote>
-            ) : (
-              data.topCodes.map((code) => (
-                <SplitRow
-                  key={`${code.code} ${code.currency}`}
-                  note={t("dashboard.topCodeNote", { count: code.hijacked, discount: code.discountOnHijacked })}
-                >
-                  {code.code}
-                </SplitRow>
-              ))
-            )}
-            <RemixLink to={`/app/codes?days=${data.period}`}>{t("dashboard.topCodesLink")}</RemixLink>
-          </SectionCard>
 
           <SectionCard title={t("dashboard.landingTitle")}>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
@@ -264,8 +214,11 @@ export default function DashboardPage() {
               <div id="coverage-by-day">
                 <ResponsiveTable
                   columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
-                  headings={[t("dashboard.coverageDay"), ...COVERAGE.map(([, label]) => t(label))]}
-                  rows={data.coverageByDay.map((day) => [day.day, ...COVERAGE.map(([key]) => day[key])])}
+                  headings={[
+                    t("dashboard.coverageDay", { zone: data.timeZone.name }),
+                    ...COVERAGE.map(([, label]) => t(label)),
+                  ]}
+                  rows={data.coverageByDay.map((day) => [day.dayText, ...COVERAGE.map(([key]) => day[key])])}
                 />
               </div>
             ) : null}
@@ -314,7 +267,7 @@ export default function DashboardPage() {
                   customer: request.customerId ?? t("dashboard.unknownCustomer"),
                   asked: request.ordersAsked,
                   found: request.ordersFound,
-                  time: formatTime(request.receivedAt),
+                  time: time(request.receivedAt),
                 })}
               </Text>
               <details>

@@ -1,23 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, List, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { DetailRow } from "../components/DetailRow";
 import { EmptyNote } from "../components/EmptyNote";
-import { OutcomeBadge } from "../components/OutcomeBadge";
+import { CommissionStatusBadge, OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../units/times";
-import { formatAmount } from "../units/money";
-import { getOrderDetail } from "../dashboard/order-detail.server";
+import { requestLocale, shownTime } from "../units/shop-format";
+import { getOrderDetailFor } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 import { retryVerificationNow, type ManualRetryResult } from "../verification/manual-retry.server";
 
-// One order: what arrived, each attempt, the verdict, the tag, the commission; "Retry now"
-// for orders that ended without a verdict while their click is still valid.
+// One order, in the order a merchant asks: what happened and what it meant for the money (one
+// sentence), then the evidence, then the audit trail; "Retry now" for orders that ended
+// without a verdict while their click is still valid. Times are the shop's, formatted by the loader.
 
 export const meta = adminMeta(({ data }) => {
   const order = (data as { order?: { orderName: string | null; orderId: string } } | undefined)?.order;
@@ -26,7 +26,7 @@ export const meta = adminMeta(({ data }) => {
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const order = await getOrderDetail(session.shop, params.id ?? "");
+  const order = await getOrderDetailFor(session.shop, params.id ?? "", requestLocale(request));
   if (!order) throw json({ message: "not found" }, { status: 404 });
   return json({ order });
 };
@@ -56,29 +56,16 @@ function clickAndTag(seen: { clickId: string | null; tag: string | null }): stri
   return t("order.witnessClickTag", { clickId: seen.clickId ?? t("common.none"), tag: seen.tag ?? t("common.none") });
 }
 
-function clickState(click: {
-  state: string;
-  expectedTag: string | null;
-  creatorId: string | null;
-  lookedUpAt: string | null;
-}) {
-  if (click.state === "known") {
-    return t("order.clickStateKnown", {
-      time: formatTime(click.lookedUpAt),
-      expectedTag: click.expectedTag ?? none(),
-      creatorId: click.creatorId ?? none(),
-    });
-  }
-  if (click.state === "unknown") return t("order.clickStateUnknown");
-  if (click.state === "failed") return t("order.clickStateFailed");
-  return t("order.clickStatePending");
-}
-
 function retryMessage(result: ManualRetryResult): { tone: "success" | "warning"; text: string } {
   if (result.ok) return { tone: "success", text: t("order.retryQueued") };
   if (result.reason === "not-found") return { tone: "warning", text: t("order.retryNotFound") };
   if (result.reason === "click-expired") return { tone: "warning", text: t("order.retryExpired") };
   return { tone: "warning", text: t("order.retryNotRetryable") };
+}
+
+/** A key of en.json when it exists, else the raw value (a step or result added later still shows). */
+function worded(prefix: string, value: string): string {
+  return hasMessage(`${prefix}.${value}`) ? t(`${prefix}.${value}`) : value;
 }
 
 export default function OrderPage() {
@@ -88,6 +75,41 @@ export default function OrderPage() {
   const retrying = navigation.state === "submitting";
   const message = retried ? retryMessage(retried) : null;
   const c = order.commission;
+  const time = (iso: string | null | undefined) => shownTime(order.times, iso);
+
+  function clickState(click: {
+    state: string;
+    expectedTag: string | null;
+    creatorId: string | null;
+    lookedUpAt: string | null;
+  }) {
+    if (click.state === "known") {
+      return t("order.clickStateKnown", {
+        time: time(click.lookedUpAt),
+        expectedTag: click.expectedTag ?? none(),
+        creatorId: click.creatorId ?? none(),
+      });
+    }
+    if (click.state === "unknown") return t("order.clickStateUnknown");
+    if (click.state === "failed") return t("order.clickStateFailed");
+    return t("order.clickStatePending");
+  }
+
+  const validUntil = order.click.validUntil
+    ? order.click.expiredBeforeOrder
+      ? t("order.clickExpiredBeforeOrder", { time: time(order.click.validUntil) })
+      : time(order.click.validUntil)
+    : order.arrived.clickId
+      ? t("order.clickTimeUnknown")
+      : none();
+  // Only the witness that did bring the click is named: "the embed was off" beside a click the
+  // embed wrote into the cart would contradict the capture line above it.
+  const journeyEmpty =
+    order.arrived.captureSource === "cart_attributes"
+      ? t("order.journeyEmptyCart")
+      : order.arrived.captureSource === "landing_site"
+        ? t("order.journeyEmptyLandingSite")
+        : t("order.journeyEmpty");
 
   return (
     <AdminPage
@@ -97,6 +119,28 @@ export default function OrderPage() {
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}
     >
       {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
+
+      <Card>
+        <BlockStack gap="300">
+          <InlineStack gap="200" blockAlign="center">
+            <OutcomeBadge outcome={order.outcome} />
+            {order.outcome === null ? <Badge tone="info">{worded("state", order.state)}</Badge> : null}
+          </InlineStack>
+          <Text as="p" variant="headingLg" id="order-story">
+            {order.story.sentence}
+          </Text>
+          <Text as="p" tone="subdued" id="order-placed">
+            {t("order.placedAt", { time: time(order.orderCreatedAt) })}
+            {order.timeZone.known ? "" : ` ${t("common.zoneFallback")}`}
+          </Text>
+          <InlineStack>
+            <Link url={order.adminOrderUrl} target="_top">
+              {t("order.openInShopify")}
+            </Link>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+
       {order.tamper ? (
         <Banner tone="warning" title={t("order.tamperedTitle")}>
           <Text as="p">
@@ -109,13 +153,13 @@ export default function OrderPage() {
             {order.tamper.findings.map((finding) => (
               <List.Item key={finding}>{finding}</List.Item>
             ))}
-            {(order.tamper.competingClicks ?? []).map((c) => (
-              <List.Item key={`competing-${c.clickId}`}>
+            {(order.tamper.competingClicks ?? []).map((competing) => (
+              <List.Item key={`competing-${competing.clickId}`}>
                 {t("order.competingClick", {
-                  clickId: c.clickId,
-                  witness: c.witness === "pixel" ? t("order.witnessPixel") : t("order.witnessLanding"),
-                  time: formatTime(c.firstSeenAt),
-                  why: c.why === "no-page" ? t("order.competingNoPage") : t("order.competingLater"),
+                  clickId: competing.clickId,
+                  witness: competing.witness === "pixel" ? t("order.witnessPixel") : t("order.witnessLanding"),
+                  time: time(competing.firstSeenAt),
+                  why: competing.why === "no-page" ? t("order.competingNoPage") : t("order.competingLater"),
                 })}
               </List.Item>
             ))}
@@ -135,27 +179,70 @@ export default function OrderPage() {
         </Card>
       ) : null}
 
-      <Card>
-        <BlockStack gap="200">
-          <DetailRow label={t("order.status")}>
-            {hasMessage(`state.${order.state}`) ? t(`state.${order.state}`) : order.state}
+      <SectionCard title={t("order.commission")}>
+        {c ? (
+          <>
+            <DetailRow label={t("order.amount")}>{c.amountText}</DetailRow>
+            <DetailRow label={t("order.creator")}>{c.creatorId}</DetailRow>
+            <DetailRow label={t("order.rate")}>
+              {t("order.rateOf", { rate: c.rate, value: c.orderValueText })}
+            </DetailRow>
+            <DetailRow label={t("order.commissionStatus")}>
+              <CommissionStatusBadge status={c.status} />
+            </DetailRow>
+            <DetailRow label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</DetailRow>
+            <DetailRow label={t("order.holdUntil")}>{time(c.holdUntil)}</DetailRow>
+          </>
+        ) : (
+          <EmptyNote>{t("order.commissionNone")}</EmptyNote>
+        )}
+      </SectionCard>
+
+      <SectionCard title={t("order.verdict")}>
+        <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
+        <DetailRow label={t("order.arrivedTag")}>{order.arrived.arrivedTag ?? t("order.tagMissing")}</DetailRow>
+        <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
+        <DetailRow label={t("order.verdictSource")}>
+          {order.verdict.source === "landing"
+            ? t("order.verdictSourceLanding")
+            : order.verdict.source === "service"
+              ? t("order.verdictSourceService")
+              : none()}
+        </DetailRow>
+        {order.verdict.reportConfirmed !== null ? (
+          <DetailRow label={t("order.report")}>
+            {order.verdict.reportConfirmed ? t("order.reportConfirmed") : t("order.reportUnconfirmed")}
           </DetailRow>
-          {order.reason ? <DetailRow label={t("order.reason")}>{order.reason}</DetailRow> : null}
-          {order.lastError ? <DetailRow label={t("order.lastError")}>{order.lastError}</DetailRow> : null}
-          <DetailRow label={t("order.orderCreatedAt")}>{formatTime(order.orderCreatedAt)}</DetailRow>
-        </BlockStack>
-      </Card>
+        ) : null}
+        <DetailRow label={t("order.tagWritten")}>
+          {order.tagging.taggedAt
+            ? t("order.taggedWith", { tag: order.tagging.hijackTag ?? none(), time: time(order.tagging.taggedAt) })
+            : t("order.notTagged")}
+        </DetailRow>
+        <DetailRow label={t("order.discountCodes")}>
+          {order.discountCodes.length === 0
+            ? none()
+            : order.discountCodes.map((d) => t("order.discountCode", { code: d.code, amount: d.amount })).join(", ")}
+        </DetailRow>
+      </SectionCard>
 
       <SectionCard title={t("order.arrived")}>
         <DetailRow label={t("order.captureSource")}>{sourceLabel(order.arrived.captureSource)}</DetailRow>
         <DetailRow label={t("order.clickId")}>{order.arrived.clickId ?? none()}</DetailRow>
-        <DetailRow label={t("order.arrivedTag")}>{order.arrived.arrivedTag ?? none()}</DetailRow>
-        <DetailRow label={t("order.capturedAt")}>{formatTime(order.arrived.capturedAt)}</DetailRow>
-        <DetailRow label={t("order.deadlineAt")}>{formatTime(order.arrived.deadlineAt)}</DetailRow>
+        <DetailRow label={t("order.clickedAt")}>
+          {order.click.clickedAt
+            ? time(order.click.clickedAt)
+            : order.arrived.clickId
+              ? t("order.clickTimeUnknownShort")
+              : none()}
+        </DetailRow>
+        <DetailRow label={t("order.deadlineAt")}>
+          <span id="click-valid-until">{validUntil}</span>
+        </DetailRow>
         <DetailRow label={t("order.tagHistory")}>
           {order.arrived.tagHistory.length === 0
             ? t("order.tagHistoryEmpty")
-            : order.arrived.tagHistory.map((h) => `${h.tag} (${formatTime(h.at || null)})`).join(" → ")}
+            : order.arrived.tagHistory.map((h) => `${h.tag} (${time(h.at || null)})`).join(" → ")}
         </DetailRow>
       </SectionCard>
 
@@ -187,13 +274,13 @@ export default function OrderPage() {
           {t("order.journeyHelp")}
         </Text>
         {order.journey.touches.length === 0 ? (
-          <EmptyNote>{t("order.journeyEmpty")}</EmptyNote>
+          <EmptyNote>{journeyEmpty}</EmptyNote>
         ) : (
           <List type="bullet">
             {order.journey.touches.map((touch) => (
               <List.Item key={`${touch.seenAt}-${touch.clickId}-${touch.tag}`}>
                 {t("order.journeyTouch", {
-                  time: formatTime(touch.seenAt),
+                  time: time(touch.seenAt),
                   clickId: touch.clickId,
                   tag: touch.tag ?? t("dashboard.strippedTag"),
                 })}
@@ -208,75 +295,39 @@ export default function OrderPage() {
         )}
       </SectionCard>
 
-      <SectionCard title={t("order.attempts")}>
+      <SectionCard title={t("order.auditTrail")}>
+        {order.reason ? <DetailRow label={t("order.reason")}>{order.reason}</DetailRow> : null}
         {order.attempts.length === 0 ? (
           <EmptyNote>{t("order.attemptsEmpty")}</EmptyNote>
         ) : (
-          <List type="number">
+          <List type="bullet">
             {order.attempts.map((a) => (
               <List.Item key={`${a.number}-${a.step}-${a.startedAt}`}>
-                {t("order.attemptRow", { number: a.number, step: a.step, result: a.result })} —{" "}
-                {formatTime(a.startedAt)}
-                {a.error ? ` — ${a.error}` : ""}
+                {t("order.attemptRow", {
+                  time: time(a.startedAt),
+                  step: worded("order.attemptStep", a.step),
+                  result: worded("order.attemptResult", a.result),
+                })}
+                {a.error ? (
+                  <details>
+                    <summary>{t("order.technicalDetail")}</summary>
+                    <Text as="span" tone="subdued" breakWord>
+                      {a.error}
+                    </Text>
+                  </details>
+                ) : null}
               </List.Item>
             ))}
           </List>
         )}
-      </SectionCard>
-
-      <SectionCard title={t("order.verdict")}>
-        <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
-        <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
-        <DetailRow label={t("order.verdictText")}>{order.verdict.verdict ?? none()}</DetailRow>
-        <DetailRow label={t("order.verdictSource")}>
-          {order.verdict.source === "landing"
-            ? t("order.verdictSourceLanding")
-            : order.verdict.source === "service"
-              ? t("order.verdictSourceService")
-              : none()}
-        </DetailRow>
-        {order.verdict.reportConfirmed !== null ? (
-          <DetailRow label={t("order.report")}>
-            {order.verdict.reportConfirmed ? t("order.reportConfirmed") : t("order.reportUnconfirmed")}
-          </DetailRow>
+        {order.lastError ? (
+          <details>
+            <summary>{t("order.lastError")}</summary>
+            <Text as="span" tone="subdued" breakWord>
+              {order.lastError}
+            </Text>
+          </details>
         ) : null}
-        <DetailRow label={t("order.discountCodes")}>
-          {order.discountCodes.length === 0
-            ? none()
-            : order.discountCodes.map((d) => t("order.discountCode", { code: d.code, amount: d.amount })).join(", ")}
-        </DetailRow>
-        <DetailRow label={t("order.recorded")}>
-          {order.verdict.recorded === null ? none() : order.verdict.recorded ? t("common.yes") : t("common.no")}
-        </DetailRow>
-      </SectionCard>
-
-      <SectionCard title={t("order.tagWritten")}>
-        {order.tagging.taggedAt ? (
-          <>
-            <DetailRow label={t("settings.hijackTag")}>{order.tagging.hijackTag ?? none()}</DetailRow>
-            <DetailRow label={t("order.taggedAt")}>{formatTime(order.tagging.taggedAt)}</DetailRow>
-          </>
-        ) : (
-          <EmptyNote>{t("order.notTagged")}</EmptyNote>
-        )}
-      </SectionCard>
-
-      <SectionCard title={t("order.commission")}>
-        {c ? (
-          <>
-            <DetailRow label={t("order.amount")}>{formatAmount(c.amount, c.currency)}</DetailRow>
-            <DetailRow label={t("order.creator")}>{c.creatorId}</DetailRow>
-            <DetailRow label={t("order.rate")}>{`${c.rate}%`}</DetailRow>
-            <DetailRow label={t("order.orderValue")}>{formatAmount(c.orderValue, c.currency)}</DetailRow>
-            <DetailRow label={t("order.commissionStatus")}>
-              {hasMessage(`ledger.statusLabel.${c.status}`) ? t(`ledger.statusLabel.${c.status}`) : c.status}
-            </DetailRow>
-            <DetailRow label={t("order.redirected")}>{c.redirected ? t("common.yes") : t("common.no")}</DetailRow>
-            <DetailRow label={t("order.holdUntil")}>{formatTime(c.holdUntil)}</DetailRow>
-          </>
-        ) : (
-          <EmptyNote>{t("order.commissionNone")}</EmptyNote>
-        )}
       </SectionCard>
 
       {c ? (
@@ -288,9 +339,9 @@ export default function OrderPage() {
               {c.entries.map((e, index) => (
                 <List.Item key={`${e.kind}-${e.createdAt}-${index}`}>
                   {t("order.entryRow", {
-                    kind: hasMessage(`order.entryKind.${e.kind}`) ? t(`order.entryKind.${e.kind}`) : e.kind,
-                    amount: formatAmount(e.amount, c.currency),
-                    time: formatTime(e.createdAt),
+                    kind: worded("order.entryKind", e.kind),
+                    amount: e.amountText,
+                    time: time(e.createdAt),
                   })}
                 </List.Item>
               ))}
@@ -305,8 +356,8 @@ export default function OrderPage() {
             {order.events.map((e, index) => (
               <List.Item key={`${e.kind}-${e.receivedAt}-${index}`}>
                 {t("order.eventRow", {
-                  kind: hasMessage(`order.eventKind.${e.kind}`) ? t(`order.eventKind.${e.kind}`) : e.kind,
-                  time: formatTime(e.receivedAt),
+                  kind: worded("order.eventKind", e.kind),
+                  time: time(e.receivedAt),
                   result: e.result ?? t("order.eventWaiting"),
                 })}
               </List.Item>

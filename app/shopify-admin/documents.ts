@@ -225,3 +225,10 @@ export const RECONCILE_REFUND = `#graphql
     }
   }
 `;
+
+/** The shop's time zone and currency, read at each authorization so the admin speaks the shop's time and money. */
+export const SHOP_PROFILE = `#graphql
+  query TagGuardShopProfile {
+    shop { ianaTimezone currencyCode }
+  }
+`;

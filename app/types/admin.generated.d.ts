@@ -154,6 +154,11 @@ export type TagGuardReconcileRefundQuery = { refund?: AdminTypes.Maybe<(
       )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> }, refundShippingLines: { nodes: Array<{ subtotalAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, taxAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }> } }
   )> };
 
+export type TagGuardShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type TagGuardShopProfileQuery = { shop: Pick<AdminTypes.Shop, 'ianaTimezone' | 'currencyCode'> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
@@ -162,6 +167,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {\n    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        legacyResourceId\n        updatedAt\n        cancelledAt\n        refunds(first: 20) { id legacyResourceId }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: TagGuardReconcileOrdersQuery, variables: TagGuardReconcileOrdersQueryVariables},
   "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 20, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
   "#graphql\n  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {\n    refund(id: $id) {\n      id\n      legacyResourceId\n      order { id legacyResourceId }\n      refundLineItems(first: 20, after: $linesAfter) {\n        nodes {\n          quantity\n          subtotalSet { shopMoney { amount currencyCode } }\n          totalTaxSet { shopMoney { amount currencyCode } }\n          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n      refundShippingLines(first: 10) {\n        nodes {\n          subtotalAmountSet { shopMoney { amount currencyCode } }\n          taxAmountSet { shopMoney { amount currencyCode } }\n        }\n      }\n    }\n  }\n": {return: TagGuardReconcileRefundQuery, variables: TagGuardReconcileRefundQueryVariables},
+  "#graphql\n  query TagGuardShopProfile {\n    shop { ianaTimezone currencyCode }\n  }\n": {return: TagGuardShopProfileQuery, variables: TagGuardShopProfileQueryVariables},
 }
 
 interface GeneratedMutationTypes {

@@ -243,6 +243,8 @@ function queryRoot(ctx: ExecContext) {
       id: `gid://shopify/Shop/${Math.abs(hash(ctx.shop.domain))}`,
       name: ctx.shop.domain.replace(/\.myshopify\.com$/, ""),
       myshopifyDomain: ctx.shop.domain,
+      ianaTimezone: ctx.shop.ianaTimezone,
+      currencyCode: ctx.shop.currencyCode,
     }),
   };
 }

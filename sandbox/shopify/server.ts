@@ -30,6 +30,8 @@ export interface ShopifyStandinOptions {
   apiKey?: string;
   /** The scopes an install grants (the app's shopify.app.toml); read_orders,write_orders by default. */
   scopes?: string;
+  /** Every shop's Shop.ianaTimezone and currencyCode (default UTC, USD); store.shop(d) sets one shop's. */
+  shopProfile?: { ianaTimezone: string; currencyCode: string };
 }
 
 export interface RecordedRequest {
@@ -108,6 +110,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   loadAdminSchema(apiVersion); // fail fast and pay the build cost once, up front
   const store = new ShopifyStandinStore(clock);
   store.grantedScopes = options.scopes;
+  if (options.shopProfile) store.shopDefaults = { ...options.shopProfile };
   const log: RecordedRequest[] = [];
   const validationFailures: ValidationFailure[] = [];
   const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };

@@ -67,6 +67,9 @@ export interface ShopState {
   grantedScopes: Set<string>;
   /** The app's web pixel (webPixelCreate), settings as saved; null until connected. */
   webPixel: { id: string; settings: Record<string, unknown> } | null;
+  /** Shop.ianaTimezone and Shop.currencyCode; a test sets them to see the admin in a shop's zone. */
+  ianaTimezone: string;
+  currencyCode: string;
 }
 
 export interface UserErrorOut {
@@ -125,6 +128,8 @@ export class ShopifyStandinStore {
         discounts: new Map(),
         grantedScopes: new Set(),
         webPixel: null,
+        ianaTimezone: this.shopDefaults.ianaTimezone,
+        currencyCode: this.shopDefaults.currencyCode,
       };
       this.shops.set(key, shop);
     }
@@ -463,6 +468,8 @@ export class ShopifyStandinStore {
 
   /** What a token exchange grants when the caller names no scopes: the app's declared scopes. */
   grantedScopes: string | undefined = undefined;
+  /** What a new shop's Shop.ianaTimezone and currencyCode answer (startShopifyStandin's shopProfile). */
+  shopDefaults = { ianaTimezone: "UTC", currencyCode: "USD" };
 
   issueToken(shop: string, options: IssueOptions = {}): TokenRecord {
     const state = this.shop(shop);

@@ -145,8 +145,9 @@ describe("dashboard loader", () => {
   it("totals redirected commission per currency exactly, beyond float precision", async () => {
     const data = await load(SHOP, "?days=7");
     expect(data.redirected).toEqual([
-      { currency: "JPY", total: "JPY 1,500", orders: 1 },
-      { currency: "USD", total: "USD 90,071,992,547,409.94", orders: 2 },
+      // totalText: as the merchant's locale writes it (en-US when the request names none).
+      { currency: "JPY", total: "JPY 1,500", totalText: "¥1,500", orders: 1 },
+      { currency: "USD", total: "USD 90,071,992,547,409.94", totalText: "$90,071,992,547,409.94", orders: 2 },
     ]);
   });
 
@@ -223,7 +224,7 @@ describe("the edges of the 7, 30 and 90-day periods", () => {
     const data = await getDashboard(shop, days as Period, now);
     expect(data.period).toBe(days);
     expect(data.counts).toMatchObject({ hijacked: 2, verified: 2, total: 2 });
-    expect(data.redirected).toEqual([{ currency: "USD", total: "USD 2.00", orders: 2 }]);
+    expect(data.redirected).toEqual([{ currency: "USD", total: "USD 2.00", totalText: "$2.00", orders: 2 }]);
     expect(data.topArrivedTags).toEqual([{ tag: "coupon-edge", orders: 2 }]);
   });
 

@@ -27,7 +27,9 @@ describe("locale file", () => {
     expect(t("no.such.key")).toBe("no.such.key");
     expect(t("ledger.totalsRow", { total: "USD 1.00", count: 1 })).toBe("USD 1.00 across 1 record");
     expect(t("ledger.totalsRow", { total: "USD 2.00", count: 2 })).toBe("USD 2.00 across 2 records");
-    expect(t("dashboard.redirectedOrders", { count: 1 })).toBe("1 hijacked order");
+    expect(t("dashboard.recoveredFrom", { count: 1 })).toBe(
+      "commission given back to the rightful creator from 1 hijacked order",
+    );
     for (const outcome of [
       "matched",
       "hijacked",

@@ -286,8 +286,8 @@ describe("the ledger's pages in the embedded admin", () => {
       // The order page lists the record's entries.
       const order = await openPage(`/app/orders/${paid.id}`);
       await order.getByText("Ledger entries").waitFor();
-      await order.getByText(/Credit USD 4\.00/).waitFor();
-      await order.getByText(/Clawback \(after payment\) USD -1\.50/).waitFor();
+      await order.getByText(/Credit \$4\.00/).waitFor();
+      await order.getByText(/Clawback \(after payment\) -\$1\.50/).waitFor();
       await snap(order, "order-entries");
       await order.context().close();
     },

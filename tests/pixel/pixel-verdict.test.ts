@@ -99,7 +99,9 @@ describe("the pixel as a witness", () => {
     const dashboard = await getDashboard(shop, 7);
     const counts = { landing: 0, pixel: 1, cart_attributes: 0, landing_site: 0, none: 0 };
     expect(dashboard.coverage).toEqual(counts);
-    expect(dashboard.coverageByDay).toEqual([{ day: v.createdAt.toISOString().slice(0, 10), ...counts }]);
+    expect(dashboard.coverageByDay).toEqual([
+      { day: v.createdAt.toISOString().slice(0, 10), dayText: utcDay(v.createdAt), ...counts },
+    ]);
   });
 
   it("a tag swapped after the pixel's landing is a hijack, credited to the expected creator", async () => {
@@ -188,6 +190,7 @@ describe("the pixel as a witness", () => {
     expect(dashboard.coverageByDay).toEqual([
       {
         day: v.createdAt.toISOString().slice(0, 10),
+        dayText: utcDay(v.createdAt),
         landing: 0,
         pixel: 0,
         cart_attributes: 0,
@@ -243,3 +246,10 @@ describe("the pixel as a witness", () => {
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
   });
 });
+
+/** The day as the dashboard writes it for a shop in UTC with an en-US reader. */
+function utcDay(at: Date): string {
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(
+    at,
+  );
+}

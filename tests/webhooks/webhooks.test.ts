@@ -286,6 +286,12 @@ describe("compliance webhooks", () => {
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
     });
+    // What Shopify said of the shop at authorization (its time zone and currency).
+    await prisma.shopProfile.upsert({
+      where: { shop: target },
+      create: { shop: target, ianaTimezone: "Europe/Paris", currencyCode: "EUR", readAt: new Date() },
+      update: {},
+    });
     return payload;
   }
 
