@@ -1,24 +1,22 @@
 import { Banner, BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 import { useFetcher } from "@remix-run/react";
 import { t } from "../i18n";
-import { formatTime } from "../units/times";
+import type { ReconciliationView } from "../reconciliation/reconciliation-view";
 import { SectionCard } from "./SectionCard";
-
-/** What the loader hands over of reconciliationStatus (app/reconciliation), serialized. */
-export interface ReconciliationView {
-  sweptAt: string | null;
-  failedAt: string | null;
-  lastError: string | null;
-  found: { orders: number; refunds: number; cancellations: number };
-  pending: boolean;
-}
 
 /**
  * The safety net, for the merchant: when Tag Guard last checked the shop's orders for any that
  * Shopify never delivered, what it found since install, and a way to check now. A check that
  * could not go through says why.
  */
-export function ReconciliationCard({ status }: { status: ReconciliationView | null }) {
+export function ReconciliationCard({
+  status,
+  time,
+}: {
+  status: ReconciliationView | null;
+  /** A time as the loader formatted it for the merchant (the shop's zone). */
+  time: (iso: string | null) => string;
+}) {
   const fetcher = useFetcher<{ ok: boolean }>();
   const asked = fetcher.state !== "idle" || fetcher.data?.ok === true;
   if (!status) return null;
@@ -27,9 +25,7 @@ export function ReconciliationCard({ status }: { status: ReconciliationView | nu
   return (
     <SectionCard title={t("reconciliation.title")}>
       <Text as="p">
-        {status.sweptAt
-          ? t("reconciliation.lastChecked", { time: formatTime(status.sweptAt) })
-          : t("reconciliation.notYet")}
+        {status.sweptAt ? t("reconciliation.lastChecked", { time: time(status.sweptAt) }) : t("reconciliation.notYet")}
       </Text>
       <Text as="p" tone={orders + refunds + cancellations > 0 ? undefined : "subdued"}>
         {orders + refunds + cancellations > 0
@@ -41,7 +37,7 @@ export function ReconciliationCard({ status }: { status: ReconciliationView | nu
           : t("reconciliation.nothingMissed")}
       </Text>
       {failing ? (
-        <Banner tone="warning" title={t("reconciliation.failedTitle", { time: formatTime(status.failedAt) })}>
+        <Banner tone="warning" title={t("reconciliation.failedTitle", { time: time(status.failedAt) })}>
           <BlockStack gap="100">
             <Text as="p">{status.lastError}</Text>
             <Text as="p">{t("reconciliation.failedHelp")}</Text>

@@ -19,6 +19,9 @@ import {
 import { adminOrderUrl } from "./order-detail.server";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import type { AdminGraphql } from "../shopify-admin/admin-client.server";
+import { creatorNames } from "../commissions/creator-profiles.server";
+import type { ReconciliationView } from "../reconciliation/reconciliation-view";
+import { reconciliationStatus } from "../reconciliation/reconciliation.server";
 
 // Everything the dashboard shows, as plain JSON: counts, exact money as text, banners with
 // a next step. The settings are read through getPublicSettings, which carries no key.
@@ -81,6 +84,10 @@ export interface Dashboard {
   };
   themeEditorUrl: string;
   recent: RecentVerification[];
+  /** The merchant's names for the creators on the page (CreatorProfile), by creator id. */
+  creatorNames: Record<string, string>;
+  /** The reconciliation sweep: when it last checked the shop's orders and what it found; null before the first authorization. */
+  reconciliation: ReconciliationView | null;
   dataRequests: DataRequestSummary[];
 }
 
@@ -109,6 +116,7 @@ export async function getDashboard(
     dayRows,
     codeRows,
     attentionRows,
+    reconciliation,
   ] = await Promise.all([
     sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
     sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
@@ -121,7 +129,9 @@ export async function getDashboard(
     sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
     codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
     sql.rows<RawAttention>(q.attention),
+    reconciliationStatus(shop, now),
   ]);
+  const creatorIds = recentRows.flatMap((row) => (row.creatorId ? [row.creatorId] : []));
 
   const counts = Object.fromEntries(
     [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
@@ -190,6 +200,14 @@ export async function getDashboard(
       creatorId: row.creatorId,
       createdAt: readDate(row.createdAt).toISOString(),
     })),
+    creatorNames: await creatorNames(shop, creatorIds),
+    reconciliation: reconciliation && {
+      sweptAt: reconciliation.sweptAt?.toISOString() ?? null,
+      failedAt: reconciliation.failedAt?.toISOString() ?? null,
+      lastError: reconciliation.lastError,
+      found: reconciliation.found,
+      pending: reconciliation.pending,
+    },
     dataRequests: requestRows.map(summariseDataRequest),
   };
   return { ...dashboard, times: timesIn(dashboard, format) };

@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, formatCurrency, timesIn, UTC, type ShopFormat } from "../units/shop-format";
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
 import { orderStory, type OrderStory } from "./order-story";
+import { creatorNames } from "../commissions/creator-profiles.server";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import {
   Prisma,
@@ -311,5 +312,9 @@ function readTamper(json: string | null): OrderDetail["tamper"] {
 /** The order page's data for a merchant: times in the shop's zone, money in their locale. */
 export async function getOrderDetailFor(shop: string, idOrOrderId: string, locale: string) {
   const format = await shopFormat(shop, locale);
-  return getOrderDetail(shop, idOrOrderId, new Date(), format);
+  const detail = await getOrderDetail(shop, idOrOrderId, new Date(), format);
+  if (!detail) return null;
+  const ids = [detail.verdict.creatorId, detail.commission?.creatorId].filter((id): id is string => Boolean(id));
+  // The merchant's names for the creators the page shows (CreatorProfile).
+  return { ...detail, creatorNames: await creatorNames(shop, ids) };
 }

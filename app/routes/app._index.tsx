@@ -29,6 +29,8 @@ import { getDashboardFor } from "../dashboard/dashboard.server";
 import { getSetupStatus } from "../dashboard/setup.server";
 import { EmbedBanner, SetupGuide, useEmbedStatus } from "../components/SetupGuide";
 import { parsePeriod, PERIODS } from "../units/periods";
+import { CreatorName } from "../components/CreatorName";
+import { ReconciliationCard } from "../components/ReconciliationCard";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
@@ -111,7 +113,11 @@ export default function DashboardPage() {
     <OutcomeBadge key="outcome" outcome={row.outcome} />,
     row.expectedTag ?? t("common.none"),
     row.arrivedTag ?? t("common.none"),
-    row.creatorId ?? t("common.none"),
+    row.creatorId ? (
+      <CreatorName key="creator" creatorId={row.creatorId} name={data.creatorNames[row.creatorId]} />
+    ) : (
+      t("common.none")
+    ),
     time(row.createdAt),
     <RemixLink key="detail" to={`/app/orders/${row.id}`}>
       {t("dashboard.details")}
@@ -191,6 +197,8 @@ export default function DashboardPage() {
               </SplitRow>
             </InlineGrid>
           </SectionCard>
+
+          <ReconciliationCard status={data.reconciliation} time={time} />
 
           <SectionCard title={t("dashboard.coverageTitle", { days: data.period })}>
             <Text as="p" tone="subdued">

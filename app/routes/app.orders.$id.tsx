@@ -2,9 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Link, List, Text } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
+import { CreatorName } from "../components/CreatorName";
 import { DetailRow } from "../components/DetailRow";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { EmptyNote } from "../components/EmptyNote";
 import { CommissionStatusBadge, OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
@@ -74,6 +77,7 @@ export default function OrderPage() {
   const navigation = useNavigation();
   const retrying = navigation.state === "submitting";
   const message = retried ? retryMessage(retried) : null;
+  const answer = useFocusOnAnswer<BannerHandles>(retried);
   const c = order.commission;
   const time = (iso: string | null | undefined) => shownTime(order.times, iso);
 
@@ -118,7 +122,11 @@ export default function OrderPage() {
       titleMetadata={<OutcomeBadge outcome={order.outcome} />}
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}
     >
-      {message ? <Banner tone={message.tone}>{message.text}</Banner> : null}
+      {message ? (
+        <Banner ref={answer} tone={message.tone}>
+          {message.text}
+        </Banner>
+      ) : null}
 
       <Card>
         <BlockStack gap="300">
@@ -183,7 +191,9 @@ export default function OrderPage() {
         {c ? (
           <>
             <DetailRow label={t("order.amount")}>{c.amountText}</DetailRow>
-            <DetailRow label={t("order.creator")}>{c.creatorId}</DetailRow>
+            <DetailRow label={t("order.creator")}>
+              <CreatorName creatorId={c.creatorId} name={order.creatorNames[c.creatorId]} />
+            </DetailRow>
             <DetailRow label={t("order.rate")}>
               {t("order.rateOf", { rate: c.rate, value: c.orderValueText })}
             </DetailRow>
@@ -201,7 +211,13 @@ export default function OrderPage() {
       <SectionCard title={t("order.verdict")}>
         <DetailRow label={t("order.expectedTag")}>{order.verdict.expectedTag ?? none()}</DetailRow>
         <DetailRow label={t("order.arrivedTag")}>{order.arrived.arrivedTag ?? t("order.tagMissing")}</DetailRow>
-        <DetailRow label={t("order.creator")}>{order.verdict.creatorId ?? none()}</DetailRow>
+        <DetailRow label={t("order.creator")}>
+          {order.verdict.creatorId ? (
+            <CreatorName creatorId={order.verdict.creatorId} name={order.creatorNames[order.verdict.creatorId]} />
+          ) : (
+            none()
+          )}
+        </DetailRow>
         <DetailRow label={t("order.verdictSource")}>
           {order.verdict.source === "landing"
             ? t("order.verdictSourceLanding")
