@@ -117,7 +117,7 @@ export default function CreatorsPage() {
                 <Button
                   variant="plain"
                   onClick={() => setEditing(row.creatorId)}
-                  accessibilityLabel={t("creators.editTitle", { creator: row.creatorId })}
+                  accessibilityLabel={t("creators.editFor", { creator: row.creatorId })}
                 >
                   {t("creators.edit")}
                 </Button>

@@ -113,7 +113,10 @@ export default function PayoutsPage() {
     setReferenceHint(undefined);
     setConfirming(true);
   };
+  // The dialog closes as the payout is sent, so the answer's banner can take the focus when it
+  // comes (a dialog closing after it would take the focus back to the page's body).
   const record = () => {
+    setConfirming(false);
     if (formRef.current) submit(formRef.current, { method: "post" });
   };
 
@@ -251,35 +254,42 @@ export default function PayoutsPage() {
         </BlockStack>
       </Form>
 
-      <Modal
-        open={confirming}
-        onClose={() => setConfirming(false)}
-        title={t("payouts.confirmTitle")}
-        primaryAction={{ content: t("payouts.confirmSubmit"), onAction: record, loading: submitting }}
-        secondaryActions={[{ content: t("payouts.confirmCancel"), onAction: () => setConfirming(false) }]}
-      >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Text as="p">
-              {t("payouts.confirmIntro", { total: totals[0]?.total ?? "", reference: reference.trim(), date: paidOn })}
-            </Text>
-            <List>
-              {chosenBalances.map((b) => (
-                <List.Item key={b.key}>
-                  {t("payouts.confirmLine", {
-                    creator: names[b.creatorId] ? `${names[b.creatorId]} (${b.creatorId})` : b.creatorId,
-                    amount: b.balance,
-                    count: b.records,
-                  })}
-                </List.Item>
-              ))}
-            </List>
-            <Text as="p" fontWeight="semibold">
-              {t("payouts.confirmWarning", { count: recordCount })}
-            </Text>
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+      {/* Mounted only while open: a closing Modal takes the focus back from the answer's banner. */}
+      {confirming ? (
+        <Modal
+          open={confirming}
+          onClose={() => setConfirming(false)}
+          title={t("payouts.confirmTitle")}
+          primaryAction={{ content: t("payouts.confirmSubmit"), onAction: record, loading: submitting }}
+          secondaryActions={[{ content: t("payouts.confirmCancel"), onAction: () => setConfirming(false) }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              <Text as="p">
+                {t("payouts.confirmIntro", {
+                  total: totals[0]?.total ?? "",
+                  reference: reference.trim(),
+                  date: paidOn,
+                })}
+              </Text>
+              <List>
+                {chosenBalances.map((b) => (
+                  <List.Item key={b.key}>
+                    {t("payouts.confirmLine", {
+                      creator: names[b.creatorId] ? `${names[b.creatorId]} (${b.creatorId})` : b.creatorId,
+                      amount: b.balance,
+                      count: b.records,
+                    })}
+                  </List.Item>
+                ))}
+              </List>
+              <Text as="p" fontWeight="semibold">
+                {t("payouts.confirmWarning", { count: recordCount })}
+              </Text>
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
 
       <SectionCard title={t("payouts.history")}>
         {payouts.length === 0 ? (
@@ -348,28 +358,30 @@ function VoidPayoutButton({ payoutId, reference, paidOn }: { payoutId: string; r
       <Button tone="critical" variant="secondary" onClick={() => setOpen(true)} loading={voiding}>
         {t("payouts.void")}
       </Button>
-      <Modal
-        open={open}
-        onClose={() => setOpen(false)}
-        title={t("payouts.voidTitle", { reference, date: paidOn })}
-        primaryAction={{ content: t("payouts.voidSubmit"), destructive: true, onAction: confirm }}
-        secondaryActions={[{ content: t("payouts.voidCancel"), onAction: () => setOpen(false) }]}
-      >
-        <Modal.Section>
-          <BlockStack gap="300">
-            <Text as="p">{t("payouts.voidBody")}</Text>
-            <TextField
-              label={t("payouts.voidReason")}
-              value={reason}
-              onChange={setReason}
-              autoComplete="off"
-              multiline={2}
-              helpText={t("payouts.voidReasonHelp")}
-              error={hint}
-            />
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+      {open ? (
+        <Modal
+          open={open}
+          onClose={() => setOpen(false)}
+          title={t("payouts.voidTitle", { reference, date: paidOn })}
+          primaryAction={{ content: t("payouts.voidSubmit"), destructive: true, onAction: confirm }}
+          secondaryActions={[{ content: t("payouts.voidCancel"), onAction: () => setOpen(false) }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              <Text as="p">{t("payouts.voidBody")}</Text>
+              <TextField
+                label={t("payouts.voidReason")}
+                value={reason}
+                onChange={setReason}
+                autoComplete="off"
+                multiline={2}
+                helpText={t("payouts.voidReasonHelp")}
+                error={hint}
+              />
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
     </>
   );
 }

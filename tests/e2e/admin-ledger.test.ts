@@ -161,7 +161,7 @@ describe("the ledger's pages in the embedded admin", () => {
         await alice.getByText(text).first().waitFor();
       await creators.locator("tr", { hasText: "cr_bob" }).getByText("USD 9.00").waitFor();
       // The merchant names the creator; a wrong email is refused in place, saving nothing.
-      await creators.getByRole("button", { name: "Details for cr_alice" }).click();
+      await creators.getByRole("button", { name: "Edit details for cr_alice" }).click();
       const details = creators.getByRole("dialog");
       await details.getByLabel("Display name").fill("Alice Liddell");
       await details.getByLabel("Email").fill("alice@");
