@@ -95,7 +95,7 @@ describe("several currencies", () => {
     expect(data.counts).toMatchObject({ hijacked: 4, matched: 1, verified: 5 });
     expect(data.redirected).toEqual([
       { currency: "JPY", total: "JPY 93", totalText: "¥93", orders: 1 },
-      { currency: "KWD", total: "KWD 9.259", totalText: "KWD 9.259", orders: 1 },
+      { currency: "KWD", total: "KWD 9.259", totalText: "KWD\u00a09.259", orders: 1 },
       { currency: "USD", total: "USD 7.51", totalText: "$7.51", orders: 2 },
     ]);
   });
