@@ -4,7 +4,7 @@ import { z } from "zod";
 import { dialect, isUniqueViolation } from "../database/db.server";
 import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
-import { formatMoney } from "../units/money";
+import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 import { creatorProfiles } from "./creator-profiles.server";
 
@@ -41,7 +41,7 @@ function parseBalanceKey(key: string): { creatorId: string; currency: string } |
 }
 
 /** Every creator and currency with approved records or clawbacks to net; payable when the sum is positive. */
-export async function payableBalances(shop: string): Promise<PayableBalance[]> {
+export async function payableBalances(shop: string, money: MoneyText = formatMoney): Promise<PayableBalance[]> {
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
   const [approved, owed] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
@@ -76,9 +76,9 @@ export async function payableBalances(shop: string): Promise<PayableBalance[]> {
       key,
       creatorId: b.creatorId,
       currency: b.currency,
-      approved: formatMoney(b.approved, b.currency),
-      owed: formatMoney(b.owed, b.currency),
-      balance: formatMoney(b.approved + b.owed, b.currency),
+      approved: money(b.approved, b.currency),
+      owed: money(b.owed, b.currency),
+      balance: money(b.approved + b.owed, b.currency),
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
       payable: b.records > 0 && b.approved + b.owed > 0n,
@@ -299,7 +299,11 @@ export interface PayoutSummary {
   lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
-export async function listPayouts(shop: string, limit = 50): Promise<PayoutSummary[]> {
+export async function listPayouts(
+  shop: string,
+  limit = 50,
+  money: MoneyText = formatMoney,
+): Promise<PayoutSummary[]> {
   const payouts = await withLines(
     await rowsOf<Payout>(
       sql,
@@ -324,7 +328,7 @@ export async function listPayouts(shop: string, limit = 50): Promise<PayoutSumma
       creatorId: line.creatorId,
       creatorName: profiles.get(line.creatorId)?.name ?? "",
       currency: line.currency,
-      amount: formatMoney(line.amountMinor, line.currency),
+      amount: money(line.amountMinor, line.currency),
       records: line.records,
     })),
   }));
