@@ -2,7 +2,14 @@ import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "../database/db.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
-import { DEFAULT_LOCALE, formatCurrency, formatMinorCurrency, timesIn, UTC, type ShopFormat } from "../units/shop-format";
+import {
+  DEFAULT_LOCALE,
+  formatCurrency,
+  formatMinorCurrency,
+  timesIn,
+  UTC,
+  type ShopFormat,
+} from "../units/shop-format";
 import { adminOrderUrl } from "../dashboard/order-detail.server";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import { PERIODS, periodStart } from "../units/periods";

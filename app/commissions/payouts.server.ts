@@ -299,11 +299,7 @@ export interface PayoutSummary {
   lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
-export async function listPayouts(
-  shop: string,
-  limit = 50,
-  money: MoneyText = formatMoney,
-): Promise<PayoutSummary[]> {
+export async function listPayouts(shop: string, limit = 50, money: MoneyText = formatMoney): Promise<PayoutSummary[]> {
   const payouts = await withLines(
     await rowsOf<Payout>(
       sql,

@@ -260,7 +260,9 @@ export default function PayoutsPage() {
         <Modal.Section>
           <BlockStack gap="300">
             <Text as="p">
-              {t("payouts.confirmIntro", { total: totals[0]?.total ?? "", reference: reference.trim(),
+              {t("payouts.confirmIntro", {
+                total: totals[0]?.total ?? "",
+                reference: reference.trim(),
                 date: formatCalendarDay(paidOn, locale),
               })}
             </Text>

@@ -287,9 +287,7 @@ export default function SettingsPage() {
       ) : null}
       {settings?.credentialsRejectedAt && !saved?.ok ? (
         <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
-          <Text as="p">
-            {t("settings.keyRejectedBody", { time: keyRejectedAt ?? "—" })}
-          </Text>
+          <Text as="p">{t("settings.keyRejectedBody", { time: keyRejectedAt ?? "—" })}</Text>
         </Banner>
       ) : null}
 

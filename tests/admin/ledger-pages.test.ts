@@ -398,7 +398,13 @@ describe("a shop in Tokyo", () => {
       outcome: "matched",
       creatorId: "cr_tokyo",
       createdAt: AT,
-      commission: { creatorId: "cr_tokyo", currency: "USD", status: "approved", amountMinor: 123456n, amount: "1234.56" },
+      commission: {
+        creatorId: "cr_tokyo",
+        currency: "USD",
+        status: "approved",
+        amountMinor: 123456n,
+        amount: "1234.56",
+      },
     });
     const payout = await prisma.payout.create({
       data: {
@@ -411,7 +417,14 @@ describe("a shop in Tokyo", () => {
       },
     });
     await prisma.payoutLine.create({
-      data: { payoutId: payout.id, creatorId: "cr_tokyo", currency: "USD", amountMinor: 500n, amount: "5.00", records: 1 },
+      data: {
+        payoutId: payout.id,
+        creatorId: "cr_tokyo",
+        currency: "USD",
+        amountMinor: 500n,
+        amount: "5.00",
+        records: 1,
+      },
     });
   });
 
