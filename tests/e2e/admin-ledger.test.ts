@@ -288,7 +288,7 @@ describe("the ledger's pages in the embedded admin", () => {
       // The record: its status as a badge, its time in the shop's zone, its order here and in Shopify.
       const reversed = ledger.locator("tr", { hasText: "Reversed" });
       await reversed.getByText(/GMT\+9$/).waitFor();
-      const openInShopify = reversed.getByRole("link", { name: /^Open order #\d+ in Shopify$/ });
+      const openInShopify = reversed.getByRole("link", { name: /^Open in Shopify: order #\d+$/ });
       expect(await openInShopify.getAttribute("href")).toMatch(/^shopify:\/\/admin\/orders\/\d+$/);
       expect(await openInShopify.getAttribute("target")).toBe("_top");
       await reversed.getByRole("link", { name: /^#\d+$/ }).click();
