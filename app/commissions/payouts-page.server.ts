@@ -60,6 +60,7 @@ export async function payoutsAction(
   shop: string,
   form: FormData,
   staffId: string | null,
+  locale: string = DEFAULT_LOCALE,
 ): Promise<PayoutsActionResult> {
   const text = (name: string) => {
     const value = form.get(name);
@@ -70,14 +71,19 @@ export async function payoutsAction(
       intent: "void",
       ...(await voidPayout(shop, { payoutId: text("payoutId"), reason: text("reason") }, staffId)),
     };
-  const result = await recordPayout(shop, {
-    idempotencyKey: text("formToken"),
-    reference: text("reference"),
-    paidOn: text("paidOn"),
-    balances: form
-      .getAll("balance")
-      .filter((key): key is string => typeof key === "string")
-      .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
-  });
+  const result = await recordPayout(
+    shop,
+    {
+      idempotencyKey: text("formToken"),
+      reference: text("reference"),
+      paidOn: text("paidOn"),
+      balances: form
+        .getAll("balance")
+        .filter((key): key is string => typeof key === "string")
+        .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
+    },
+    new Date(),
+    localeMoney(locale),
+  );
   return { intent: "record", ...result };
 }

@@ -129,6 +129,7 @@ export async function recordPayout(
   shop: string,
   input: { idempotencyKey: string; reference: string; paidOn: string; balances: ChosenBalance[] },
   now: Date = new Date(),
+  money: MoneyText = formatMoney,
 ): Promise<RecordPayoutResult> {
   const parsed = PayoutForm.safeParse(input);
   if (!parsed.success) {
@@ -168,7 +169,7 @@ export async function recordPayout(
       if (dues.every(({ due }) => due === null)) throw new NothingToPay();
       // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
       const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
-      if (changed.length > 0) throw new BalancesChanged(changedText(changed));
+      if (changed.length > 0) throw new BalancesChanged(changedText(changed, money));
       for (const { due, ...balance } of dues) await payBalance(tx, shop, payoutId, balance, due!, now);
       return { ok: true as const, payoutId, duplicate: false, lines: dues.length };
     });
@@ -240,11 +241,15 @@ async function dueOf(
 }
 
 /** Why the payout was refused: each balance that is not what the page showed. */
-function changedText(changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[]): string {
+function changedText(
+  changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[],
+  money: MoneyText,
+): string {
+  // Written as the page wrote the balances, so the merchant can compare the two.
   const each = changed.map(
     ({ creatorId, currency, shownMinor, due }) =>
-      `${creatorId} was ${formatMoney(shownMinor, currency)} when the page loaded and ` +
-      (due ? `is ${formatMoney(due.total, currency)} now` : "has nothing due now"),
+      `${creatorId} was ${money(shownMinor, currency)} when the page loaded and ` +
+      (due ? `is ${money(due.total, currency)} now` : "has nothing due now"),
   );
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }

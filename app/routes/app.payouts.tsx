@@ -47,7 +47,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
-  const result = await payoutsAction(context.session.shop, await request.formData(), staffId);
+  const result = await payoutsAction(context.session.shop, await request.formData(), staffId, requestLocale(request));
   return json<PayoutsActionResult>(result, { status: result.ok ? 200 : 400 });
 };
 

@@ -201,9 +201,7 @@ describe("the ledger's pages in the embedded admin", () => {
       await seedRecord("cr_alice", "approved", 100n);
       await payouts.getByRole("button", { name: "Review payout" }).click();
       await payouts.getByRole("dialog").getByRole("button", { name: "Record payout" }).click();
-      await payouts
-        .getByText("cr_alice was USD 5.50 when the page loaded and is USD 6.50 now", { exact: false })
-        .waitFor();
+      await payouts.getByText("cr_alice was $5.50 when the page loaded and is $6.50 now", { exact: false }).waitFor();
       await payouts.getByText("Your choices were cleared", { exact: false }).waitFor();
       expect(await payouts.getByRole("checkbox", { name: "Pay cr_alice $6.50" }).isChecked()).toBe(false);
       await payouts.getByText("Nothing selected yet.").waitFor();
