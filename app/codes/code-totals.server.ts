@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { readDate, sql } from "../database/sql.server";
-import { formatMoney, percentage } from "../units/money";
+import { formatMoney, percentage, type MoneyText } from "../units/money";
 import { periodStart } from "../units/periods";
 import type { CodeFilter } from "./code-filter";
 
@@ -19,7 +19,7 @@ export interface CodeTotals {
   hijacked: number;
   /** hijacked ÷ orders, one decimal ("66.7%"). */
   hijackedShare: string;
-  /** Discount the code gave on hijacked orders ("USD 12.50"). */
+  /** Discount the code gave on hijacked orders ("USD 12.50" in the CSV; the page's locale on the page). */
   discountOnHijacked: string;
   /** Commission redirected to the rightful creators on those orders. */
   redirectedOnHijacked: string;
@@ -84,6 +84,7 @@ export async function codeTotals(
   filter: CodeFilter,
   now = new Date(),
   limit = CODES_LIMIT,
+  money: MoneyText = formatMoney,
 ): Promise<CodeTotals[]> {
   const rows = await sql.rows<Row>(codeTotalsQuery(shop, filter, now, limit));
   const deactivations = await latestDeactivations(
@@ -100,8 +101,8 @@ export async function codeTotals(
       orders,
       hijacked,
       hijackedShare: percentage(hijacked, orders) ?? "0.0%",
-      discountOnHijacked: formatMoney(row.discount ?? "0", row.currency),
-      redirectedOnHijacked: formatMoney(row.redirected ?? "0", row.currency),
+      discountOnHijacked: money(row.discount ?? "0", row.currency),
+      redirectedOnHijacked: money(row.redirected ?? "0", row.currency),
       firstHijackedAt: row.firstAt == null ? null : readDate(row.firstAt).toISOString(),
       lastHijackedAt: row.lastAt == null ? null : readDate(row.lastAt).toISOString(),
       deactivation: deactivation ?? null,

@@ -1,6 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { sql } from "../database/sql.server";
-import { formatMoney } from "../units/money";
+import { formatMoney, type MoneyText } from "../units/money";
+import { DEFAULT_LOCALE, localeMoney } from "../units/shop-format";
 import { creatorProfiles, type CreatorProfileView } from "./creator-profiles.server";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
@@ -65,7 +66,11 @@ export function creatorQueries(shop: string, creatorId: string | null = null) {
   };
 }
 
-export async function creatorTotals(shop: string, creatorId: string | null = null): Promise<CreatorTotals[]> {
+export async function creatorTotals(
+  shop: string,
+  creatorId: string | null = null,
+  write: MoneyText = formatMoney,
+): Promise<CreatorTotals[]> {
   const queries = creatorQueries(shop, creatorId);
   const [records, entries] = await Promise.all([
     sql.rows<RecordSums>(queries.records),
@@ -74,7 +79,7 @@ export async function creatorTotals(shop: string, creatorId: string | null = nul
   const taken = new Map(entries.map((row) => [`${row.currency}:${row.creatorId}`, row]));
   return records.map((row) => {
     const entry = taken.get(`${row.currency}:${row.creatorId}`);
-    const money = (minor: string | null | undefined) => formatMoney(BigInt(minor ?? "0"), row.currency);
+    const money = (minor: string | null | undefined) => write(BigInt(minor ?? "0"), row.currency);
     return {
       creatorId: row.creatorId,
       currency: row.currency,
@@ -84,14 +89,14 @@ export async function creatorTotals(shop: string, creatorId: string | null = nul
       paid: money(row.paid),
       reversed: money(entry?.reversed),
       redirected: money(row.redirected),
-      balanceDue: formatMoney(BigInt(row.approved ?? "0") + BigInt(entry?.owed ?? "0"), row.currency),
+      balanceDue: write(BigInt(row.approved ?? "0") + BigInt(entry?.owed ?? "0"), row.currency),
     };
   });
 }
 
 /** The Creators page: the totals, and the merchant's details for each creator listed. */
-export async function creatorsPage(shop: string, creatorId: string | null) {
-  const rows = await creatorTotals(shop, creatorId);
+export async function creatorsPage(shop: string, creatorId: string | null, locale: string = DEFAULT_LOCALE) {
+  const rows = await creatorTotals(shop, creatorId, localeMoney(locale));
   const profiles: Record<string, CreatorProfileView> = {};
   for (const [id, profile] of await creatorProfiles(
     shop,

@@ -2,6 +2,16 @@ import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "../database/db.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
+import {
+  DEFAULT_LOCALE,
+  formatCurrency,
+  formatMinorCurrency,
+  timesIn,
+  UTC,
+  type ShopFormat,
+} from "../units/shop-format";
+import { adminOrderUrl } from "../dashboard/order-detail.server";
+import { shopFormat } from "../shop-profile/shop-profile.server";
 import { PERIODS, periodStart } from "../units/periods";
 import { creatorProfiles } from "./creator-profiles.server";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
@@ -49,9 +59,13 @@ export interface LedgerRow {
 
 export interface LedgerPage {
   filter: LedgerFilter;
-  rows: LedgerRow[];
+  /** Each row with its amount as the merchant's locale writes it, and its order in Shopify admin. */
+  rows: (LedgerRow & { amountText: string; adminOrderUrl: string })[];
   nextCursor: string | null;
-  totals: { currency: string; total: string; records: number }[];
+  /** total: "USD 1,234.56"; totalText: the same sum in the merchant's locale ("$1,234.56"). */
+  totals: { currency: string; total: string; totalText: string; records: number }[];
+  /** Every time on the page in the shop's zone, by its ISO text (timesIn). */
+  times: Record<string, string>;
 }
 
 export function parseLedgerFilter(params: URLSearchParams): LedgerFilter {
@@ -193,7 +207,12 @@ async function fetchPage(shop: string, filter: LedgerFilter, cursor: LedgerCurso
   return { rows, next };
 }
 
-export async function listLedger(shop: string, params: URLSearchParams, now: Date = new Date()): Promise<LedgerPage> {
+export async function listLedger(
+  shop: string,
+  params: URLSearchParams,
+  now: Date = new Date(),
+  format: ShopFormat = { locale: DEFAULT_LOCALE, timeZone: UTC },
+): Promise<LedgerPage> {
   const filter = parseLedgerFilter(params);
   const cursor = decodeCursor(params.get("cursor"));
   const [page, totals] = await Promise.all([
@@ -203,16 +222,31 @@ export async function listLedger(shop: string, params: URLSearchParams, now: Dat
       ledgerQueries(shop, filter, null, 0, now).totals,
     ),
   ]);
+  const rows = (await toRows(shop, page.rows)).map((row) => ({
+    ...row,
+    amountText: formatCurrency(row.amount, row.currency, format.locale),
+    adminOrderUrl: adminOrderUrl(row.orderId),
+  }));
   return {
     filter,
-    rows: await toRows(shop, page.rows),
+    rows,
     nextCursor: page.next ? encodeCursor(page.next) : null,
     totals: totals.map((t) => ({
       currency: t.currency,
       total: formatMoney(t.total ?? "0", t.currency),
+      totalText: formatMinorCurrency(t.total ?? "0", t.currency, format.locale),
       records: Number(t.n),
     })),
+    times: timesIn(
+      rows.map((row) => row.createdAt),
+      format,
+    ),
   };
+}
+
+/** The ledger for a merchant: times in the shop's zone, amounts in their locale. */
+export async function listLedgerFor(shop: string, params: URLSearchParams, locale: string): Promise<LedgerPage> {
+  return listLedger(shop, params, new Date(), await shopFormat(shop, locale));
 }
 
 /** Every record of the filtered set, newest first, read in keyset batches. */

@@ -1,4 +1,14 @@
 import { creatorNames } from "./creator-profiles.server";
+import { shopFormat } from "../shop-profile/shop-profile.server";
+import {
+  DEFAULT_LOCALE,
+  formatCalendarDay,
+  localeMoney,
+  shopToday,
+  timesIn,
+  UTC,
+  type ShopFormat,
+} from "../units/shop-format";
 import {
   listPayouts,
   payableBalances,
@@ -11,18 +21,37 @@ import {
 // The Payouts page's server side: what it shows, and its two actions (record, void) read from
 // the submitted form, so the route only authenticates and answers.
 
-export async function payoutsPage(shop: string, now: Date = new Date()) {
-  const [balances, payouts] = await Promise.all([payableBalances(shop), listPayouts(shop)]);
+export async function payoutsPage(
+  shop: string,
+  now: Date = new Date(),
+  format: ShopFormat = { locale: DEFAULT_LOCALE, timeZone: UTC },
+) {
+  const money = localeMoney(format.locale);
+  const [balances, listed] = await Promise.all([payableBalances(shop, money), listPayouts(shop, 50, money)]);
+  // paidOn stays YYYY-MM-DD (the void form and the CSV name the day so); paidOnText is for reading.
+  const payouts = listed.map((payout) => ({ ...payout, paidOnText: formatCalendarDay(payout.paidOn, format.locale) }));
   return {
     balances,
     payouts,
+    times: timesIn(
+      payouts.map((payout) => payout.voided?.at ?? null),
+      format,
+    ),
+    /** The merchant's locale: the page sums what is chosen in the browser and writes it so. */
+    locale: format.locale,
     names: await creatorNames(
       shop,
       balances.map((b) => b.creatorId),
     ),
     formToken: crypto.randomUUID(),
-    today: now.toISOString().slice(0, 10),
+    // The shop's day: in Tokyo at 08:00 the payment was made today, not on UTC's yesterday.
+    today: shopToday(format.timeZone, now),
   };
+}
+
+/** The Payouts page for a merchant: the shop's zone and day, amounts in their locale. */
+export async function payoutsPageFor(shop: string, locale: string) {
+  return payoutsPage(shop, new Date(), await shopFormat(shop, locale));
 }
 
 export type PayoutsActionResult = ({ intent: "record" } & RecordPayoutResult) | ({ intent: "void" } & VoidPayoutResult);
@@ -31,6 +60,7 @@ export async function payoutsAction(
   shop: string,
   form: FormData,
   staffId: string | null,
+  locale: string = DEFAULT_LOCALE,
 ): Promise<PayoutsActionResult> {
   const text = (name: string) => {
     const value = form.get(name);
@@ -41,14 +71,19 @@ export async function payoutsAction(
       intent: "void",
       ...(await voidPayout(shop, { payoutId: text("payoutId"), reason: text("reason") }, staffId)),
     };
-  const result = await recordPayout(shop, {
-    idempotencyKey: text("formToken"),
-    reference: text("reference"),
-    paidOn: text("paidOn"),
-    balances: form
-      .getAll("balance")
-      .filter((key): key is string => typeof key === "string")
-      .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
-  });
+  const result = await recordPayout(
+    shop,
+    {
+      idempotencyKey: text("formToken"),
+      reference: text("reference"),
+      paidOn: text("paidOn"),
+      balances: form
+        .getAll("balance")
+        .filter((key): key is string => typeof key === "string")
+        .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
+    },
+    new Date(),
+    localeMoney(locale),
+  );
   return { intent: "record", ...result };
 }

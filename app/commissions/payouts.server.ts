@@ -4,7 +4,7 @@ import { z } from "zod";
 import { dialect, isUniqueViolation } from "../database/db.server";
 import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
-import { formatMoney } from "../units/money";
+import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 import { creatorProfiles } from "./creator-profiles.server";
 
@@ -41,7 +41,7 @@ function parseBalanceKey(key: string): { creatorId: string; currency: string } |
 }
 
 /** Every creator and currency with approved records or clawbacks to net; payable when the sum is positive. */
-export async function payableBalances(shop: string): Promise<PayableBalance[]> {
+export async function payableBalances(shop: string, money: MoneyText = formatMoney): Promise<PayableBalance[]> {
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
   const [approved, owed] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
@@ -76,9 +76,9 @@ export async function payableBalances(shop: string): Promise<PayableBalance[]> {
       key,
       creatorId: b.creatorId,
       currency: b.currency,
-      approved: formatMoney(b.approved, b.currency),
-      owed: formatMoney(b.owed, b.currency),
-      balance: formatMoney(b.approved + b.owed, b.currency),
+      approved: money(b.approved, b.currency),
+      owed: money(b.owed, b.currency),
+      balance: money(b.approved + b.owed, b.currency),
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
       payable: b.records > 0 && b.approved + b.owed > 0n,
@@ -129,6 +129,7 @@ export async function recordPayout(
   shop: string,
   input: { idempotencyKey: string; reference: string; paidOn: string; balances: ChosenBalance[] },
   now: Date = new Date(),
+  money: MoneyText = formatMoney,
 ): Promise<RecordPayoutResult> {
   const parsed = PayoutForm.safeParse(input);
   if (!parsed.success) {
@@ -168,7 +169,7 @@ export async function recordPayout(
       if (dues.every(({ due }) => due === null)) throw new NothingToPay();
       // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
       const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
-      if (changed.length > 0) throw new BalancesChanged(changedText(changed));
+      if (changed.length > 0) throw new BalancesChanged(changedText(changed, money));
       for (const { due, ...balance } of dues) await payBalance(tx, shop, payoutId, balance, due!, now);
       return { ok: true as const, payoutId, duplicate: false, lines: dues.length };
     });
@@ -240,11 +241,15 @@ async function dueOf(
 }
 
 /** Why the payout was refused: each balance that is not what the page showed. */
-function changedText(changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[]): string {
+function changedText(
+  changed: { creatorId: string; currency: string; shownMinor: bigint; due: Due | null }[],
+  money: MoneyText,
+): string {
+  // Written as the page wrote the balances, so the merchant can compare the two.
   const each = changed.map(
     ({ creatorId, currency, shownMinor, due }) =>
-      `${creatorId} was ${formatMoney(shownMinor, currency)} when the page loaded and ` +
-      (due ? `is ${formatMoney(due.total, currency)} now` : "has nothing due now"),
+      `${creatorId} was ${money(shownMinor, currency)} when the page loaded and ` +
+      (due ? `is ${money(due.total, currency)} now` : "has nothing due now"),
   );
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }
@@ -299,7 +304,7 @@ export interface PayoutSummary {
   lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
-export async function listPayouts(shop: string, limit = 50): Promise<PayoutSummary[]> {
+export async function listPayouts(shop: string, limit = 50, money: MoneyText = formatMoney): Promise<PayoutSummary[]> {
   const payouts = await withLines(
     await rowsOf<Payout>(
       sql,
@@ -324,7 +329,7 @@ export async function listPayouts(shop: string, limit = 50): Promise<PayoutSumma
       creatorId: line.creatorId,
       creatorName: profiles.get(line.creatorId)?.name ?? "",
       currency: line.currency,
-      amount: formatMoney(line.amountMinor, line.currency),
+      amount: money(line.amountMinor, line.currency),
       records: line.records,
     })),
   }));

@@ -17,7 +17,7 @@ import {
 } from "@shopify/polaris";
 import type { BannerHandles } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
-import { codesAction, codesPage, type CodesAction } from "../codes/codes-page.server";
+import { codesAction, codesPageFor, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
@@ -27,7 +27,7 @@ import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
-import { formatTime } from "../units/times";
+import { requestLocale, shownTime } from "../units/shop-format";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
 
@@ -35,7 +35,7 @@ export const meta = adminMeta(t("codes.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await codesPage(session.shop, new URL(request.url).searchParams));
+  return json(await codesPageFor(session.shop, new URL(request.url).searchParams, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -53,7 +53,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 type ScopeState = "unknown" | "granted" | "missing";
 
 export default function CodesPage() {
-  const { filter, rows, limit } = useLoaderData<typeof loader>();
+  const { filter, rows, limit, times } = useLoaderData<typeof loader>();
   const location = useLocation();
   const shopify = useAppBridge();
   const fetcher = useFetcher<CodesAction>();
@@ -138,9 +138,7 @@ export default function CodesPage() {
     row.discountOnHijacked,
     row.redirectedOnHijacked,
     // First and last on one line, by day: the table stays narrow enough for the admin's frame.
-    row.firstHijackedAt && row.lastHijackedAt
-      ? t("codes.seenRange", { first: row.firstHijackedAt.slice(0, 10), last: row.lastHijackedAt.slice(0, 10) })
-      : t("common.none"),
+    row.seenText ?? t("common.none"),
     row.deactivation ? (
       <BlockStack key="state" gap="100" inlineAlign="start">
         <Badge tone="success">{t("codes.switchedOff")}</Badge>
@@ -148,7 +146,7 @@ export default function CodesPage() {
         <div style={{ whiteSpace: "normal", maxWidth: 160 }}>
           <Text as="span" variant="bodySm" tone="subdued">
             {t("codes.switchedOffBy", {
-              time: formatTime(row.deactivation.at),
+              time: shownTime(times, row.deactivation.at),
               user: row.deactivation.userId
                 ? t("codes.staffMember", { id: row.deactivation.userId })
                 : t("codes.someone"),

@@ -12,6 +12,7 @@ import { PageError } from "../components/PageError";
 import { saveCreatorProfile, type SaveProfileResult } from "../commissions/creator-profiles.server";
 import { creatorsPage } from "../commissions/creators.server";
 import { t } from "../i18n";
+import { requestLocale } from "../units/shop-format";
 import { authenticate } from "../shopify.server";
 
 // Per creator and currency: where their commissions stand, from pending to paid, and what is
@@ -22,7 +23,7 @@ export const meta = adminMeta(t("creators.title"));
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const creator = new URL(request.url).searchParams.get("creator")?.trim().slice(0, 200) || null;
-  return json(await creatorsPage(session.shop, creator));
+  return json(await creatorsPage(session.shop, creator, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

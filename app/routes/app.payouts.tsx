@@ -24,11 +24,10 @@ import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { payoutsAction, payoutsPage, type PayoutsActionResult } from "../commissions/payouts-page.server";
+import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
-import { formatMoney } from "../units/money";
-import { formatTime } from "../units/times";
+import { formatCalendarDay, formatMinorCurrency, requestLocale, shownTime } from "../units/shop-format";
 
 // Payouts: choose approved balances of one currency, review them in a confirmation that names
 // every creator and amount, and record the payment with a reference and a date. Each page load
@@ -42,13 +41,13 @@ export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await payoutsPage(session.shop));
+  return json(await payoutsPageFor(session.shop, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
-  const result = await payoutsAction(context.session.shop, await request.formData(), staffId);
+  const result = await payoutsAction(context.session.shop, await request.formData(), staffId, requestLocale(request));
   return json<PayoutsActionResult>(result, { status: result.ok ? 200 : 400 });
 };
 
@@ -62,16 +61,16 @@ interface Balance {
 }
 
 /** What is chosen, per currency, summed exactly from the minor units the page was given. */
-function totalsOf(chosen: Balance[]): { currency: string; total: string }[] {
+function totalsOf(chosen: Balance[], locale: string): { currency: string; total: string }[] {
   const sums = new Map<string, bigint>();
   for (const b of chosen) sums.set(b.currency, (sums.get(b.currency) ?? 0n) + BigInt(b.balanceMinor));
   return [...sums.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([currency, minor]) => ({ currency, total: formatMoney(minor, currency) }));
+    .map(([currency, minor]) => ({ currency, total: formatMinorCurrency(minor, currency, locale) }));
 }
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names } = useLoaderData<typeof loader>();
+  const { balances, payouts, formToken, today, names, times, locale } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as PayoutsActionResult | undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -98,7 +97,7 @@ export default function PayoutsPage() {
   }, [recordResult]);
 
   const chosenBalances = balances.filter((b) => chosen.includes(b.key));
-  const totals = totalsOf(chosenBalances);
+  const totals = totalsOf(chosenBalances, locale);
   const mixed = totals.length > 1;
   const recordCount = chosenBalances.reduce((sum, b) => sum + b.records, 0);
 
@@ -269,7 +268,7 @@ export default function PayoutsPage() {
                 {t("payouts.confirmIntro", {
                   total: totals[0]?.total ?? "",
                   reference: reference.trim(),
-                  date: paidOn,
+                  date: formatCalendarDay(paidOn, locale),
                 })}
               </Text>
               <List>
@@ -300,21 +299,21 @@ export default function PayoutsPage() {
               <InlineStack align="space-between" blockAlign="center">
                 <InlineStack gap="200" blockAlign="center">
                   <Text as="h3" variant="headingSm">
-                    {t("payouts.historyRow", { date: payout.paidOn, reference: payout.reference })}
+                    {t("payouts.historyRow", { date: payout.paidOnText, reference: payout.reference })}
                   </Text>
                   {payout.voided ? <Badge tone="critical">{t("payouts.voided")}</Badge> : null}
                 </InlineStack>
                 <InlineStack gap="200">
                   <PayoutCsvButton payoutId={payout.id} />
                   {payout.voided ? null : (
-                    <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOn} />
+                    <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOnText} />
                   )}
                 </InlineStack>
               </InlineStack>
               {payout.voided ? (
                 <Text as="p" tone="critical">
                   {t("payouts.voidedRow", {
-                    time: formatTime(payout.voided.at),
+                    time: shownTime(times, payout.voided.at),
                     by: payout.voided.by ?? t("payouts.voidedByUnknown"),
                     reason: payout.voided.reason,
                   })}

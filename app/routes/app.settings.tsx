@@ -25,7 +25,8 @@ import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { formatTime } from "../units/times";
+import { formatShopTime, requestLocale } from "../units/shop-format";
+import { shopFormat } from "../shop-profile/shop-profile.server";
 import { t } from "../i18n";
 import { applySettings, type ApplySettingsResult } from "../settings/apply-settings.server";
 import { formatCreatorRatesText } from "../settings/creator-rates";
@@ -41,7 +42,11 @@ export const meta = adminMeta(t("settings.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json({ settings: await getPublicSettings(session.shop) });
+  const settings = await getPublicSettings(session.shop);
+  const rejectedAt = settings?.credentialsRejectedAt ? new Date(settings.credentialsRejectedAt).toISOString() : null;
+  const format = rejectedAt ? await shopFormat(session.shop, requestLocale(request)) : null;
+  // Formatted here, in the shop's zone, so the browser hydrates the server's text.
+  return json({ settings, keyRejectedAt: rejectedAt && format ? formatShopTime(rejectedAt, format) : null });
 };
 
 type ActionData = ({ intent: "save" } & ApplySettingsResult) | { intent: "test"; result: ConnectionResult };
@@ -139,7 +144,7 @@ function appBridge(): { saveBar?: Partial<typeof shopify.saveBar>; toast?: Parti
 }
 
 export default function SettingsPage() {
-  const { settings } = useLoaderData<typeof loader>();
+  const { settings, keyRejectedAt } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   const saved = actionData?.intent === "save" ? actionData : undefined;
   const navigation = useNavigation();
@@ -282,9 +287,7 @@ export default function SettingsPage() {
       ) : null}
       {settings?.credentialsRejectedAt && !saved?.ok ? (
         <Banner tone="critical" title={t("settings.keyRejectedTitle")}>
-          <Text as="p">
-            {t("settings.keyRejectedBody", { time: formatTime(String(settings.credentialsRejectedAt)) })}
-          </Text>
+          <Text as="p">{t("settings.keyRejectedBody", { time: keyRejectedAt ?? "—" })}</Text>
         </Banner>
       ) : null}
 

@@ -23,6 +23,9 @@ export function formatAmount(amount: string, currency: string): string {
   return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction ? `.${fraction}` : ""}`;
 }
 
+/** How a module writes integer minor units for its reader: formatMoney for files, a locale's for pages. */
+export type MoneyText = (minor: bigint | string, currency: string) => string;
+
 /** "USD 1,234.56" */
 export function formatMoney(minor: bigint | string, currency: string): string {
   return `${currency} ${formatMinor(minor, currency)}`;

@@ -152,6 +152,28 @@ export function formatMinorCurrency(minor: bigint | string, currency: string, lo
   return formatCurrency(formatMinor(minor, currency).replace(/,/g, ""), currency, locale);
 }
 
+/** formatMinorCurrency bound to a locale: what a page's server module hands the sums it writes. */
+export function localeMoney(locale: string): (minor: bigint | string, currency: string) => string {
+  return (minor, currency) => formatMinorCurrency(minor, currency, locale);
+}
+
+/**
+ * A calendar date the merchant chose ("2026-11-20", a payout's paid-on day) in their locale. It is
+ * a day, not a moment: written as that day in UTC so no zone moves it to the day before.
+ */
+export function formatCalendarDay(day: string, locale: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? formatShopDay(`${day}T00:00:00Z`, { locale, timeZone: UTC }) : day;
+}
+
+/** Today's date in the shop's zone as a date input writes it (YYYY-MM-DD). */
+export function shopToday(timeZone: string, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return cached(
+    `y|${timeZone}`,
+    () => new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }),
+  ).format(now);
+}
+
 function decimalSeparator(locale: string): string {
   return new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
 }

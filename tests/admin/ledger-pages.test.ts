@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
+import { payoutsPage } from "../../app/commissions/payouts-page.server";
 import * as creatorsRoute from "../../app/routes/app.creators";
+import * as ledgerRoute from "../../app/routes/app.commissions";
 import * as ordersRoute from "../../app/routes/app.orders.$id";
 import * as payoutsRoute from "../../app/routes/app.payouts";
 import * as payoutExport from "../../app/routes/app.payouts.$id.export";
@@ -82,56 +84,64 @@ describe("Creators", () => {
     const { rows } = await json<{ rows: Record<string, unknown>[] }>(
       await call(creatorsRoute.loader as never, adminRequest("/app/creators", SHOP)),
     );
+    // Written as the merchant's locale writes money (en-US when the request names none).
     expect(rows).toEqual([
       {
         creatorId: INJECTED,
         currency: "USD",
         records: 1,
-        pending: "USD 0.00",
-        approved: "USD 1.00",
-        paid: "USD 0.00",
-        reversed: "USD 0.00",
-        redirected: "USD 0.00",
-        balanceDue: "USD 1.00",
+        pending: "$0.00",
+        approved: "$1.00",
+        paid: "$0.00",
+        reversed: "$0.00",
+        redirected: "$0.00",
+        balanceDue: "$1.00",
       },
       {
         creatorId: "cr_alice",
         currency: "EUR",
         records: 1,
-        pending: "EUR 0.00",
-        approved: "EUR 10.00",
-        paid: "EUR 0.00",
-        reversed: "EUR 0.00",
-        redirected: "EUR 0.00",
-        balanceDue: "EUR 10.00",
+        pending: "€0.00",
+        approved: "€10.00",
+        paid: "€0.00",
+        reversed: "€0.00",
+        redirected: "€0.00",
+        balanceDue: "€10.00",
       },
       {
         creatorId: "cr_alice",
         currency: "USD",
         records: 5,
-        pending: "USD 2.00",
-        approved: "USD 7.00",
-        paid: "USD 2.00",
-        reversed: "USD 5.50",
-        redirected: "USD 4.00",
-        balanceDue: "USD 6.00",
+        pending: "$2.00",
+        approved: "$7.00",
+        paid: "$2.00",
+        reversed: "$5.50",
+        redirected: "$4.00",
+        balanceDue: "$6.00",
       },
       {
         creatorId: "cr_bob",
         currency: "USD",
         records: 1,
-        pending: "USD 0.00",
-        approved: "USD 0.00",
-        paid: "USD 0.00",
-        reversed: "USD 7.00",
-        redirected: "USD 0.00",
-        balanceDue: "USD -7.00",
+        pending: "$0.00",
+        approved: "$0.00",
+        paid: "$0.00",
+        reversed: "$7.00",
+        redirected: "$0.00",
+        balanceDue: "-$7.00",
       },
     ]);
     const one = await json<{ rows: { creatorId: string }[] }>(
       await call(creatorsRoute.loader as never, adminRequest("/app/creators?creator=cr_bob", SHOP)),
     );
     expect(one.rows.map((row) => row.creatorId)).toEqual(["cr_bob"]);
+    // Shopify admin's locale parameter: a German merchant reads the same sums the German way.
+    const german = await json<{ rows: { creatorId: string; currency: string; balanceDue: string }[] }>(
+      await call(creatorsRoute.loader as never, adminRequest("/app/creators?locale=de-DE", SHOP)),
+    );
+    expect(german.rows.find((row) => row.creatorId === "cr_alice" && row.currency === "USD")?.balanceDue).toBe(
+      "6,00\u00a0$",
+    );
   });
 
   it("answers a request without a session token with 401, never data", async () => {
@@ -179,16 +189,17 @@ describe("Creators", () => {
 describe("Payouts", () => {
   type Balances = {
     balances: { key: string; balance: string; balanceMinor: string; payable: boolean }[];
+    payouts: { id: string; paidOn: string; paidOnText: string; lines: { amount: string }[] }[];
     formToken: string;
   };
 
   it("records a payout once however often the form is sent, and pays what was approved less clawbacks", async () => {
     const page = await json<Balances>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)));
-    expect(page.balances.map((b) => [b.key, b.balance, b.payable])).toEqual([
-      ["EUR:cr_alice", "EUR 10.00", true],
-      [`USD:${INJECTED}`, "USD 1.00", true],
-      ["USD:cr_alice", "USD 6.00", true],
-      ["USD:cr_bob", "USD -7.00", false],
+    expect(page.balances.map((b) => [b.key, b.balance, b.balanceMinor, b.payable])).toEqual([
+      ["EUR:cr_alice", "€10.00", "1000", true],
+      [`USD:${INJECTED}`, "$1.00", "100", true],
+      ["USD:cr_alice", "$6.00", "600", true],
+      ["USD:cr_bob", "-$7.00", "-700", false],
     ]);
     const submit = () =>
       call(
@@ -243,6 +254,10 @@ describe("Payouts", () => {
 
     const after = await json<Balances>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)));
     expect(after.balances.map((b) => b.key)).toEqual(["EUR:cr_alice", "USD:cr_bob"]);
+    // The history: the day as the merchant chose it, in their locale; each line's sum likewise.
+    expect(after.payouts.map((p) => [p.paidOn, p.paidOnText, p.lines.map((line) => line.amount)])).toEqual([
+      ["2026-11-21", "Nov 21, 2026", ["$1.00", "$6.00"]],
+    ]);
     expect(after.formToken).not.toBe(page.formToken);
   });
 
@@ -360,5 +375,85 @@ describe("Payouts: currencies and voiding", () => {
       await call(payoutsRoute.loader as never, adminRequest("/app/payouts", SHOP)),
     );
     expect(page.payouts.find((p) => p.id === payout.id)?.voided).toMatchObject({ reason: "the transfer bounced" });
+  });
+});
+
+describe("a shop in Tokyo", () => {
+  // The shop's zone as afterAuth keeps it (tests/admin/shop-zone.test.ts reads it from Shopify).
+  const TOKYO = "ledger-pages-tokyo.myshopify.com";
+  // 20:30 UTC on the 26th is 05:30 on the 27th in Tokyo: the day and the hour both differ.
+  const AT = new Date("2026-11-26T20:30:00.000Z");
+  // ICU builds differ on the space before AM (narrow no-break or plain): compare the words.
+  const plain = (text: string | undefined) => text?.replace(/[\u202f\u00a0]/g, " ");
+
+  beforeAll(async () => {
+    await storeOfflineSession(TOKYO);
+    await prisma.shopProfile.upsert({
+      where: { shop: TOKYO },
+      create: { shop: TOKYO, ianaTimezone: "Asia/Tokyo", currencyCode: "USD", readAt: new Date() },
+      update: { ianaTimezone: "Asia/Tokyo", currencyCode: "USD" },
+    });
+    await seedVerification({
+      shop: TOKYO,
+      outcome: "matched",
+      creatorId: "cr_tokyo",
+      createdAt: AT,
+      commission: {
+        creatorId: "cr_tokyo",
+        currency: "USD",
+        status: "approved",
+        amountMinor: 123456n,
+        amount: "1234.56",
+      },
+    });
+    const payout = await prisma.payout.create({
+      data: {
+        shop: TOKYO,
+        idempotencyKey: "tokyo-payout-1",
+        reference: "Wire T",
+        paidOn: new Date("2026-11-20T00:00:00.000Z"),
+        voidedAt: AT,
+        voidReason: "sent twice",
+      },
+    });
+    await prisma.payoutLine.create({
+      data: {
+        payoutId: payout.id,
+        creatorId: "cr_tokyo",
+        currency: "USD",
+        amountMinor: 500n,
+        amount: "5.00",
+        records: 1,
+      },
+    });
+  });
+
+  it("sees its own times, its money, a status badge's status and Shopify's order on the ledger", async () => {
+    const page = await json<{
+      rows: { orderId: string; createdAt: string; amountText: string; adminOrderUrl: string; status: string }[];
+      totals: { total: string; totalText: string }[];
+      times: Record<string, string>;
+    }>(await call(ledgerRoute.loader as never, adminRequest("/app/commissions", TOKYO)));
+    expect(page.rows).toHaveLength(1);
+    const [row] = page.rows;
+    expect(row!.createdAt).toBe(AT.toISOString());
+    expect(plain(page.times[row!.createdAt])).toBe("Nov 27, 2026, 5:30 AM GMT+9");
+    expect(row!.amountText).toBe("$1,234.56");
+    expect(row!.adminOrderUrl).toBe(`shopify://admin/orders/${row!.orderId}`);
+    // The machine text stays beside the merchant's: the totals the CSV and other callers read.
+    expect(page.totals).toMatchObject([{ total: "USD 1,234.56", totalText: "$1,234.56" }]);
+  });
+
+  it("sees when a payout was voided in its own time, and the form opens on its own day", async () => {
+    const page = await json<{
+      payouts: { paidOnText: string; voided: { at: string } | null }[];
+      times: Record<string, string>;
+    }>(await call(payoutsRoute.loader as never, adminRequest("/app/payouts", TOKYO)));
+    const [payout] = page.payouts;
+    expect(payout!.paidOnText).toBe("Nov 20, 2026");
+    expect(plain(page.times[payout!.voided!.at])).toBe("Nov 27, 2026, 5:30 AM GMT+9");
+    // At 05:30 in Tokyo it is already the 27th there, though UTC is still on the 26th.
+    const shown = await payoutsPage(TOKYO, AT, { locale: "en-US", timeZone: "Asia/Tokyo" });
+    expect(shown.today).toBe("2026-11-27");
   });
 });

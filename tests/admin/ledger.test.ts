@@ -24,7 +24,7 @@ async function page(query: string) {
   return response.json() as Promise<{
     rows: LedgerRow[];
     nextCursor: string | null;
-    totals: { currency: string; total: string; records: number }[];
+    totals: { currency: string; total: string; totalText: string; records: number }[];
   }>;
 }
 
@@ -86,10 +86,17 @@ describe("commission ledger", () => {
       expected.set(currency, (expected.get(currency) ?? 0n) + BigInt(100 + i));
     }
     expect(data.totals).toEqual([
-      { currency: "EUR", total: `EUR ${(Number(expected.get("EUR")) / 100).toFixed(2)}`, records: 26 },
+      {
+        currency: "EUR",
+        total: `EUR ${(Number(expected.get("EUR")) / 100).toFixed(2)}`,
+        // 26 records of 1.00 + i/100 for i = 0, 5, … 125, as the merchant's locale (en-US by default) writes it.
+        totalText: "€42.25",
+        records: 26,
+      },
       {
         currency: "USD",
         total: `USD ${(Number(expected.get("USD")) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`,
+        totalText: "$171.60",
         records: 104,
       },
     ]);

@@ -75,7 +75,7 @@ async function save(fields: Record<string, string>) {
 describe("settings loader and save", () => {
   it("shows no settings before the first save", async () => {
     const response = await call(settingsRoute.loader as never, adminRequest("/app/settings", SHOP));
-    expect(await response.json()).toEqual({ settings: null });
+    expect(await response.json()).toEqual({ settings: null, keyRejectedAt: null });
   });
 
   it("saves valid settings, returns the key only masked, and publishes the tag parameters", async () => {

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatCalendarDay,
   formatCurrency,
   formatMinorCurrency,
+  localeMoney,
   formatShopDay,
   formatShopTime,
   isTimeZone,
   requestLocale,
   safeLocale,
+  shopToday,
   shownTime,
   timesIn,
   zoneOffsetMinutes,
@@ -99,5 +102,29 @@ describe("zone and locale from outside", () => {
     expect(requestLocale(request(""))).toBe("en-US");
     expect(requestLocale(request("?locale=%3Cscript%3E"))).toBe("en-US");
     expect(safeLocale("x".repeat(100))).toBe("en-US");
+  });
+});
+
+describe("days the merchant chose, and the shop's today", () => {
+  it("writes a chosen day in the locale without a zone moving it", () => {
+    // A payout paid on the 21st stays the 21st for a merchant west of UTC, where that
+    // midnight UTC is still the 20th.
+    expect(formatCalendarDay("2026-11-21", "en-US")).toBe("Nov 21, 2026");
+    expect(formatShopDay("2026-11-21T00:00:00Z", { locale: "en-US", timeZone: "America/Los_Angeles" })).toBe(
+      "Nov 20, 2026",
+    );
+    expect(formatCalendarDay("not a day", "en-US")).toBe("not a day");
+  });
+
+  it("gives the shop's date, which is not UTC's on either side of midnight", () => {
+    const at = new Date("2026-11-26T20:30:00Z");
+    expect(shopToday("Asia/Tokyo", at)).toBe("2026-11-27");
+    expect(shopToday("UTC", at)).toBe("2026-11-26");
+    expect(shopToday("America/Los_Angeles", new Date("2026-11-27T03:00:00Z"))).toBe("2026-11-26");
+  });
+
+  it("binds integer minor units to a locale, exactly", () => {
+    expect(localeMoney("de-DE")(900719925474099312n, "EUR")).toBe("9.007.199.254.740.993,12\u00a0€");
+    expect(localeMoney("en-US")("-700", "USD")).toBe("-$7.00");
   });
 });

@@ -127,7 +127,7 @@ describe("every admin page passes axe-core with no serious or critical violation
 
   it("after a refused payout, with focus on the banner that says why", { timeout: 60_000 }, async () => {
     const page = await openAdminPage(browser, admin(SHOP), "/app/payouts");
-    await page.getByRole("checkbox", { name: "Pay cr_alice USD 20.50" }).check();
+    await page.getByRole("checkbox", { name: "Pay cr_alice $20.50" }).check();
     // A reference longer than the 200 characters a payout keeps: refused by the server.
     await page.getByLabel("Payment reference").fill("x".repeat(201));
     await page.getByRole("button", { name: "Review payout" }).click();

@@ -165,7 +165,7 @@ describe("the Codes page in the embedded admin", () => {
       const declined = await openPage(SHOP, "/app/codes", "decline", asked);
       const leaked = declined.locator("tr", { hasText: "LEAKED20" });
       await leaked.waitFor();
-      for (const text of ["3", "2 (66.7%)", "USD 25.50", "USD 12.50"])
+      for (const text of ["3", "2 (66.7%)", "$25.50", "$12.50"])
         await leaked.getByText(text, { exact: true }).waitFor();
       const rows = await declined.locator("tbody tr").allInnerTexts();
       expect(rows[0]).toContain("LEAKED20");

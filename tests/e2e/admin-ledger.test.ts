@@ -127,7 +127,12 @@ async function seedRecord(creatorId: string, status: string, creditMinor: bigint
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, "build/server/index.js")))
     throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
+  // A shop in Tokyo: the pages' times are its own (GMT+9), not UTC.
+  standin = await startShopifyStandin({
+    apiKey: API_KEY,
+    appSecret: API_SECRET,
+    shopProfile: { ianaTimezone: "Asia/Tokyo", currencyCode: "USD" },
+  });
   clicks = await startClickService();
   server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
   appUrl = server.url;
@@ -157,9 +162,9 @@ describe("the ledger's pages in the embedded admin", () => {
       const alice = creators.locator("tr", { hasText: "cr_alice" });
       await alice.waitFor();
       // Approved 5.00 + 2.00, paid 2.50 net, reversed 1.00 + 1.50 + 2.50, due 7.00 - 1.50.
-      for (const text of ["USD 7.00", "USD 2.50", "USD 5.00", "USD 5.50"])
-        await alice.getByText(text).first().waitFor();
-      await creators.locator("tr", { hasText: "cr_bob" }).getByText("USD 9.00").waitFor();
+      // In the merchant's locale (the browser's en-US here), with the currency's sign.
+      for (const text of ["$7.00", "$2.50", "$5.00", "$5.50"]) await alice.getByText(text).first().waitFor();
+      await creators.locator("tr", { hasText: "cr_bob" }).getByText("$9.00").waitFor();
       // The merchant names the creator; a wrong email is refused in place, saving nothing.
       await creators.getByRole("button", { name: "Edit details for cr_alice" }).click();
       const details = creators.getByRole("dialog");
@@ -177,7 +182,7 @@ describe("the ledger's pages in the embedded admin", () => {
       // The name links to the creator's records in the ledger.
       await alice.getByRole("link", { name: "Alice Liddell (cr_alice)" }).click();
       await creators.waitForURL(/\/app\/commissions\?creator=cr_alice/);
-      await creators.getByText("USD 9.50 across 4 records").waitFor();
+      await creators.getByText("$9.50 across 4 records").waitFor();
       expect(await creators.getByRole("link", { name: "Alice Liddell (cr_alice)" }).count()).toBe(4);
       await creators.context().close();
 
@@ -185,8 +190,8 @@ describe("the ledger's pages in the embedded admin", () => {
       await payouts.getByText("Approved balances").waitFor();
       expect(await payouts.locator("tr", { hasText: "cr_bob" }).count()).toBe(0);
       await payouts.getByText("Nothing selected yet.").waitFor();
-      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 5.50" }).check();
-      await payouts.getByTestId("selected-total").getByText("Selected: USD 5.50").waitFor();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice $5.50" }).check();
+      await payouts.getByTestId("selected-total").getByText("Selected: $5.50").waitFor();
       await payouts.getByLabel("Date paid").fill("2026-11-20");
       // Reviewing needs the payment's reference first.
       await payouts.getByRole("button", { name: "Review payout" }).click();
@@ -196,24 +201,22 @@ describe("the ledger's pages in the embedded admin", () => {
       await seedRecord("cr_alice", "approved", 100n);
       await payouts.getByRole("button", { name: "Review payout" }).click();
       await payouts.getByRole("dialog").getByRole("button", { name: "Record payout" }).click();
-      await payouts
-        .getByText("cr_alice was USD 5.50 when the page loaded and is USD 6.50 now", { exact: false })
-        .waitFor();
+      await payouts.getByText("cr_alice was $5.50 when the page loaded and is $6.50 now", { exact: false }).waitFor();
       await payouts.getByText("Your choices were cleared", { exact: false }).waitFor();
-      expect(await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).isChecked()).toBe(false);
+      expect(await payouts.getByRole("checkbox", { name: "Pay cr_alice $6.50" }).isChecked()).toBe(false);
       await payouts.getByText("Nothing selected yet.").waitFor();
       expect(await payouts.getByRole("button", { name: "Review payout" }).isDisabled()).toBe(true);
       expect(await prisma.payout.count({ where: { shop: SHOP } })).toBe(0);
       await snap(payouts, "payouts-balance-changed");
 
       // The confirmation names each creator, amount and currency, the reference and the date.
-      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).check();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice $6.50" }).check();
       await payouts.getByRole("button", { name: "Review payout" }).click();
       const confirm = payouts.getByRole("dialog");
       await confirm
-        .getByText("You are recording a payment of USD 6.50, reference “Wire 77”, paid on 2026-11-20:")
+        .getByText("You are recording a payment of $6.50, reference “Wire 77”, paid on Nov 20, 2026:")
         .waitFor();
-      await confirm.getByText("Alice Liddell (cr_alice): USD 6.50 (3 records)").waitFor();
+      await confirm.getByText("Alice Liddell (cr_alice): $6.50 (3 records)").waitFor();
       await confirm
         .getByText("This marks 3 records paid. A recorded payout cannot be edited", { exact: false })
         .waitFor();
@@ -225,8 +228,8 @@ describe("the ledger's pages in the embedded admin", () => {
       await payouts.getByRole("button", { name: "Review payout" }).click();
       await payouts.getByRole("dialog").getByRole("button", { name: "Record payout" }).click();
       await payouts.getByText("Payout recorded: 1 balance marked paid.").waitFor();
-      await payouts.getByText("2026-11-20 — Wire 77").waitFor();
-      const line = payouts.getByRole("listitem").filter({ hasText: "USD 6.50 (3 records)" });
+      await payouts.getByText("Nov 20, 2026 — Wire 77").waitFor();
+      const line = payouts.getByRole("listitem").filter({ hasText: "$6.50 (3 records)" });
       await line.getByRole("link", { name: "Alice Liddell (cr_alice)" }).waitFor();
       await payouts.getByText("No approved balances to pay.").waitFor();
       await snap(payouts, "payouts");
@@ -254,15 +257,15 @@ describe("the ledger's pages in the embedded admin", () => {
       // Void: it asks why, then the records are approved again and the payout stays, marked voided.
       await payouts.getByRole("button", { name: "Void payout" }).click();
       const voiding = payouts.getByRole("dialog");
-      await voiding.getByText("Void the payout Wire 77 of 2026-11-20?").waitFor();
+      await voiding.getByText("Void the payout Wire 77 of Nov 20, 2026?").waitFor();
       await voiding.getByRole("button", { name: "Void payout" }).click();
       await voiding.getByText("Say why you are voiding this payout.").waitFor();
       await voiding.getByLabel("Why are you voiding it?").fill("The transfer bounced");
       await voiding.getByRole("button", { name: "Void payout" }).click();
       await payouts.getByText("Payout voided: 3 records are approved again.").waitFor();
       await payouts.getByText("Voided", { exact: true }).waitFor();
-      await payouts.getByText(/^Voided .+: The transfer bounced$/).waitFor();
-      await payouts.getByRole("checkbox", { name: "Pay cr_alice USD 6.50" }).waitFor();
+      await payouts.getByText(/^Voided .+ GMT\+9 by .+: The transfer bounced$/).waitFor();
+      await payouts.getByRole("checkbox", { name: "Pay cr_alice $6.50" }).waitFor();
       expect(await payouts.getByRole("button", { name: "Void payout" }).count()).toBe(0);
       await snap(payouts, "payouts-voided");
       expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(3);
@@ -279,7 +282,16 @@ describe("the ledger's pages in the embedded admin", () => {
 
       // The ledger filters by the new statuses.
       const ledger = await openPage("/app/commissions", "&status=reversed");
-      await ledger.getByText("USD 0.00 across 1 record").waitFor();
+      await ledger.getByText("$0.00 across 1 record").waitFor();
+      // The record: its status as a badge, its time in the shop's zone, its order here and in Shopify.
+      const reversed = ledger.locator("tr", { hasText: "Reversed" });
+      await reversed.getByText(/GMT\+9$/).waitFor();
+      const openInShopify = reversed.getByRole("link", { name: /^Open in Shopify: order #\d+$/ });
+      expect(await openInShopify.getAttribute("href")).toMatch(/^shopify:\/\/admin\/orders\/\d+$/);
+      expect(await openInShopify.getAttribute("target")).toBe("_top");
+      await reversed.getByRole("link", { name: /^#\d+$/ }).click();
+      await ledger.waitForURL(/\/app\/orders\//);
+      await ledger.getByText("Ledger entries").waitFor();
       await snap(ledger, "ledger-reversed");
       await ledger.context().close();
 
