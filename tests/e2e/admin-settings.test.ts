@@ -356,7 +356,7 @@ describe("dashboard, order page and ledger in the browser", () => {
 
     // The ledger and its CSV, downloaded through the page's (token-carrying) fetch.
     const ledger = await openPage("/app/commissions");
-    await ledger.getByText("EUR 8.00 across 1 record").waitFor();
+    await ledger.getByText("€8.00 across 1 record").waitFor();
     await snap(ledger, "ledger");
     const [download] = await Promise.all([
       ledger.waitForEvent("download"),
