@@ -10,7 +10,7 @@ import {
   UTC,
   type ShopFormat,
 } from "../units/shop-format";
-import { adminOrderUrl } from "../dashboard/order-detail.server";
+import { adminOrderUrl } from "../units/shopify-ids";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import { PERIODS, periodStart } from "../units/periods";
 import { creatorProfiles } from "./creator-profiles.server";

@@ -16,7 +16,7 @@ import {
   zoneOffsetMinutes,
   type ShopFormat,
 } from "../units/shop-format";
-import { adminOrderUrl } from "./order-detail.server";
+import { adminOrderUrl } from "../units/shopify-ids";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import type { AdminGraphql } from "../shopify-admin/admin-client.server";
 import { creatorNames } from "../commissions/creator-profiles.server";

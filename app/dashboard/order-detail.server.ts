@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, formatCurrency, timesIn, UTC, type ShopFormat } from ".
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
 import { orderStory, type OrderStory } from "./order-story";
 import { creatorNames } from "../commissions/creator-profiles.server";
+import { adminOrderUrl } from "../units/shopify-ids";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import {
   Prisma,
@@ -263,11 +264,6 @@ export async function getOrderDetail(
     canRetry: await canRetry(row, now),
   };
   return { ...detail, times: timesIn(detail, format) };
-}
-
-/** The order in Shopify admin, as App Bridge opens it from inside the app. */
-export function adminOrderUrl(orderId: string): string {
-  return `shopify://admin/orders/${orderId}`;
 }
 
 /**

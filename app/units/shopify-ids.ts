@@ -12,3 +12,8 @@ export const SHOPIFY_ID = new RegExp(`^${SHOPIFY_ID_DIGITS}$`);
 export function shopifyGid(type: string): RegExp {
   return new RegExp(`^gid://shopify/${type}/(${SHOPIFY_ID_DIGITS})$`);
 }
+
+/** The order in Shopify admin, as App Bridge opens it from inside the app. */
+export function adminOrderUrl(orderId: string): string {
+  return `shopify://admin/orders/${orderId}`;
+}
