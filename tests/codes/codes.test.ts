@@ -76,10 +76,12 @@ async function order(input: {
   return verification;
 }
 
-const all = parseCodeFilter(new URLSearchParams());
+/** Every code of the last 30 days (a function, so that the filter is read inside a test). */
+const all = () => parseCodeFilter(new URLSearchParams());
 
 beforeEach(async () => {
   await prisma.codeDeactivation.deleteMany({ where: { shop: SHOP } });
+  await prisma.orderDiscountCode.deleteMany({ where: { shop: SHOP } });
   await prisma.commission.deleteMany({ where: { shop: SHOP } });
   await prisma.verification.deleteMany({ where: { shop: SHOP } });
 });
@@ -133,15 +135,74 @@ describe("code totals", () => {
     expect(await codeTotals(SHOP, parseCodeFilter(new URLSearchParams("code=%25")))).toEqual([]);
   });
 
+  it("sorts by harm, by orders or by code, as asked", async () => {
+    // AAA rides on the most orders and no hijacked one; BBB and CCC on one hijacked order each,
+    // BBB giving the larger discount there.
+    for (let i = 0; i < 3; i++) await order({ outcome: "matched", codes: [["AAA", "9.00"]] });
+    await order({ outcome: "hijacked", codes: [["BBB", "5.00"]] });
+    await order({ outcome: "hijacked", codes: [["CCC", "1.00"]] });
+    await order({ outcome: "matched", codes: [["CCC", "1.00"]] });
+    const codes = async (query: string) =>
+      (await codeTotals(SHOP, parseCodeFilter(new URLSearchParams(query)))).map((r) => r.code);
+    expect(await codes("sort=harm")).toEqual(["BBB", "CCC", "AAA"]);
+    expect(await codes("sort=orders")).toEqual(["AAA", "CCC", "BBB"]);
+    expect(await codes("sort=code")).toEqual(["AAA", "BBB", "CCC"]);
+  });
+
+  it("shows each code's latest switch-off, whatever case it was recorded in", async () => {
+    await order({ outcome: "hijacked", codes: [["LEAKED", "2.00"]] });
+    await order({ outcome: "matched", codes: [["VIP", "2.00"]] });
+    const earlier = new Date("2026-11-01T09:00:00.000Z");
+    const latest = new Date("2026-11-02T10:30:00.000Z");
+    await prisma.codeDeactivation.create({
+      data: {
+        shop: SHOP,
+        code: "LEAKED",
+        discountId: "gid://shopify/DiscountCodeNode/1",
+        userId: "7",
+        createdAt: earlier,
+      },
+    });
+    await prisma.codeDeactivation.create({
+      data: {
+        shop: SHOP,
+        code: "leaked",
+        discountId: "gid://shopify/DiscountCodeNode/1",
+        userId: null,
+        createdAt: latest,
+      },
+    });
+    // Another shop's switch-off of the same code is not this shop's.
+    await prisma.codeDeactivation.create({
+      data: { shop: "other-codes.myshopify.com", code: "VIP", discountId: "gid://shopify/DiscountCodeNode/2" },
+    });
+    const rows = await codeTotals(SHOP, all());
+    expect(rows.map((r) => [r.code, r.deactivation])).toEqual([
+      ["LEAKED", { at: latest.toISOString(), userId: null }],
+      ["VIP", null],
+    ]);
+    await prisma.codeDeactivation.deleteMany({ where: { shop: "other-codes.myshopify.com" } });
+  });
+
   it("exports the rows as CSV with the ledger's formula guard", async () => {
-    await order({ outcome: "hijacked", codes: [['=HYPERLINK("x")', "1.00"]], redirectedMinor: 10n });
+    const at = new Date(Date.now() - 3 * 86_400_000);
+    await order({ outcome: "hijacked", codes: [['=HYPERLINK("x")', "1.00"]], redirectedMinor: 10n, at });
+    await order({ outcome: "matched", codes: [["VIP", "3.00"]], redirectedMinor: 100n });
+    const switchedOff = new Date("2026-11-20T08:00:00.000Z");
+    await prisma.codeDeactivation.create({
+      data: { shop: SHOP, code: "VIP", discountId: "gid://shopify/DiscountCodeNode/3", createdAt: switchedOff },
+    });
     const chunks: Buffer[] = [];
-    for await (const chunk of codesCsvStream(await codeTotals(SHOP, all))) chunks.push(Buffer.from(chunk));
-    const [header, row] = Buffer.concat(chunks).toString("utf8").split("\r\n");
-    expect(header).toBe(
-      "Code,Currency,Orders with a click,Hijacked orders,Share hijacked,Discount on hijacked orders,Commission redirected,First seen hijacked (UTC),Last seen hijacked (UTC),Switched off at (UTC)",
+    for await (const chunk of codesCsvStream(await codeTotals(SHOP, all()))) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(
+      [
+        "Code,Currency,Orders with a click,Hijacked orders,Share hijacked,Discount on hijacked orders,Commission redirected,First seen hijacked (UTC),Last seen hijacked (UTC),Switched off at (UTC)",
+        `"'=HYPERLINK(""X"")",USD,1,1,100.0%,USD 1.00,USD 0.10,${at.toISOString()},${at.toISOString()},`,
+        // Never hijacked: no first or last time; switched off: when.
+        `VIP,USD,1,0,0.0%,USD 0.00,USD 0.00,,,${switchedOff.toISOString()}`,
+        "",
+      ].join("\r\n"),
     );
-    expect(row!.startsWith(`"'=HYPERLINK(""X"")",USD,1,1,100.0%,USD 1.00,USD 0.10,`)).toBe(true);
   });
 });
 
