@@ -134,6 +134,7 @@ export async function recordPayout(
   const parsed = PayoutForm.safeParse(input);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
+    // Stryker disable next-line StringLiteral: never read, the input is always an object, so every issue names its field
     for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
     return { ok: false, errors };
   }
@@ -323,7 +324,8 @@ export async function listPayouts(shop: string, limit = 50, money: MoneyText = f
     paidOn: payout.paidOn.toISOString().slice(0, 10),
     createdAt: payout.createdAt.toISOString(),
     voided: payout.voidedAt
-      ? { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
+      ? // Stryker disable next-line StringLiteral: never read, voidPayout sets the reason with the time
+        { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
       : null,
     lines: payout.lines.map((line) => ({
       creatorId: line.creatorId,
@@ -430,6 +432,7 @@ export async function voidPayout(
   const parsed = VoidForm.safeParse(input);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
+    // Stryker disable next-line StringLiteral: never read, the input is always an object, so every issue names its field
     for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
     return { ok: false, errors };
   }

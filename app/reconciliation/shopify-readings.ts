@@ -22,6 +22,7 @@ const amount = (value: unknown): string | null => (typeof value === "string" ? v
  */
 export function orderPayloadFrom(order: OrderNode, lineTotals: readonly string[]): Record<string, unknown> {
   const codeApplications = order.discountApplications.nodes.flatMap((application) =>
+    // Stryker disable next-line ConditionalExpression: "code" in it only narrows the type, the typeof test alone decides
     "code" in application && typeof application.code === "string" ? [application] : [],
   );
   // The amount each code took is not a field of the order: with one discount on the order, the
