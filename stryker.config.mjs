@@ -19,6 +19,16 @@ const config = {
     "app/platform/sealing.server.ts",
     "app/commissions/csv.ts",
     "app/verification/verify-order.server.ts",
+    // Added with issue 47: what carries money and attribution besides.
+    "app/pixel/report-input.ts",
+    "app/reconciliation/shopify-readings.ts",
+    "app/reconciliation/sweep.server.ts",
+    "app/commissions/payouts.server.ts",
+    "app/codes/code-totals.server.ts",
+    "app/codes/codes-csv.ts",
+    "app/codes/code-filter.ts",
+    "app/landing/lookup-pace.server.ts",
+    "app/webhooks/body-budget.ts",
   ],
   testRunner: "vitest",
   // The suites these modules need, on SQLite; never the "build" or "postgresql" projects.

@@ -28,7 +28,7 @@ const SUITES_BY_MODULE = {
     "tests/settings/defaults.test.ts",
     "tests/settings/shop-settings.test.ts",
   ],
-  "settings/sealing.server": [
+  "platform/sealing.server": [
     "tests/platform/sealing.test.ts",
     "tests/settings/shop-settings.test.ts",
     "tests/settings/rotation.test.ts",
@@ -44,6 +44,29 @@ const SUITES_BY_MODULE = {
     "tests/commissions/ledger-events.test.ts",
     "tests/landing/landing-verdict.test.ts",
   ],
+  // The pixel's report as the app proxy reads it.
+  "pixel/report-input": ["tests/pixel/report-input.test.ts", "tests/pixel/proxy-pixel.test.ts"],
+  // What the sweep reads of Shopify's orders, and what it records of them.
+  "reconciliation/{shopify-readings,sweep.server}": [
+    "tests/reconciliation/shopify-payloads.test.ts",
+    "tests/reconciliation/shopify-readings.test.ts",
+    "tests/reconciliation/sweep-turns.test.ts",
+    "tests/reconciliation/sweep.test.ts",
+  ],
+  "commissions/payouts.server": [
+    "tests/commissions/payouts.test.ts",
+    "tests/commissions/payout-void.test.ts",
+    "tests/commissions/ledger-events.test.ts",
+    "tests/commissions/commission-day.test.ts",
+  ],
+  "codes/{code-totals.server,codes-csv,code-filter}": ["tests/codes/code-filter.test.ts", "tests/codes/codes.test.ts"],
+  // The pace of click lookups: alone, then through the proxy's touches and the verdicts.
+  "landing/lookup-pace.server": [
+    "tests/landing/lookup-pace.test.ts",
+    "tests/landing/proxy-touch.test.ts",
+    "tests/landing/landing-verdict.test.ts",
+  ],
+  "webhooks/body-budget": ["tests/webhooks/body-budget.test.ts"],
 };
 
 // MUTATE_SUITES=click-service,settings (parts of the keys above) runs only those modules' suites:
