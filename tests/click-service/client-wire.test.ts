@@ -2,7 +2,8 @@
 // edges of each class, bodies at the size cap, a body that stops, repeated headers, an abort.
 // Asserted are outcomes and exact messages, never durations.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   closeClickServicePools,
@@ -19,6 +20,8 @@ let requests: Array<{ method?: string; url?: string; headers: IncomingMessage["h
 let server: Server;
 let baseUrl: string;
 let sleeps: number[];
+/** Every connection the server accepted, in order. */
+const sockets: Socket[] = [];
 const apiKey = "sk_test_wire_0123456789";
 
 const click = CLICK;
@@ -29,6 +32,7 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => handle(req, res));
   });
+  server.on("connection", (socket: Socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -468,5 +472,47 @@ describe("failed exchanges, in the app's words", () => {
     expect(classifyError(null)).toEqual(unknown);
     expect(classifyError("ECONNREFUSED")).toEqual(unknown);
     expect(failed(undefined)).toEqual(unknown);
+  });
+});
+
+describe("connections", () => {
+  /** Whether the connection is closed within `ms` (the server keeps idle ones open for 5 s). */
+  async function closedWithin(socket: Socket, ms: number): Promise<boolean> {
+    if (socket.destroyed) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const result = await Promise.race([once(socket, "close").then(() => true), expired]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  beforeEach(async () => {
+    await closeClickServicePools();
+    sockets.length = 0;
+    answer(200, JSON.stringify(click));
+  });
+
+  it("keeps one connection for a client's calls until the pools are closed; later calls open a fresh one", async () => {
+    const shared = client();
+    expect(await shared.lookupClick("c1")).toEqual({ ok: true, value: click });
+    // Once the first exchange is over, its connection is idle in the pool: the next call takes it.
+    const pool = poolFor(baseUrl, DEFAULT_TIMEOUTS.connectTimeoutMs, LOCAL_SANDBOX);
+    for (let waited = 0; pool.stats.free < 1 && waited < 2_000; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await client().lookupClick("c2")).toEqual({ ok: true, value: click });
+    expect(sockets).toHaveLength(1);
+    expect(await closedWithin(sockets[0]!, 50)).toBe(false);
+    await closeClickServicePools();
+    expect(await closedWithin(sockets[0]!, 2_000)).toBe(true);
+    expect(await shared.lookupClick("c3")).toEqual({ ok: true, value: click });
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("closes a single-use client's connection once answered, and opens one per call", async () => {
+    const once = client({ singleUse: true });
+    expect(await once.lookupClick("c1")).toEqual({ ok: true, value: click });
+    expect(await closedWithin(sockets[0]!, 2_000)).toBe(true);
+    expect(await once.lookupClick("c2")).toEqual({ ok: true, value: click });
+    expect(sockets).toHaveLength(2);
   });
 });
