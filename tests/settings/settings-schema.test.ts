@@ -245,6 +245,21 @@ describe("rates", () => {
     });
   });
 
+  it("are an object of ids to rates in text, said in words when they are anything else", () => {
+    const shape = { field: "creatorRates", message: "creator rates are lines of a creator id and a rate" };
+    // A string's characters, an array's items and a number's nothing would otherwise pass as rates.
+    for (const creatorRates of ["cr_a = 10", 42, null, ["cr_a = 10"], { cr_a: 10 }, { cr_a: "10", cr_b: 5 }])
+      expect([creatorRates, refusal({ creatorRates: creatorRates as never })]).toEqual([creatorRates, shape]);
+    expect(accepted({ creatorRates: {} }).creatorRates).toEqual({});
+  });
+
+  it("refuse a creator id with control characters", () => {
+    expect(refusal({ creatorRates: { "cr\u0007a": "10" } })).toEqual({
+      field: "creatorRates",
+      message: "a creator id cannot contain control characters",
+    });
+  });
+
   it("name only the first creator line that is wrong", () => {
     const parsed = SettingsInput.safeParse({ clickServiceUrl: url, creatorRates: { cr_a: "x", cr_b: "200" } });
     expect(parsed.success ? [] : parsed.error.issues.map((issue) => issue.message)).toEqual([
