@@ -63,6 +63,13 @@ describe("readOrderFacts", () => {
     expect(facts({ ...documented, discount_codes: null }).discountCodes).toEqual([]);
   });
 
+  it("keeps the first 20 distinct discount codes of an order that carries more", () => {
+    const codes = Array.from({ length: 25 }, (_, i) => ({ code: `CODE${i}`, amount: "1.00", type: "fixed_amount" }));
+    expect(facts({ ...documented, discount_codes: codes }).discountCodes.map((c) => c.code)).toEqual(
+      codes.slice(0, 20).map((c) => c.code),
+    );
+  });
+
   it("refuses a field whose value zod's checks cannot read, instead of throwing (a fuzz counterexample)", () => {
     expect(
       readOrderFacts({

@@ -136,6 +136,8 @@ describe("one order through the pipeline", () => {
     expect(v.outcome).toBe("unattributed");
     expect(v.commission).toBeNull();
     expect(h.clicks.verifications().length).toBe(before);
+    // What each witness said is kept with the order even so: the order page shows why nothing was found.
+    expect(JSON.parse(v.witnesses ?? "null")).toEqual(expect.any(Object));
   });
 
   it("expired: a click past its hour and an id the service never issued", async () => {
