@@ -48,22 +48,40 @@ function ctxOf(shop: string, now: () => Date = h.clock.date): JobContext {
   };
 }
 
-/** The shop's Admin client, with `before[n]` run before its n-th call (1-based). */
-function withHooks(before: Record<number, () => void | Promise<void>> = {}): SweepDeps {
+/**
+ * The shop's Admin client, with `before[n]` run before its n-th call (1-based), and the n-th
+ * answer's body passed through `answer[n]` (to say what Shopify would have said instead).
+ */
+function withHooks(
+  before: Record<number, () => void | Promise<void>> = {},
+  answer: Record<number, (body: any) => unknown> = {},
+): SweepDeps {
   return {
     async shopifyAdmin(shop) {
       const access = await offlineAdmin(shop);
       if (!access.ok) return access;
       let calls = 0;
       const graphql: AdminGraphql = async (query, options) => {
-        calls += 1;
-        await before[calls]?.();
-        return access.graphql(query, options);
+        const call = ++calls;
+        await before[call]?.();
+        const response = await access.graphql(query, options);
+        const change = answer[call];
+        if (!change) return response;
+        return new Response(JSON.stringify(change(await response.json())), {
+          status: response.status,
+          headers: response.headers,
+        });
       };
       return { ok: true, graphql };
     },
   };
 }
+
+/** Shopify's answer, saying the shop's bucket holds only `points` of its 2,000. */
+const bucketHolds = (points: number) => (body: any) => {
+  body.extensions.cost.throttleStatus.currentlyAvailable = points;
+  return body;
+};
 
 const run = (shop: string, deps: SweepDeps = withHooks(), ctx = ctxOf(shop)) => reconcileShopHandler(deps).run(ctx);
 
@@ -277,6 +295,24 @@ describe("a sweep's run that cannot go on", () => {
     expect(await prisma.verification.count({ where: { shop, orderId: String(unknown.id) } })).toBe(0);
   });
 
+  it("learns from each answer how full Shopify says the bucket is, and waits before the next read when it is low", async () => {
+    const shop = await installedShop();
+    await placeOrder(h, { shop, deliveries: 0 });
+    await placeOrder(h, { shop, deliveries: 0 });
+    pastTheLag();
+    const waiting = { to: "defer", reason: "waiting for the shop's Admin API bucket to be half full" };
+    // After the listing: no order is read.
+    h.shopify.clearRequests();
+    expect(await run(shop, withHooks({}, { 1: bucketHolds(100) }))).toMatchObject(waiting);
+    expect(calls(shop).map((c) => c.operation)).toEqual([LIST]);
+    // After the first order's read: the second is not read.
+    h.clock.now = new Date(h.clock.ms() + 10 * MINUTE);
+    h.shopify.clearRequests();
+    expect(await run(shop, withHooks({}, { 2: bucketHolds(100) }))).toMatchObject(waiting);
+    expect(calls(shop).map((c) => c.operation)).toEqual([LIST, ORDER]);
+    expect((await rowOf(shop)).foundOrders).toBe(1);
+  });
+
   it("comes back when Shopify's bucket has room again after a THROTTLED answer, without noting a failure", async () => {
     const shop = await installedShop();
     await placeOrder(h, { shop, deliveries: 0 });
@@ -380,6 +416,25 @@ describe("what a sweep records", () => {
     expect(reads.map((c) => c.variables.linesAfter)).toEqual([null, expect.any(String)]);
     const verification = await prisma.verification.findFirstOrThrow({ where: { shop, orderId: String(payload.id) } });
     expect(JSON.parse(verification.orderFacts).amounts.subtotal_before_discounts).toBe("50");
+  });
+
+  it("records an order it cannot read as a refused delivery, its body cut to 2,000 characters, and finds nothing", async () => {
+    const shop = await installedShop();
+    const payload = orderPayload({ createdAt: h.clock.date() });
+    payload.name = `#${"9".repeat(3_000)}`;
+    h.shopify.createOrder(shop, payload);
+    pastTheLag();
+    await run(shop);
+    const [delivery] = await prisma.webhookDelivery.findMany({ where: { shop } });
+    expect(delivery).toMatchObject({
+      source: "reconciled",
+      status: "invalid",
+      eventId: `reconciled-order-${payload.id}`,
+    });
+    expect(delivery!.reason).toMatch(/^name /);
+    expect(delivery!.payload).toHaveLength(2_000);
+    expect(delivery!.payload!.startsWith(`{"id":"${payload.id}"`)).toBe(true);
+    expect(await rowOf(shop)).toMatchObject({ foundOrders: 0, sweptAt: h.clock.date() });
   });
 
   it("reads no refund or cancellation the app already has, and records each one it lacks once", async () => {
