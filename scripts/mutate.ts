@@ -140,6 +140,7 @@ async function main(): Promise<number> {
   if (!result.ok || exitCode !== 0) return exitCode || 1;
 
   if (mode === "baseline") {
+    mkdirSync(path.dirname(baseline), { recursive: true });
     writeFileSync(baseline, portableIncrementalReport(readFileSync(working, "utf8"), ROOT));
     console.log(`Wrote ${committedIncrementalFile}: commit it with the code it was measured on.`);
   }
