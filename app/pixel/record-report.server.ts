@@ -61,6 +61,7 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
       clickId: report.clickId,
       tag: report.tag,
       orderId: report.orderId,
+      checkoutToken: report.checkoutToken,
       seenAt: now,
     },
   ]);

@@ -15,36 +15,66 @@ const MAX_CLIENTS = 5;
 const MAX_LANDINGS = 200;
 
 /**
- * What the pixel saw of one order: its checkout reports (joined by the order's id) and the
- * landings of those visitors inside the attribution window before it, oldest first. null when
- * the pixel reported no checkout for the order (not connected, blocked, no consent, or not yet).
+ * What the pixel saw of one order. `bound`: the checkout reports carrying the order's checkout
+ * token (Shopify's webhook gives it; a report naming the order's id alone is no proof) and the
+ * landings of those visitors inside the attribution window before it, oldest first; null when
+ * none (not connected, blocked, no consent, not yet, or an order without a checkout token).
+ * `unbound`: the clicks of reports that named the order's id without its token (evidence only).
  */
 export async function pixelWitness(
   shop: string,
-  orderId: string,
+  order: { id: string; checkoutToken: string | null },
   orderAt: Date,
   windowDays: number,
-): Promise<PixelWitness | null> {
-  const checkouts = await sql.rows<{ clientId: string; clickId: string | null; tag: string | null }>(Prisma.sql`
-    SELECT "clientId", "clickId", "tag" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "orderId" = ${orderId} AND "kind" = 'checkout'
-    ORDER BY "seenAt" ASC LIMIT ${MAX_CLIENTS}`);
-  if (checkouts.length === 0) return null;
-  const clientIds = [...new Set(checkouts.map((c) => c.clientId))];
+): Promise<{ bound: PixelWitness | null; unbound: string[] }> {
+  const byToken =
+    order.checkoutToken === null ? Prisma.empty : Prisma.sql` OR "checkoutToken" = ${order.checkoutToken}`;
+  const checkouts = await sql.rows<{
+    clientId: string;
+    clickId: string | null;
+    tag: string | null;
+    checkoutToken: string | null;
+  }>(Prisma.sql`
+    SELECT "clientId", "clickId", "tag", "checkoutToken" FROM "PixelSighting"
+    WHERE "shop" = ${shop} AND "kind" = 'checkout' AND ("orderId" = ${order.id}${byToken})
+    ORDER BY "seenAt" ASC LIMIT ${MAX_CLIENTS * 2}`);
+  const isBound = (c: (typeof checkouts)[number]) =>
+    order.checkoutToken !== null && c.checkoutToken === order.checkoutToken;
+  const bound = checkouts.filter(isBound).slice(0, MAX_CLIENTS);
+  const unboundReports = checkouts.filter((c) => !isBound(c));
+  const window = {
+    from: new Date(orderAt.getTime() - windowDays * DAY_MS),
+    to: new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS),
+  };
+  const unboundLandings =
+    unboundReports.length === 0 ? [] : await landingsOf(shop, distinct(unboundReports.map((c) => c.clientId)), window);
+  const unbound = distinct([
+    ...unboundReports.flatMap((c) => (c.clickId ? [c.clickId] : [])),
+    ...unboundLandings.map((l) => l.clickId),
+  ]);
+  if (bound.length === 0) return { bound: null, unbound };
+  const landings = await landingsOf(shop, distinct(bound.map((c) => c.clientId)), window);
+  return { bound: { checkout: bound.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings }, unbound };
+}
+
+/** The visitors' landings inside the window, oldest first; a tag that came alone belongs to the click before it. */
+async function landingsOf(shop: string, clientIds: string[], window: { from: Date; to: Date }) {
   const landings = await sql.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
     SELECT "clickId", "tag", "seenAt" FROM "PixelSighting"
     WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)}) AND "kind" = 'landing'
-      AND "seenAt" >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
-      AND "seenAt" <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
+      AND "seenAt" >= ${sqlTime(window.from)} AND "seenAt" <= ${sqlTime(window.to)}
     ORDER BY "seenAt" DESC LIMIT ${MAX_LANDINGS}`);
-  // Oldest first; a tag that came alone belongs to the click the visitor landed with before it.
   const seen: LandingTouchFact[] = [];
   let current: string | null = null;
   for (const landing of landings.reverse()) {
     current = landing.clickId ?? current;
     if (current !== null) seen.push({ clickId: current, tag: landing.tag, seenAt: readDate(landing.seenAt) });
   }
-  return { checkout: checkouts.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings: seen };
+  return seen;
+}
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values)];
 }
 
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */

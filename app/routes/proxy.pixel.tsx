@@ -17,8 +17,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (!query.ok)
     return json({ ok: false, error: query.error }, { status: 400, headers: { "cache-control": "no-store" } });
   const answer = await acceptPixelReport(query.shop, request);
-  // A checkout reported after its order was judged without a click: judged again with it.
-  if (answer.newCheckoutOf) await reconsiderForLateCheckout(query.shop, answer.newCheckoutOf);
+  // A checkout reported after its order was judged without a click: judged again with it, when
+  // its checkout token is the order's (docs/attribution.md: no late claims).
+  if (answer.newCheckout) await reconsiderForLateCheckout(query.shop, answer.newCheckout);
   return json(answer.body, {
     status: answer.status,
     headers: {

@@ -3,28 +3,37 @@ import { reopenEventsWithoutCommission } from "../commissions/order-events.serve
 import { rowsOf, sql, updateWhere } from "../database/sql.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { parseStoredFacts } from "./order-facts";
 
 // Shopify publishes the pixel's checkout_completed on the thank-you page, about when it sends
-// orders/create: the order may have been judged before the pixel's report arrived. An order
-// that ended unattributed without any checkout report from the pixel is attributed again when
-// one comes, once, while the report is fresh; an order that had a click is never reopened.
+// orders/create: the order may have been judged before the pixel's report arrived. No late
+// claims (docs/attribution.md): a report that arrives after the order was judged is evidence
+// and never moves credit on its own. Only an order that ended unattributed, judged without any
+// bound checkout report, is judged again, once, while the report is fresh, and only for a report
+// whose checkout token is the one orders/create carried for it (a report naming the order's id
+// alone binds nothing). It is judged by the same policy as any order: what the report claims
+// against Shopify's record of the visit is weighed there.
 
 /** How long after an order ended a late checkout report still reopens it. */
 export const LATE_WITNESS_WINDOW_MS = 60 * 60 * 1000;
 
 export async function reconsiderForLateCheckout(
   shop: string,
-  orderId: string,
+  report: { orderId: string; checkoutToken: string },
   now: Date = new Date(),
 ): Promise<boolean> {
-  const [row] = await rowsOf<Pick<Verification, "id" | "outcome" | "captureSource" | "completedAt" | "witnesses">>(
+  const [row] = await rowsOf<
+    Pick<Verification, "id" | "outcome" | "captureSource" | "completedAt" | "witnesses" | "orderFacts">
+  >(
     sql,
     "Verification",
     Prisma.sql`
-      SELECT "id", "outcome", "captureSource", "completedAt", "witnesses" FROM "Verification"
-      WHERE "shop" = ${shop} AND "orderId" = ${orderId} LIMIT 1`,
+      SELECT "id", "outcome", "captureSource", "completedAt", "witnesses", "orderFacts" FROM "Verification"
+      WHERE "shop" = ${shop} AND "orderId" = ${report.orderId} LIMIT 1`,
   );
   if (!row || row.outcome !== "unattributed" || row.captureSource !== null || !row.completedAt) return false;
+  // Bound by Shopify's data, or nothing: the order's own checkout token must be the report's.
+  if (parseStoredFacts(row.orderFacts)?.checkoutToken !== report.checkoutToken) return false;
   if (now.getTime() - row.completedAt.getTime() > LATE_WITNESS_WINDOW_MS) return false;
   // Judged with a checkout report already: this one is a second report, not a late one.
   if (sawCheckout(row.witnesses)) return false;
@@ -40,7 +49,7 @@ export async function reconsiderForLateCheckout(
       // Another report reopened it first: roll the requeue back with this transaction.
       if (cleared !== 1) throw new LostRace();
       // Refunds and a cancellation marked applied for want of a commission wait for the new credit.
-      await reopenEventsWithoutCommission(tx, shop, orderId);
+      await reopenEventsWithoutCommission(tx, shop, report.orderId);
       return true;
     })
     .catch((error: unknown) => {

@@ -12,7 +12,7 @@ import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 /** Largest order value the app accepts (app/units/amounts.ts: refunds are held to it too). */
 export { MAX_ORDER_VALUE };
-/** Longest value kept of one of our cart attributes, of the landing page URL, of the cart token. */
+/** Longest value kept of one of our cart attributes, of the landing page URL, of the cart and checkout tokens. */
 export const MAX_KEPT_TEXT = 2_048;
 const MAX_CART_TOKEN = 256;
 /** Shopify's discount codes are at most 255 characters. */
@@ -104,6 +104,7 @@ const OrderPayload = z.object({
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
   landing_site: z.string().transform(kept(MAX_KEPT_TEXT)).nullish(),
   cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
+  checkout_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
   discount_codes: DiscountCodes,
 });
 
@@ -119,6 +120,8 @@ export interface OrderFacts {
   landingSite: string | null;
   /** The cart the order was placed from: what the storefront's landing touches name. */
   cartToken: string | null;
+  /** The checkout that became the order: what the pixel's checkout report must carry to count. */
+  checkoutToken: string | null;
   /** The discount codes applied to the order and the amount each took off. */
   discountCodes: DiscountCodeFact[];
 }
@@ -164,6 +167,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
         .map(({ name, value }) => ({ name, value: kept(MAX_KEPT_TEXT)(value) })),
       landingSite: order.landing_site ?? null,
       cartToken: order.cart_token || null,
+      checkoutToken: order.checkout_token || null,
       discountCodes: order.discount_codes,
     },
   };
@@ -185,6 +189,7 @@ export function parseStoredFacts(text: string): OrderFacts | null {
       cartAttributes: value.cartAttributes ?? value.noteAttributes ?? [],
       landingSite: value.landingSite ?? null,
       cartToken: value.cartToken ?? null,
+      checkoutToken: value.checkoutToken ?? null,
       discountCodes: value.discountCodes ?? [],
     };
   } catch {

@@ -29,11 +29,18 @@ export const landingReport = (clientId: string, clickId: string, tag: string | n
   clickId,
   tag,
   orderId: null,
+  checkoutToken: null,
 });
 
+/**
+ * The pixel's checkout_completed report of an order. Its checkout token defaults to the one the
+ * stand-in's orders/create payload carries for that order (sandbox/shopify/order-payload.ts), so
+ * the report is bound to the order; null or another token makes it a report that binds nothing.
+ */
 export const checkoutReport = (
   clientId: string,
   orderId: string,
   clickId: string | null = null,
   tag: string | null = null,
-): PixelReport => ({ eventId: randomUUID(), kind: "checkout", clientId, clickId, tag, orderId });
+  checkoutToken: string | null = `checkout-${orderId}`,
+): PixelReport => ({ eventId: randomUUID(), kind: "checkout", clientId, clickId, tag, orderId, checkoutToken });
