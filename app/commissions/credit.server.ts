@@ -21,6 +21,8 @@ export interface CommissionInput {
   ratePercent: string;
   holdDays: number;
   hijacked: boolean;
+  /** The order is contested (docs/attribution.md): the record waits in status review. */
+  review?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +36,8 @@ export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
  * Credits the order's commission to the creator of the expected tag, never the arrived one:
  * the record and its credit entry. Exactly one record per order: called inside the order job's
  * fenced transaction (only the lease holder writes), and the unique key on the verification
- * backs that up. A hold already over (0 days, or a late order) starts the record approved.
+ * backs that up. A hold already over (0 days, or a late order) starts the record approved; a
+ * contested order's starts in review, whatever its hold.
  */
 export async function creditCommission(
   tx: Sql,
@@ -47,7 +50,7 @@ export async function creditCommission(
   if (existing) return { id: existing.id, created: false };
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
   const holdUntil = holdEnd(input.orderCreatedAt, input.holdDays);
-  const approved = holdUntil <= now;
+  const approved = !input.review && holdUntil <= now;
   const id = randomUUID();
   await insertRows(tx, "Commission", [
     {
@@ -65,7 +68,7 @@ export async function creditCommission(
       rate: input.ratePercent,
       amount,
       amountMinor,
-      status: approved ? "approved" : "pending",
+      status: input.review ? "review" : approved ? "approved" : "pending",
       approvedAt: approved ? now : null,
       holdUntil,
       redirected: input.hijacked,

@@ -4,7 +4,7 @@ import Decimal from "decimal.js";
 import { dialect } from "../database/db.server";
 import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } from "../database/sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
-import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
 
@@ -100,7 +100,7 @@ async function applyEvent(
     const basis = orderValueBasisOf(record.basis);
     const total = Decimal.max(0, new Decimal(record.refunded).plus(facts.refunded[basis]));
     refunded = Decimal.min(total, record.orderValue).toFixed();
-    target = remainingAfterRefunds(await creditOf(tx, record), record.orderValue, refunded);
+    target = remainingAfterRefunds(creditOf(record), record.orderValue, refunded);
   }
   // Never back up: a record already taken lower (by a cancellation) stays there.
   const amountMinor = target < record.amountMinor ? target : record.amountMinor;
@@ -147,7 +147,7 @@ async function applyEvent(
 }
 
 function unpaidAndOpen(record: Commission): boolean {
-  return record.status === "pending" || record.status === "approved";
+  return record.status === "pending" || record.status === "approved" || record.status === "review";
 }
 
 /** A cancellation, or refunds that now cover the whole order value. */
@@ -155,10 +155,11 @@ function endsTheOrder(facts: OrderEventFacts, refunded: string, record: Commissi
   return facts.kind === "cancel" || new Decimal(refunded).gte(record.orderValue);
 }
 
-/** The record's credit: what refunds are pro-rated against. */
-async function creditOf(tx: Sql, record: Commission): Promise<bigint> {
-  const [credit] = await tx.rows<{ amountMinor: unknown }>(
-    Prisma.sql`SELECT "amountMinor" FROM "CommissionEntry" WHERE "commissionId" = ${record.id} AND "kind" = 'credit' LIMIT 1`,
-  );
-  return credit ? BigInt(credit.amountMinor as string | bigint) : record.amountMinor;
+/**
+ * The record's credit: what refunds are pro-rated against. The rate on the order value, exactly
+ * as it was credited (credit.server.ts), and as a contest's decision set it when it moved the
+ * record to another creator's rate (review.server.ts).
+ */
+function creditOf(record: Commission): bigint {
+  return commissionAmount(record.orderValue, record.rate, record.currency).amountMinor;
 }

@@ -14,7 +14,14 @@ import {
 } from "@prisma/client";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { parseTagHistory } from "../attribution/find-click";
-import { witnessOf, type TamperEvidence, type Witness, type WitnessSummary } from "../attribution/witnesses";
+import {
+  witnessOf,
+  type Claim,
+  type TamperEvidence,
+  type Witness,
+  type WitnessSummary,
+} from "../attribution/witnesses";
+import { readContest, type StoredContest } from "../commissions/review.server";
 import { rowsOf, sql } from "../database/sql.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
@@ -96,6 +103,17 @@ export interface OrderDetail {
   witness: Witness | null;
   /** What each witness named when the order was attributed; null for orders attributed before it was kept. */
   witnesses: WitnessSummary | null;
+  /**
+   * The claims of a contested order (docs/attribution.md), each with the creator the app knows
+   * for it now, and the merchant's decision once made; null when the order was not contested.
+   */
+  contest: {
+    reason: string;
+    claims: (Claim & { creatorNow: string | null })[];
+    decision: NonNullable<StoredContest["decision"]> | null;
+    /** The record still waits for the merchant. */
+    open: boolean;
+  } | null;
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -228,6 +246,7 @@ export async function getOrderDetail(
     tamper: readTamper(row.tamperEvidence),
     witness: witnessOf(row.captureSource),
     witnesses: readWitnesses(row.witnesses),
+    contest: await contestOf(shop, row, c ?? null),
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -264,6 +283,27 @@ export async function getOrderDetail(
     canRetry: await canRetry(row, now),
   };
   return { ...detail, times: timesIn(detail, format) };
+}
+
+/** A contested order's claims, each with the creator lookup-click knows for it now (it may have learned it since). */
+async function contestOf(shop: string, row: Verification, record: Commission | null): Promise<OrderDetail["contest"]> {
+  const contest = readContest(row.contest);
+  if (!contest) return null;
+  const clickIds = contest.claims.map((claim) => claim.clickId);
+  const known =
+    clickIds.length === 0
+      ? []
+      : await sql.rows<{ clickId: string; creatorId: string | null }>(Prisma.sql`
+          SELECT "clickId", "creatorId" FROM "ClickRecord"
+          WHERE "shop" = ${shop} AND "state" = 'known' AND "clickId" IN (${Prisma.join(clickIds)})`);
+  const creatorNow = (clickId: string) =>
+    (row.clickId === clickId ? row.creatorId : null) ?? known.find((k) => k.clickId === clickId)?.creatorId ?? null;
+  return {
+    reason: contest.reason,
+    claims: contest.claims.map((claim) => ({ ...claim, creatorNow: creatorNow(claim.clickId) })),
+    decision: contest.decision ?? null,
+    open: !contest.decision && record?.status === "review",
+  };
 }
 
 /**
@@ -310,7 +350,11 @@ export async function getOrderDetailFor(shop: string, idOrOrderId: string, local
   const format = await shopFormat(shop, locale);
   const detail = await getOrderDetail(shop, idOrOrderId, new Date(), format);
   if (!detail) return null;
-  const ids = [detail.verdict.creatorId, detail.commission?.creatorId].filter((id): id is string => Boolean(id));
+  const ids = [
+    detail.verdict.creatorId,
+    detail.commission?.creatorId,
+    ...(detail.contest?.claims ?? []).map((claim) => claim.creatorNow),
+  ].filter((id): id is string => Boolean(id));
   // The merchant's names for the creators the page shows (CreatorProfile).
   return { ...detail, creatorNames: await creatorNames(shop, ids) };
 }

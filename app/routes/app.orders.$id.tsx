@@ -12,7 +12,9 @@ import { EmptyNote } from "../components/EmptyNote";
 import { CommissionStatusBadge, OutcomeBadge } from "../components/OutcomeBadge";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
-import { requestLocale, shownTime } from "../units/shop-format";
+import { formatCurrency, requestLocale, shownTime } from "../units/shop-format";
+import { ContestCard, type ContestAnswer } from "../components/ContestCard";
+import { decideContest } from "../commissions/review.server";
 import { getOrderDetailFor } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -35,8 +37,27 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const result = await retryVerificationNow(session.shop, params.id ?? "");
+  const context = await authenticate.admin(request);
+  const shop = context.session.shop;
+  const form = await request.formData();
+  if (form.get("intent") === "decide-contest") {
+    const clickId = form.get("clickId");
+    if (typeof clickId !== "string" || clickId === "")
+      return json<ContestAnswer>({ intent: "decide-contest", ok: false, error: "bad-request" }, { status: 400 });
+    const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+    const result = await decideContest(shop, params.id ?? "", {
+      clickId: clickId === "none" ? null : clickId,
+      by: staffId,
+    });
+    if (!result.ok)
+      return json<ContestAnswer>(
+        { intent: "decide-contest", ok: false, error: result.error },
+        { status: result.error === "not-found" ? 404 : 409 },
+      );
+    const amountText = formatCurrency(result.amount, result.currency, requestLocale(request));
+    return json<ContestAnswer>({ intent: "decide-contest", ok: true, status: result.status, amountText });
+  }
+  const result = await retryVerificationNow(shop, params.id ?? "");
   return json<ManualRetryResult>(result, { status: result.ok ? 200 : result.reason === "not-found" ? 404 : 409 });
 };
 
@@ -73,11 +94,15 @@ function worded(prefix: string, value: string): string {
 
 export default function OrderPage() {
   const { order } = useLoaderData<typeof loader>();
-  const retried = useActionData<typeof action>() as ManualRetryResult | undefined;
+  const answered = useActionData<typeof action>() as ManualRetryResult | ContestAnswer | undefined;
+  const contestAnswer = answered && "intent" in answered ? answered : undefined;
+  const retried = answered && !("intent" in answered) ? answered : undefined;
   const navigation = useNavigation();
-  const retrying = navigation.state === "submitting";
+  const submitting = navigation.state === "submitting";
+  const retrying = submitting && navigation.formData?.get("intent") !== "decide-contest";
   const message = retried ? retryMessage(retried) : null;
   const answer = useFocusOnAnswer<BannerHandles>(retried);
+  const contestAnswerRef = useFocusOnAnswer<BannerHandles>(contestAnswer);
   const c = order.commission;
   const time = (iso: string | null | undefined) => shownTime(order.times, iso);
 
@@ -149,6 +174,17 @@ export default function OrderPage() {
         </BlockStack>
       </Card>
 
+      {order.contest ? (
+        <ContestCard
+          contest={order.contest}
+          creatorNames={order.creatorNames}
+          time={time}
+          answer={contestAnswer}
+          answerRef={contestAnswerRef}
+          submitting={submitting && navigation.formData?.get("intent") === "decide-contest"}
+        />
+      ) : null}
+
       {order.tamper ? (
         <Banner tone="warning" title={t("order.tamperedTitle")}>
           <Text as="p">
@@ -165,9 +201,9 @@ export default function OrderPage() {
               <List.Item key={`competing-${competing.clickId}`}>
                 {t("order.competingClick", {
                   clickId: competing.clickId,
-                  witness: competing.witness === "pixel" ? t("order.witnessPixel") : t("order.witnessLanding"),
+                  witness: t(`order.witnessName.${competing.witness}`),
                   time: time(competing.firstSeenAt),
-                  why: competing.why === "no-page" ? t("order.competingNoPage") : t("order.competingLater"),
+                  why: competing.why === "unrecorded" ? t("order.competingUnrecorded") : t("order.competingLater"),
                 })}
               </List.Item>
             ))}

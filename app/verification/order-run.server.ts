@@ -147,6 +147,13 @@ export class OrderRun {
    * before that life ends, `lifeEnded` may still decide (from what the app itself recorded);
    * otherwise, or when the attempts are used up, the order ends as failed, with the last error.
    */
+  async retry(deadline: Date | null, error: string, change?: Change): Promise<{ end: Transition }>;
+  async retry(
+    deadline: Date | null,
+    error: string,
+    change: Change,
+    lifeEnded: () => Promise<StepResult | null>,
+  ): Promise<StepResult>;
   async retry(
     deadline: Date | null,
     error: string,
@@ -164,7 +171,7 @@ export class OrderRun {
   }
 
   /** Comes back at a time of the step's choosing (a shop's API bucket refilling); not a failure. */
-  async defer(at: Date, reason: string): Promise<StepResult> {
+  async defer(at: Date, reason: string): Promise<{ end: Transition }> {
     const transition: Transition = { to: "defer", at, reason };
     await this.commit({}, transition);
     return { end: transition };

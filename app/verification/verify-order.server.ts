@@ -1,21 +1,16 @@
 import type { Verification } from "@prisma/client";
-import { findClick, landingSiteClickId } from "../attribution/find-click";
-import { judgeWitnesses } from "../attribution/witnesses";
 import { creditCommission } from "../commissions/credit.server";
 import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.server";
-import { cartTouches } from "../landing/journey.server";
-import { pixelWitness } from "../pixel/sightings.server";
-import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { rateForCreator } from "../settings/creator-rates";
-import { orderValueBasisOf, orderValueOn } from "../settings/order-value-basis";
+import { orderValueBasisOf } from "../settings/order-value-basis";
 import { SealError } from "../platform/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { rowById, sql, updateRow, type Sql } from "../database/sql.server";
-import { parseStoredFacts, type OrderFacts } from "./order-facts";
+import { attributeOrder } from "./attribute-order.server";
+import { parseStoredFacts } from "./order-facts";
 import { OrderRun, type PipelineDeps, type StepResult } from "./order-run.server";
 import { SKIP_REASONS, type SkipCause } from "./outcomes";
-import { clickDeadline } from "./retry-policy";
 import { tagOrder } from "./tag-order.server";
 import { decideVerdict } from "./verdict.server";
 
@@ -54,7 +49,7 @@ async function verifyOrder(run: OrderRun): Promise<StepResult> {
     // What attribution learned is written with the report's start: one write, not two.
     let attributed: Partial<Verification> = {};
     if (row.captureSource === null) {
-      const step = await attribute(run, row, facts, settings);
+      const step = await attributeOrder(run, row, facts, settings);
       if ("end" in step) return step;
       attributed = step.attributed;
       row = { ...row, ...attributed };
@@ -91,51 +86,6 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
 }
 
 /**
- * Where the click id and the arrived tag came from (decision 030): the server's records, the
- * landing touches of the order's cart and the pixel's landings of the visitor whose checkout
- * became the order, when there are any (they win over the cart's attributes, which any
- * storefront script can rewrite; the first click they saw keeps the credit; a disagreement is
- * kept as evidence), else the cart's attributes, else the landing page. No click id, no
- * service call.
- */
-async function attribute(
-  run: OrderRun,
-  row: Verification,
-  facts: OrderFacts,
-  settings: ServerSettings,
-): Promise<{ end: Transition } | { attributed: Partial<Verification> }> {
-  const touches = facts.cartToken
-    ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
-    : [];
-  const pixel = await pixelWitness(row.shop, facts.id, row.orderCreatedAt, settings.attributionWindowDays);
-  const search = judgeWitnesses(
-    findClick(facts, settings.tagParams),
-    facts.cartAttributes,
-    landingSiteClickId(facts.landingSite),
-    touches,
-    pixel,
-  );
-  const witnesses = JSON.stringify(search.witnesses);
-  if (!search.found) return run.end("unattributed", search.reason, { data: { witnesses } });
-  const { evidence, tamper } = search;
-  const orderValue = orderValueOn(facts.amounts, settings.orderValueBasis);
-  return {
-    attributed: {
-      captureSource: evidence.source,
-      clickId: evidence.clickId,
-      arrivedTag: evidence.arrivedTag,
-      capturedAt: evidence.capturedAt,
-      orderValue: orderValue.value,
-      orderValueBasis: orderValue.basis,
-      deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
-      tampered: tamper !== null,
-      tamperEvidence: tamper ? JSON.stringify(tamper) : null,
-      witnesses,
-    },
-  };
-}
-
-/**
  * One commission record, credited to the creator of the expected tag; the order ends with its
  * verdict. Refunds and a cancellation that arrived first are applied in the same transaction.
  */
@@ -169,6 +119,8 @@ function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Da
       ratePercent: rateForCreator(settings, creatorId),
       holdDays: settings.holdDays,
       hijacked: row.hijacked === true,
+      // Contested: held for the merchant's decision, never approved or paid meanwhile.
+      review: row.contest !== null,
     },
     now,
   );

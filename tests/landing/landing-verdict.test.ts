@@ -170,8 +170,15 @@ describe("the server's record wins over the cart's attributes", () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20"]);
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
-    // A script rewrote the cart: another click and its creator's tag.
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    // A script rewrote the cart: another click and its creator's tag. Shopify recorded the page
+    // the shopper landed on: alice's link.
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      cartToken,
+      arrivedTag: "bob-10",
+      landingSite: `/?lb_click=${clickId}&tag=alice-20`,
+    });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -185,9 +192,11 @@ describe("the server's record wins over the cart's attributes", () => {
       cartClickId: other.clickId,
       cartTag: "bob-10",
       findings: [
+        "a click only storefront scripts reported stands against the one Shopify recorded; it takes no credit",
         "the cart names a click id the storefront never reported for this cart",
         "the cart names an affiliate tag the storefront never reported for this cart",
       ],
+      competingClicks: [{ clickId: other.clickId, witness: "cart_attributes", firstSeenAt: null, why: "unrecorded" }],
     });
     expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
@@ -203,7 +212,7 @@ describe("the server's record wins over the cart's attributes", () => {
     expect((await getDashboard(shop, 7)).landing).toEqual({ savedFromExpiry: 0, tampered: 1 });
   });
 
-  it("a cart rewritten to another valid click with a touch of its own: the first click keeps the credit, the second is evidence (decision 030)", async () => {
+  it("a cart rewritten to another valid click with a touch of its own, and no landing page recorded: the first click is held for the merchant, the other is a claim", async () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20"]);
     // The attack: a script on the storefront rewrites the cart to another creator's live click
@@ -211,7 +220,14 @@ describe("the server's record wins over the cart's attributes", () => {
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
     await new Promise((resolve) => setTimeout(resolve, 5)); // a later touch, not the same millisecond
     expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    // Shopify recorded no landing page for the order: the scripts' timeline decides.
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      cartToken,
+      arrivedTag: "bob-10",
+      landingSite: null,
+    });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -221,7 +237,15 @@ describe("the server's record wins over the cart's attributes", () => {
       captureSource: "app_proxy",
       tampered: true,
     });
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
+    // Two creators' clicks and nothing of Shopify's to settle it: held, never approved or paid.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "review" });
+    expect(JSON.parse(v.contest!)).toMatchObject({
+      reason: "creators-differ",
+      claims: [
+        { clickId, witnesses: ["landing"] },
+        { clickId: other.clickId, witnesses: ["landing", "cart_attributes"] },
+      ],
+    });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
     const tamper = JSON.parse(v.tamperEvidence!);
     expect(tamper).toEqual({

@@ -91,6 +91,8 @@ describe("the pixel as a witness", () => {
       pixelCheckout: { clickId: null, tag: null },
       cartAttributes: { clickId: null, tag: null },
       landingSite: null,
+      // The landing page carried no click: Shopify's journey was read for an earlier visit's.
+      journey: { ready: true, clicks: [] },
     });
     const detail = (await getOrderDetail(shop, v.id))!;
     expect(detail.witness).toBe("pixel");
@@ -150,7 +152,7 @@ describe("the pixel as a witness", () => {
     expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "expired"]]);
   });
 
-  it("a click reported by a touch that no page the pixel saw carried takes no credit, and is kept as evidence", async () => {
+  it("a click only a script reported stands against the landing page Shopify recorded: no credit, kept as evidence", async () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
@@ -158,7 +160,13 @@ describe("the pixel as a witness", () => {
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
     const cartToken = `c1-${randomBytes(8).toString("hex")}`;
     expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, arrivedTag: "bob-10", cartToken });
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      arrivedTag: "bob-10",
+      cartToken,
+      landingSite: `/?lb_click=${clickId}&tag=alice-20`,
+    });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce(); // the touch's lookup and the order
     await w.runOnce();
@@ -169,11 +177,15 @@ describe("the pixel as a witness", () => {
       clickId,
       creatorId: "cr_alice",
       tampered: true,
+      contest: null,
     });
     expect(JSON.parse(v.tamperEvidence!)).toMatchObject({
-      findings: ["a click was reported that no storefront page the pixel saw carried; it takes no credit"],
-      competingClicks: [{ clickId: other.clickId, witness: "landing", why: "no-page" }],
+      findings: [
+        "a click only storefront scripts reported stands against the one Shopify recorded; it takes no credit",
+      ],
+      competingClicks: [{ clickId: other.clickId, witness: "landing", why: "unrecorded" }],
     });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "pending" });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
   });
 
