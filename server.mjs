@@ -126,7 +126,16 @@ async function serve(app) {
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();
-  handler.all("*", createRequestHandler({ build: built ?? app.build, mode: process.env.NODE_ENV }));
+  handler.all(
+    "*",
+    createRequestHandler({
+      build: built ?? app.build,
+      mode: process.env.NODE_ENV,
+      // The connection's peer, which Remix's Request does not carry: the webhook routes count
+      // body bytes against it, as the lanes do (app/platform/network-source.ts, peerSource).
+      getLoadContext: (request) => ({ peerAddress: request.socket.remoteAddress }),
+    }),
+  );
 
   /** A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but POST; Remix the rest. */
   const route = (build, request, response) => {
