@@ -255,6 +255,64 @@ describe("bodies over their cap", () => {
   });
 });
 
+/** Sends `requestLine` and a Host on a socket of its own and reads the whole answer, until the server closes. */
+function rawExchange(requestLine: string): Promise<string> {
+  const { hostname, port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(requestLine)}`)));
+    socket.write(
+      Buffer.from(`${requestLine}\r\nHost: ${new URL(app.url).host}\r\nConnection: close\r\n\r\n`, "latin1"),
+    );
+  });
+}
+
+describe("request targets that are not a path", () => {
+  it("are answered 400 with a short reason in plain text, never a 5xx or a stack", async () => {
+    const { host } = new URL(app.url);
+    const targets = [
+      "GET http://evil.example/healthz HTTP/1.1",
+      `GET http://${host}/healthz HTTP/1.1`,
+      "POST http://evil.example/webhooks/orders/create HTTP/1.1",
+      "GET * HTTP/1.1",
+      "OPTIONS * HTTP/1.1",
+      "GET /a b HTTP/1.1",
+      "GET /a\x01b HTTP/1.1",
+      "GET /a\x7fb HTTP/1.1",
+      "GET /%zz HTTP/1.1",
+      "GET /app/%ff HTTP/1.1",
+      "GET /webhooks/% HTTP/1.1",
+      "GET  HTTP/1.1",
+      "GET ?shop=x HTTP/1.1",
+    ];
+    for (const target of targets) {
+      const answer = await rawExchange(target);
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      const shown = `${JSON.stringify(target)} answered ${JSON.stringify(answer.slice(0, 300))}`;
+      expect(head.split("\r\n")[0], shown).toBe("HTTP/1.1 400 Bad Request");
+      expect(head, shown).toMatch(/^content-type: text\/plain; charset=utf-8$/im);
+      expect(body.trim().length, shown).toBeGreaterThan(0);
+      expect(body.length, shown).toBeLessThan(200);
+      expect(body, shown).not.toMatch(/Error|\bat |<|node_modules|server\.mjs/);
+    }
+    // The same server still answers a path.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  });
+
+  it("names what is wrong: a URL, the asterisk, the encoding, a target the parser cannot read", async () => {
+    const bodyOf = async (target: string) => (await rawExchange(target)).split("\r\n\r\n")[1];
+    expect(await bodyOf("GET http://evil.example/healthz HTTP/1.1")).toMatch(/only a path is served/);
+    expect(await bodyOf("OPTIONS * HTTP/1.1")).toMatch(/asterisk-form/);
+    expect(await bodyOf("GET /%zz HTTP/1.1")).toMatch(/percent-encoding/);
+    expect(await bodyOf("GET /a\x01b HTTP/1.1")).toBe("malformed request target\n");
+    expect(await bodyOf("GET /a b HTTP/1.1")).toBe("malformed request\n");
+  });
+});
+
 describe("forms from another site", () => {
   it("a cross-origin POST to the app's pages is refused with 403, a same-origin one reaches the route", async () => {
     const post = (path: string, origin: string) =>
