@@ -7,7 +7,7 @@
 // Development differs only in where the app comes from: Vite compiles it from app/ on demand
 // (and reloads it on change) instead of reading the build.
 import fs from "node:fs";
-import { createServer } from "node:http";
+import { createServer, STATUS_CODES } from "node:http";
 import path from "node:path";
 import url from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
@@ -85,6 +85,68 @@ async function appFromSource() {
   };
 }
 
+/**
+ * Why a request target is refused (400), or null for one every later layer reads as a path (the
+ * lanes' table, Express, Remix, which builds a URL from Host and the target and throws on any
+ * other form, a 500 with Express's error page). Only origin-form is served: "/", a path and a query.
+ * - Absolute-form ("GET http://host/path"), even naming this server: RFC 9112 asks an origin
+ *   server to accept it, but only proxies are sent it. Shopify, browsers and a host's load
+ *   balancer send origin-form, and taking the authority from the target over Host would let the
+ *   client name the host the app believes it is. Refused, whatever the host.
+ * - Asterisk-form ("OPTIONS *"): a question about the server as a whole, which this app does not answer.
+ * - A path that is not valid percent-encoding ("/%zz", "/%ff"): Express cannot decode it, and
+ *   answers 400 with its error page and stack. Node's parser has already refused spaces,
+ *   control characters and a missing target (answerClientError).
+ */
+function targetRefusal(target) {
+  if (target === "*") return "the asterisk-form request target (*) is not served: ask about a path";
+  if (!target.startsWith("/")) return "only a path is served as the request target (origin-form), not a URL";
+  try {
+    decodeURIComponent(pathOf(target));
+  } catch {
+    return "the request target's path is not valid percent-encoding";
+  }
+  return null;
+}
+
+/** A 400 with its reason in words, ending the connection: a client that sends such targets gets no next request. */
+function refuseTarget(response, reason) {
+  const body = `${reason}\n`;
+  response
+    .writeHead(400, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    })
+    .end(body);
+}
+
+/** What Node answers, with its status line alone, to what its parser refuses; every other error a bare 400. */
+const CLIENT_ERROR_STATUS = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * What Node's parser refuses before there is a request (a target with spaces or control
+ * characters, none at all, a line that is no request line) gets the answer Node gives it, with a
+ * 400's reason in words; so do Node's other refusals (a request too slow: 408), unchanged. As
+ * Node does, nothing is written once an answer on the socket has begun (`answers`: the socket's
+ * answers not yet done), and the connection ends.
+ */
+function answerClientError(error, socket, answers) {
+  const begun = [...(answers.get(socket) ?? [])].some((response) => response.headersSent);
+  if (socket.writable && !begun) {
+    const status = CLIENT_ERROR_STATUS[error.code] ?? 400;
+    const reason =
+      status !== 400 ? "" : error.code === "HPE_INVALID_URL" ? "malformed request target\n" : "malformed request\n";
+    const length = reason ? `content-type: text/plain; charset=utf-8\r\ncontent-length: ${reason.length}\r\n` : "";
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${length}\r\n${reason}`);
+  }
+  socket.destroy(error);
+}
+
 /** The app's pages, which take form posts: the embedded admin, login and the OAuth paths. */
 const PAGES = /^\/(?:$|app(?:[/.?]|$)|auth(?:[/?]|$))/;
 
@@ -126,7 +188,16 @@ async function serve(app) {
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();
-  handler.all("*", createRequestHandler({ build: built ?? app.build, mode: process.env.NODE_ENV }));
+  handler.all(
+    "*",
+    createRequestHandler({
+      build: built ?? app.build,
+      mode: process.env.NODE_ENV,
+      // The connection's peer, which Remix's Request does not carry: the webhook routes count
+      // body bytes against it, as the lanes do (app/platform/network-source.ts, peerSource).
+      getLoadContext: (request) => ({ peerAddress: request.socket.remoteAddress }),
+    }),
+  );
 
   /** A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but POST; Remix the rest. */
   const route = (build, request, response) => {
@@ -134,7 +205,15 @@ async function serve(app) {
     if (lane) void lane(request, response);
     else handler(request, response);
   };
+  /** Each socket's answers not yet done (more than one when requests are pipelined), for answerClientError. */
+  const answers = new WeakMap();
   const server = createServer(SERVER_TIMEOUTS, (request, response) => {
+    let open = answers.get(request.socket);
+    if (!open) answers.set(request.socket, (open = new Set()));
+    open.add(response);
+    response.once("close", () => open.delete(response));
+    const refusal = targetRefusal(request.url ?? "");
+    if (refusal) return refuseTarget(response, refusal);
     if (built) return route(built, request, response);
     // A module that does not compile is the developer's to see, not a reason to stop serving.
     app.build().then(
@@ -147,6 +226,7 @@ async function serve(app) {
   });
 
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on("clientError", (error, socket) => answerClientError(error, socket, answers));
 
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.

@@ -73,7 +73,8 @@ export async function seedShopWithData(
         shop,
         kind: "verify-order",
         subject: verification.id,
-        state: fields.outcome === "failed" ? "failed" : "done",
+        // A verification that failed has a job that gave up: done, as the queue ends it.
+        state: "done",
         runAt: at,
       },
     });
