@@ -199,7 +199,7 @@ export async function placeOrders(
       // The thank-you page: Shopify publishes checkout_completed to the pixel, which reports it
       // before the order's webhook is sent (the demo does not play the race between the two).
       const attributes = Object.fromEntries(payload.note_attributes.map((a) => [a.name, String(a.value)]));
-      visitor.checkoutCompleted(String(payload.id), attributes);
+      visitor.checkoutCompleted(String(payload.id), attributes, String(payload.checkout_token ?? "") || null);
       await reported(visitor, "checkout");
     }
     await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
@@ -262,6 +262,9 @@ async function orderPayload(
   let visitor: PixelVisitor | null = null;
   if (clickId && order.capture === "cart_attributes") {
     const input = { clickId, expectedTag: click?.expectedTag ?? null, arrivedTag, tagParam, landing: order.landing };
+    // Shopify records the first page of the shopper's visit as the order's landing_site: the
+    // creator's link, as the shopper's journey begins (shopper-journey.ts).
+    landingSite = shopperJourney(input)[0]!;
     // The app embed: off for a landing that says `embed: false` (no cart attributes, no touches).
     if (!order.landing || order.embed) {
       const shopper = await capture(input);
