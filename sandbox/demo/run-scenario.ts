@@ -199,7 +199,12 @@ export async function placeOrders(
       // The thank-you page: Shopify publishes checkout_completed to the pixel, which reports it
       // before the order's webhook is sent (the demo does not play the race between the two).
       const attributes = Object.fromEntries(payload.note_attributes.map((a) => [a.name, String(a.value)]));
-      visitor.checkoutCompleted(String(payload.id), attributes, String(payload.checkout_token ?? "") || null);
+      const { checkout_token: checkoutToken } = payload as { checkout_token?: unknown };
+      visitor.checkoutCompleted(
+        String(payload.id),
+        attributes,
+        typeof checkoutToken === "string" ? checkoutToken : null,
+      );
       await reported(visitor, "checkout");
     }
     await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
