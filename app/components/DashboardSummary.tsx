@@ -2,7 +2,7 @@ import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { t } from "../i18n";
-import { OutcomeBadge } from "./OutcomeBadge";
+import { CommissionStatusBadge, OutcomeBadge } from "./OutcomeBadge";
 
 // The dashboard's first two cards and its counts: what the app recovered, what needs the
 // merchant, and the period's orders by outcome with the empty ones folded away.
@@ -25,6 +25,7 @@ interface SummaryData {
   hijackRate: string | null;
   redirected: { currency: string; totalText: string; orders: number }[];
   attention: { id: string; orderId: string; orderName: string | null; outcome: string | null; createdAt: string }[];
+  inReview: { count: number; orders: { id: string; orderId: string; orderName: string | null; createdAt: string }[] };
 }
 
 /** What Tag Guard got back for the shop's creators in the period: the money first. */
@@ -70,6 +71,12 @@ export function Recovered({ data }: { data: SummaryData }) {
 export function Attention({ data, time }: { data: SummaryData; time: (iso: string) => string }) {
   const { failed, rejected, inProgress } = data.counts;
   const lines: ReactNode[] = [];
+  if (data.inReview.count > 0)
+    lines.push(
+      <AttentionLine key="review" id="attention-review">
+        {t("dashboard.attentionReview", { count: data.inReview.count })}
+      </AttentionLine>,
+    );
   if (rejected > 0)
     lines.push(
       <AttentionLine
@@ -106,6 +113,19 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
             {t("dashboard.attentionTitle")}
           </Text>
           {lines.length === 0 ? <Text as="p">{t("dashboard.attentionNone")}</Text> : lines}
+          {data.inReview.orders.length > 0 ? (
+            <BlockStack gap="100">
+              {data.inReview.orders.map((order) => (
+                <InlineStack key={order.id} gap="200" blockAlign="center">
+                  <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
+                  <CommissionStatusBadge status="review" />
+                  <Text as="span" tone="subdued">
+                    {time(order.createdAt)}
+                  </Text>
+                </InlineStack>
+              ))}
+            </BlockStack>
+          ) : null}
           {data.attention.length > 0 ? (
             <BlockStack gap="100">
               {data.attention.map((order) => (

@@ -96,6 +96,16 @@ export function dashboardQueries(shop: string, since: Date, dayOffsetMinutes = 0
       SELECT "id", "orderId", "orderName", "outcome", "createdAt" FROM "Verification"
       WHERE "shop" = ${shop} AND "outcome" IN ('failed', 'rejected') AND "createdAt" >= ${time}
       ORDER BY "createdAt" DESC LIMIT 5`,
+    /**
+     * Contested orders whose commission waits for the merchant (status review), whenever they
+     * came: the latest five, and how many. Index: Commission (shop, status, createdAt, ...).
+     */
+    inReview: Prisma.sql`
+      SELECT "verificationId" AS "id", "orderId", "orderName", "createdAt" FROM "Commission"
+      WHERE "shop" = ${shop} AND "status" = 'review'
+      ORDER BY "createdAt" DESC LIMIT 5`,
+    inReviewCount: Prisma.sql`
+      SELECT COUNT(*) AS "n" FROM "Commission" WHERE "shop" = ${shop} AND "status" = 'review'`,
     /** The latest orders. Index: (shop, createdAt), read backwards. */
     recent: Prisma.sql`
       SELECT "id", "orderId", "orderName", "outcome", "expectedTag", "arrivedTag", "creatorId", "createdAt"
