@@ -231,7 +231,7 @@ export const RECONCILE_REFUND = `#graphql
  * Shopify's record of the visits that led to an order (docs/attribution.md): read only for an
  * order whose landing page cannot settle its attribution (a click reported on a visit whose
  * landing page carried none, or first reported before the one it carried). `ready` is false
- * while Shopify has not yet attributed the order's sessions. About 3 points a read.
+ * while Shopify has not yet attributed the order's sessions. About 4 points a read.
  */
 export const ORDER_JOURNEY = `#graphql
   query TagGuardOrderJourney($id: ID!) {

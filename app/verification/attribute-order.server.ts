@@ -22,8 +22,8 @@ import { clickDeadline } from "./retry-policy";
 export const JOURNEY_WAIT_MS = 5 * 60 * 1000;
 /** Between two reads of a journey that was not ready. */
 const JOURNEY_RECHECK_MS = 60 * 1000;
-/** What a journey read costs, as Shopify counts it (a query of scalar fields on one object). */
-const JOURNEY_READ_COST = 3;
+/** What a journey read costs, as Shopify counts it (one point for each object: the order, its summary, two visits). */
+const JOURNEY_READ_COST = 4;
 
 export async function attributeOrder(
   run: OrderRun,
