@@ -304,4 +304,75 @@ describe("the ledger's pages in the embedded admin", () => {
       await order.context().close();
     },
   );
+
+  it(
+    "a contested order: listed for the merchant, its claims on the order page, credited to the creator chosen",
+    { timeout: 120_000 },
+    async () => {
+      // The embed reported alice's click for the cart, a script bob's; Shopify recorded no landing page.
+      const contested = await seedRecord("cr_alice", "review", 1000n);
+      const claims = [
+        {
+          clickId: "clk-alice-1",
+          creatorId: "cr_alice",
+          witnesses: ["landing"],
+          firstSeenAt: new Date().toISOString(),
+          arrivedTag: "tag-1",
+        },
+        {
+          clickId: "clk-bob-1",
+          creatorId: "cr_bob",
+          witnesses: ["landing", "cart_attributes"],
+          firstSeenAt: new Date().toISOString(),
+          arrivedTag: "bob-10",
+        },
+      ];
+      await prisma.verification.update({
+        where: { id: contested.id },
+        data: {
+          clickId: "clk-alice-1",
+          expectedTag: "tag-1",
+          contest: JSON.stringify({ reason: "creators-differ", claims }),
+        },
+      });
+      await prisma.clickRecord.create({
+        data: {
+          id: "cr-bob-click",
+          shop: SHOP,
+          clickId: "clk-bob-1",
+          state: "known",
+          expectedTag: "bob-10",
+          creatorId: "cr_bob",
+          firstSeenAt: new Date(),
+        },
+      });
+
+      const home = await openPage("/app");
+      await home
+        .getByText("1 contested order waits for you to choose who is credited; its commission is held until you do.")
+        .waitFor();
+      await home.locator("#attention").getByRole("link", { name: contested.orderName! }).click();
+      await home.waitForURL(/\/app\/orders\//);
+      await home.getByText("Contested: choose who is credited").waitFor();
+      await home.getByText(/^Click clk-bob-1, reported by the app embed, cart attributes at .+, tag bob-10/).waitFor();
+      const save = home.getByRole("button", { name: "Save decision" });
+      expect(await save.isDisabled()).toBe(true);
+      await home.getByText("cr_bob (clk-bob-1)", { exact: true }).click();
+      expect(await home.getByRole("radio", { name: "cr_bob (clk-bob-1)" }).isChecked()).toBe(true);
+      await save.click();
+      // The answer takes the focus; the record is bob's now, approved: its hold ended days ago.
+      const saved = home.getByText("Saved. The commission is now Approved: $10.00.");
+      await saved.waitFor();
+      await expect.poll(() => home.evaluate(() => document.activeElement?.textContent ?? "")).toContain("Saved.");
+      await home.getByText(/^Decided .+: credited cr_bob/).waitFor();
+      await snap(home, "order-contest-decided");
+      expect(await prisma.commission.findUniqueOrThrow({ where: { verificationId: contested.id } })).toMatchObject({
+        creatorId: "cr_bob",
+        expectedTag: "bob-10",
+        status: "approved",
+      });
+      expect(await prisma.commissionEntry.count({ where: { shop: SHOP, kind: "review" } })).toBe(1);
+      await home.context().close();
+    },
+  );
 });
