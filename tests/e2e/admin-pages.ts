@@ -19,6 +19,7 @@ export function adminPageStates(seeded: SeededShop | null): AdminPageState[] {
     ? [
         { name: "order-hijacked", path: `/app/orders/${seeded.hijackedOrder}`, title: "Order #1002 · Tag Guard" },
         { name: "order-failed", path: `/app/orders/${seeded.failedOrder}`, title: "Order #1006 · Tag Guard" },
+        { name: "order-contested", path: `/app/orders/${seeded.contestedOrder}`, title: "Order #1007 · Tag Guard" },
       ]
     : // A fresh shop has no order: the page a merchant reaches from an old link.
       [{ name: "order-not-found", path: "/app/orders/424242", title: "Order not found · Tag Guard" }];

@@ -234,6 +234,31 @@ describe("the embedded admin", () => {
       { path: data(`/app/orders/${seeded.failedOrder}`, "routes/app.orders.$id"), ...adminForm({}) },
       { status: 200, check: (answer) => expect(answer.json()).toEqual({ ok: true }) },
     );
+    // The same action decides a contested order: credited to the claim chosen.
+    const contested = await prisma.verification.findUniqueOrThrow({ where: { id: seeded.contestedOrder } });
+    await coversRoute(
+      app,
+      "routes/app.orders.$id",
+      "action",
+      {
+        path: data(`/app/orders/${seeded.contestedOrder}`, "routes/app.orders.$id"),
+        ...adminForm({ intent: "decide-contest", clickId: `clk-${contested.orderId}-bob` }),
+      },
+      {
+        status: 200,
+        check: (answer) =>
+          expect(answer.json()).toEqual({
+            intent: "decide-contest",
+            ok: true,
+            status: "pending",
+            amountText: "$12.50",
+          }),
+      },
+    );
+    expect(await prisma.commission.findUniqueOrThrow({ where: { verificationId: contested.id } })).toMatchObject({
+      creatorId: "cr_bob",
+      status: "pending",
+    });
   });
 
   it("the ledger and its CSV", async () => {
