@@ -8,7 +8,7 @@ import { SealError } from "../platform/sealing.server";
 import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { sqlTime } from "../database/db.server";
 import { rowById, rowsOf, sql, updateWhere } from "../database/sql.server";
-import { inShopOrder, lookupTurn, waitBehindNewer } from "./lookup-pace.server";
+import { inShopOrder, lookupTurn } from "./lookup-pace.server";
 
 // The job "lookup-click": asks the service, once per click record, what it knows of a click the
 // storefront reported, while the click is alive, at the shop's pace (lookup-pace.server.ts).
@@ -45,13 +45,16 @@ async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | n
   try {
     const outcome = await askService(ctx, target, settings, deps);
     if (target.id === record.id) return await settleOwn(ctx, record, outcome);
-    // This job's turn went to a newer click (decision 033); this one waits behind it.
+    // This job's turn went to a newer click (decision 033). Its own click asks for the next turn
+    // at once: while the minute has turns left it gets one; once they are spent, lookupTurn sends
+    // it behind the newer clicks. Waiting a minute here would leave a shopper whose older click
+    // gave its turn to a newer one unlooked-up while turns went unused.
     if ("data" in outcome)
       await ctx.write((tx) =>
         updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${target.id} AND "state" = 'pending'`, outcome.data),
       );
     else if ("park" in outcome) return outcome.park;
-    return { to: "defer", at: waitBehindNewer(record.firstSeenAt, ctx.now()), reason: "a newer click took the turn" };
+    return { to: "defer", at: ctx.now(), reason: "a newer click took the turn; this one asks for the next" };
   } finally {
     lookingUp.delete(target.id);
     turn.done();

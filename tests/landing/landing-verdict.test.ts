@@ -340,6 +340,28 @@ describe("a flood of made-up click ids (decision 033)", () => {
     expect(lookupsAtService(ours) - before).toBe(minutes + 1);
   });
 
+  it("an older click that gave its turn to a newer one takes the next turn, not one a minute later", async () => {
+    // Two shoppers land close together; the older click's job runs after the newer click is
+    // recorded, so its turn goes to the newer one (newest first). With turns left in the minute,
+    // the older click is looked up at once: a shopper must not wait a minute for a free turn.
+    shopNumber += 1;
+    const shop = `landing-verdict-${shopNumber}.myshopify.com`;
+    await installShop(h, shop, { landingLookupsPerHour: 600 }); // ten a minute
+    const older = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    const newer = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    for (const click of [older, newer]) {
+      const touch = { clickId: click.clickId, tag: null, cartToken: `c1-${randomBytes(10).toString("hex")}` };
+      expect((await sendTouch(h.app.url, shop, touch)).status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // recorded a moment apart
+    }
+    h.clock.now = new Date(Date.now() + 1_000);
+    w = worker(h);
+    await w.runOnce();
+    await w.runOnce();
+    expect((await recordOf(shop, newer.clickId)).state).toBe("known");
+    expect(await recordOf(shop, older.clickId)).toMatchObject({ state: "known", creatorId: "cr_alice" });
+  });
+
   it("a click still waiting when its hour is over is given up without a call", async () => {
     shopNumber += 1;
     const shop = `landing-verdict-${shopNumber}.myshopify.com`;
