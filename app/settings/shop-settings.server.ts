@@ -1,7 +1,7 @@
 import { destinationProblem } from "../click-service";
 import { Prisma, type ShopSettings } from "@prisma/client";
 import { registerSecret } from "../platform/logger.server";
-import { rowsOf, sql, updateRows, updateWhere, upsertRow } from "../database/sql.server";
+import { rowsOf, sql, updateRows, updateWhere, upsertRow, type Sql } from "../database/sql.server";
 import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
@@ -158,8 +158,9 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
   return { ok: true, settings: toPublic(row) };
 }
 
-export async function flagCredentialsRejected(shop: string, at: Date): Promise<void> {
-  await updateWhere(sql, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "credentialsRejectedAt" IS NULL`, {
+/** `db`: the order's fenced transaction, when the flag goes with the order's own write. */
+export async function flagCredentialsRejected(shop: string, at: Date, db: Sql = sql): Promise<void> {
+  await updateWhere(db, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "credentialsRejectedAt" IS NULL`, {
     credentialsRejectedAt: at,
     updatedAt: new Date(),
   });
