@@ -13,7 +13,8 @@ import type { CartClaim, ClickEvidence } from "./find-click";
 //   first and last visits) outranks any click only scripts reported; among Shopify's, the
 //   earliest keeps the credit;
 // - without one, the first click the bound scripts reported is credited, unless the claims name
-//   different creators: the order is contested, and its commission waits for the merchant.
+//   different creators, or Shopify recorded the visit without any click (then only a script
+//   says there was one): the order is contested, and its commission waits for the merchant.
 
 /** A click a storefront script reported, as the app received it. */
 export interface LandingTouchFact {
@@ -109,7 +110,7 @@ export interface Claim {
   arrivedTag: string | null;
 }
 
-export type ContestReason = "creators-differ";
+export type ContestReason = "creators-differ" | "unrecorded-click" | "journey-not-ready";
 
 export interface Contest {
   reason: ContestReason;
@@ -256,16 +257,24 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
 }
 
 /**
- * Whether the merchant must decide: the claims name different creators, and a click whose
- * creator the app does not know counts as another's. One creator's clicks are no contest: the
- * first keeps the credit.
+ * Whether the merchant must decide: the claims name different creators (a click whose creator
+ * the app does not know counts as another's), or Shopify recorded the visit without any click,
+ * so that only a script says there was one: a script planting its own click on an organic visit
+ * looks exactly like that. The journey read and ready with no click on any visit says so; not
+ * ready when the app stopped waiting, Shopify's record is silent, and the order waits too. Only
+ * when Shopify recorded no landing page at all (not an online store order) does one creator's
+ * script claim stand alone.
  */
 function contestOf(facts: OrderWitnesses, claimed: string[], sightings: Sighting[]): Contest | null {
   const creators = claimed.map((clickId) => facts.creators.get(clickId) ?? null);
   const reason: ContestReason | null =
     claimed.length > 1 && (creators.includes(null) || distinct(creators as string[]).length > 1)
       ? "creators-differ"
-      : null;
+      : facts.shopify.landingSite === null
+        ? null
+        : facts.shopify.journey?.ready === false
+          ? "journey-not-ready"
+          : "unrecorded-click";
   if (reason === null) return null;
   const claims = claimed.slice(0, MAX_LISTED).map((clickId): Claim => {
     const seen = sightings.filter((s) => s.clickId === clickId);

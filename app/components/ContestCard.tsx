@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { Banner, BlockStack, Button, ChoiceList, Text } from "@shopify/polaris";
 import type { BannerHandles } from "@shopify/polaris";
 import { useState, type Ref } from "react";
-import { t } from "../i18n";
+import { hasMessage, t } from "../i18n";
 import { CreatorName } from "./CreatorName";
 import { SectionCard } from "./SectionCard";
 
@@ -11,6 +11,7 @@ import { SectionCard } from "./SectionCard";
 // says what was decided, when and by whom.
 
 export interface ContestView {
+  reason: string;
   claims: {
     clickId: string;
     witnesses: string[];
@@ -53,7 +54,13 @@ export function ContestCard({
             : t(`order.contest.error.${answer.error}`)}
         </Banner>
       ) : null}
-      <Text as="p">{t("order.contest.reason")}</Text>
+      <Text as="p">
+        {t(
+          hasMessage(`order.contest.reason.${contest.reason}`)
+            ? `order.contest.reason.${contest.reason}`
+            : "order.contest.reason.creators-differ",
+        )}
+      </Text>
       <BlockStack gap="100">
         {contest.claims.map((claim) => (
           <Text as="p" key={claim.clickId}>

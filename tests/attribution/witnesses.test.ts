@@ -181,22 +181,31 @@ describe("judgeWitnesses", () => {
     expect(unknown.contest?.reason).toBe("creators-differ");
   });
 
-  it("a click only scripts reported, on a visit Shopify recorded without one, is credited once the journey shows no earlier click", () => {
+  it("a click only scripts reported, on a visit Shopify recorded without one, waits for the merchant", () => {
     const facts = witnesses({
       shopify: { landingSite: visit(null), journey: null },
-      touches: [seen("a1", "alice-20", 1)],
-      cart: { clickId: "a1", tag: "alice-20", capturedAt: null, tagHistory: [] },
-      creators: new Map([["a1", "cr_alice"]]),
+      touches: [seen("x1", "evil", 1)],
+      cart: { clickId: "x1", tag: "evil", capturedAt: null, tagHistory: [] },
+      creators: new Map([["x1", "cr_attacker"]]),
     });
     expect(judgeWitnesses(facts)).toEqual({ kind: "read-journey" });
-    for (const journey of [
-      { ready: true, visits: [visit(null, null, 0)] },
-      { ready: false, visits: [] },
-    ]) {
-      const judged = attributed(judgeWitnesses({ ...facts, shopify: { landingSite: visit(null), journey } }));
-      expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "a1" });
-      expect(judged.contest).toBeNull();
-    }
+    const ready = attributed(
+      judgeWitnesses({
+        ...facts,
+        shopify: { landingSite: visit(null), journey: { ready: true, visits: [visit(null, null, 0)] } },
+      }),
+    );
+    expect(ready.contest).toMatchObject({
+      reason: "unrecorded-click",
+      claims: [{ clickId: "x1", creatorId: "cr_attacker", witnesses: ["landing", "cart_attributes"] }],
+    });
+    const notReady = attributed(
+      judgeWitnesses({ ...facts, shopify: { landingSite: visit(null), journey: { ready: false, visits: [] } } }),
+    );
+    expect(notReady.contest?.reason).toBe("journey-not-ready");
+    // Shopify recorded no landing page at all (not an online store order): one creator's claim stands.
+    const unrecorded = attributed(judgeWitnesses({ ...facts, shopify: { landingSite: null, journey: null } }));
+    expect(unrecorded.contest).toBeNull();
   });
 
   it("a journey whose first visit carried the click settles a visit that landed without one: no contest", () => {
@@ -301,11 +310,22 @@ describe("judgeWitnesses against any script", () => {
     );
   });
 
-  it("without a click Shopify recorded, claims of more than one creator are always left to the merchant", () => {
+  it("on a visit Shopify recorded without a click, scripts never win the credit uncontested", () => {
     fc.assert(
       fc.property(scripts, fc.boolean(), (s, ready) => {
         const shopify = { landingSite: visit(null), journey: { ready, visits: ready ? [visit(null, null, 0)] : [] } };
-        const facts = toFacts(s, shopify);
+        const judged = judgeWitnesses(toFacts(s, shopify));
+        if (judged.kind === "attributed") expect(judged.contest).not.toBeNull();
+        else expect(judged.kind).toBe("unattributed");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("without any landing page recorded, claims of more than one creator are always left to the merchant", () => {
+    fc.assert(
+      fc.property(scripts, (s) => {
+        const facts = toFacts(s, { landingSite: null, journey: null });
         const judged = judgeWitnesses(facts);
         const claimed = new Set([...facts.touches, ...(facts.pixel?.landings ?? [])].map((t) => t.clickId));
         if (facts.cart.clickId) claimed.add(facts.cart.clickId);

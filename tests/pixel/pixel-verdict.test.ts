@@ -63,6 +63,9 @@ async function pixelLanding(
   return click.clickId;
 }
 
+/** alice's link, as Shopify records the page a shopper landed on through it. */
+const link = (clickId: string) => `/?lb_click=${clickId}&tag=alice-20`;
+
 async function checkedOut(shop: string, visitor: string, orderId: number | string) {
   expect((await sendPixelReport(h.app.url, shop, checkoutReport(visitor, String(orderId)))).status).toBe(202);
 }
@@ -72,7 +75,8 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    // The shopper came through alice's link: Shopify recorded it as the visit's landing page.
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -90,9 +94,7 @@ describe("the pixel as a witness", () => {
       pixel: [clickId],
       pixelCheckout: { clickId: null, tag: null },
       cartAttributes: { clickId: null, tag: null },
-      landingSite: null,
-      // The landing page carried no click: Shopify's journey was read for an earlier visit's.
-      journey: { ready: true, clicks: [] },
+      landingSite: clickId,
     });
     const detail = (await getOrderDetail(shop, v.id))!;
     expect(detail.witness).toBe("pixel");
@@ -110,7 +112,7 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20", "honey-77"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -126,7 +128,7 @@ describe("the pixel as a witness", () => {
       (await sendPixelReport(h.app.url, shop, { ...landingReport(visitor, clickId, "honey-77"), clickId: null }))
         .status,
     ).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -139,7 +141,7 @@ describe("the pixel as a witness", () => {
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
     h.clock.now = new Date(Date.now() + 3 * HOUR);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -216,7 +218,8 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00" });
+    // Shopify recorded no landing page for the order: nothing of Shopify's stands against the pixel.
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00", landingSite: null });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
     // A refund meanwhile finds no commission to adjust.
@@ -230,12 +233,39 @@ describe("the pixel as a witness", () => {
       .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
       .toBe("matched");
     const v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ outcome: "matched", captureSource: "pixel", clickId, creatorId: "cr_alice" });
+    expect(v).toMatchObject({
+      outcome: "matched",
+      captureSource: "pixel",
+      clickId,
+      creatorId: "cr_alice",
+      contest: null,
+    });
     // The credit (20.00 at 10%) took the waiting refund into account: a quarter back.
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00", status: "pending" });
     // A second checkout report (another event) for a decided order changes nothing.
     await checkedOut(shop, visitor, payload.id);
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "matched", job: { state: "done" } });
+  });
+
+  it("a late checkout report on a visit Shopify recorded without a click: the claim waits for the merchant", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: "/" });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    await expect
+      .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
+      .toBe("matched");
+    const v = await verificationOf(shop, payload.id);
+    // Verified on the click, but only a script named it: held, never approved or paid meanwhile.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "review" });
+    expect(JSON.parse(v.contest!)).toMatchObject({
+      reason: "unrecorded-click",
+      claims: [{ clickId, witnesses: ["pixel"] }],
+    });
   });
 
   it("a late checkout report reopens an unattributed order once: judged with a report already, it stays", async () => {
