@@ -77,6 +77,17 @@ function distinct(values: string[]): string[] {
   return [...new Set(values)];
 }
 
+/**
+ * Whether the pixel reported a landing with this click, from any visitor: a hint that its
+ * checkout report is on its way, never evidence (a report binds only through its checkout token).
+ */
+export async function pixelSawClick(shop: string, clickId: string): Promise<boolean> {
+  const [row] = await sql.rows(
+    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "clickId" = ${clickId} AND "kind" = 'landing' LIMIT 1`,
+  );
+  return row !== undefined;
+}
+
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */
 export async function pixelReportedSince(shop: string, since: Date): Promise<boolean> {
   const [row] = await sql.rows(

@@ -215,9 +215,12 @@ async function applyTransition(tx: Sql, job: ClaimedJob, transition: Transition,
       count = await updateWhere(tx, "Job", held(job), queued(transition.at, transition.error, now));
       break;
     case "defer":
-      // Not a failed attempt: the one its claim counted is given back.
+      // Not a failed attempt: the one its claim counted is given back. Something new arrived
+      // while it ran (rerun): it comes back at once rather than at its own time.
       count = await updateWhere(tx, "Job", held(job), {
         ...queued(transition.at, transition.reason, now),
+        runAt: Prisma.sql`CASE WHEN "rerun" THEN ${sqlTime(now)} ELSE ${sqlTime(transition.at)} END`,
+        rerun: false,
         attempts: Prisma.sql`"attempts" - 1`,
       });
       break;
@@ -273,13 +276,24 @@ export async function dueNow(tx: Sql, jobs: NewJob[], now: Date): Promise<void> 
   if (jobs.length === 0) return;
   await enqueue(tx, jobs, now);
   for (const { kind, subject } of jobs) {
-    const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
-    await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'queued' AND "runAt" > ${sqlTime(now)}`, {
-      runAt: now,
-      updatedAt: now,
-    });
+    await bringForward(tx, kind, subject, now);
     await requeue(tx, kind, subject, now);
   }
+}
+
+/**
+ * What a job waits for came: one queued for later (deferred) is due now, and one running is
+ * flagged (rerun), so that a deferral it makes meanwhile comes back at once instead (no wake-up
+ * is lost). A job done or parked is left alone. Whether one was brought forward or flagged.
+ */
+export async function bringForward(tx: Sql, kind: JobKind, subject: string, now: Date): Promise<boolean> {
+  const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
+  const running = await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'running'`, {
+    rerun: true,
+    updatedAt: now,
+  });
+  const waiting = Prisma.sql`${mine} AND "state" = 'queued' AND "runAt" > ${sqlTime(now)}`;
+  return running + (await updateWhere(tx, "Job", waiting, { runAt: now, updatedAt: now })) > 0;
 }
 
 /** The merchant saved a new API key: every parked job of that kind in the shop runs again. */

@@ -13,6 +13,14 @@ import { clickDeadline, nextAttempt } from "./retry-policy";
 export const JOURNEY_WAIT_MS = 5 * 60 * 1000;
 /** Between two reads of a journey that was not ready. */
 const JOURNEY_RECHECK_MS = 60 * 1000;
+/**
+ * How long after the order the app waits for the web pixel's checkout report when no storefront
+ * report reached it yet: Shopify publishes checkout_completed on the thank-you page, about when it
+ * sends orders/create, and with the embed off only the pixel's landings, bound by that report,
+ * show a tag swapped after landing. The report brings the order forward when it comes.
+ */
+export const PIXEL_WAIT_MS = 2 * 60 * 1000;
+const PIXEL_RECHECK_MS = 20 * 1000;
 
 export const attributionStep: OrderStep = {
   name: "attribution",
@@ -25,7 +33,18 @@ export const attributionStep: OrderStep = {
       const witnesses = answered.result as OrderWitnesses;
       const judged = judgeWitnesses(witnesses);
       if (judged.kind === "read-journey") return { kind: "call", call: { kind: "journey", witnesses } };
+      const clickId = awaitsPixel(state, judged);
+      if (clickId) return { kind: "call", call: { kind: "pixel-saw-click", clickId, judged } };
       return attributed(state, judged);
+    }
+    if (answered.call.kind === "pixel-saw-click") {
+      const { call, result } = answered as Extract<Answered, { call: { kind: "pixel-saw-click" } }>;
+      if (!result) return attributed(state, call.judged);
+      return stop({
+        to: "defer",
+        at: new Date(state.now.getTime() + PIXEL_RECHECK_MS),
+        reason: "waiting for the web pixel's checkout report",
+      });
     }
     if (answered.call.kind === "journey")
       return afterJourney(state, answered as Extract<Answered, { call: { kind: "journey" } }>);
@@ -47,7 +66,8 @@ function afterJourney(state: OrderState, { call, result }: Extract<Answered, { c
     );
   const withoutIt = () => judge({ ready: false, visits: [] });
   if (!result.ok) {
-    if ("waitMs" in result) return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
+    if ("waitMs" in result)
+      return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
     if (result.retryable && state.attemptsLeft) {
       const next = nextAttempt(state.attempts, state.now, null, state.random);
       if ("retryAt" in next) return stop({ to: "retry", at: next.retryAt, error: `read-journey: ${result.message}` });
@@ -67,6 +87,21 @@ function afterJourney(state: OrderState, { call, result }: Extract<Answered, { c
     at: new Date(state.now.getTime() + JOURNEY_RECHECK_MS),
     reason: "waiting for Shopify to attribute the order's visits",
   });
+}
+
+/**
+ * The click to ask the pixel about: the order was attributed with no storefront report bound to
+ * it, it has a checkout the pixel can report, and it is young. null: nothing to wait for.
+ */
+function awaitsPixel(state: OrderState, judged: Attribution): string | null {
+  if (judged.kind !== "attributed") return null;
+  const { witnesses } = judged;
+  const waiting =
+    witnesses.landing.length === 0 &&
+    witnesses.pixelCheckout === null &&
+    state.facts?.checkoutToken != null &&
+    state.now.getTime() < state.row.orderCreatedAt.getTime() + PIXEL_WAIT_MS;
+  return waiting ? judged.evidence.clickId : null;
 }
 
 function attributed(state: OrderState, judged: Attribution): StepOutcome {

@@ -1,7 +1,7 @@
 import { Prisma, type Verification } from "@prisma/client";
 import { reopenEventsWithoutCommission } from "../commissions/order-events.server";
 import { rowsOf, sql, updateWhere } from "../database/sql.server";
-import { requeue } from "../queue/queue.server";
+import { bringForward, requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { parseStoredFacts } from "./order-facts";
 
@@ -12,7 +12,8 @@ import { parseStoredFacts } from "./order-facts";
 // bound checkout report, is judged again, once, while the report is fresh, and only for a report
 // whose checkout token is the one orders/create carried for it (a report naming the order's id
 // alone binds nothing). It is judged by the same policy as any order: what the report claims
-// against Shopify's record of the visit is weighed there.
+// against Shopify's record of the visit is weighed there. An order not judged yet, waiting for
+// its pixel's report (attribution-step.ts), is brought forward when the report comes.
 
 /** How long after an order ended a late checkout report still reopens it. */
 export const LATE_WITNESS_WINDOW_MS = 60 * 60 * 1000;
@@ -31,9 +32,11 @@ export async function reconsiderForLateCheckout(
       SELECT "id", "outcome", "captureSource", "completedAt", "witnesses", "orderFacts" FROM "Verification"
       WHERE "shop" = ${shop} AND "orderId" = ${report.orderId} LIMIT 1`,
   );
-  if (!row || row.outcome !== "unattributed" || row.captureSource !== null || !row.completedAt) return false;
   // Bound by Shopify's data, or nothing: the order's own checkout token must be the report's.
-  if (parseStoredFacts(row.orderFacts)?.checkoutToken !== report.checkoutToken) return false;
+  if (!row || parseStoredFacts(row.orderFacts)?.checkoutToken !== report.checkoutToken) return false;
+  // Not judged yet: an order waiting for this very report (attribute-step.ts) is judged now.
+  if (row.outcome === null) return bringJudgementForward(row.id, now);
+  if (row.outcome !== "unattributed" || row.captureSource !== null || !row.completedAt) return false;
   if (now.getTime() - row.completedAt.getTime() > LATE_WITNESS_WINDOW_MS) return false;
   // Judged with a checkout report already: this one is a second report, not a late one.
   if (sawCheckout(row.witnesses)) return false;
@@ -58,6 +61,12 @@ export async function reconsiderForLateCheckout(
     });
   if (reopened) wakeWorker();
   return reopened;
+}
+
+async function bringJudgementForward(verificationId: string, now: Date): Promise<boolean> {
+  const brought = await sql.transaction((tx) => bringForward(tx, "verify-order", verificationId, now));
+  if (brought) wakeWorker();
+  return brought;
 }
 
 class LostRace extends Error {}

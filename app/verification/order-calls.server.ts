@@ -4,10 +4,16 @@ import type { OrderWitnesses } from "../attribution/witnesses";
 import { hasPendingEvents } from "../commissions/order-events.server";
 import { sql } from "../database/sql.server";
 import { cartTouches, knownClick } from "../landing/journey.server";
-import { pixelWitness } from "../pixel/sightings.server";
+import { pixelSawClick, pixelWitness } from "../pixel/sightings.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import { markOrderHijacked, readOrderJourney, readOrderTagGuardState } from "../shopify-admin/orders.server";
-import { noteSpent, noteThrottled, noteWritten, reserveRead, reserveWrite } from "../shopify-admin/write-schedule.server";
+import {
+  noteSpent,
+  noteThrottled,
+  noteWritten,
+  reserveRead,
+  reserveWrite,
+} from "../shopify-admin/write-schedule.server";
 import type { JobContext } from "../queue/runner.server";
 import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
@@ -79,6 +85,8 @@ export async function perform(call: Call, on: CallContext): Promise<Answered> {
       else if (result.throttledForMs !== undefined) noteThrottled(row.shop, now, result.throttledForMs);
       return answer(result);
     }
+    case "pixel-saw-click":
+      return answer(await pixelSawClick(row.shop, call.clickId));
     case "pending-events":
       return answer(await hasPendingEvents(row.shop, row.orderId));
   }

@@ -1,7 +1,12 @@
 import type { Verification } from "@prisma/client";
-import type { OrderWitnesses, ShopifyRecord } from "../attribution/witnesses";
+import type { Attribution, OrderWitnesses } from "../attribution/witnesses";
 import type { ClickRecord } from "@prisma/client";
-import type { ClickRecord as ServiceClick, ClickServiceResult, VerificationResult, VerifyClickInput } from "../click-service";
+import type {
+  ClickRecord as ServiceClick,
+  ClickServiceResult,
+  VerificationResult,
+  VerifyClickInput,
+} from "../click-service";
 import type { CommissionInput } from "../commissions/credit.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
@@ -32,8 +37,7 @@ export interface Change {
 }
 
 export type AttemptWrite =
-  | { start: { id: string; step: string } }
-  | { end: { id: string; result: string; error: string | null } };
+  { start: { id: string; step: string } } | { end: { id: string; result: string; error: string | null } };
 
 /** `a` then `b`: b's row fields win, attempt writes keep their order. */
 export function merged(a: Change | undefined, b: Change | undefined): Change {
@@ -84,7 +88,10 @@ export interface Calls {
   journey: {
     call: { witnesses: OrderWitnesses };
     result:
-      | { ok: true; journey: { ready: boolean; visits: { landingPage: string | null; occurredAt: Date | null }[] } | null }
+      | {
+          ok: true;
+          journey: { ready: boolean; visits: { landingPage: string | null; occurredAt: Date | null }[] } | null;
+        }
       | { ok: false; waitMs: number; reason: string }
       | { ok: false; retryable: boolean; message: string };
   };
@@ -109,6 +116,8 @@ export interface Calls {
     call: { access: Extract<OfflineAdmin, { ok: true }>; attemptId: string };
     result: AdminResult;
   };
+  /** Whether the web pixel reported a landing with this click: its checkout report is worth waiting for. */
+  "pixel-saw-click": { call: { clickId: string; judged: Attribution }; result: boolean };
   /** Whether a decided order has refunds or a cancellation still to apply. */
   "pending-events": { call: object; result: boolean };
 }
@@ -116,7 +125,9 @@ export interface Calls {
 export type CallKind = keyof Calls;
 export type Call = { [K in CallKind]: { kind: K } & Calls[K]["call"] }[CallKind];
 /** A call with its answer, handed back to the step that asked for it. */
-export type Answered = { [K in CallKind]: { call: { kind: K } & Calls[K]["call"]; result: Calls[K]["result"] } }[CallKind];
+export type Answered = {
+  [K in CallKind]: { call: { kind: K } & Calls[K]["call"]; result: Calls[K]["result"] };
+}[CallKind];
 
 /** Calls that leave the process: what the run holds is written before them (no network inside a transaction, decision 025). */
 export const OUTSIDE_CALLS: ReadonlySet<CallKind> = new Set<CallKind>([
@@ -143,8 +154,16 @@ export interface OrderStep {
 }
 
 /** The step's work is done with `data` on the row, written with the run's next write. */
-export function done(state: OrderState, data: Partial<Verification> = {}, extra: Omit<Change, "row"> = {}): StepOutcome {
-  return { kind: "done", row: { ...state.row, ...data }, hold: { ...extra, ...(Object.keys(data).length > 0 && { row: data }) } };
+export function done(
+  state: OrderState,
+  data: Partial<Verification> = {},
+  extra: Omit<Change, "row"> = {},
+): StepOutcome {
+  return {
+    kind: "done",
+    row: { ...state.row, ...data },
+    hold: { ...extra, ...(Object.keys(data).length > 0 && { row: data }) },
+  };
 }
 
 export function stop(value: Stop): StepOutcome {

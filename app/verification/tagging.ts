@@ -1,5 +1,13 @@
 import type { ServerSettings } from "../settings/shop-settings.server";
-import { done, stop, type Answered, type Change, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";
+import {
+  done,
+  stop,
+  type Answered,
+  type Change,
+  type OrderState,
+  type OrderStep,
+  type StepOutcome,
+} from "./order-steps";
 import { nextAttempt } from "./retry-policy";
 
 // Tags a hijacked order and stores the evidence on it. The write waits for the shop's Admin API

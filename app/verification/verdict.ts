@@ -1,6 +1,14 @@
 import type { ClickRecord, Verification } from "@prisma/client";
 import type { ClickServiceError } from "../click-service";
-import { done, stop, type Answered, type Change, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";
+import {
+  done,
+  stop,
+  type Answered,
+  type Change,
+  type OrderState,
+  type OrderStep,
+  type StepOutcome,
+} from "./order-steps";
 import { GAVE_UP_ON_LIFETIME, nextAttempt } from "./retry-policy";
 
 // The verdict: was the tag that reached the order the creator's? The order is reported to the
@@ -88,7 +96,11 @@ function afterReport(state: OrderState, { call, result }: Extract<Answered, { ca
       return stop({ to: "park", reason: `the service URL cannot be used: ${error.message}`, change: unsent("error") });
     case "credentials":
       // Refused before anything was recorded: the report may go again once the key is fixed.
-      return stop({ to: "park", reason: KEY_REJECTED, change: { ...unsent("credentials"), credentialsRejected: true } });
+      return stop({
+        to: "park",
+        reason: KEY_REJECTED,
+        change: { ...unsent("credentials"), credentialsRejected: true },
+      });
     case "expired":
       return landingOr(state, unsent("expired"), {
         to: "end",
@@ -179,7 +191,12 @@ function afterLookup(state: OrderState, { call, result }: Extract<Answered, { ca
 function retry(state: OrderState, error: string, change: Change): StepOutcome {
   const next = nextAttempt(state.attempts, state.now, state.row.deadlineAt, state.random);
   if ("retryAt" in next) return stop({ to: "retry", at: next.retryAt, error, change });
-  const failed = { to: "end" as const, outcome: "failed" as const, reason: `${next.giveUp} (last error: ${error})`, change };
+  const failed = {
+    to: "end" as const,
+    outcome: "failed" as const,
+    reason: `${next.giveUp} (last error: ${error})`,
+    change,
+  };
   return next.giveUp === GAVE_UP_ON_LIFETIME ? landingOr(state, change, failed) : stop(failed);
 }
 

@@ -60,7 +60,8 @@ async function verifyOrder(ctx: JobContext, deps: PipelineDeps): Promise<Transit
 /** What the steps start from; or how the run stops before any step (a decided order, a shop that verifies nothing). */
 async function begin(ctx: JobContext, row: Verification): Promise<OrderState | Stop> {
   const settings = await settingsFor(row.shop);
-  if (settings instanceof SealError) return { to: "park", reason: `the stored API key cannot be used: ${settings.message}` };
+  if (settings instanceof SealError)
+    return { to: "park", reason: `the stored API key cannot be used: ${settings.message}` };
   if (typeof settings === "string") return { to: "end", outcome: "skipped", reason: SKIP_REASONS[settings] };
   const facts = parseStoredFacts(row.orderFacts);
   // customers/redact emptied the order before its verdict, on the first run or between retries:
