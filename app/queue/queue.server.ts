@@ -219,10 +219,10 @@ async function applyTransition(tx: Sql, job: ClaimedJob, transition: Transition,
       // while it ran (rerun): it comes back at once rather than at its own time.
       count = await updateWhere(tx, "Job", held(job), {
         ...queued(transition.at, transition.reason, now),
-        runAt: Prisma.sql`CASE WHEN "rerun" THEN ${sqlTime(now)} ELSE ${sqlTime(transition.at)} END`,
-        rerun: false,
         attempts: Prisma.sql`"attempts" - 1`,
       });
+      if (count === 1)
+        await updateWhere(tx, "Job", Prisma.sql`"id" = ${job.id} AND "rerun"`, { runAt: now, rerun: false });
       break;
     case "park":
       count = await updateWhere(tx, "Job", held(job), {
