@@ -70,6 +70,11 @@ export interface Entry {
   pixelBlocked?: boolean;
   /** The shop asks for consent and the shopper declines it. */
   consentDenied?: boolean;
+  /**
+   * An attack the app is known not to stop, and where docs/attribution.md says why and what
+   * would close it. It still counts in attackerCredited; it does not fail the run.
+   */
+  knownException?: string;
 }
 
 const ALICE: Step[] = [{ do: "link", creator: "alice" }, { do: "add-to-cart" }, { do: "checkout" }];
@@ -189,6 +194,7 @@ export const CATALOGUE: readonly Entry[] = [
   attack({
     name: "rewrite-landing-request",
     attacker: "rewrite-landing-request",
+    knownException: "docs/attribution.md: a rewrite before Shopify sees the first page",
     description:
       "rewrites the landing request before it leaves the browser (declarativeNetRequest): the shop sees its click",
   }),

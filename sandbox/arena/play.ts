@@ -207,6 +207,7 @@ function result(
     expected: entry.expected,
     credited: verdict?.credited ?? "nobody",
     description: entry.description,
+    ...(entry.knownException && { knownException: entry.knownException }),
     outcome: verdict?.outcome ?? null,
     witness: verdict?.witness ?? null,
     creatorId: verdict?.commission?.creatorId ?? null,

@@ -36,6 +36,8 @@ export interface StrategyResult {
   expected: Entry["expected"];
   credited: Credited;
   description: string;
+  /** Set on an attack the app is known not to stop: where that is explained. */
+  knownException?: string;
   outcome: string | null;
   witness: Witness | null;
   creatorId: string | null;
@@ -103,6 +105,16 @@ export interface ArenaReport {
   honestWrong: number;
 }
 
+/** Whether the run failed: someone paid wrongly outside the known exceptions, or a journey not played. */
+export function arenaFailed(results: StrategyResult[]): boolean {
+  return results.some(
+    (r) =>
+      Boolean(r.error) ||
+      (r.credited === "attacker" && !r.knownException) ||
+      (r.kind === "honest" && r.credited !== r.expected),
+  );
+}
+
 export function arenaReport(results: StrategyResult[]): ArenaReport {
   return {
     strategies: results,
@@ -114,7 +126,8 @@ export function arenaReport(results: StrategyResult[]): ArenaReport {
 /** What a row's result means to a reader of the matrix. */
 function judgement(result: StrategyResult): string {
   if (result.error) return "ERROR";
-  if (result.credited === "attacker") return "ATTACKER PAID";
+  if (result.credited === "attacker")
+    return result.knownException ? "ATTACKER PAID (known exception)" : "ATTACKER PAID";
   if (result.credited === result.expected) return "ok";
   if (result.credited === "review") return "held for review";
   return "WRONG";
@@ -147,6 +160,7 @@ export function formatFindings(results: StrategyResult[]): string {
   for (const r of results) {
     if (r.credited === r.expected && !r.error && !r.notes?.length) continue;
     lines.push(`${r.name}: expected ${r.expected}, credited ${r.credited}${r.error ? `; error: ${r.error}` : ""}`);
+    if (r.knownException) lines.push(`  known exception: ${r.knownException}`);
     if (r.verification) {
       lines.push(`  captureSource: ${r.verification.captureSource ?? "null"}`);
       lines.push(`  witnesses: ${JSON.stringify(r.verification.witnesses)}`);
