@@ -230,7 +230,21 @@ export async function placeOrders(
 }
 
 /** The order's `deliveries` identical deliveries (same headers, same body), all at once: what Shopify's retries look like. */
-async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+  return deliverWebhook(stack, topic, payload, eventId, { deliveries: order.deliveries, what: `order "${order.ref}"` });
+}
+
+/**
+ * A webhook as Shopify delivers it to the app: signed with the app's secret, with Shopify's
+ * headers; `deliveries` identical copies at once. Fails unless the app answered each with 200.
+ */
+export async function deliverWebhook(
+  stack: Pick<Stack, "appUrl" | "shop" | "apiSecret">,
+  topic: string,
+  payload: unknown,
+  eventId: string,
+  { deliveries = 1, what = "the order" }: { deliveries?: number; what?: string } = {},
+): Promise<void> {
   const body = JSON.stringify(payload);
   const headers = webhookHeaders({
     topic,
@@ -242,12 +256,12 @@ async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, pa
   });
   const statuses = await Promise.all(
     Array.from(
-      { length: order.deliveries },
+      { length: deliveries },
       async () => (await fetch(`${stack.appUrl}/webhooks/${topic}`, { method: "POST", headers, body })).status,
     ),
   );
   if (statuses.some((status) => status !== 200))
-    throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
+    throw new Error(`${what}: the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
 }
 
 async function orderPayload(
@@ -423,7 +437,11 @@ function tampered(
   return out;
 }
 
-export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutMs = 60_000): Promise<void> {
+export async function waitForOutcomes(
+  stack: Pick<Stack, "db" | "shop">,
+  orderIds: string[],
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // An outcome is final once written ("rejected" waits for a new key, which the demo never sends).
