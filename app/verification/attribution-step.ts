@@ -19,8 +19,8 @@ const JOURNEY_RECHECK_MS = 60 * 1000;
  * sends orders/create, and with the embed off only the pixel's landings, bound by that report,
  * show a tag swapped after landing. The report brings the order forward when it comes.
  */
-export const PIXEL_WAIT_MS = 2 * 60 * 1000;
-const PIXEL_RECHECK_MS = 20 * 1000;
+export const PIXEL_WAIT_MS = 30 * 1000;
+const PIXEL_RECHECK_MS = 10 * 1000;
 
 export const attributionStep: OrderStep = {
   name: "attribution",
