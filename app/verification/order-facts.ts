@@ -1,9 +1,8 @@
-import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { storableText, storableTime } from "../database/storable";
 import type { OrderValueBasis } from "../settings/order-value-basis";
-import { MAX_ORDER_VALUE } from "../units/amounts";
+import { Amount, MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
@@ -31,17 +30,6 @@ export function verificationWhere(
 ): { shop: string; orderId: string } | { shop: string; id: string } {
   return SHOPIFY_ID.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
 }
-
-const Amount = z
-  .union([z.string(), z.number()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      // abort: zod 4 would otherwise run the refinement too, and Decimal throws on "1,000.00".
-      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
-      .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
-  );
 
 const AttributeValue = z
   .union([z.string(), z.number(), z.boolean(), z.null()])
