@@ -2,22 +2,16 @@ import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { t } from "../i18n";
+import { OUTCOMES, type Outcome } from "../verification/outcomes";
 import { CommissionStatusBadge, OutcomeBadge } from "./OutcomeBadge";
 
 // The dashboard's first two cards and its counts: what the app recovered, what needs the
 // merchant, and the period's orders by outcome with the empty ones folded away.
 
-interface Counts {
-  verified: number;
-  matched: number;
-  hijacked: number;
-  unattributed: number;
-  expired: number;
-  failed: number;
-  rejected: number;
-  skipped: number;
-  inProgress: number;
-}
+/** An order's outcome, as the period's counts show it: a delivery that was no order (invalid) is left out. */
+type CountedOutcome = Exclude<Outcome, "invalid">;
+
+type Counts = Record<CountedOutcome | "verified" | "inProgress", number>;
 
 interface SummaryData {
   period: number;
@@ -166,15 +160,10 @@ function AttentionLine({
   );
 }
 
+/** Orders that came through a creator's link (matched + hijacked) first, then each outcome in the one list's order. */
 const COUNT_KEYS = [
   "verified",
-  "matched",
-  "hijacked",
-  "unattributed",
-  "expired",
-  "failed",
-  "rejected",
-  "skipped",
+  ...OUTCOMES.filter((outcome): outcome is CountedOutcome => outcome !== "invalid"),
 ] as const;
 
 /** The period's orders by outcome: the ones with orders shown, the empty ones folded into one line. */
