@@ -20,12 +20,15 @@ import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPageFor, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
+import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
 import { adminMeta } from "../components/documentTitle";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { useDownload } from "../components/useDownload";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
+import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
 import { requestLocale, shownTime } from "../units/shop-format";
 
@@ -40,7 +43,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
-  const userId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+  const userId = staffIdOf(context);
   const { status, result } = await codesAction({
     graphql: context.admin.graphql,
     shop: context.session.shop,
@@ -64,7 +67,6 @@ export default function CodesPage() {
   const [scopes, setScopes] = useState<ScopeState>("unknown");
   const [confirming, setConfirming] = useState<string | null>(null);
   const [declined, setDeclined] = useState(false);
-  const [exporting, setExporting] = useState(false);
 
   const hasDiscountScopes = (granted: string[]) => DISCOUNT_SCOPES.every((scope) => granted.includes(scope));
   // What the shop has granted is App Bridge's to say; until it answers the action is offered anyway.
@@ -107,23 +109,7 @@ export default function CodesPage() {
 
   const exportParams = new URLSearchParams(location.search);
   const exportUrl = `/app/codes/export?${exportParams.toString()}`;
-  // Through fetch, which App Bridge gives the session token; saved from a blob (as the ledger's).
-  const download = async () => {
-    setExporting(true);
-    try {
-      const response = await fetch(exportUrl);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const href = URL.createObjectURL(await response.blob());
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download =
-        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "codes.csv";
-      anchor.click();
-      URL.revokeObjectURL(href);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { downloading: exporting, download } = useDownload("codes.csv");
 
   const outcome = fetcher.data;
   const outcomeBanner = useFocusOnAnswer<BannerHandles>(fetcher.state === "idle" ? outcome : undefined);
@@ -170,7 +156,7 @@ export default function CodesPage() {
   return (
     <AdminPage
       title={t("codes.title")}
-      primaryAction={{ content: t("codes.export"), onAction: () => void download(), loading: exporting }}
+      primaryAction={{ content: t("codes.export"), onAction: () => void download(exportUrl), loading: exporting }}
     >
       {scopes === "missing" ? (
         <Banner tone="info" title={t("codes.scopesTitle")}>
@@ -198,10 +184,7 @@ export default function CodesPage() {
       ) : null}
       <Card>
         <Form method="get">
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
+          <EmbeddedQueryFields />
           <InlineStack gap="300" blockAlign="end">
             <div style={{ minWidth: 200 }}>
               <TextField label={t("codes.search")} name="code" value={search} onChange={setSearch} autoComplete="off" />

@@ -17,12 +17,14 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
 import { adminMeta } from "../components/documentTitle";
 import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
+import { useDownload } from "../components/useDownload";
 import { CommissionStatusBadge } from "../components/OutcomeBadge";
 import { listLedgerFor } from "../commissions/ledger.server";
 import { COMMISSION_STATUSES } from "../commissions/statuses";
@@ -78,25 +80,7 @@ export default function CommissionsPage() {
   const exportParams = new URLSearchParams(location.search);
   exportParams.delete("cursor");
   const exportUrl = `/app/commissions/export?${exportParams.toString()}`;
-  const [exporting, setExporting] = useState(false);
-  // A plain link would be a document request without the session token; fetch goes through
-  // App Bridge, which adds it. The CSV streams from the server and is saved from a blob.
-  const download = async (url: string) => {
-    setExporting(true);
-    try {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const href = URL.createObjectURL(await response.blob());
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download =
-        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "commissions.csv";
-      anchor.click();
-      URL.revokeObjectURL(href);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { downloading: exporting, download } = useDownload("commissions.csv");
   const onFirstPage = !new URLSearchParams(location.search).get("cursor");
 
   const tableRows = rows.map((row) => [
@@ -128,11 +112,7 @@ export default function CommissionsPage() {
     >
       <Card>
         <Form method="get">
-          {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
+          <EmbeddedQueryFields />
           <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
           <InlineStack gap="300" blockAlign="end" wrap>
             <div style={{ minWidth: 200 }}>

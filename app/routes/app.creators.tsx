@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useFetcher, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
 import { adminMeta } from "../components/documentTitle";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { CreatorName } from "../components/CreatorName";
@@ -50,7 +51,6 @@ interface Profile {
 
 export default function CreatorsPage() {
   const { creator, rows, profiles, limit } = useLoaderData<typeof loader>();
-  const location = useLocation();
   const [search, setSearch] = useState(creator ?? "");
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -63,10 +63,7 @@ export default function CreatorsPage() {
       ) : null}
       <Card>
         <Form method="get">
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
+          <EmbeddedQueryFields />
           <InlineStack gap="300" blockAlign="end">
             <div style={{ minWidth: 240 }}>
               <TextField

@@ -17,6 +17,7 @@ import { ContestCard, type ContestAnswer } from "../components/ContestCard";
 import { decideContest } from "../commissions/review.server";
 import { getOrderDetailFor } from "../dashboard/order-detail.server";
 import { hasMessage, t } from "../i18n";
+import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
 import { retryVerificationNow, type ManualRetryResult } from "../verification/manual-retry.server";
 
@@ -44,7 +45,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     const clickId = form.get("clickId");
     if (typeof clickId !== "string" || clickId === "")
       return json<ContestAnswer>({ intent: "decide-contest", ok: false, error: "bad-request" }, { status: 400 });
-    const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+    const staffId = staffIdOf(context);
     const result = await decideContest(shop, params.id ?? "", {
       clickId: clickId === "none" ? null : clickId,
       by: staffId,

@@ -24,8 +24,10 @@ import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { SectionCard } from "../components/SectionCard";
+import { useDownload } from "../components/useDownload";
 import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { t } from "../i18n";
+import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
 import { formatCalendarDay, formatMinorCurrency, requestLocale, shownTime } from "../units/shop-format";
 
@@ -46,7 +48,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
-  const staffId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+  const staffId = staffIdOf(context);
   const result = await payoutsAction(context.session.shop, await request.formData(), staffId, requestLocale(request));
   return json<PayoutsActionResult>(result, { status: result.ok ? 200 : 400 });
 };
@@ -387,25 +389,9 @@ function VoidPayoutButton({ payoutId, reference, paidOn }: { payoutId: string; r
 
 /** The CSV through fetch, which App Bridge gives the session token (a plain link would not carry it). */
 function PayoutCsvButton({ payoutId }: { payoutId: string }) {
-  const [loading, setLoading] = useState(false);
-  const download = async () => {
-    setLoading(true);
-    try {
-      const response = await fetch(`/app/payouts/${payoutId}/export`);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const href = URL.createObjectURL(await response.blob());
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download =
-        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "payout.csv";
-      anchor.click();
-      URL.revokeObjectURL(href);
-    } finally {
-      setLoading(false);
-    }
-  };
+  const { downloading, download } = useDownload("payout.csv");
   return (
-    <Button onClick={() => void download()} loading={loading}>
+    <Button onClick={() => void download(`/app/payouts/${payoutId}/export`)} loading={downloading}>
       {t("payouts.export")}
     </Button>
   );
