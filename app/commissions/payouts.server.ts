@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type Commission, type CommissionEntry, type Payout, type PayoutLine } from "@prisma/client";
-import { z } from "zod";
+import { Prisma, type Commission, type CommissionEntry } from "@prisma/client";
 import { dialect, isUniqueViolation } from "../database/db.server";
 import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
-import { creatorProfiles } from "./creator-profiles.server";
+import { parseBalanceKey } from "./payable-balances.server";
+import { fieldErrors, PayoutForm, VoidForm, type ChosenBalance } from "./payout-forms";
 
 // Payouts: the merchant pays creators their approved balances outside the app and records it
 // here. A payout marks the approved records it covers as paid and nets every clawback (a
@@ -16,107 +16,6 @@ import { creatorProfiles } from "./creator-profiles.server";
 // carries each balance as the page showed it, which is what the merchant paid: a balance that
 // has changed since (the approval sweep approved more, a refund took some back) is refused, so
 // the ledger never records as paid an amount that was not.
-
-export interface PayableBalance {
-  /** `${currency}:${creatorId}`: what the form sends back for a chosen balance. */
-  key: string;
-  creatorId: string;
-  currency: string;
-  approved: string;
-  /** Clawbacks not netted yet (negative or zero). */
-  owed: string;
-  balance: string;
-  balanceMinor: string;
-  records: number;
-  payable: boolean;
-}
-
-export function balanceKey(creatorId: string, currency: string): string {
-  return `${currency}:${creatorId}`;
-}
-
-function parseBalanceKey(key: string): { creatorId: string; currency: string } | null {
-  const match = /^([A-Z]{3}):(.{1,200})$/s.exec(key);
-  return match ? { currency: match[1]!, creatorId: match[2]! } : null;
-}
-
-/** Every creator and currency with approved records or clawbacks to net; payable when the sum is positive. */
-export async function payableBalances(shop: string, money: MoneyText = formatMoney): Promise<PayableBalance[]> {
-  // Sums as decimal text: one type from both drivers, read exactly into bigints.
-  const [approved, owed] = await Promise.all([
-    sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
-      SELECT "creatorId", "currency", CAST(SUM("amountMinor") AS TEXT) AS "approved", COUNT(*) AS "records"
-      FROM "Commission" WHERE "shop" = ${shop} AND "status" = 'approved'
-      GROUP BY "creatorId", "currency"`),
-    sql.rows<{ creatorId: string; currency: string; owed: string }>(Prisma.sql`
-      SELECT c."creatorId", c."currency", CAST(SUM(e."amountMinor") AS TEXT) AS "owed"
-      FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
-      WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" IS NULL
-      GROUP BY c."creatorId", c."currency"`),
-  ]);
-  const balances = new Map<
-    string,
-    { creatorId: string; currency: string; approved: bigint; owed: bigint; records: number }
-  >();
-  const entry = (creatorId: string, currency: string) => {
-    const key = balanceKey(creatorId, currency);
-    const found = balances.get(key) ?? { creatorId, currency, approved: 0n, owed: 0n, records: 0 };
-    balances.set(key, found);
-    return found;
-  };
-  for (const row of approved) {
-    const balance = entry(row.creatorId, row.currency);
-    balance.approved += BigInt(row.approved);
-    balance.records += Number(row.records);
-  }
-  for (const row of owed) entry(row.creatorId, row.currency).owed += BigInt(row.owed);
-  return [...balances.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, b]) => ({
-      key,
-      creatorId: b.creatorId,
-      currency: b.currency,
-      approved: money(b.approved, b.currency),
-      owed: money(b.owed, b.currency),
-      balance: money(b.approved + b.owed, b.currency),
-      balanceMinor: String(b.approved + b.owed),
-      records: b.records,
-      payable: b.records > 0 && b.approved + b.owed > 0n,
-    }));
-}
-
-const PayoutForm = z.object({
-  idempotencyKey: z.string().trim().min(8, "reload the page and submit again").max(100),
-  reference: z
-    .string()
-    .trim()
-    .min(1, "enter the payment's reference (a transfer id, a batch name)")
-    .max(200, "the reference is at most 200 characters"),
-  paidOn: z
-    .string()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "enter the date paid as YYYY-MM-DD")
-    .refine(
-      (date) =>
-        !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date),
-      "enter a real date",
-    ),
-  balances: z
-    .array(
-      z.object({
-        key: z.string(),
-        shownMinor: z.string().regex(/^-?\d{1,30}$/, "reload the page and choose the balances again"),
-      }),
-    )
-    .min(1, "choose at least one balance to pay")
-    .max(1_000),
-});
-
-/** A balance the merchant chose: its key, and its amount (minor units) as the page showed it. */
-export interface ChosenBalance {
-  key: string;
-  shownMinor: string;
-}
 
 export type RecordPayoutResult =
   { ok: true; payoutId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
@@ -132,11 +31,7 @@ export async function recordPayout(
   money: MoneyText = formatMoney,
 ): Promise<RecordPayoutResult> {
   const parsed = PayoutForm.safeParse(input);
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-    return { ok: false, errors };
-  }
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   const form = parsed.data;
   // A balance chosen twice (a form sent by hand) is paid once.
   const byKey = new Map(form.balances.map((balance) => [balance.key, balance]));
@@ -294,118 +189,6 @@ async function payBalance(
   ]);
 }
 
-export interface PayoutSummary {
-  id: string;
-  reference: string;
-  paidOn: string;
-  createdAt: string;
-  /** Set once voided: when, by whom (a staff member's id, when known) and why. */
-  voided: { at: string; by: string | null; reason: string } | null;
-  lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
-}
-
-export async function listPayouts(shop: string, limit = 50, money: MoneyText = formatMoney): Promise<PayoutSummary[]> {
-  const payouts = await withLines(
-    await rowsOf<Payout>(
-      sql,
-      "Payout",
-      Prisma.sql`
-        SELECT * FROM "Payout" WHERE "shop" = ${shop} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
-    ),
-  );
-  const profiles = await creatorProfiles(
-    shop,
-    payouts.flatMap((payout) => payout.lines.map((line) => line.creatorId)),
-  );
-  return payouts.map((payout) => ({
-    id: payout.id,
-    reference: payout.reference,
-    paidOn: payout.paidOn.toISOString().slice(0, 10),
-    createdAt: payout.createdAt.toISOString(),
-    voided: payout.voidedAt
-      ? { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
-      : null,
-    lines: payout.lines.map((line) => ({
-      creatorId: line.creatorId,
-      creatorName: profiles.get(line.creatorId)?.name ?? "",
-      currency: line.currency,
-      amount: money(line.amountMinor, line.currency),
-      records: line.records,
-    })),
-  }));
-}
-
-export interface PayoutCsvRow {
-  reference: string;
-  paidOn: string;
-  creatorId: string;
-  creatorName: string;
-  creatorEmail: string;
-  amount: string;
-  currency: string;
-  records: number;
-  /** When the payout was voided (ISO time), empty while it stands. */
-  voidedAt: string;
-}
-
-/** One payout's rows for its CSV, or null when the shop has no such payout. */
-export async function payoutRows(
-  shop: string,
-  payoutId: string,
-): Promise<{ reference: string; paidOn: string; rows: PayoutCsvRow[] } | null> {
-  const [payout] = await withLines(
-    await rowsOf<Payout>(
-      sql,
-      "Payout",
-      Prisma.sql`SELECT * FROM "Payout" WHERE "shop" = ${shop} AND "id" = ${payoutId} LIMIT 1`,
-    ),
-  );
-  if (!payout) return null;
-  const profiles = await creatorProfiles(
-    shop,
-    payout.lines.map((line) => line.creatorId),
-  );
-  const paidOn = payout.paidOn.toISOString().slice(0, 10);
-  return {
-    reference: payout.reference,
-    paidOn,
-    rows: payout.lines.map((line) => ({
-      reference: payout.reference,
-      paidOn,
-      creatorId: line.creatorId,
-      creatorName: profiles.get(line.creatorId)?.name ?? "",
-      creatorEmail: profiles.get(line.creatorId)?.email ?? "",
-      amount: line.amount,
-      currency: line.currency,
-      records: line.records,
-      voidedAt: payout.voidedAt?.toISOString() ?? "",
-    })),
-  };
-}
-
-/** Each payout with its lines, by creator and currency. */
-async function withLines(payouts: Payout[]): Promise<(Payout & { lines: PayoutLine[] })[]> {
-  if (payouts.length === 0) return [];
-  const lines = await rowsOf<PayoutLine>(
-    sql,
-    "PayoutLine",
-    Prisma.sql`
-      SELECT * FROM "PayoutLine" WHERE "payoutId" IN (${Prisma.join(payouts.map((payout) => payout.id))})
-      ORDER BY "creatorId", "currency"`,
-  );
-  return payouts.map((payout) => ({ ...payout, lines: lines.filter((line) => line.payoutId === payout.id) }));
-}
-
-const VoidForm = z.object({
-  payoutId: z.string().trim().min(1).max(100),
-  reason: z
-    .string()
-    .trim()
-    .min(1, t("payouts.voidReasonMissing"))
-    .max(500, t("payouts.voidReasonTooLong"))
-    .refine((text) => /^\P{Cc}*$/u.test(text.replace(/\r?\n/g, "")), t("payouts.voidReasonControl")),
-});
-
 export type VoidPayoutResult =
   { ok: true; payoutId: string; records: number; clawbacks: number } | { ok: false; errors: Record<string, string> };
 
@@ -428,11 +211,7 @@ export async function voidPayout(
   now: Date = new Date(),
 ): Promise<VoidPayoutResult> {
   const parsed = VoidForm.safeParse(input);
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-    return { ok: false, errors };
-  }
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   const { payoutId, reason } = parsed.data;
   try {
     return await sql.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
-import { payableBalances } from "../../app/commissions/payouts.server";
+import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { decideContest } from "../../app/commissions/review.server";
 import prisma from "../../app/database/db.server";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
