@@ -1,36 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  Checkbox,
-  InlineStack,
-  Modal,
-  Select,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Banner, Modal, Text } from "@shopify/polaris";
 import type { BannerHandles } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPageFor, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
-import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
+import { CodesFilters } from "../components/CodesFilters";
+import { CodesTable } from "../components/CodesTable";
 import { adminMeta } from "../components/documentTitle";
-import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
 import { useDownload } from "../components/useDownload";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
-import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
-import { requestLocale, shownTime } from "../units/shop-format";
+import { requestLocale } from "../units/shop-format";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
 
@@ -60,10 +47,6 @@ export default function CodesPage() {
   const location = useLocation();
   const shopify = useAppBridge();
   const fetcher = useFetcher<CodesAction>();
-  const [search, setSearch] = useState(filter.search);
-  const [days, setDays] = useState(String(filter.period));
-  const [sort, setSort] = useState<string>(filter.sort);
-  const [hijackedOnly, setHijackedOnly] = useState(filter.hijackedOnly);
   const [scopes, setScopes] = useState<ScopeState>("unknown");
   const [confirming, setConfirming] = useState<string | null>(null);
   const [declined, setDeclined] = useState(false);
@@ -115,44 +98,6 @@ export default function CodesPage() {
   const outcomeBanner = useFocusOnAnswer<BannerHandles>(fetcher.state === "idle" ? outcome : undefined);
   const declinedBanner = useFocusOnAnswer<BannerHandles>(declined ? declined : undefined);
   const busyCode = fetcher.state !== "idle" ? String(fetcher.formData?.get("code") ?? "") : null;
-  const tableRows = rows.map((row) => [
-    <Text key="code" as="span" fontWeight="semibold">
-      {row.code}
-    </Text>,
-    row.orders,
-    `${row.hijacked} (${row.hijackedShare})`,
-    row.discountOnHijacked,
-    row.redirectedOnHijacked,
-    // First and last on one line, by day: the table stays narrow enough for the admin's frame.
-    row.seenText ?? t("common.none"),
-    row.deactivation ? (
-      <BlockStack key="state" gap="100" inlineAlign="start">
-        <Badge tone="success">{t("codes.switchedOff")}</Badge>
-        {/* DataTable cells do not wrap: this one may, or the table outgrows the admin's frame. */}
-        <div style={{ whiteSpace: "normal", maxWidth: 160 }}>
-          <Text as="span" variant="bodySm" tone="subdued">
-            {t("codes.switchedOffBy", {
-              time: shownTime(times, row.deactivation.at),
-              user: row.deactivation.userId
-                ? t("codes.staffMember", { id: row.deactivation.userId })
-                : t("codes.someone"),
-            })}
-          </Text>
-        </div>
-      </BlockStack>
-    ) : (
-      <Button
-        key="action"
-        size="slim"
-        loading={busyCode === row.code}
-        onClick={() => void startSwitchOff(row.code)}
-        accessibilityLabel={t("codes.switchOffLabel", { code: row.code })}
-      >
-        {t("codes.switchOff")}
-      </Button>
-    ),
-  ]);
-
   return (
     <AdminPage
       title={t("codes.title")}
@@ -182,58 +127,8 @@ export default function CodesPage() {
           </Banner>
         )
       ) : null}
-      <Card>
-        <Form method="get">
-          <EmbeddedQueryFields />
-          <InlineStack gap="300" blockAlign="end">
-            <div style={{ minWidth: 200 }}>
-              <TextField label={t("codes.search")} name="code" value={search} onChange={setSearch} autoComplete="off" />
-            </div>
-            <Select
-              label={t("codes.period")}
-              name="days"
-              value={days}
-              onChange={setDays}
-              options={["7", "30", "90"].map((value) => ({ value, label: t("codes.days", { count: Number(value) }) }))}
-            />
-            <Select
-              label={t("codes.sort")}
-              name="sort"
-              value={sort}
-              onChange={setSort}
-              options={[
-                { value: "harm", label: t("codes.sortHarm") },
-                { value: "orders", label: t("codes.sortOrders") },
-                { value: "code", label: t("codes.sortCode") },
-              ]}
-            />
-            <Checkbox label={t("codes.hijackedOnly")} checked={hijackedOnly} onChange={setHijackedOnly} />
-            {hijackedOnly ? <input type="hidden" name="hijacked" value="1" /> : null}
-            <Button submit>{t("codes.apply")}</Button>
-          </InlineStack>
-        </Form>
-      </Card>
-      <Card padding="0">
-        {rows.length === 0 ? (
-          <div style={{ padding: 16 }}>
-            <EmptyNote>{t("codes.empty")}</EmptyNote>
-          </div>
-        ) : (
-          <ResponsiveTable
-            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text"]}
-            headings={[
-              t("codes.columnCode"),
-              t("codes.columnOrders"),
-              t("codes.columnHijacked"),
-              t("codes.columnDiscount"),
-              t("codes.columnRedirected"),
-              t("codes.columnSeen"),
-              t("codes.columnState"),
-            ]}
-            rows={tableRows}
-          />
-        )}
-      </Card>
+      <CodesFilters filter={filter} />
+      <CodesTable rows={rows} times={times} busyCode={busyCode} onSwitchOff={(code) => void startSwitchOff(code)} />
       <Text as="p" tone="subdued">
         {t("codes.help")}
       </Text>
