@@ -1,16 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
-import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import {
-  installShop,
+  clickRecordOf,
   placeOrder,
   refundOrder,
-  startHarness,
+  useHarness,
   verificationOf,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
@@ -19,25 +17,20 @@ import { sendTouch } from "../support/touch";
 // Orders judged with the web pixel as a witness (decision 030): its landings, joined to the
 // order by the visitor's clientId of its checkout_completed, through the real app proxy route.
 
+const suite = useHarness("pixel-verdict");
+const { startWorker } = suite;
 let h: Harness;
 let w: JobRunner;
-let shopNumber = 0;
 const HOUR = 60 * 60_000;
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
-afterEach(async () => {
-  await w?.stop();
-  h.clock.now = null;
-});
-afterAll(() => h.close());
 
+/** A new shop, installed, and a worker for its orders (the suite stops it after the test). */
 async function newShop() {
-  shopNumber += 1;
-  const shop = `pixel-verdict-${shopNumber}.myshopify.com`;
-  await installShop(h, shop);
-  w = worker(h);
+  const shop = await suite.newShop();
+  w = startWorker();
   return shop;
 }
 
@@ -56,10 +49,7 @@ async function pixelLanding(
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
   await w.runOnce();
-  const record = await prisma.clickRecord.findUniqueOrThrow({
-    where: { shop_clickId: { shop, clickId: click.clickId } },
-  });
-  expect(record).toMatchObject({ state: "known", expectedTag: creator.expectedTag });
+  expect(await clickRecordOf(shop, click.clickId)).toMatchObject({ state: "known", expectedTag: creator.expectedTag });
   return click.clickId;
 }
 

@@ -240,6 +240,11 @@ export async function verificationOf(shop: string, orderId: number | string) {
   return { ...verification, job };
 }
 
+/** The shop's record of a click (what lookup-click learned of it when the shopper landed). */
+export function clickRecordOf(shop: string, clickId: string) {
+  return prisma.clickRecord.findUniqueOrThrow({ where: { shop_clickId: { shop, clickId } } });
+}
+
 export function tagsAddCalls(h: Harness, orderGid: string): number {
   return h.shopify
     .requests()
