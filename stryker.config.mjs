@@ -6,7 +6,7 @@
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 const config = {
   mutate: [
-    "app/attribution/find-click.ts",
+    "app/attribution/click-claims.ts",
     "app/attribution/witnesses.ts",
     "app/commissions/commission-amount.ts",
     "app/verification/retry-policy.ts",

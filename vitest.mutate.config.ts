@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // the mutated modules, on SQLite, none that builds or serves the app. Stryker's vitest runner
 // runs each mutant against the tests that reached it in the first, unmutated run.
 const SUITES_BY_MODULE = {
-  "attribution/find-click": ["tests/attribution/find-click.test.ts"],
+  "attribution/click-claims": ["tests/attribution/click-claims.test.ts"],
   // Which witness's click is credited (decision 030): the policy alone, then through the pipeline.
   "attribution/witnesses": [
     "tests/attribution/witnesses.test.ts",

@@ -1,4 +1,4 @@
-import type { CartClaim, ClickEvidence } from "./find-click";
+import type { CartClaim, ClickEvidence } from "./click-claims";
 
 // Which click an order is credited to (docs/attribution.md, decision 035). A coupon or cashback
 // extension runs inside the shopper's browser: it can read and post anything a storefront script

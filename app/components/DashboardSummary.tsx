@@ -107,35 +107,41 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
             {t("dashboard.attentionTitle")}
           </Text>
           {lines.length === 0 ? <Text as="p">{t("dashboard.attentionNone")}</Text> : lines}
-          {data.inReview.orders.length > 0 ? (
-            <BlockStack gap="100">
-              {data.inReview.orders.map((order) => (
-                <InlineStack key={order.id} gap="200" blockAlign="center">
-                  <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
-                  <CommissionStatusBadge status="review" />
-                  <Text as="span" tone="subdued">
-                    {time(order.createdAt)}
-                  </Text>
-                </InlineStack>
-              ))}
-            </BlockStack>
-          ) : null}
-          {data.attention.length > 0 ? (
-            <BlockStack gap="100">
-              {data.attention.map((order) => (
-                <InlineStack key={order.id} gap="200" blockAlign="center">
-                  <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
-                  <OutcomeBadge outcome={order.outcome} />
-                  <Text as="span" tone="subdued">
-                    {time(order.createdAt)}
-                  </Text>
-                </InlineStack>
-              ))}
-            </BlockStack>
-          ) : null}
+          <OrderLinks
+            orders={data.inReview.orders}
+            time={time}
+            badge={() => <CommissionStatusBadge status="review" />}
+          />
+          <OrderLinks orders={data.attention} time={time} badge={(order) => <OutcomeBadge outcome={order.outcome} />} />
         </BlockStack>
       </div>
     </Card>
+  );
+}
+
+/** Orders to open, each with its badge and time; nothing when there are none. */
+function OrderLinks<O extends { id: string; orderId: string; orderName: string | null; createdAt: string }>({
+  orders,
+  time,
+  badge,
+}: {
+  orders: O[];
+  time: (iso: string) => string;
+  badge: (order: O) => ReactNode;
+}) {
+  if (orders.length === 0) return null;
+  return (
+    <BlockStack gap="100">
+      {orders.map((order) => (
+        <InlineStack key={order.id} gap="200" blockAlign="center">
+          <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
+          {badge(order)}
+          <Text as="span" tone="subdued">
+            {time(order.createdAt)}
+          </Text>
+        </InlineStack>
+      ))}
+    </BlockStack>
   );
 }
 

@@ -13,7 +13,7 @@ import {
   type VerificationAttempt,
 } from "@prisma/client";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
-import { parseTagHistory } from "../attribution/find-click";
+import { parseTagHistory } from "../attribution/click-claims";
 import {
   witnessOf,
   type Claim,

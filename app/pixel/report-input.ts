@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_ATTRIBUTE_LENGTH } from "../attribution/cart-attributes";
-import { MAX_CLICK_ID_LENGTH } from "../attribution/find-click";
+import { MAX_CLICK_ID_LENGTH } from "../attribution/click-claims";
 import type { PixelReport } from "../attribution/pixel-report";
 import { printable } from "../landing/touch-input";
 

@@ -1,4 +1,4 @@
-import { recordedVisit } from "../attribution/find-click";
+import { recordedVisit } from "../attribution/click-claims";
 import { judgeWitnesses, type Attribution, type OrderWitnesses } from "../attribution/witnesses";
 import { orderValueOn } from "../settings/order-value-basis";
 import { done, stop, type Answered, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";

@@ -1,5 +1,5 @@
 import { Prisma, type Verification } from "@prisma/client";
-import { cartClaim, recordedVisit } from "../attribution/find-click";
+import { cartClaim, recordedVisit } from "../attribution/click-claims";
 import type { OrderWitnesses } from "../attribution/witnesses";
 import { hasPendingEvents } from "../commissions/order-events.server";
 import { sql } from "../database/sql.server";

@@ -5,7 +5,7 @@ import {
   DEFAULT_TAG_PARAMS,
   MAX_ATTRIBUTE_LENGTH,
 } from "../../../app/attribution/cart-attributes";
-import { MAX_CLICK_ID_LENGTH } from "../../../app/attribution/find-click";
+import { MAX_CLICK_ID_LENGTH } from "../../../app/attribution/click-claims";
 import { PIXEL_PATH, type PixelReport } from "../../../app/attribution/pixel-report";
 
 // The web pixel: a second witness beside the app embed, connected by the app with no merchant

@@ -8,7 +8,7 @@ import {
   MAX_TAG_LENGTH,
   parseTagHistory,
   recordedVisit,
-} from "../../app/attribution/find-click";
+} from "../../app/attribution/click-claims";
 
 const attrs = (values: Record<string, string>) => Object.entries(values).map(([name, value]) => ({ name, value }));
 
