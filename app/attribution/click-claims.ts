@@ -1,7 +1,7 @@
 import { storableText, storableTime } from "../database/storable";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 
-// The claims an order carries: a click id and the tag that arrived with it, read out of: our cart
+// The claims an order carries, a click id and the tag that arrived with it, read out of our cart
 // attributes (the storefront extension wrote them; any script can rewrite them) and a landing
 // page URL Shopify recorded (landing_site, a journey visit's landingPage).
 
