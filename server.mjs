@@ -179,11 +179,25 @@ async function serve(app) {
   if (at) handler.use(at, assets);
   else handler.use(assets);
   handler.use(express.static("public", { maxAge: "1h" }));
-  // The access log: method, path, status, length and time, never the query. The query carries
-  // what must not be written down: Shopify's session token (id_token) on every embedded page
-  // load, the app proxy's signature and logged_in_customer_id, OAuth's hmac and code.
-  morgan.token("path", (request) => pathOf(request.originalUrl ?? request.url));
-  handler.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
+  // The access log: one JSON line per request (app/platform/access-log.server.ts) with its method,
+  // path, status, length and time, never the query. The query carries what must not be written
+  // down: Shopify's session token (id_token) on every embedded page load, the app proxy's
+  // signature and logged_in_customer_id, OAuth's hmac and code. Morgan times the answer; the
+  // app's logger writes the line (a format that returns nothing writes nothing of its own).
+  const { logRequest } = (await app.build()).entry.module;
+  handler.use(
+    morgan((tokens, request, response) => {
+      const length = Number(tokens.res(request, response, "content-length"));
+      logRequest({
+        method: request.method,
+        path: pathOf(request.originalUrl ?? request.url),
+        status: response.statusCode,
+        bytes: Number.isFinite(length) ? length : undefined,
+        ms: Number(tokens["response-time"](request, response) ?? 0),
+      });
+      return null;
+    }),
+  );
   handler.use(refuseCrossOriginForms);
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
@@ -231,7 +245,12 @@ async function serve(app) {
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.
   const host = process.env.HOST && !/^[a-z]+:\/\//i.test(process.env.HOST) ? process.env.HOST : undefined;
-  const onListen = () => console.log(`[server] http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
+  const { logger } = (await app.build()).entry.module;
+  const onListen = () =>
+    logger.info("server.listening", `http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`, {
+      port,
+      host: host ?? null,
+    });
   // Without HOST, every interface (IPv4 and IPv6), as remix-serve listens.
   if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);

@@ -44,15 +44,22 @@ export function startBackgroundWork(): void {
   // An instance that starts may follow an outage: every shop's reconciliation sweep runs now.
   // The sweeps are standing jobs: if the database cannot be reached now, they run at their own times.
   reconcileNow("all").catch((error: unknown) =>
-    logger.warn("could not bring the reconciliation sweeps forward; they run at their scheduled times", { error }),
+    logger.warn(
+      "reconciliation.bring_forward_failed",
+      "could not bring the reconciliation sweeps forward; they run at their scheduled times",
+      { error },
+    ),
   );
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
   // The memory of handled lifecycle webhooks is kept a year (decision 028), swept hourly.
   const lifecyclePurge = startLifecycleEventPurge(LIFECYCLE_PURGE_INTERVAL_MS, (error) =>
-    logger.error("lifecycle event retention sweep failed", { error }),
+    logger.error("retention.lifecycle_failed", "lifecycle event retention sweep failed", { error }),
   );
-  logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });
+  logger.info("worker.started", "background worker started", {
+    concurrency: env().WORKER_CONCURRENCY,
+    thread: onThread,
+  });
   const stop = async () => {
     sweep.stop();
     lifecyclePurge.stop();
@@ -79,16 +86,19 @@ export function startWorkerThread(script: URL, serverArgs: string[]): void {
   const data: WorkerThreadData = { role: "worker", serverArgs, sqliteWriteLock: sqliteWriteLock.memory };
   const thread = new Worker(script, { workerData: data });
   let stopping = false;
-  thread.on("error", (error) => logger.error("the worker thread failed", { error }));
+  thread.on("error", (error) => logger.error("worker.thread_failed", "the worker thread failed", { error }));
   thread.once("exit", (code) => {
     if (stopping) return;
     // It may have died holding the write lock, and orders must not wait unseen: the host
     // restarts the process, and the jobs it held are taken again when their leases run out.
-    logger.error("the worker thread exited; stopping the server", { code });
+    logger.error("worker.thread_exited", "the worker thread exited; stopping the server", { code });
     process.exit(1);
   });
   const unwatch = sqliteWriteLock.watch(STUCK_LOCK_MS, () => {
-    logger.error("SQLite writers have waited 30 s for a turn that never came; stopping the server");
+    logger.error(
+      "database.write_lock_stuck",
+      "SQLite writers have waited 30 s for a turn that never came; stopping the server",
+    );
     process.exit(1);
   });
   const stop = () => {

@@ -12,6 +12,8 @@ export const streamTimeout = 5000;
 // before Remix.
 export { intakeLanes } from "./verification/intake-lanes.server";
 export { startWorkerThread } from "./background.server";
+export { logRequest } from "./platform/access-log.server";
+export { logger } from "./platform/logger.server";
 
 // The verification worker lives in the app's server process and starts with it (on a thread
 // of its own under the production server, which starts that thread).

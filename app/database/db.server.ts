@@ -70,7 +70,7 @@ function checkpointOffTheLoop(client: PrismaClient): void {
   startWalCheckpoints(databaseFile(env().DATABASE_URL), {
     onRunning: () => void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES),
     onStopped: (reason) => {
-      logger.warn("SQLite checkpoints are back on the event loop", { reason });
+      logger.warn("database.checkpoints_on_loop", "SQLite checkpoints are back on the event loop", { reason });
       void autocheckpoint(AUTOCHECKPOINT_PAGES);
     },
   });

@@ -37,7 +37,7 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
       if (error instanceof BodyCutShort) return void response.destroy();
       // Not recorded: the database could not take it (down, restarting, full). 503 says so, and
       // Shopify delivers it again later, so the order is not lost; never a 200 for it.
-      logger.error("could not take a webhook delivery", { topic, error });
+      logger.error("webhook.not_recorded", "could not take a webhook delivery", { topic, error });
       if (!response.headersSent) response.writeHead(503, { "content-length": "0", "retry-after": "10" });
       response.end();
     }
