@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Sql } from "../database/sql.server";
+import { countJob, countJobGivenUp } from "../metrics/registry.server";
 import { env } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { LeaseLost, MAX_ATTEMPTS, type ClaimedJob, type JobKind, type Transition } from "./job-states";
@@ -118,6 +119,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     const giveUp = async (reason: string) => {
       await handler!.giveUp(ctx, reason);
       if (!settled) await settle(job, { to: "finish" }, now());
+      countJobGivenUp(job.kind);
     };
     try {
       await turn();
@@ -127,6 +129,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       if (!settled) await settle(job, transition ?? { to: "finish" }, now());
     } catch (error) {
       if (error instanceof LeaseLost) {
+        countJob(job.kind, "lease_lost");
         logger.warn("job.lease_lost", "job lease lost; another worker took over", { jobId: job.id, kind: job.kind });
         return;
       }

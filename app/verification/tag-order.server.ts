@@ -1,4 +1,5 @@
 import type { Verification } from "@prisma/client";
+import { countTagWrite } from "../metrics/registry.server";
 import { markOrderHijacked, readOrderTagGuardState } from "../shopify-admin/orders.server";
 import { noteThrottled, noteWritten, reserveWrite } from "../shopify-admin/write-schedule.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
@@ -58,6 +59,7 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
   );
   const logged = (outcome: string, error: string | null) => (tx: Sql) => run.endAttempt(tx, attempt, outcome, error);
   if (result.ok) {
+    countTagWrite("ok");
     noteWritten(row.shop, run.now, result.cost);
     return {
       row: await run.update({ taggedAt: run.now, evidenceAt: run.now, lastError: null }, logged("ok", null)),
@@ -65,12 +67,15 @@ export async function tagOrder(run: OrderRun, row: Verification, settings: Serve
   }
   if (result.throttledForMs !== undefined) {
     // Refused before it was applied: not an attempt that failed, a time to come back.
+    countTagWrite("throttled");
     noteThrottled(row.shop, run.now, result.throttledForMs);
     await run.write(logged("throttled", result.message));
     return run.defer(new Date(run.now.getTime() + result.throttledForMs), "the shop's Admin API bucket is empty");
   }
   if (result.retryable && run.attemptsLeft()) {
+    countTagWrite("retryable");
     return run.retry(null, `tag-order: ${result.message}`, { also: logged("retryable", result.message) });
   }
+  countTagWrite("error");
   return withoutTag(`tagging the order failed: ${result.message}`, logged("error", result.message));
 }
