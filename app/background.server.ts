@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApprovalSweep } from "./commissions/approval.server";
 import { startLifecycleEventPurge } from "./lifecycle/lifecycle-events.server";
+import { addMetricsThread, answerMetricsRequests } from "./metrics/threads.server";
 import { env } from "./platform/env.server";
 import { logger } from "./platform/logger.server";
 import { sqliteWriteLock } from "./database/sqlite-write-lock.server";
@@ -66,10 +67,15 @@ export function startBackgroundWork(): void {
     await worker.stop();
   };
   if (onThread) {
-    // Signals reach only the main thread, which passes them on as a message.
-    parentPort?.once("message", (message) => {
-      if (message === STOP) void stop().finally(() => process.exit(0));
-    });
+    // Signals reach only the main thread, which passes them on as a message. The main thread
+    // also asks for this thread's metrics on the same port (app/metrics/threads.server.ts).
+    const onMessage = (message: unknown) => {
+      if (message !== STOP) return;
+      parentPort?.off("message", onMessage);
+      void stop().finally(() => process.exit(0));
+    };
+    parentPort?.on("message", onMessage);
+    if (parentPort) answerMetricsRequests(parentPort);
     return;
   }
   process.once("SIGTERM", () => void stop());
@@ -85,6 +91,7 @@ export function startWorkerThread(script: URL, serverArgs: string[]): void {
   globalThis.backgroundStarted = true;
   const data: WorkerThreadData = { role: "worker", serverArgs, sqliteWriteLock: sqliteWriteLock.memory };
   const thread = new Worker(script, { workerData: data });
+  addMetricsThread(thread);
   let stopping = false;
   thread.on("error", (error) => logger.error("worker.thread_failed", "the worker thread failed", { error }));
   thread.once("exit", (code) => {
