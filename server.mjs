@@ -273,20 +273,28 @@ async function serve(app) {
   if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);
   // A stop, in three steps, so that no request another instance could take is refused:
-  // 1. at once, /readyz answers 503 (the worker's thread is told to stop, background.server.ts),
-  //    while everything is still served, each answer closing its connection;
+  // 1. at once, /readyz answers 503 and the worker is told to stop (background.server.ts), while
+  //    everything is still served, each answer closing its connection;
   // 2. after SHUTDOWN_DELAY_MS (time for a load balancer polling readiness to send the next
   //    requests elsewhere; 0 where the platform stops routing before it signals), the server
   //    stops accepting connections and closes its idle ones;
   // 3. answers in flight get a grace period, then any connection still open is closed, so a
-  //    stop never waits out a keep-alive (KEEP_ALIVE_TIMEOUT_MS).
+  //    stop never waits out a keep-alive (KEEP_ALIVE_TIMEOUT_MS); once none is left, the
+  //    instance closes its database and the process ends.
   const SHUTDOWN_GRACE_MS = 2_000;
   const stop = () => {
     if (stopping) return;
     stopping = true;
     const delayMs = entry.module.beginShutdown();
     setTimeout(() => {
-      server.close();
+      // Once the last connection has gone: the background work stopped, the database closed.
+      server.close(() =>
+        entry.module
+          .endInstance()
+          .catch((error) =>
+            entry.module.logger.error("instance.stop_failed", "the instance did not stop cleanly", { error }),
+          ),
+      );
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     }, delayMs);

@@ -78,8 +78,19 @@ export function startBackgroundWork(): void {
     if (parentPort) answerMetricsRequests(parentPort);
     return;
   }
-  process.once("SIGTERM", () => void stop());
-  process.once("SIGINT", () => void stop());
+  stopWork = stop;
+}
+
+/** How this process's background work stops, once started: the worker beside intake, or its thread. */
+let stopWork: (() => Promise<void>) | undefined;
+
+/**
+ * Stops the background work (the instance's stop, app/instance/start.server.ts, on the server's
+ * stop signal): the worker finishes the jobs it runs, on this thread or its own. Resolves once it
+ * has; at once when none was started.
+ */
+export function stopBackgroundWork(): Promise<void> {
+  return stopWork?.() ?? Promise.resolve();
 }
 
 /**
@@ -108,11 +119,13 @@ export function startWorkerThread(script: URL, serverArgs: string[]): void {
     );
     process.exit(1);
   });
-  const stop = () => {
-    stopping = true;
-    unwatch();
-    thread.postMessage(STOP);
+  const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
+  stopWork = () => {
+    if (!stopping) {
+      stopping = true;
+      unwatch();
+      thread.postMessage(STOP);
+    }
+    return exited;
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
 }

@@ -13,7 +13,7 @@ export const streamTimeout = 5000;
 // starts when this module is imported.
 export { intakeLanes } from "./verification/intake-lanes.server";
 export { startBackgroundWork } from "./background.server";
-export { beginShutdown, startInstance } from "./instance/start.server";
+export { beginShutdown, endInstance, startInstance } from "./instance/start.server";
 export { logRequest } from "./platform/access-log.server";
 export { logger } from "./platform/logger.server";
 export { countWebhookAnswer } from "./webhooks/remix-answers.server";

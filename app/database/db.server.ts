@@ -83,6 +83,11 @@ if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
 
+/** Closes this thread's connections (SQLite's file, PostgreSQL's pool): the instance's last step (app/instance). */
+export function closeDatabase(): Promise<void> {
+  return prisma.$disconnect();
+}
+
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {
   // Raw SQL on the driver (sql.server.ts) fails with the adapter's error, or SQLite's own.

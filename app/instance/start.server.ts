@@ -1,5 +1,6 @@
-import { startBackgroundWork, startWorkerThread } from "../background.server";
-import { startDatabaseMonitor, type Probe } from "../database/availability.server";
+import { startBackgroundWork, startWorkerThread, stopBackgroundWork } from "../background.server";
+import { startDatabaseMonitor, type DatabaseMonitor, type Probe } from "../database/availability.server";
+import { closeDatabase } from "../database/db.server";
 import { migrationState, shippedMigrations } from "../database/migrations.server";
 import { startMetricsEndpoint } from "../metrics/endpoint.server";
 import { registerQueueGauges } from "../metrics/queue-gauges.server";
@@ -37,7 +38,7 @@ export async function startInstance({ script, serverArgs }: InstanceStart): Prom
   const settings = env();
   // Throws when the app runs outside its folder: better now than a refusal on every check.
   const shipped = shippedMigrations();
-  startDatabaseMonitor(noteProbe);
+  monitor = startDatabaseMonitor(noteProbe);
   if (settings.METRICS_PORT !== undefined) {
     registerQueueGauges(registry, JOB_KINDS);
     await startMetricsEndpoint({ port: settings.METRICS_PORT, host: settings.METRICS_HOST });
@@ -100,13 +101,29 @@ async function migrationsCurrent(shipped: string[]): Promise<boolean> {
   return true;
 }
 
+let monitor: DatabaseMonitor | undefined;
+let backgroundStopped: Promise<void> | undefined;
+
 /**
- * A stop signal arrived: readiness fails from now on, while the server still serves (server.mjs).
- * Returns how long it serves on before it stops accepting connections (SHUTDOWN_DELAY_MS).
+ * A stop signal arrived: readiness fails from now on, while the server still serves (server.mjs),
+ * and the background work is told to stop (the worker finishes its jobs). Returns how long the
+ * server serves on before it stops accepting connections (SHUTDOWN_DELAY_MS).
  */
 export function beginShutdown(): number {
   const delayMs = env().SHUTDOWN_DELAY_MS;
   logger.info("instance.shutting_down", "stopping: /readyz answers 503, requests in flight finish", { delayMs });
   noteReadiness({ stopping: true });
+  backgroundStopped = stopBackgroundWork();
   return delayMs;
+}
+
+/**
+ * The server has answered its last request: once the background work has stopped, the database
+ * monitor stops and the database's connections close, so the process ends now rather than when
+ * idle connections time out (the monitor's probes kept a PostgreSQL pool busy for ever).
+ */
+export async function endInstance(): Promise<void> {
+  await backgroundStopped;
+  monitor?.stop();
+  await closeDatabase();
 }

@@ -13,6 +13,7 @@ export const LOG_EVENTS = {
   "instance.migrations_ahead": "the database has migrations this build does not know (a newer release migrated)",
   "instance.migrations_unknown": "the database could not be asked about its migrations at start; asked again",
   "instance.shutting_down": "a stop signal arrived: readiness fails, requests in flight finish, then the process ends",
+  "instance.stop_failed": "the background work or the database did not stop cleanly after the last request",
   "metrics.listening": "the metrics endpoint accepts scrapes on METRICS_HOST:METRICS_PORT",
   "metrics.scrape_failed": "a scrape could not be answered whole",
   // The database
