@@ -6,4 +6,5 @@ export const SERVES_THE_BUILD = [
   "tests/e2e/**/*.test.ts",
   "tests/chaos/**/*.test.ts",
   "tests/server/**/*.test.ts",
+  "tests/deploy/**/*.test.ts",
 ];
