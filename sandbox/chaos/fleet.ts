@@ -1,5 +1,7 @@
 import { startApp, type AppProcess } from "../demo/app-process";
+import { freePort } from "../listen";
 import type { Random } from "../seeded-random";
+import type { MetricsScraper } from "./metrics";
 
 // The app's instances: separate processes of the production build on one database, each with
 // its worker, so `kill -9` is a real process death (mid-request, mid-job, leases held) and a
@@ -23,13 +25,17 @@ export async function startFleet(
   env: Record<string, string>,
   random: Random,
   log: (line: string) => void,
+  /** Each process's metrics endpoint (METRICS_PORT), scraped during the run. */
+  metrics: MetricsScraper,
 ): Promise<Fleet> {
   const quiet = () => {};
   const slots: (AppProcess | null)[] = [];
   /** Every process started, the killed ones too: their last words are evidence. */
   const started: AppProcess[] = [];
   const start = async () => {
-    const app = await startApp(env, quiet);
+    const metricsPort = await freePort();
+    const app = await startApp({ ...env, METRICS_PORT: String(metricsPort) }, quiet);
+    metrics.watch(`http://127.0.0.1:${metricsPort}`);
     started.push(app);
     return app;
   };
