@@ -261,8 +261,13 @@ function shims(scratch: string): string {
   return dir;
 }
 
-/** The machine's own settings a build on it would be given too: how it reaches the registry, whom it trusts. */
-const MACHINE_SETTINGS = /^(PATH|HOME|TMPDIR|LANG|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(https?|no)_proxy)$/i;
+/**
+ * The machine's own settings a build on it would be given too: how it reaches the registry and
+ * where npm keeps its cache, whom it trusts. Never npm's other settings of the command running
+ * the tests (`npm test` sets the project's own folder among them).
+ */
+const MACHINE_SETTINGS =
+  /^(PATH|HOME|TMPDIR|LANG|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(https?|no)_proxy|npm_config_(cache|registry|userconfig|globalconfig|cafile|strict_ssl|proxy|https_proxy|noproxy))$/i;
 
 /**
  * The environment a container starts with: the machine's settings (a search path, a home, its
@@ -273,6 +278,12 @@ export function containerEnv(...layers: Record<string, string | undefined>[]): R
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env))
     if (value !== undefined && MACHINE_SETTINGS.test(key)) env[key] = value;
+  // None of the repository's own binaries (`npm test` puts its node_modules/.bin first): a command
+  // the image runs must find what it needs in the image (Node itself is the machine's).
+  env.PATH = (env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir && !path.resolve(dir).startsWith(`${ROOT}${path.sep}`))
+    .join(path.delimiter);
   for (const layer of layers)
     for (const [key, value] of Object.entries(layer)) if (value !== undefined) env[key] = value;
   return env;
@@ -283,7 +294,7 @@ function run(command: string[], cwd: string, env: Record<string, string>, scratc
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       env: containerEnv(env, {
-        PATH: `${shims(scratch)}${path.delimiter}${process.env.PATH}`,
+        PATH: `${shims(scratch)}${path.delimiter}${containerEnv().PATH}`,
       }) as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
