@@ -46,6 +46,6 @@ export async function switchOffCode(input: {
   await insertRows(sql, "CodeDeactivation", [
     { id: randomUUID(), shop, code, discountId: node.id, userId: input.userId, createdAt: at },
   ]);
-  logger.info("discount code switched off", { shop, code, discountId: node.id });
+  logger.info("codes.switched_off", "discount code switched off", { shop, code, discountId: node.id });
   return { ok: true, code, title, at: at.toISOString() };
 }

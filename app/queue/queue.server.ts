@@ -13,6 +13,7 @@ import {
 } from "../database/sql.server";
 import { sqliteWriteLock } from "../database/sqlite-write-lock.server";
 import { TransactionGroups } from "../database/transaction-groups.server";
+import { countJob, type JobResult } from "../metrics/registry.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 
@@ -152,11 +153,13 @@ export async function fenced<T>(
   write: (tx: Sql) => Promise<T>,
   transition?: Transition,
 ): Promise<T> {
-  return jobWrite(async (tx) => {
+  const result = await jobWrite(async (tx) => {
     if (transition) await applyTransition(tx, job, transition, now);
     else await holdLease(tx, job, now);
     return write(tx);
   });
+  if (transition) countJob(job.kind, RESULTS[transition.to]);
+  return result;
 }
 
 /**
@@ -166,7 +169,16 @@ export async function fenced<T>(
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
   if (dialect === "sqlite") await groups.run((tx) => applyTransition(tx, job, transition, now));
   else await applyTransition(sql, job, transition, now);
+  countJob(job.kind, RESULTS[transition.to]);
 }
+
+/** How a run that ended with each transition is counted (app/metrics), once its transaction committed. */
+const RESULTS: Record<Transition["to"], JobResult> = {
+  finish: "done",
+  retry: "retry",
+  defer: "defer",
+  park: "park",
+};
 
 /**
  * How many jobs' writes go in one commit. A write is a few statements (a fraction of a
@@ -253,7 +265,9 @@ export async function releaseAfterFault(
   random: () => number,
 ): Promise<boolean> {
   const at = new Date(now.getTime() + backoffDelay(job.attempts, random));
-  return (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  const released = (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  if (released) countJob(job.kind, "fault");
+  return released;
 }
 
 /** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */
