@@ -45,10 +45,16 @@ const dev = args.includes("--dev");
 process.env.NODE_ENV = process.env.NODE_ENV ?? (dev ? "development" : "production");
 
 const app = dev ? await appFromSource() : await appFromBuild(args[0] ?? "build/server/index.js");
-installGlobals({ nativeFetch: (await app.build()).future.v3_singleFetch });
+const { entry, future } = await app.build();
+installGlobals({ nativeFetch: future.v3_singleFetch });
 if (isMainThread) {
-  (await app.build()).entry.module.startWorkerThread(new URL(import.meta.url), args);
+  // The instance: its database's migrations checked (it exits when they are behind the build),
+  // the database monitored, the metrics endpoint, the worker's thread; then it serves.
+  await entry.module.startInstance({ script: new URL(import.meta.url), serverArgs: args });
   await serve(app);
+} else {
+  // The worker's thread (decision 019): the worker, and nothing served.
+  entry.module.startBackgroundWork();
 }
 
 /** The production build, read once. */
@@ -179,11 +185,25 @@ async function serve(app) {
   if (at) handler.use(at, assets);
   else handler.use(assets);
   handler.use(express.static("public", { maxAge: "1h" }));
-  // The access log: method, path, status, length and time, never the query. The query carries
-  // what must not be written down: Shopify's session token (id_token) on every embedded page
-  // load, the app proxy's signature and logged_in_customer_id, OAuth's hmac and code.
-  morgan.token("path", (request) => pathOf(request.originalUrl ?? request.url));
-  handler.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
+  // The access log: one JSON line per request (app/platform/access-log.server.ts) with its method,
+  // path, status, length and time, never the query. The query carries what must not be written
+  // down: Shopify's session token (id_token) on every embedded page load, the app proxy's
+  // signature and logged_in_customer_id, OAuth's hmac and code. Morgan times the answer; the
+  // app's logger writes the line (a format that returns nothing writes nothing of its own).
+  const { logRequest } = entry.module;
+  handler.use(
+    morgan((tokens, request, response) => {
+      const length = Number(tokens.res(request, response, "content-length"));
+      logRequest({
+        method: request.method,
+        path: pathOf(request.originalUrl ?? request.url),
+        status: response.statusCode,
+        bytes: Number.isFinite(length) ? length : undefined,
+        ms: Number(tokens["response-time"](request, response) ?? 0),
+      });
+      return null;
+    }),
+  );
   handler.use(refuseCrossOriginForms);
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
@@ -199,12 +219,21 @@ async function serve(app) {
     }),
   );
 
-  /** A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but POST; Remix the rest. */
+  /**
+   * A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but
+   * POST, and counts its answer; Remix the rest, and the answers of the webhook routes it serves
+   * are counted once written (app/webhooks/remix-answers.server.ts).
+   */
   const route = (build, request, response) => {
-    const lane = build.entry.module.intakeLanes[pathOf(request.url)];
-    if (lane) void lane(request, response);
-    else handler(request, response);
+    const path = pathOf(request.url);
+    const lane = build.entry.module.intakeLanes[path];
+    if (lane) return void lane(request, response);
+    if (path.startsWith("/webhooks/"))
+      response.once("finish", () => build.entry.module.countWebhookAnswer(path, response.statusCode));
+    handler(request, response);
   };
+  /** Set once a stop signal arrives: every answer from then on closes its connection. */
+  let stopping = false;
   /** Each socket's answers not yet done (more than one when requests are pipelined), for answerClientError. */
   const answers = new WeakMap();
   const server = createServer(SERVER_TIMEOUTS, (request, response) => {
@@ -212,6 +241,9 @@ async function serve(app) {
     if (!open) answers.set(request.socket, (open = new Set()));
     open.add(response);
     response.once("close", () => open.delete(response));
+    // A client (a load balancer) that kept this connection open sends its next request over a
+    // new one, which goes to an instance that is not stopping.
+    if (stopping) response.setHeader("connection", "close");
     const refusal = targetRefusal(request.url ?? "");
     if (refusal) return refuseTarget(response, refusal);
     if (built) return route(built, request, response);
@@ -231,19 +263,43 @@ async function serve(app) {
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.
   const host = process.env.HOST && !/^[a-z]+:\/\//i.test(process.env.HOST) ? process.env.HOST : undefined;
-  const onListen = () => console.log(`[server] http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
+  const { logger } = entry.module;
+  const onListen = () =>
+    logger.info("server.listening", `http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`, {
+      port,
+      host: host ?? null,
+    });
   // Without HOST, every interface (IPv4 and IPv6), as remix-serve listens.
   if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);
-  // Keep-alive sockets outlive close() by up to KEEP_ALIVE_TIMEOUT_MS: the idle ones go at once,
-  // and any still open after a grace period for answers in flight, so a stop never waits a minute.
+  // A stop, in three steps, so that no request another instance could take is refused:
+  // 1. at once, /readyz answers 503 and the worker is told to stop (background.server.ts), while
+  //    everything is still served, each answer closing its connection;
+  // 2. after SHUTDOWN_DELAY_MS (time for a load balancer polling readiness to send the next
+  //    requests elsewhere; 0 where the platform stops routing before it signals), the server
+  //    stops accepting connections and closes its idle ones;
+  // 3. answers in flight get a grace period, then any connection still open is closed, so a
+  //    stop never waits out a keep-alive (KEEP_ALIVE_TIMEOUT_MS); once none is left, the
+  //    instance closes its database and the process ends.
   const SHUTDOWN_GRACE_MS = 2_000;
-  for (const signal of ["SIGTERM", "SIGINT"])
-    process.once(signal, () => {
-      server.close();
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const delayMs = entry.module.beginShutdown();
+    setTimeout(() => {
+      // Once the last connection has gone: the background work stopped, the database closed.
+      server.close(() =>
+        entry.module
+          .endInstance()
+          .catch((error) =>
+            entry.module.logger.error("instance.stop_failed", "the instance did not stop cleanly", { error }),
+          ),
+      );
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    });
+    }, delayMs);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
 }
 
 /** @param {string | undefined} target */

@@ -16,6 +16,7 @@ const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/database/sql.test.ts",
   "tests/database/connect.test.ts",
+  "tests/database/migration-state.test.ts",
   "tests/commissions/**/*.test.ts",
   "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",

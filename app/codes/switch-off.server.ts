@@ -43,6 +43,6 @@ export async function switchOffCode(input: {
 
   const at = input.now ?? new Date();
   await insertRows(sql, "CodeDeactivation", [{ shop, code, discountId: node.id, userId: input.userId, createdAt: at }]);
-  logger.info("discount code switched off", { shop, code, discountId: node.id });
+  logger.info("codes.switched_off", "discount code switched off", { shop, code, discountId: node.id });
   return { ok: true, code, title, at: at.toISOString() };
 }

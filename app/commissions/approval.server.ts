@@ -48,7 +48,9 @@ export function startApprovalSweep(intervalMs: number, now: () => Date = () => n
     return running;
   };
   const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => logger.error("commission approval sweep failed", { error }));
+    runOnce().catch((error: unknown) =>
+      logger.error("commissions.approval_failed", "commission approval sweep failed", { error }),
+    );
   }, intervalMs);
   timer.unref();
   return { runOnce, stop: () => clearInterval(timer) };

@@ -90,6 +90,7 @@ export async function handleShopRedact(delivery: SignedDelivery, now = new Date(
       state.uninstalledAt !== null && now.getTime() - state.uninstalledAt.getTime() < REDACT_NOT_BEFORE_MS;
     if (installed || justUninstalled) {
       logger.warn(
+        "privacy.shop_redact_premature",
         installed
           ? "shop/redact refused as premature: the shop is installed (Shopify sends it only 48 hours after an uninstall); nothing deleted"
           : "shop/redact refused as premature: the shop was uninstalled less than a day ago; nothing deleted",

@@ -66,18 +66,27 @@ export async function handleAppUninstalled(
       state.hasOfflineSession && (state.authorizedAt === null || state.authorizedAt > before.receivedAt);
     if (!before.sameBody || before.eventId === key.eventId || !reinstalledSince) {
       if (before.eventId !== key.eventId)
-        logger.warn("app/uninstalled: a body already handled, under another event id; changed nothing", { shop });
+        logger.warn(
+          "lifecycle.uninstall_duplicate",
+          "app/uninstalled: a body already handled, under another event id; changed nothing",
+          { shop },
+        );
       return { outcome: "duplicate" };
     }
     const answer = await installation(shop);
     if (answer === "ask-later") {
-      logger.warn("app/uninstalled: cannot ask Shopify now whether the app is still installed; refused for now", {
-        shop,
-      });
+      logger.warn(
+        "lifecycle.uninstall_ask_later",
+        "app/uninstalled: cannot ask Shopify now whether the app is still installed; refused for now",
+        {
+          shop,
+        },
+      );
       return { outcome: "ask-later" };
     }
     if (answer !== "uninstalled") {
       logger.warn(
+        "lifecycle.uninstall_replay",
         answer === "installed"
           ? "app/uninstalled: a body from before the last install, and Shopify still honours the app's token: a replay; changed nothing"
           : "app/uninstalled: a body from before the last install, and no unexpired token to ask Shopify with; changed nothing",
@@ -86,7 +95,9 @@ export async function handleAppUninstalled(
       return { outcome: "replay" };
     }
   } else if (delivery.triggeredAt && state.authorizedAt && state.authorizedAt > delivery.triggeredAt) {
-    logger.info("app/uninstalled from before the last install: nothing to do", { shop });
+    logger.info("lifecycle.uninstall_before_install", "app/uninstalled from before the last install: nothing to do", {
+      shop,
+    });
     await recordDelivery(sql, shop, UNINSTALLED, key, LIFECYCLE_OUTCOMES.beforeAuthorization, now);
     return { outcome: "before-authorization" };
   }
@@ -137,7 +148,11 @@ export async function handleScopesUpdate(delivery: SignedDelivery, now = new Dat
         WHERE ${LifecycleEvent.shop} = ${shop} AND ${LifecycleEvent.topic} = ${SCOPES_UPDATE} AND ${LifecycleEvent.outcome} = ${LIFECYCLE_OUTCOMES.applied}`,
     );
     if (latest?.at != null && readDate(latest.at) > occurredAt) {
-      logger.info("app/scopes_update older than one already applied: nothing to do", { shop });
+      logger.info(
+        "lifecycle.scopes_update_superseded",
+        "app/scopes_update older than one already applied: nothing to do",
+        { shop },
+      );
       await recordDelivery(sql, shop, SCOPES_UPDATE, key, LIFECYCLE_OUTCOMES.superseded, now, occurredAt);
       return { outcome: "superseded" };
     }

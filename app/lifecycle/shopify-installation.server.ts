@@ -60,7 +60,10 @@ async function storedToken(shop: string): Promise<string | null> {
     if (!session?.accessToken || session.isExpired(EXPIRY_MARGIN_MS)) return null;
     return session.accessToken;
   } catch (error) {
-    logger.warn("could not read the shop's offline session to ask Shopify", { shop, error });
+    logger.warn("lifecycle.session_unreadable", "could not read the shop's offline session to ask Shopify", {
+      shop,
+      error,
+    });
     return null;
   }
 }

@@ -11,6 +11,7 @@ import {
   type Sql,
   updateWhere,
 } from "../database/sql.server";
+import { countJob, type JobResult } from "../metrics/registry.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
 import { Job as JobTable } from "../database/tables";
@@ -125,11 +126,13 @@ export async function fenced<T>(
   write: (tx: Sql) => Promise<T>,
   transition?: Transition,
 ): Promise<T> {
-  return sharedCommit(async (tx) => {
+  const result = await sharedCommit(async (tx) => {
     if (transition) await applyTransition(tx, job, transition, now);
     else await holdLease(tx, job, now);
     return write(tx);
   });
+  if (transition) countJob(job.kind, RESULTS[transition.to]);
+  return result;
 }
 
 /**
@@ -138,7 +141,16 @@ export async function fenced<T>(
  */
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
   await sharedStatement((tx) => applyTransition(tx, job, transition, now));
+  countJob(job.kind, RESULTS[transition.to]);
 }
+
+/** How a run that ended with each transition is counted (app/metrics), once its transaction committed. */
+const RESULTS: Record<Transition["to"], JobResult> = {
+  finish: "done",
+  retry: "retry",
+  defer: "defer",
+  park: "park",
+};
 
 async function holdLease(tx: Sql, job: ClaimedJob, now: Date): Promise<void> {
   const count = await updateWhere(tx, "Job", held(job), { updatedAt: now });
@@ -206,7 +218,9 @@ export async function releaseAfterFault(
   random: () => number,
 ): Promise<boolean> {
   const at = new Date(now.getTime() + backoffDelay(job.attempts, random));
-  return (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  const released = (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  if (released) countJob(job.kind, "fault");
+  return released;
 }
 
 /** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */

@@ -119,7 +119,7 @@ export class SealedSessionStorage implements SessionStorage {
         await this.db.rows(Prisma.sql`SELECT 1 FROM ${SessionTable} LIMIT 1`);
         return;
       } catch (error) {
-        logger.warn("the Session table could not be read", { error });
+        logger.warn("sessions.table_unreadable", "the Session table could not be read", { error });
       }
       await new Promise((resolve) => setTimeout(resolve, TABLE_RETRY_INTERVAL_MS));
     }
@@ -148,7 +148,7 @@ export class SealedSessionStorage implements SessionStorage {
       }
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
-      logger.warn("a stored Shopify session could not be opened; it is treated as absent", {
+      logger.warn("sessions.unopenable", "a stored Shopify session could not be opened; it is treated as absent", {
         shop: raw.shop,
         sessionId: raw.id,
         reason: error.message,

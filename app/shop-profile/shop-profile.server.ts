@@ -43,7 +43,7 @@ export async function readShopProfile(shop: string, graphql: AdminGraphql, now =
 }
 
 function failed(shop: string, message: string): ProfileRead {
-  logger.warn("could not read the shop's time zone", { shop, reason: message });
+  logger.warn("shop.timezone_unread", "could not read the shop's time zone", { shop, reason: message });
   return { stored: false, message };
 }
 

@@ -108,7 +108,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
     } catch (error) {
       // Another instance wrote one of these rows between our read and our write: read again.
       if (isUniqueViolation(error) && attempt < tries) continue;
-      logger.error("could not record webhook deliveries", { count: group.length, error });
+      logger.error("webhook.group_not_recorded", "could not record webhook deliveries", { count: group.length, error });
       for (const pending of group) pending.reject(error);
       return;
     }

@@ -15,6 +15,7 @@ import {
   reserveWrite,
 } from "../shopify-admin/write-schedule.server";
 import type { JobContext } from "../queue/runner.server";
+import { countTagWrite } from "../metrics/registry.server";
 import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
 import type { Answered, Call, Calls } from "./order-steps";
@@ -84,6 +85,9 @@ export async function perform(call: Call, on: CallContext): Promise<Answered> {
       });
       if (result.ok) noteWritten(row.shop, now, result.cost);
       else if (result.throttledForMs !== undefined) noteThrottled(row.shop, now, result.throttledForMs);
+      countTagWrite(
+        result.ok ? "ok" : result.throttledForMs !== undefined ? "throttled" : result.retryable ? "retryable" : "error",
+      );
       return answer(result);
     }
     case "pixel-saw-click":

@@ -104,6 +104,23 @@ describe("what anyone may open", () => {
     );
   });
 
+  it("/readyz says the instance takes traffic: its database answers, its migrations are current, it is not stopping", async () => {
+    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    await coversRoute(
+      app,
+      "routes/readyz",
+      "loader",
+      { path: "/readyz" },
+      {
+        status: 200,
+        check: (answer) => {
+          expect(answer.json()).toEqual({ ready: true, database: "up", migrations: "current", stopping: false });
+          expect(answer.headers.get("cache-control")).toBe("no-store");
+        },
+      },
+    );
+  });
+
   it("the root URL sends Shopify's launch on into the embedded app", async () => {
     const query = `shop=${SHOP}&host=${host(SHOP)}`;
     await coversRoute(

@@ -362,10 +362,30 @@ describe("the access log", () => {
       redirect: "manual",
     });
 
-    await expect.poll(() => app.output()).toMatch(/^POST \/proxy\/touch 202 \S+ - [\d.]+ ms$/m);
-    await expect.poll(() => app.output()).toMatch(/^GET \/auth\/login \d{3} /m);
+    // One JSON line per request, its event named, its message as the access log read before.
+    const requests = () =>
+      app
+        .output()
+        .split("\n")
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, unknown>];
+          } catch {
+            return []; // not a JSON line, or one still being written
+          }
+        })
+        .filter((line) => line.event === "http.request");
+    await expect
+      .poll(() => requests().map((line) => line.message))
+      .toContainEqual(expect.stringMatching(/^POST \/proxy\/touch 202 \S+ - [\d.]+ ms$/));
+    await expect
+      .poll(() => requests().map((line) => line.message))
+      .toContainEqual(expect.stringMatching(/^GET \/auth\/login \d{3} /));
+    expect(requests()).toContainEqual(
+      expect.objectContaining({ level: "info", method: "POST", path: "/proxy/touch", status: 202 }),
+    );
     const output = app.output();
-    expect(output).toMatch(/^GET \/app \d{3} /m);
+    expect(output).toMatch(/"message":"GET \/app \d{3} /);
     for (const secret of [
       "id_token",
       "eyJhbGciOiJIUzI1NiJ9",

@@ -7,4 +7,5 @@ export const SERVES_THE_BUILD = [
   "tests/chaos/**/*.test.ts",
   "tests/server/**/*.test.ts",
   "tests/arena/**/*.test.ts",
+  "tests/deploy/**/*.test.ts",
 ];
