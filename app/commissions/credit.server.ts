@@ -3,6 +3,7 @@ import { Prisma } from "@prisma/client";
 import { insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
+import { Commission } from "../database/tables";
 
 export interface CommissionInput {
   shop: string;
@@ -45,7 +46,7 @@ export async function creditCommission(
   now: Date,
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await tx.rows<{ id: string }>(
-    Prisma.sql`SELECT "id" FROM "Commission" WHERE "verificationId" = ${input.verificationId}`,
+    Prisma.sql`SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.verificationId} = ${input.verificationId}`,
   );
   if (existing) return { id: existing.id, created: false };
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
@@ -76,7 +77,7 @@ export async function creditCommission(
     },
   ]);
   await insertRows(tx, "CommissionEntry", [
-    { id: randomUUID(), shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
+    { shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
   ]);
   return { id, created: true };
 }

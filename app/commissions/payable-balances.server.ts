@@ -1,6 +1,7 @@
 import { Prisma } from "@prisma/client";
 import { sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
+import { Commission, CommissionEntry } from "../database/tables";
 
 // What the merchant can pay each creator: approved records less the clawbacks no payout has
 // netted yet, per creator and currency. The Payouts page lists them; a payout sums them again.
@@ -33,14 +34,14 @@ export async function payableBalances(shop: string, money: MoneyText = formatMon
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
   const [approved, owed] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
-      SELECT "creatorId", "currency", CAST(SUM("amountMinor") AS TEXT) AS "approved", COUNT(*) AS "records"
-      FROM "Commission" WHERE "shop" = ${shop} AND "status" = 'approved'
-      GROUP BY "creatorId", "currency"`),
+      SELECT ${Commission.creatorId}, ${Commission.currency}, CAST(SUM(${Commission.amountMinor}) AS TEXT) AS "approved", COUNT(*) AS "records"
+      FROM ${Commission} WHERE ${Commission.shop} = ${shop} AND ${Commission.status} = 'approved'
+      GROUP BY ${Commission.creatorId}, ${Commission.currency}`),
     sql.rows<{ creatorId: string; currency: string; owed: string }>(Prisma.sql`
-      SELECT c."creatorId", c."currency", CAST(SUM(e."amountMinor") AS TEXT) AS "owed"
-      FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
-      WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" IS NULL
-      GROUP BY c."creatorId", c."currency"`),
+      SELECT c.${Commission.creatorId}, c.${Commission.currency}, CAST(SUM(e.${CommissionEntry.amountMinor}) AS TEXT) AS "owed"
+      FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
+      WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.kind} = 'clawback' AND e.${CommissionEntry.payoutId} IS NULL
+      GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`),
   ]);
   const balances = new Map<
     string,

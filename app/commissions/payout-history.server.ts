@@ -2,6 +2,7 @@ import { Prisma, type Payout, type PayoutLine } from "@prisma/client";
 import { rowsOf, sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
 import { creatorProfiles } from "./creator-profiles.server";
+import { Payout as PayoutTable, PayoutLine as PayoutLineTable } from "../database/tables";
 
 // The payouts a shop recorded, as the Payouts page lists them and as one payout's CSV carries
 // them: each with its lines by creator and currency, and when and why it was voided.
@@ -22,7 +23,7 @@ export async function listPayouts(shop: string, limit = 50, money: MoneyText = f
       sql,
       "Payout",
       Prisma.sql`
-        SELECT * FROM "Payout" WHERE "shop" = ${shop} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+        SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} ORDER BY ${PayoutTable.createdAt} DESC, ${PayoutTable.id} DESC LIMIT ${limit}`,
     ),
   );
   const profiles = await creatorProfiles(
@@ -69,7 +70,7 @@ export async function payoutRows(
     await rowsOf<Payout>(
       sql,
       "Payout",
-      Prisma.sql`SELECT * FROM "Payout" WHERE "shop" = ${shop} AND "id" = ${payoutId} LIMIT 1`,
+      Prisma.sql`SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} AND ${PayoutTable.id} = ${payoutId} LIMIT 1`,
     ),
   );
   if (!payout) return null;
@@ -102,8 +103,8 @@ async function withLines(payouts: Payout[]): Promise<(Payout & { lines: PayoutLi
     sql,
     "PayoutLine",
     Prisma.sql`
-      SELECT * FROM "PayoutLine" WHERE "payoutId" IN (${Prisma.join(payouts.map((payout) => payout.id))})
-      ORDER BY "creatorId", "currency"`,
+      SELECT * FROM ${PayoutLineTable} WHERE ${PayoutLineTable.payoutId} IN (${Prisma.join(payouts.map((payout) => payout.id))})
+      ORDER BY ${PayoutLineTable.creatorId}, ${PayoutLineTable.currency}`,
   );
   return payouts.map((payout) => ({ ...payout, lines: lines.filter((line) => line.payoutId === payout.id) }));
 }

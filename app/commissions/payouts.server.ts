@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type CommissionEntry } from "@prisma/client";
-import { dialect, isUniqueViolation } from "../database/db.server";
+import { isUniqueViolation } from "../database/db.server";
+import { lockRows } from "../database/dialect-sql.server";
 import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
 import { parseBalanceKey } from "./payable-balances.server";
 import { fieldErrors, PayoutForm, VoidForm, type ChosenBalance } from "./payout-forms";
+import {
+  Commission as CommissionTable,
+  CommissionEntry as CommissionEntryTable,
+  Payout,
+  PayoutLine,
+} from "../database/tables";
 
 // Payouts: the merchant pays creators their approved balances outside the app and records it
 // here. A payout marks the approved records it covers as paid and nets every clawback (a
@@ -83,8 +90,8 @@ export async function recordPayout(
 
 async function findPayout(shop: string, idempotencyKey: string): Promise<RecordPayoutResult | null> {
   const [payout] = await sql.rows<{ id: string; lines: number | bigint | string }>(Prisma.sql`
-    SELECT p."id", (SELECT COUNT(*) FROM "PayoutLine" l WHERE l."payoutId" = p."id") AS "lines"
-    FROM "Payout" p WHERE p."shop" = ${shop} AND p."idempotencyKey" = ${idempotencyKey}`);
+    SELECT p.${Payout.id}, (SELECT COUNT(*) FROM ${PayoutLine} l WHERE l.${PayoutLine.payoutId} = p.${Payout.id}) AS "lines"
+    FROM ${Payout} p WHERE p.${Payout.shop} = ${shop} AND p.${Payout.idempotencyKey} = ${idempotencyKey}`);
   return payout ? { ok: true, payoutId: payout.id, duplicate: true, lines: Number(payout.lines) } : null;
 }
 
@@ -107,23 +114,22 @@ async function dueOf(
   shop: string,
   { creatorId, currency }: { creatorId: string; currency: string },
 ): Promise<Due | null> {
-  const records = Prisma.sql`"shop" = ${shop} AND "creatorId" = ${creatorId} AND "currency" = ${currency}`;
-  if (dialect === "postgresql")
-    // Held until commit, so neither a refund nor the approval sweep changes these rows between
-    // the sum below and the update that pays them.
-    await tx.rows(Prisma.sql`SELECT "id" FROM "Commission" WHERE ${records} FOR UPDATE`);
+  const records = Prisma.sql`${CommissionTable.shop} = ${shop} AND ${CommissionTable.creatorId} = ${creatorId} AND ${CommissionTable.currency} = ${currency}`;
+  // Held until commit, so neither a refund nor the approval sweep changes these rows between the
+  // sum below and the update that pays them.
+  await lockRows(tx, CommissionTable, records);
   const approved = await rowsOf<Pick<Commission, "id" | "amountMinor">>(
     tx,
     "Commission",
-    Prisma.sql`SELECT "id", "amountMinor" FROM "Commission" WHERE ${records} AND "status" = 'approved'`,
+    Prisma.sql`SELECT ${CommissionTable.id}, ${CommissionTable.amountMinor} FROM ${CommissionTable} WHERE ${records} AND ${CommissionTable.status} = 'approved'`,
   );
   const owed = await rowsOf<Pick<CommissionEntry, "id" | "amountMinor">>(
     tx,
     "CommissionEntry",
     Prisma.sql`
-      SELECT e."id", e."amountMinor" FROM "CommissionEntry" e
-      WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" IS NULL
-        AND e."commissionId" IN (SELECT "id" FROM "Commission" WHERE ${records})`,
+      SELECT e.${CommissionEntryTable.id}, e.${CommissionEntryTable.amountMinor} FROM ${CommissionEntryTable} e
+      WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} = 'clawback' AND e.${CommissionEntryTable.payoutId} IS NULL
+        AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionEntryTable.id} FROM ${CommissionTable} WHERE ${records})`,
   );
   const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
   if (approved.length === 0 || total <= 0n) return null;
@@ -161,24 +167,33 @@ async function payBalance(
   due: Due,
   now: Date,
 ): Promise<void> {
-  const idsIn = (ids: string[]) => Prisma.sql`"id" IN (${Prisma.join(ids)})`;
+  const idsIn = (ids: string[]) => Prisma.sql`${CommissionTable.id} IN (${Prisma.join(ids)})`;
   for (let at = 0; at < due.recordIds.length; at += IDS_PER_UPDATE) {
     const ids = idsIn(due.recordIds.slice(at, at + IDS_PER_UPDATE));
-    await updateWhere(tx, "Commission", Prisma.sql`"shop" = ${shop} AND ${ids} AND "status" = 'approved'`, {
-      status: "paid",
-      paidAt: now,
-      payoutId,
-    });
+    await updateWhere(
+      tx,
+      "Commission",
+      Prisma.sql`${CommissionTable.shop} = ${shop} AND ${ids} AND ${CommissionTable.status} = 'approved'`,
+      {
+        status: "paid",
+        paidAt: now,
+        payoutId,
+      },
+    );
   }
   for (let at = 0; at < due.clawbackIds.length; at += IDS_PER_UPDATE) {
     const ids = idsIn(due.clawbackIds.slice(at, at + IDS_PER_UPDATE));
-    await updateWhere(tx, "CommissionEntry", Prisma.sql`"shop" = ${shop} AND ${ids} AND "payoutId" IS NULL`, {
-      payoutId,
-    });
+    await updateWhere(
+      tx,
+      "CommissionEntry",
+      Prisma.sql`${CommissionEntryTable.shop} = ${shop} AND ${ids} AND ${CommissionEntryTable.payoutId} IS NULL`,
+      {
+        payoutId,
+      },
+    );
   }
   await insertRows(tx, "PayoutLine", [
     {
-      id: randomUUID(),
       payoutId,
       creatorId,
       currency,
@@ -216,7 +231,7 @@ export async function voidPayout(
   try {
     return await sql.transaction(async (tx) => {
       const [payout] = await tx.rows<{ voidedAt: unknown }>(
-        Prisma.sql`SELECT "voidedAt" FROM "Payout" WHERE "shop" = ${shop} AND "id" = ${payoutId}`,
+        Prisma.sql`SELECT ${Payout.voidedAt} FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.id} = ${payoutId}`,
       );
       if (!payout) throw new VoidRefused(t("payouts.voidNotFound"));
       // The conditional update is the guard against voiding twice: on PostgreSQL a second void
@@ -224,25 +239,24 @@ export async function voidPayout(
       const marked = await updateWhere(
         tx,
         "Payout",
-        Prisma.sql`"shop" = ${shop} AND "id" = ${payoutId} AND "voidedAt" IS NULL`,
+        Prisma.sql`${Payout.shop} = ${shop} AND ${Payout.id} = ${payoutId} AND ${Payout.voidedAt} IS NULL`,
         { voidedAt: now, voidedBy: by, voidReason: reason },
       );
       if (marked === 0) throw new VoidRefused(t("payouts.voidAlready"));
-      const ofPayout = Prisma.sql`"shop" = ${shop} AND "payoutId" = ${payoutId}`;
-      if (dialect === "postgresql")
-        // Held until commit: a refund on one of these records waits, then sees it approved.
-        await tx.rows(Prisma.sql`SELECT "id" FROM "Commission" WHERE ${ofPayout} FOR UPDATE`);
+      const ofPayout = Prisma.sql`${CommissionTable.shop} = ${shop} AND ${CommissionTable.payoutId} = ${payoutId}`;
+      // Held until commit: a refund on one of these records waits, then sees it approved.
+      await lockRows(tx, CommissionTable, ofPayout);
       const records = await tx.rows<{ id: string }>(
-        Prisma.sql`SELECT "id" FROM "Commission" WHERE ${ofPayout} AND "status" = 'paid'`,
+        Prisma.sql`SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${ofPayout} AND ${CommissionTable.status} = 'paid'`,
       );
       const recordIds = records.map((row) => row.id);
       const nettedLater =
         recordIds.length === 0
           ? []
           : await tx.rows<{ reference: string; paidOn: unknown }>(Prisma.sql`
-              SELECT DISTINCT p."reference", p."paidOn" FROM "CommissionEntry" e JOIN "Payout" p ON p."id" = e."payoutId"
-              WHERE e."shop" = ${shop} AND e."kind" = 'clawback' AND e."payoutId" <> ${payoutId}
-                AND e."commissionId" IN (${Prisma.join(recordIds)})`);
+              SELECT DISTINCT p.${Payout.reference}, p.${Payout.paidOn} FROM ${CommissionEntryTable} e JOIN ${Payout} p ON p.${Payout.id} = e.${CommissionEntryTable.payoutId}
+              WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} = 'clawback' AND e.${CommissionEntryTable.payoutId} <> ${payoutId}
+                AND e.${CommissionEntryTable.commissionId} IN (${Prisma.join(recordIds)})`);
       if (nettedLater.length > 0)
         throw new VoidRefused(
           t("payouts.voidNettedLater", {
@@ -252,37 +266,43 @@ export async function voidPayout(
           }),
         );
       const reopened = await tx.rows<{ id: string; commissionId: string }>(
-        Prisma.sql`SELECT "id", "commissionId" FROM "CommissionEntry" WHERE "shop" = ${shop} AND "kind" = 'clawback' AND "payoutId" = ${payoutId}`,
+        Prisma.sql`SELECT ${CommissionEntryTable.id}, ${CommissionEntryTable.commissionId} FROM ${CommissionEntryTable} WHERE ${CommissionEntryTable.shop} = ${shop} AND ${CommissionEntryTable.kind} = 'clawback' AND ${CommissionEntryTable.payoutId} = ${payoutId}`,
       );
       for (let at = 0; at < recordIds.length; at += IDS_PER_UPDATE) {
         const ids = Prisma.join(recordIds.slice(at, at + IDS_PER_UPDATE));
-        await updateWhere(tx, "Commission", Prisma.sql`"id" IN (${ids}) AND "status" = 'paid'`, {
-          status: "approved",
-          paidAt: null,
-          payoutId: null,
-        });
+        await updateWhere(
+          tx,
+          "Commission",
+          Prisma.sql`${CommissionTable.id} IN (${ids}) AND ${CommissionTable.status} = 'paid'`,
+          {
+            status: "approved",
+            paidAt: null,
+            payoutId: null,
+          },
+        );
         // Refunds after the payment that no payout netted: the record's amount already shows them.
         await updateWhere(
           tx,
           "CommissionEntry",
-          Prisma.sql`"commissionId" IN (${ids}) AND "kind" = 'clawback' AND "payoutId" IS NULL`,
+          Prisma.sql`${CommissionEntryTable.commissionId} IN (${ids}) AND ${CommissionEntryTable.kind} = 'clawback' AND ${CommissionEntryTable.payoutId} IS NULL`,
           { payoutId },
         );
       }
       for (let at = 0; at < reopened.length; at += IDS_PER_UPDATE) {
         const ids = Prisma.join(reopened.slice(at, at + IDS_PER_UPDATE).map((row) => row.id));
-        await updateWhere(tx, "CommissionEntry", Prisma.sql`"id" IN (${ids})`, { payoutId: null });
+        await updateWhere(tx, "CommissionEntry", Prisma.sql`${CommissionEntryTable.id} IN (${ids})`, {
+          payoutId: null,
+        });
       }
       const touched = [...new Set([...recordIds, ...reopened.map((row) => row.commissionId)])];
       for (let at = 0; at < touched.length; at += IDS_PER_UPDATE) {
         const batch = await tx.rows<{ id: string; currency: string }>(
-          Prisma.sql`SELECT "id", "currency" FROM "Commission" WHERE "id" IN (${Prisma.join(touched.slice(at, at + IDS_PER_UPDATE))})`,
+          Prisma.sql`SELECT ${CommissionTable.id}, ${CommissionTable.currency} FROM ${CommissionTable} WHERE ${CommissionTable.id} IN (${Prisma.join(touched.slice(at, at + IDS_PER_UPDATE))})`,
         );
         await insertRows(
           tx,
           "CommissionEntry",
           batch.map(({ id: commissionId, currency }) => ({
-            id: randomUUID(),
             shop,
             commissionId,
             kind: "payout_void",

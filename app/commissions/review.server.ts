@@ -1,12 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type Commission } from "@prisma/client";
 import type { Contest } from "../attribution/witnesses";
-import { dialect } from "../database/db.server";
+import { rowLock } from "../database/dialect-sql.server";
 import { insertRows, modelRows, type Sql, sql, updateRow } from "../database/sql.server";
 import { rateForCreator } from "../settings/creator-rates";
 import { SHOPIFY_ID } from "../units/shopify-ids";
 import { getServerSettings } from "../settings/shop-settings.server";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import { ClickRecord, Commission as CommissionTable, Verification } from "../database/tables";
 
 // The merchant's decision on a contested order (docs/attribution.md): its record waits in status
 // review, credited for now to the first click reported, until the merchant credits one of the
@@ -50,11 +50,10 @@ export async function decideContest(
   now: Date = new Date(),
 ): Promise<ContestResult> {
   const which = SHOPIFY_ID.test(idOrOrderId)
-    ? Prisma.sql`"orderId" = ${idOrOrderId}`
-    : Prisma.sql`"id" = ${idOrOrderId}`;
+    ? Prisma.sql`${Verification.orderId} = ${idOrOrderId}`
+    : Prisma.sql`${Verification.id} = ${idOrOrderId}`;
   const settings = await getServerSettings(shop);
   return sql.transaction(async (tx) => {
-    const lock = dialect === "postgresql" ? Prisma.sql`FOR UPDATE` : Prisma.empty;
     const [order] = await tx.rows<{
       id: string;
       contest: string | null;
@@ -62,15 +61,17 @@ export async function decideContest(
       creatorId: string | null;
       expectedTag: string | null;
     }>(Prisma.sql`
-      SELECT "id", "contest", "clickId", "creatorId", "expectedTag" FROM "Verification"
-      WHERE "shop" = ${shop} AND ${which} ${lock}`);
+      SELECT ${Verification.columns("id", "contest", "clickId", "creatorId", "expectedTag")} FROM ${Verification}
+      WHERE ${Verification.shop} = ${shop} AND ${which} ${rowLock()}`);
     if (!order) return { ok: false, error: "not-found" } as const;
     const contest = readContest(order.contest);
     if (!contest) return { ok: false, error: "not-contested" } as const;
     if (contest.decision) return { ok: false, error: "decided" } as const;
     const record = modelRows<Commission>(
       "Commission",
-      await tx.rows(Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${order.id} ${lock}`),
+      await tx.rows(
+        Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${order.id} ${rowLock()}`,
+      ),
     )[0];
     if (!record) return { ok: false, error: "not-found" } as const;
 
@@ -127,7 +128,6 @@ export async function decideContest(
     const delta = data.amountMinor! - record.amountMinor;
     await insertRows(tx, "CommissionEntry", [
       {
-        id: randomUUID(),
         shop,
         commissionId: record.id,
         kind: "review",
@@ -160,8 +160,8 @@ async function knownCreator(
   if (order.clickId === clickId && order.creatorId && order.expectedTag !== null)
     return { creatorId: order.creatorId, expectedTag: order.expectedTag };
   const [record] = await tx.rows<{ creatorId: string | null; expectedTag: string | null }>(Prisma.sql`
-    SELECT "creatorId", "expectedTag" FROM "ClickRecord"
-    WHERE "shop" = ${shop} AND "clickId" = ${clickId} AND "state" = 'known' LIMIT 1`);
+    SELECT ${ClickRecord.creatorId}, ${ClickRecord.expectedTag} FROM ${ClickRecord}
+    WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} = ${clickId} AND ${ClickRecord.state} = 'known' LIMIT 1`);
   return record?.creatorId && record.expectedTag !== null
     ? { creatorId: record.creatorId, expectedTag: record.expectedTag }
     : null;

@@ -28,6 +28,14 @@ import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
 import { parseStoredFacts, verificationWhere } from "../verification/order-facts";
+import {
+  ClickRecord,
+  Commission as CommissionTable,
+  CommissionEntry as CommissionEntryTable,
+  OrderEvent as OrderEventTable,
+  Verification as VerificationTable,
+  VerificationAttempt as VerificationAttemptTable,
+} from "../database/tables";
 
 // One order's story for the order page: what arrived, each attempt, the service's verdict,
 // the tag written, the commission. Looked up by our verification id or by Shopify's order id,
@@ -148,7 +156,7 @@ export async function getOrderDetail(
   const [row] = await rowsOf<Verification>(
     sql,
     "Verification",
-    Prisma.sql`SELECT * FROM "Verification" WHERE ${whereVerification(shop, idOrOrderId)} LIMIT 1`,
+    Prisma.sql`SELECT * FROM ${VerificationTable} WHERE ${whereVerification(shop, idOrOrderId)} LIMIT 1`,
   );
   if (!row) return null;
   const facts = parseStoredFacts(row.orderFacts);
@@ -159,20 +167,24 @@ export async function getOrderDetail(
     rowsOf<VerificationAttempt>(
       sql,
       "VerificationAttempt",
-      Prisma.sql`SELECT * FROM "VerificationAttempt" WHERE "verificationId" = ${row.id} ORDER BY "number", "startedAt"`,
+      Prisma.sql`SELECT * FROM ${VerificationAttemptTable} WHERE ${VerificationAttemptTable.verificationId} = ${row.id} ORDER BY ${VerificationAttemptTable.number}, ${VerificationAttemptTable.startedAt}`,
     ),
-    rowsOf<Commission>(sql, "Commission", Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${row.id}`),
+    rowsOf<Commission>(
+      sql,
+      "Commission",
+      Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${row.id}`,
+    ),
     rowsOf<CommissionEntry>(
       sql,
       "CommissionEntry",
-      Prisma.sql`SELECT e.* FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
-                 WHERE c."verificationId" = ${row.id} ORDER BY e."createdAt", e."amountMinor" DESC`,
+      Prisma.sql`SELECT e.* FROM ${CommissionEntryTable} e JOIN ${CommissionTable} c ON c.${CommissionTable.id} = e.${CommissionEntryTable.commissionId}
+                 WHERE c.${CommissionTable.verificationId} = ${row.id} ORDER BY e.${CommissionEntryTable.createdAt}, e.${CommissionEntryTable.amountMinor} DESC`,
     ),
     rowsOf<OrderEvent>(
       sql,
       "OrderEvent",
-      Prisma.sql`SELECT * FROM "OrderEvent" WHERE "shop" = ${shop} AND "orderId" = ${row.orderId}
-                 ORDER BY "receivedAt", "id" LIMIT 100`,
+      Prisma.sql`SELECT * FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${row.orderId}
+                 ORDER BY ${OrderEventTable.receivedAt}, ${OrderEventTable.id} LIMIT 100`,
     ),
   ]);
   const money = (amount: string, currency: string) => formatCurrency(amount, currency, format.locale);
@@ -294,8 +306,8 @@ async function contestOf(shop: string, row: Verification, record: Commission | n
     clickIds.length === 0
       ? []
       : await sql.rows<{ clickId: string; creatorId: string | null }>(Prisma.sql`
-          SELECT "clickId", "creatorId" FROM "ClickRecord"
-          WHERE "shop" = ${shop} AND "state" = 'known' AND "clickId" IN (${Prisma.join(clickIds)})`);
+          SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId} FROM ${ClickRecord}
+          WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.state} = 'known' AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)})`);
   const creatorNow = (clickId: string) =>
     (row.clickId === clickId ? row.creatorId : null) ?? known.find((k) => k.clickId === clickId)?.creatorId ?? null;
   return {
@@ -321,8 +333,8 @@ function clickTime(clickId: string | null, capturedAt: Date | null, touches: { c
 function whereVerification(shop: string, idOrOrderId: string): Prisma.Sql {
   const where = verificationWhere(shop, idOrOrderId);
   return "orderId" in where
-    ? Prisma.sql`"shop" = ${where.shop} AND "orderId" = ${where.orderId}`
-    : Prisma.sql`"shop" = ${where.shop} AND "id" = ${where.id}`;
+    ? Prisma.sql`${VerificationTable.shop} = ${where.shop} AND ${VerificationTable.orderId} = ${where.orderId}`
+    : Prisma.sql`${VerificationTable.shop} = ${where.shop} AND ${VerificationTable.id} = ${where.id}`;
 }
 
 function readWitnesses(json: string | null): WitnessSummary | null {

@@ -2,6 +2,7 @@ import { Prisma } from "@prisma/client";
 import { Gauge, type Registry } from "prom-client";
 import { sqlTime } from "../database/db.server";
 import { readDate, sql } from "../database/sql.server";
+import { Job } from "../database/tables";
 
 // How the queue stands, read from the Job table when Prometheus scrapes: how many jobs are due
 // and not yet running (the backlog), waiting for a later time, running and parked, and how long
@@ -24,13 +25,13 @@ interface Snapshot {
 async function readQueue(now: Date): Promise<Snapshot> {
   const at = sqlTime(now);
   const rows = await sql.rows<{ kind: string; state: string; jobs: unknown; oldestDue: unknown }>(Prisma.sql`
-    SELECT "kind",
-           CASE WHEN "state" = 'queued' AND "runAt" <= ${at} THEN 'due'
-                WHEN "state" = 'queued' THEN 'waiting'
-                ELSE "state" END AS "state",
+    SELECT ${Job.kind},
+           CASE WHEN ${Job.state} = 'queued' AND ${Job.runAt} <= ${at} THEN 'due'
+                WHEN ${Job.state} = 'queued' THEN 'waiting'
+                ELSE ${Job.state} END AS "state",
            COUNT(*) AS "jobs",
-           MIN(CASE WHEN "state" = 'queued' AND "runAt" <= ${at} THEN "runAt" END) AS "oldestDue"
-    FROM "Job" WHERE "state" IN ('queued', 'running', 'parked')
+           MIN(CASE WHEN ${Job.state} = 'queued' AND ${Job.runAt} <= ${at} THEN ${Job.runAt} END) AS "oldestDue"
+    FROM ${Job} WHERE ${Job.state} IN ('queued', 'running', 'parked')
     GROUP BY 1, 2`);
   const oldestDue = new Map<string, Date>();
   for (const row of rows) if (row.oldestDue != null) oldestDue.set(row.kind, readDate(row.oldestDue));

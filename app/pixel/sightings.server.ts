@@ -2,6 +2,7 @@ import { Prisma, type PixelSighting } from "@prisma/client";
 import type { LandingTouchFact, PixelWitness } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { readDate, rowsOf, sql, type Sql } from "../database/sql.server";
+import { ClickRecord, PixelSighting as PixelSightingTable, ShopSettings } from "../database/tables";
 
 // Reading the pixel's reports back: what it saw of an order (its checkout, and the landings of
 // the same visitor before it), and their retention and redaction.
@@ -28,16 +29,18 @@ export async function pixelWitness(
   windowDays: number,
 ): Promise<{ bound: PixelWitness | null; unbound: string[] }> {
   const byToken =
-    order.checkoutToken === null ? Prisma.empty : Prisma.sql` OR "checkoutToken" = ${order.checkoutToken}`;
+    order.checkoutToken === null
+      ? Prisma.empty
+      : Prisma.sql` OR ${PixelSightingTable.checkoutToken} = ${order.checkoutToken}`;
   const checkouts = await sql.rows<{
     clientId: string;
     clickId: string | null;
     tag: string | null;
     checkoutToken: string | null;
   }>(Prisma.sql`
-    SELECT "clientId", "clickId", "tag", "checkoutToken" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "kind" = 'checkout' AND ("orderId" = ${order.id}${byToken})
-    ORDER BY "seenAt" ASC LIMIT ${MAX_CLIENTS * 2}`);
+    SELECT ${PixelSightingTable.columns("clientId", "clickId", "tag", "checkoutToken")} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.kind} = 'checkout' AND (${PixelSightingTable.orderId} = ${order.id}${byToken})
+    ORDER BY ${PixelSightingTable.seenAt} ASC LIMIT ${MAX_CLIENTS * 2}`);
   const isBound = (c: (typeof checkouts)[number]) =>
     order.checkoutToken !== null && c.checkoutToken === order.checkoutToken;
   const bound = checkouts.filter(isBound).slice(0, MAX_CLIENTS);
@@ -60,10 +63,10 @@ export async function pixelWitness(
 /** The visitors' landings inside the window, oldest first; a tag that came alone belongs to the click before it. */
 async function landingsOf(shop: string, clientIds: string[], window: { from: Date; to: Date }) {
   const landings = await sql.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
-    SELECT "clickId", "tag", "seenAt" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)}) AND "kind" = 'landing'
-      AND "seenAt" >= ${sqlTime(window.from)} AND "seenAt" <= ${sqlTime(window.to)}
-    ORDER BY "seenAt" DESC LIMIT ${MAX_LANDINGS}`);
+    SELECT ${PixelSightingTable.columns("clickId", "tag", "seenAt")} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)}) AND ${PixelSightingTable.kind} = 'landing'
+      AND ${PixelSightingTable.seenAt} >= ${sqlTime(window.from)} AND ${PixelSightingTable.seenAt} <= ${sqlTime(window.to)}
+    ORDER BY ${PixelSightingTable.seenAt} DESC LIMIT ${MAX_LANDINGS}`);
   const seen: LandingTouchFact[] = [];
   let current: string | null = null;
   for (const landing of landings.reverse()) {
@@ -83,7 +86,7 @@ function distinct(values: string[]): string[] {
  */
 export async function pixelSawClick(shop: string, clickId: string): Promise<boolean> {
   const [row] = await sql.rows(
-    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "clickId" = ${clickId} AND "kind" = 'landing' LIMIT 1`,
+    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clickId} = ${clickId} AND ${PixelSightingTable.kind} = 'landing' LIMIT 1`,
   );
   return row !== undefined;
 }
@@ -91,7 +94,7 @@ export async function pixelSawClick(shop: string, clickId: string): Promise<bool
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */
 export async function pixelReportedSince(shop: string, since: Date): Promise<boolean> {
   const [row] = await sql.rows(
-    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "seenAt" >= ${sqlTime(since)} LIMIT 1`,
+    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.seenAt} >= ${sqlTime(since)} LIMIT 1`,
   );
   return row !== undefined;
 }
@@ -99,18 +102,20 @@ export async function pixelReportedSince(shop: string, since: Date): Promise<boo
 /** Deletes sightings older than each shop's attribution window, and all of shops without settings. */
 export async function purgePixelSightings(now: Date): Promise<number> {
   const shops = await sql.rows<{ shop: string; attributionWindowDays: unknown }>(
-    Prisma.sql`SELECT "shop", "attributionWindowDays" FROM "ShopSettings"`,
+    Prisma.sql`SELECT ${ShopSettings.shop}, ${ShopSettings.attributionWindowDays} FROM ${ShopSettings}`,
   );
   let deleted = 0;
   for (const { shop, attributionWindowDays } of shops) {
     const before = sqlTime(new Date(now.getTime() - Number(attributionWindowDays) * DAY_MS));
     deleted += await sql.execute(
-      Prisma.sql`DELETE FROM "PixelSighting" WHERE "shop" = ${shop} AND "seenAt" < ${before}`,
+      Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.seenAt} < ${before}`,
     );
   }
   return (
     deleted +
-    (await sql.execute(Prisma.sql`DELETE FROM "PixelSighting" WHERE "shop" NOT IN (SELECT "shop" FROM "ShopSettings")`))
+    (await sql.execute(
+      Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} NOT IN (SELECT ${ShopSettings.shop} FROM ${ShopSettings})`,
+    ))
   );
 }
 
@@ -118,8 +123,8 @@ export async function purgePixelSightings(now: Date): Promise<number> {
 async function clientsOfOrders(tx: Sql, shop: string, orderIds: string[]): Promise<string[]> {
   if (orderIds.length === 0) return [];
   const rows = await tx.rows<{ clientId: string }>(Prisma.sql`
-    SELECT DISTINCT "clientId" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join(orderIds)})`);
+    SELECT DISTINCT ${PixelSightingTable.clientId} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.orderId} IN (${Prisma.join(orderIds)})`);
   return rows.map((row) => row.clientId);
 }
 
@@ -131,9 +136,9 @@ export async function sightingsOfOrders(tx: Sql, shop: string, orderIds: string[
     tx,
     "PixelSighting",
     Prisma.sql`
-      SELECT "kind", "clientId", "clickId", "tag", "orderId", "seenAt" FROM "PixelSighting"
-      WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)})
-      ORDER BY "seenAt" ASC`,
+      SELECT ${PixelSightingTable.columns("kind", "clientId", "clickId", "tag", "orderId", "seenAt")} FROM ${PixelSightingTable}
+      WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)})
+      ORDER BY ${PixelSightingTable.seenAt} ASC`,
   );
 }
 
@@ -144,14 +149,14 @@ export async function sightingsOfOrders(tx: Sql, shop: string, orderIds: string[
 export async function redactPixelSightings(tx: Sql, shop: string, orderIds: string[]): Promise<void> {
   const clientIds = await clientsOfOrders(tx, shop, orderIds);
   if (clientIds.length === 0) return;
-  const ofClients = Prisma.sql`"shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)})`;
+  const ofClients = Prisma.sql`${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)})`;
   const clicks = await tx.rows<{ clickId: string }>(
-    Prisma.sql`SELECT DISTINCT "clickId" FROM "PixelSighting" WHERE ${ofClients} AND "clickId" IS NOT NULL`,
+    Prisma.sql`SELECT DISTINCT ${PixelSightingTable.clickId} FROM ${PixelSightingTable} WHERE ${ofClients} AND ${PixelSightingTable.clickId} IS NOT NULL`,
   );
-  await tx.execute(Prisma.sql`DELETE FROM "PixelSighting" WHERE ${ofClients}`);
+  await tx.execute(Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${ofClients}`);
   const clickIds = clicks.map((c) => c.clickId);
   if (clickIds.length > 0)
     await tx.execute(
-      Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+      Prisma.sql`DELETE FROM ${ClickRecord} WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)})`,
     );
 }

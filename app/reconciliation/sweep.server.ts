@@ -26,6 +26,7 @@ import {
   type OrderNode,
   type RefundNode,
 } from "./shopify-readings";
+import { ShopReconciliation } from "../database/tables";
 
 // The job "reconcile-shop": lists the orders of a shop changed since its watermark, through the
 // Admin API, and records each order, refund and cancellation no webhook brought exactly as its
@@ -319,18 +320,18 @@ async function noteProgress(
   found: Found,
   { through, done }: { through: Date | null; done: boolean },
 ): Promise<void> {
-  await updateWhere(tx, "ShopReconciliation", Prisma.sql`"shop" = ${shop}`, {
+  await updateWhere(tx, "ShopReconciliation", Prisma.sql`${ShopReconciliation.shop} = ${shop}`, {
     ...(through && { watermark: through }),
     ...(done && { sweptAt: now, lastError: null }),
-    foundOrders: Prisma.sql`"foundOrders" + ${found.orders}`,
-    foundRefunds: Prisma.sql`"foundRefunds" + ${found.refunds}`,
-    foundCancellations: Prisma.sql`"foundCancellations" + ${found.cancellations}`,
+    foundOrders: Prisma.sql`${ShopReconciliation.foundOrders} + ${found.orders}`,
+    foundRefunds: Prisma.sql`${ShopReconciliation.foundRefunds} + ${found.refunds}`,
+    foundCancellations: Prisma.sql`${ShopReconciliation.foundCancellations} + ${found.cancellations}`,
     updatedAt: now,
   });
 }
 
 function noteFailure(tx: Sql, shop: string, now: Date, message: string): Promise<number> {
-  return updateWhere(tx, "ShopReconciliation", Prisma.sql`"shop" = ${shop}`, {
+  return updateWhere(tx, "ShopReconciliation", Prisma.sql`${ShopReconciliation.shop} = ${shop}`, {
     failedAt: now,
     lastError: message.slice(0, 500),
     updatedAt: now,

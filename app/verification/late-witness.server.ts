@@ -4,6 +4,7 @@ import { rowsOf, sql, updateWhere } from "../database/sql.server";
 import { bringForward, requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { parseStoredFacts } from "./order-facts";
+import { Verification as VerificationTable } from "../database/tables";
 
 // Shopify publishes the pixel's checkout_completed on the thank-you page, about when it sends
 // orders/create: the order may have been judged before the pixel's report arrived. No late
@@ -29,8 +30,8 @@ export async function reconsiderForLateCheckout(
     sql,
     "Verification",
     Prisma.sql`
-      SELECT "id", "outcome", "captureSource", "completedAt", "witnesses", "orderFacts" FROM "Verification"
-      WHERE "shop" = ${shop} AND "orderId" = ${report.orderId} LIMIT 1`,
+      SELECT ${VerificationTable.columns("id", "outcome", "captureSource", "completedAt", "witnesses", "orderFacts")} FROM ${VerificationTable}
+      WHERE ${VerificationTable.shop} = ${shop} AND ${VerificationTable.orderId} = ${report.orderId} LIMIT 1`,
   );
   // Bound by Shopify's data, or nothing: the order's own checkout token must be the report's.
   if (!row || parseStoredFacts(row.orderFacts)?.checkoutToken !== report.checkoutToken) return false;
@@ -46,7 +47,7 @@ export async function reconsiderForLateCheckout(
       const cleared = await updateWhere(
         tx,
         "Verification",
-        Prisma.sql`"id" = ${row.id} AND "outcome" = 'unattributed' AND "captureSource" IS NULL`,
+        Prisma.sql`${VerificationTable.id} = ${row.id} AND ${VerificationTable.outcome} = 'unattributed' AND ${VerificationTable.captureSource} IS NULL`,
         { outcome: null, reason: null, completedAt: null, updatedAt: now },
       );
       // Another report reopened it first: roll the requeue back with this transaction.

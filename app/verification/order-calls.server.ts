@@ -20,6 +20,7 @@ import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
 import type { Answered, Call, Calls } from "./order-steps";
 import { evidenceOf } from "./tagging";
+import { ClickRecord } from "../database/tables";
 
 // Every call the steps of an order's verification ask for, made here and nowhere else: the
 // database reads, the Click Verification Service, Shopify's Admin API and the shop's API bucket.
@@ -126,7 +127,7 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
 async function creatorsOf(shop: string, clickIds: string[]): Promise<Map<string, string | null>> {
   if (clickIds.length === 0) return new Map();
   const rows = await sql.rows<{ clickId: string; creatorId: string | null }>(Prisma.sql`
-    SELECT "clickId", "creatorId" FROM "ClickRecord"
-    WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)}) AND "state" = 'known'`);
+    SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId} FROM ${ClickRecord}
+    WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)}) AND ${ClickRecord.state} = 'known'`);
   return new Map(rows.map((r) => [r.clickId, r.creatorId]));
 }

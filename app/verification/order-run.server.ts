@@ -8,6 +8,7 @@ import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
 import { insertRows, updateRow, updateWhere, type Sql } from "../database/sql.server";
 import { merged, type Change, type Stop } from "./order-steps";
+import { VerificationAttempt } from "../database/tables";
 
 // The one place an order's verification writes (decision 037): what the steps decided, as data
 // (order-steps.ts), applied in fenced transactions, so only the job's lease holder writes. Three
@@ -95,7 +96,7 @@ export class OrderRun {
           },
         ]);
       else
-        await updateWhere(tx, "VerificationAttempt", Prisma.sql`"id" = ${write.end.id}`, {
+        await updateWhere(tx, "VerificationAttempt", Prisma.sql`${VerificationAttempt.id} = ${write.end.id}`, {
           result: write.end.result,
           error: write.end.error,
           finishedAt: now,
