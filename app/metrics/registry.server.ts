@@ -54,6 +54,23 @@ export function observeIntake(topic: string, seconds: number): void {
   intakeChild(topic).observe(seconds);
 }
 
+/** Reads the bytes of webhook bodies held now (app/webhooks sets it when it makes its budget). */
+let readBodyBytesHeld: () => number = () => 0;
+
+new Gauge({
+  name: "tagguard_webhook_body_bytes_held",
+  help: "Bytes of webhook bodies being read whose signature is not yet checked, against WEBHOOK_BODY_BYTES_IN_FLIGHT: near it, someone is stalling bodies and deliveries are refused 429",
+  registers,
+  collect() {
+    this.set(readBodyBytesHeld());
+  },
+});
+
+/** Where the gauge of webhook body bytes held reads its figure: the process's body budget. */
+export function measureWebhookBodyBytesHeld(read: () => number): void {
+  readBodyBytesHeld = read;
+}
+
 // Jobs ---------------------------------------------------------------------------------------
 
 /** How a job's run ended, as the queue recorded it (app/queue/job-states.ts). */

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import { storableText } from "../database/storable";
+import { measureWebhookBodyBytesHeld } from "../metrics/registry.server";
 import { env } from "../platform/env.server";
 import { peerSource } from "../platform/network-source";
 import { BodyBudget, BodyBudgetExhausted, SOURCE_SHARE, type BodyHold } from "./body-budget";
@@ -85,7 +86,10 @@ let bodyBudget: BodyBudget | undefined;
  * hold a quarter of it, or one body at the cap if that is more.
  */
 export function webhookBodyBudget(): BodyBudget {
-  bodyBudget ??= newWebhookBodyBudget();
+  if (!bodyBudget) {
+    bodyBudget = newWebhookBodyBudget();
+    measureWebhookBodyBytesHeld(() => bodyBudget?.held ?? 0);
+  }
   return bodyBudget;
 }
 

@@ -4,6 +4,8 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import { freePort } from "../../sandbox/listen";
+import { parseMetrics, total } from "../../sandbox/prometheus";
 import { webhookHeaders } from "../../sandbox/shopify";
 import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { API_VERSION, deliver } from "../support/deliver";
@@ -20,8 +22,10 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 let app: AppProcess;
+let metricsPort: number;
 
 beforeAll(async () => {
+  metricsPort = await freePort();
   if (!existsSync(path.join(ROOT, "build/server/index.js")))
     throw new Error("no app build: run `npx remix vite:build` (global setup does)");
   app = await startApp(
@@ -33,11 +37,18 @@ beforeAll(async () => {
       WORKER_ENABLED: "false",
       LOG_LEVEL: "info",
       NODE_OPTIONS: "",
+      METRICS_PORT: String(metricsPort),
     },
     () => {},
   );
 });
 afterAll(() => app?.stop());
+
+/** Webhook body bytes the server holds now, unsigned, as its metrics port reports them. */
+async function bodyBytesHeld(): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return total(parseMetrics(text), "tagguard_webhook_body_bytes_held");
+}
 
 interface Answer {
   status: number;
@@ -175,49 +186,44 @@ describe("a peer stalling bodies on a Remix webhook route", () => {
           status: 429,
           connection: "close",
         });
-        // Once the other two have sent their 4 MB, the address's share is full: a byte more from
-        // it is refused (until then a probe is read, and refused for its signature).
-        await expect
-          .poll(
-            async () => {
-              const probe = rawRequest(
-                webhookHead("/webhooks/customers/data_request", "customers/data_request", 1),
-                "x",
-                attacker,
-              );
-              try {
-                return (await probe.answered).status;
-              } finally {
-                probe.destroy();
-              }
-            },
-            { interval: 20, timeout: 4_000 },
-          )
-          .toBe(429);
+        // Once the other two have sent their 4 MB, the address's share (8 MB) is full. Watched on
+        // the metrics port, not by probing from the address: a probe's byte, held while a staller's
+        // last chunk arrives, would take that staller's place.
+        await expect.poll(bodyBytesHeld, { interval: 20, timeout: 4_000 }).toBe(8 * MB);
+        const probe = rawRequest(
+          webhookHead("/webhooks/customers/data_request", "customers/data_request", 1),
+          "x",
+          attacker,
+        );
+        try {
+          expect(await probe.answered).toMatchObject({ status: 429, connection: "close" });
+        } finally {
+          probe.destroy();
+        }
         const signed = (path: string, topic: string, body: unknown) =>
           deliver(app.url, path, { topic, shop, body, secret: SECRET });
-        const answers = [
-          await signed("/webhooks/shop/redact", "shop/redact", { shop_id: 9, shop_domain: shop }),
-          await signed("/webhooks/app/uninstalled", "app/uninstalled", {
+        const answers = await Promise.all([
+          signed("/webhooks/shop/redact", "shop/redact", { shop_id: 9, shop_domain: shop }),
+          signed("/webhooks/app/uninstalled", "app/uninstalled", {
             id: 9,
             name: shop,
             domain: shop,
             myshopify_domain: shop,
           }),
-          await signed("/webhooks/customers/data_request", "customers/data_request", {
+          signed("/webhooks/customers/data_request", "customers/data_request", {
             shop_id: 9,
             shop_domain: shop,
             orders_requested: [],
             customer: { id: 47 },
             data_request: { id: round },
           }),
-          await signed("/webhooks/customers/redact", "customers/redact", {
+          signed("/webhooks/customers/redact", "customers/redact", {
             shop_id: 9,
             shop_domain: shop,
             customer: { id: 47 },
             orders_to_redact: [],
           }),
-        ];
+        ]);
         expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
         // Not because the staller was let go: two of its bodies are still being read.
         expect(stallers.filter((each) => !each.isAnswered())).toHaveLength(2);
