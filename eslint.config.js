@@ -53,5 +53,11 @@ export default tseslint.config(
     // class (to refuse such input) are deliberate there.
     rules: { eqeqeq: "off", "no-control-regex": "off" },
   },
+  {
+    // Browser extensions kept as test fixtures (the arena loads them into Chromium): their
+    // content scripts see the page, their service workers the extension APIs.
+    files: ["tests/fixtures/*-extension/**/*.js"],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker, ...globals.webextensions } },
+  },
   prettier,
 );

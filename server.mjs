@@ -7,7 +7,7 @@
 // Development differs only in where the app comes from: Vite compiles it from app/ on demand
 // (and reloads it on change) instead of reading the build.
 import fs from "node:fs";
-import { createServer } from "node:http";
+import { createServer, STATUS_CODES } from "node:http";
 import path from "node:path";
 import url from "node:url";
 import { isMainThread, workerData } from "node:worker_threads";
@@ -45,10 +45,16 @@ const dev = args.includes("--dev");
 process.env.NODE_ENV = process.env.NODE_ENV ?? (dev ? "development" : "production");
 
 const app = dev ? await appFromSource() : await appFromBuild(args[0] ?? "build/server/index.js");
-installGlobals({ nativeFetch: (await app.build()).future.v3_singleFetch });
+const { entry, future } = await app.build();
+installGlobals({ nativeFetch: future.v3_singleFetch });
 if (isMainThread) {
-  (await app.build()).entry.module.startWorkerThread(new URL(import.meta.url), args);
+  // The instance: its database's migrations checked (it exits when they are behind the build),
+  // the database monitored, the metrics endpoint, the worker's thread; then it serves.
+  await entry.module.startInstance({ script: new URL(import.meta.url), serverArgs: args });
   await serve(app);
+} else {
+  // The worker's thread (decision 019): the worker, and nothing served.
+  entry.module.startBackgroundWork();
 }
 
 /** The production build, read once. */
@@ -85,6 +91,68 @@ async function appFromSource() {
   };
 }
 
+/**
+ * Why a request target is refused (400), or null for one every later layer reads as a path (the
+ * lanes' table, Express, Remix, which builds a URL from Host and the target and throws on any
+ * other form, a 500 with Express's error page). Only origin-form is served: "/", a path and a query.
+ * - Absolute-form ("GET http://host/path"), even naming this server: RFC 9112 asks an origin
+ *   server to accept it, but only proxies are sent it. Shopify, browsers and a host's load
+ *   balancer send origin-form, and taking the authority from the target over Host would let the
+ *   client name the host the app believes it is. Refused, whatever the host.
+ * - Asterisk-form ("OPTIONS *"): a question about the server as a whole, which this app does not answer.
+ * - A path that is not valid percent-encoding ("/%zz", "/%ff"): Express cannot decode it, and
+ *   answers 400 with its error page and stack. Node's parser has already refused spaces,
+ *   control characters and a missing target (answerClientError).
+ */
+function targetRefusal(target) {
+  if (target === "*") return "the asterisk-form request target (*) is not served: ask about a path";
+  if (!target.startsWith("/")) return "only a path is served as the request target (origin-form), not a URL";
+  try {
+    decodeURIComponent(pathOf(target));
+  } catch {
+    return "the request target's path is not valid percent-encoding";
+  }
+  return null;
+}
+
+/** A 400 with its reason in words, ending the connection: a client that sends such targets gets no next request. */
+function refuseTarget(response, reason) {
+  const body = `${reason}\n`;
+  response
+    .writeHead(400, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    })
+    .end(body);
+}
+
+/** What Node answers, with its status line alone, to what its parser refuses; every other error a bare 400. */
+const CLIENT_ERROR_STATUS = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * What Node's parser refuses before there is a request (a target with spaces or control
+ * characters, none at all, a line that is no request line) gets the answer Node gives it, with a
+ * 400's reason in words; so do Node's other refusals (a request too slow: 408), unchanged. As
+ * Node does, nothing is written once an answer on the socket has begun (`answers`: the socket's
+ * answers not yet done), and the connection ends.
+ */
+function answerClientError(error, socket, answers) {
+  const begun = [...(answers.get(socket) ?? [])].some((response) => response.headersSent);
+  if (socket.writable && !begun) {
+    const status = CLIENT_ERROR_STATUS[error.code] ?? 400;
+    const reason =
+      status !== 400 ? "" : error.code === "HPE_INVALID_URL" ? "malformed request target\n" : "malformed request\n";
+    const length = reason ? `content-type: text/plain; charset=utf-8\r\ncontent-length: ${reason.length}\r\n` : "";
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${length}\r\n${reason}`);
+  }
+  socket.destroy(error);
+}
+
 /** The app's pages, which take form posts: the embedded admin, login and the OAuth paths. */
 const PAGES = /^\/(?:$|app(?:[/.?]|$)|auth(?:[/?]|$))/;
 
@@ -117,24 +185,67 @@ async function serve(app) {
   if (at) handler.use(at, assets);
   else handler.use(assets);
   handler.use(express.static("public", { maxAge: "1h" }));
-  // The access log: method, path, status, length and time, never the query. The query carries
-  // what must not be written down: Shopify's session token (id_token) on every embedded page
-  // load, the app proxy's signature and logged_in_customer_id, OAuth's hmac and code.
-  morgan.token("path", (request) => pathOf(request.originalUrl ?? request.url));
-  handler.use(morgan(":method :path :status :res[content-length] - :response-time ms"));
+  // The access log: one JSON line per request (app/platform/access-log.server.ts) with its method,
+  // path, status, length and time, never the query. The query carries what must not be written
+  // down: Shopify's session token (id_token) on every embedded page load, the app proxy's
+  // signature and logged_in_customer_id, OAuth's hmac and code. Morgan times the answer; the
+  // app's logger writes the line (a format that returns nothing writes nothing of its own).
+  const { logRequest } = entry.module;
+  handler.use(
+    morgan((tokens, request, response) => {
+      const length = Number(tokens.res(request, response, "content-length"));
+      logRequest({
+        method: request.method,
+        path: pathOf(request.originalUrl ?? request.url),
+        status: response.statusCode,
+        bytes: Number.isFinite(length) ? length : undefined,
+        ms: Number(tokens["response-time"](request, response) ?? 0),
+      });
+      return null;
+    }),
+  );
   handler.use(refuseCrossOriginForms);
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();
-  handler.all("*", createRequestHandler({ build: built ?? app.build, mode: process.env.NODE_ENV }));
+  handler.all(
+    "*",
+    createRequestHandler({
+      build: built ?? app.build,
+      mode: process.env.NODE_ENV,
+      // The connection's peer, which Remix's Request does not carry: the webhook routes count
+      // body bytes against it, as the lanes do (app/platform/network-source.ts, peerSource).
+      getLoadContext: (request) => ({ peerAddress: request.socket.remoteAddress }),
+    }),
+  );
 
-  /** A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but POST; Remix the rest. */
+  /**
+   * A webhook path's lane (app/verification/intake-lanes.server.ts) answers it, refusing all but
+   * POST, and counts its answer; Remix the rest, and the answers of the webhook routes it serves
+   * are counted once written (app/webhooks/remix-answers.server.ts).
+   */
   const route = (build, request, response) => {
-    const lane = build.entry.module.intakeLanes[pathOf(request.url)];
-    if (lane) void lane(request, response);
-    else handler(request, response);
+    const path = pathOf(request.url);
+    const lane = build.entry.module.intakeLanes[path];
+    if (lane) return void lane(request, response);
+    if (path.startsWith("/webhooks/"))
+      response.once("finish", () => build.entry.module.countWebhookAnswer(path, response.statusCode));
+    handler(request, response);
   };
+  /** Set once a stop signal arrives: every answer from then on closes its connection. */
+  let stopping = false;
+  /** Each socket's answers not yet done (more than one when requests are pipelined), for answerClientError. */
+  const answers = new WeakMap();
   const server = createServer(SERVER_TIMEOUTS, (request, response) => {
+    let open = answers.get(request.socket);
+    if (!open) answers.set(request.socket, (open = new Set()));
+    open.add(response);
+    response.once("close", () => open.delete(response));
+    // A client (a load balancer) that kept this connection open sends its next request over a
+    // new one, which goes to an instance that is not stopping.
+    if (stopping) response.setHeader("connection", "close");
+    const refusal = targetRefusal(request.url ?? "");
+    if (refusal) return refuseTarget(response, refusal);
     if (built) return route(built, request, response);
     // A module that does not compile is the developer's to see, not a reason to stop serving.
     app.build().then(
@@ -147,23 +258,48 @@ async function serve(app) {
   });
 
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.on("clientError", (error, socket) => answerClientError(error, socket, answers));
 
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.
   const host = process.env.HOST && !/^[a-z]+:\/\//i.test(process.env.HOST) ? process.env.HOST : undefined;
-  const onListen = () => console.log(`[server] http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
+  const { logger } = entry.module;
+  const onListen = () =>
+    logger.info("server.listening", `http://${host ?? "localhost"}:${port}${dev ? " (development)" : ""}`, {
+      port,
+      host: host ?? null,
+    });
   // Without HOST, every interface (IPv4 and IPv6), as remix-serve listens.
   if (host) server.listen(port, host, onListen);
   else server.listen(port, onListen);
-  // Keep-alive sockets outlive close() by up to KEEP_ALIVE_TIMEOUT_MS: the idle ones go at once,
-  // and any still open after a grace period for answers in flight, so a stop never waits a minute.
+  // A stop, in three steps, so that no request another instance could take is refused:
+  // 1. at once, /readyz answers 503 and the worker is told to stop (background.server.ts), while
+  //    everything is still served, each answer closing its connection;
+  // 2. after SHUTDOWN_DELAY_MS (time for a load balancer polling readiness to send the next
+  //    requests elsewhere; 0 where the platform stops routing before it signals), the server
+  //    stops accepting connections and closes its idle ones;
+  // 3. answers in flight get a grace period, then any connection still open is closed, so a
+  //    stop never waits out a keep-alive (KEEP_ALIVE_TIMEOUT_MS); once none is left, the
+  //    instance closes its database and the process ends.
   const SHUTDOWN_GRACE_MS = 2_000;
-  for (const signal of ["SIGTERM", "SIGINT"])
-    process.once(signal, () => {
-      server.close();
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const delayMs = entry.module.beginShutdown();
+    setTimeout(() => {
+      // Once the last connection has gone: the background work stopped, the database closed.
+      server.close(() =>
+        entry.module
+          .endInstance()
+          .catch((error) =>
+            entry.module.logger.error("instance.stop_failed", "the instance did not stop cleanly", { error }),
+          ),
+      );
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    });
+    }, delayMs);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, stop);
 }
 
 /** @param {string | undefined} target */

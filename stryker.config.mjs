@@ -6,7 +6,7 @@
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 const config = {
   mutate: [
-    "app/attribution/find-click.ts",
+    "app/attribution/click-claims.ts",
     "app/attribution/witnesses.ts",
     "app/commissions/commission-amount.ts",
     "app/verification/retry-policy.ts",
@@ -18,12 +18,21 @@ const config = {
     "app/settings/settings-schema.ts",
     "app/platform/sealing.server.ts",
     "app/commissions/csv.ts",
-    "app/verification/verify-order.server.ts",
+    // The order's path (decision 037): the steps that decide, and the one place that applies them.
+    "app/verification/verdict.ts",
+    "app/verification/attribution-step.ts",
+    "app/verification/tagging.ts",
+    "app/verification/crediting.ts",
+    "app/verification/order-steps.ts",
+    "app/verification/order-run.server.ts",
     // Added with issue 47: what carries money and attribution besides.
     "app/pixel/report-input.ts",
     "app/reconciliation/shopify-readings.ts",
     "app/reconciliation/sweep.server.ts",
     "app/commissions/payouts.server.ts",
+    "app/commissions/payable-balances.server.ts",
+    "app/commissions/payout-history.server.ts",
+    "app/commissions/payout-forms.ts",
     "app/codes/code-totals.server.ts",
     "app/codes/codes-csv.ts",
     "app/codes/code-filter.ts",

@@ -1,5 +1,6 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { postgresqlMissing } from "./tests/support/postgresql-cluster";
+import { SERVES_THE_BUILD } from "./tests/support/test-projects";
 
 // Kept apart from vite.config.ts: the Remix plugin has no place in test runs. Three projects:
 // - "unit": every suite that does not serve the build, on a SQLite file per test file;
@@ -8,18 +9,14 @@ import { postgresqlMissing } from "./tests/support/postgresql-cluster";
 //   never builds and `npx vitest run tests/commissions` starts at once on a fresh clone;
 // - "postgresql": the suites that exercise the database, again on PostgreSQL, a database per
 //   test file on a throwaway cluster (tests/support/postgresql-setup.ts).
-const SERVES_THE_BUILD = [
-  "tests/demo/**/*.test.ts",
-  "tests/e2e/**/*.test.ts",
-  "tests/chaos/**/*.test.ts",
-  "tests/server/**/*.test.ts",
-];
+// SERVES_THE_BUILD (tests/support/test-projects.ts) names the "build" project's suites.
 
 // tests/admin/query-plans.test.ts reads SQLite's EXPLAIN QUERY PLAN: SQLite only.
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/database/sql.test.ts",
   "tests/database/connect.test.ts",
+  "tests/database/migration-state.test.ts",
   "tests/commissions/**/*.test.ts",
   "tests/verification/{intake-races,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",

@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // the mutated modules, on SQLite, none that builds or serves the app. Stryker's vitest runner
 // runs each mutant against the tests that reached it in the first, unmutated run.
 const SUITES_BY_MODULE = {
-  "attribution/find-click": ["tests/attribution/find-click.test.ts"],
+  "attribution/click-claims": ["tests/attribution/click-claims.test.ts"],
   // Which witness's click is credited (decision 030): the policy alone, then through the pipeline.
   "attribution/witnesses": [
     "tests/attribution/witnesses.test.ts",
@@ -37,7 +37,9 @@ const SUITES_BY_MODULE = {
     "tests/admin/session-storage.test.ts",
   ],
   "commissions/csv": ["tests/commissions/csv.test.ts", "tests/admin/ledger.test.ts"],
-  "verification/verify-order.server": [
+  // The order's path: each step's decisions alone, then applied through the pipeline.
+  "verification/{verdict,attribution-step,tagging,crediting,order-steps,order-run.server}": [
+    "tests/verification/order-steps.test.ts",
     "tests/verification/verify-order.test.ts",
     "tests/verification/pipeline.test.ts",
     "tests/verification/pipeline-failures.test.ts",
@@ -55,7 +57,7 @@ const SUITES_BY_MODULE = {
     "tests/reconciliation/sweep-turns.test.ts",
     "tests/reconciliation/sweep.test.ts",
   ],
-  "commissions/payouts.server": [
+  "commissions/{payouts.server,payable-balances.server,payout-history.server,payout-forms}": [
     "tests/commissions/payouts.test.ts",
     "tests/commissions/payout-void.test.ts",
     "tests/commissions/ledger-events.test.ts",

@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { startApprovalSweep } from "./commissions/approval.server";
 import { startLifecycleEventPurge } from "./lifecycle/lifecycle-events.server";
+import { addMetricsThread, answerMetricsRequests } from "./metrics/threads.server";
 import { env } from "./platform/env.server";
 import { logger } from "./platform/logger.server";
 import { sqliteWriteLock } from "./database/sqlite-write-lock.server";
@@ -44,29 +45,52 @@ export function startBackgroundWork(): void {
   // An instance that starts may follow an outage: every shop's reconciliation sweep runs now.
   // The sweeps are standing jobs: if the database cannot be reached now, they run at their own times.
   reconcileNow("all").catch((error: unknown) =>
-    logger.warn("could not bring the reconciliation sweeps forward; they run at their scheduled times", { error }),
+    logger.warn(
+      "reconciliation.bring_forward_failed",
+      "could not bring the reconciliation sweeps forward; they run at their scheduled times",
+      { error },
+    ),
   );
   // Commissions whose hold has ended are approved on the worker's polling rhythm.
   const sweep = startApprovalSweep(env().WORKER_POLL_INTERVAL_MS);
   // The memory of handled lifecycle webhooks is kept a year (decision 028), swept hourly.
   const lifecyclePurge = startLifecycleEventPurge(LIFECYCLE_PURGE_INTERVAL_MS, (error) =>
-    logger.error("lifecycle event retention sweep failed", { error }),
+    logger.error("retention.lifecycle_failed", "lifecycle event retention sweep failed", { error }),
   );
-  logger.info("background worker started", { concurrency: env().WORKER_CONCURRENCY, thread: onThread });
+  logger.info("worker.started", "background worker started", {
+    concurrency: env().WORKER_CONCURRENCY,
+    thread: onThread,
+  });
   const stop = async () => {
     sweep.stop();
     lifecyclePurge.stop();
     await worker.stop();
   };
   if (onThread) {
-    // Signals reach only the main thread, which passes them on as a message.
-    parentPort?.once("message", (message) => {
-      if (message === STOP) void stop().finally(() => process.exit(0));
-    });
+    // Signals reach only the main thread, which passes them on as a message. The main thread
+    // also asks for this thread's metrics on the same port (app/metrics/threads.server.ts).
+    const onMessage = (message: unknown) => {
+      if (message !== STOP) return;
+      parentPort?.off("message", onMessage);
+      void stop().finally(() => process.exit(0));
+    };
+    parentPort?.on("message", onMessage);
+    if (parentPort) answerMetricsRequests(parentPort);
     return;
   }
-  process.once("SIGTERM", () => void stop());
-  process.once("SIGINT", () => void stop());
+  stopWork = stop;
+}
+
+/** How this process's background work stops, once started: the worker beside intake, or its thread. */
+let stopWork: (() => Promise<void>) | undefined;
+
+/**
+ * Stops the background work (the instance's stop, app/instance/start.server.ts, on the server's
+ * stop signal): the worker finishes the jobs it runs, on this thread or its own. Resolves once it
+ * has; at once when none was started.
+ */
+export function stopBackgroundWork(): Promise<void> {
+  return stopWork?.() ?? Promise.resolve();
 }
 
 /**
@@ -78,24 +102,30 @@ export function startWorkerThread(script: URL, serverArgs: string[]): void {
   globalThis.backgroundStarted = true;
   const data: WorkerThreadData = { role: "worker", serverArgs, sqliteWriteLock: sqliteWriteLock.memory };
   const thread = new Worker(script, { workerData: data });
+  addMetricsThread(thread);
   let stopping = false;
-  thread.on("error", (error) => logger.error("the worker thread failed", { error }));
+  thread.on("error", (error) => logger.error("worker.thread_failed", "the worker thread failed", { error }));
   thread.once("exit", (code) => {
     if (stopping) return;
     // It may have died holding the write lock, and orders must not wait unseen: the host
     // restarts the process, and the jobs it held are taken again when their leases run out.
-    logger.error("the worker thread exited; stopping the server", { code });
+    logger.error("worker.thread_exited", "the worker thread exited; stopping the server", { code });
     process.exit(1);
   });
   const unwatch = sqliteWriteLock.watch(STUCK_LOCK_MS, () => {
-    logger.error("SQLite writers have waited 30 s for a turn that never came; stopping the server");
+    logger.error(
+      "database.write_lock_stuck",
+      "SQLite writers have waited 30 s for a turn that never came; stopping the server",
+    );
     process.exit(1);
   });
-  const stop = () => {
-    stopping = true;
-    unwatch();
-    thread.postMessage(STOP);
+  const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
+  stopWork = () => {
+    if (!stopping) {
+      stopping = true;
+      unwatch();
+      thread.postMessage(STOP);
+    }
+    return exited;
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
 }

@@ -4,18 +4,19 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { addDocumentResponseHeaders } from "./shopify.server";
-import { startBackgroundWork } from "./background.server";
 
 export const streamTimeout = 5000;
 
 // Reached by the production server through the build (server.mjs), which answers webhook intake
-// before Remix.
+// before Remix, starts the instance on its main thread (the migrations checked, the database
+// monitored, the metrics endpoint, the worker's thread) and the worker on that thread. Nothing
+// starts when this module is imported.
 export { intakeLanes } from "./verification/intake-lanes.server";
-export { startWorkerThread } from "./background.server";
-
-// The verification worker lives in the app's server process and starts with it (on a thread
-// of its own under the production server, which starts that thread).
-startBackgroundWork();
+export { startBackgroundWork } from "./background.server";
+export { beginShutdown, endInstance, startInstance } from "./instance/start.server";
+export { logRequest } from "./platform/access-log.server";
+export { logger } from "./platform/logger.server";
+export { countWebhookAnswer } from "./webhooks/remix-answers.server";
 
 export default async function handleRequest(
   request: Request,

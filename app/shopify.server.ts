@@ -50,7 +50,10 @@ export const settings = {
       // The evidence metafield is app-owned: without a definition the merchant cannot see it.
       const defined = await ensureEvidenceDefinition(admin.graphql);
       if (!defined.ok)
-        logger.warn("could not define the hijack evidence metafield", { shop: session.shop, reason: defined.message });
+        logger.warn("shopify.metafield_definition_failed", "could not define the hijack evidence metafield", {
+          shop: session.shop,
+          reason: defined.message,
+        });
       // The web pixel is connected by the app, with no merchant step (and re-connected if gone).
       await connectPixelForShop(session.shop, admin.graphql);
       // The admin shows times in the shop's zone: Shopify's word on it, kept with the shop.
@@ -62,9 +65,9 @@ export const settings = {
     log: (level, message) => {
       if (config.LOG_LEVEL === "silent") return;
       const text = redact(message);
-      if (level === LogSeverity.Error) logger.error(text, { source: "shopify" });
-      else if (level === LogSeverity.Warning) logger.warn(text, { source: "shopify" });
-      else logger.debug(text, { source: "shopify" });
+      if (level === LogSeverity.Error) logger.error("shopify.library", text);
+      else if (level === LogSeverity.Warning) logger.warn("shopify.library", text);
+      else logger.debug("shopify.library", text);
     },
   },
 } satisfies Omit<Parameters<typeof shopifyApp>[0], "sessionStorage">;

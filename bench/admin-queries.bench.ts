@@ -253,7 +253,7 @@ export async function main(): Promise<boolean> {
     for (const [name, query] of filters)
       results.push(await time(`ledger ${name}`, () => listLedger(SHOP, new URLSearchParams(query))));
     const { creatorTotals } = await import("../app/commissions/creators.server");
-    const { payableBalances } = await import("../app/commissions/payouts.server");
+    const { payableBalances } = await import("../app/commissions/payable-balances.server");
     results.push(await time("creators page", () => creatorTotals(SHOP)));
     results.push(await time("payouts page (balances)", () => payableBalances(SHOP)));
     const first = await listLedger(SHOP, new URLSearchParams(""));

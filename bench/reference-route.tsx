@@ -22,6 +22,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   intakeArrived();
   template ??= templateApp();
   const { shop, topic } = await template.authenticate.webhook(request);
-  logger.info(`Received ${topic} webhook for ${shop}`);
+  logger.info("webhook.received", `Received ${topic} webhook for ${shop}`);
   return new Response();
 };

@@ -12,30 +12,12 @@ import { Severity, themeCheckRun, type Offense } from "@shopify/theme-check-node
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const THEME_EXTENSION = path.join(root, "extensions/click-capture");
 
-/** Theme Check prints the ENOENT of a `locales/` folder the extension has no need for. */
-function isMissingLocalesNoise(args: unknown[]): boolean {
-  const [first] = args;
-  return (
-    first instanceof Error &&
-    (first as NodeJS.ErrnoException).code === "ENOENT" &&
-    /[\\/]locales$/.test((first as NodeJS.ErrnoException).path ?? "")
-  );
-}
-
 export async function checkTheme(folder: string): Promise<Offense[]> {
-  const consoleError = console.error;
-  console.error = (...args: unknown[]) => {
-    if (!isMissingLocalesNoise(args)) consoleError(...args);
-  };
-  try {
-    const run = await themeCheckRun(folder);
-    if (run.config.context !== "app") {
-      throw new Error(`${folder} was not checked as a theme app extension (no shopify.extension.toml?)`);
-    }
-    return run.offenses;
-  } finally {
-    console.error = consoleError;
+  const run = await themeCheckRun(folder);
+  if (run.config.context !== "app") {
+    throw new Error(`${folder} was not checked as a theme app extension (no shopify.extension.toml?)`);
   }
+  return run.offenses;
 }
 
 function describe(offense: Offense, folder: string): string {

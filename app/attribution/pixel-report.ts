@@ -18,8 +18,9 @@ export type PixelReportKind = "landing" | "checkout";
  * event (a report sent again is the same event); `clientId` is Shopify's id for the visitor,
  * which joins a checkout to the landings of the same browser. A landing carries the click id
  * and the tag from the page's URL (a tag alone, clickId null, when the URL swapped the tag and
- * kept no click id: it belongs to the visitor's current click); a checkout carries the order's numeric id and the click id
- * and tag its attributes held (null: absent).
+ * kept no click id: it belongs to the visitor's current click); a checkout carries the order's
+ * numeric id, the checkout's token (which binds it to the order: orders/create's checkout_token)
+ * and the click id and tag its attributes held (null: absent).
  */
 export interface PixelReport {
   eventId: string;
@@ -28,4 +29,6 @@ export interface PixelReport {
   clickId: string | null;
   tag: string | null;
   orderId: string | null;
+  /** checkout only: checkout_completed's data.checkout.token (null on a landing, or when Shopify gave none). */
+  checkoutToken: string | null;
 }

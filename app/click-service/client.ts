@@ -1,5 +1,6 @@
 // The merchant-side client of the Click Verification Service (shared/spec). Every outcome is
 // a typed result; nothing it returns or throws while calling can carry the API key.
+import { performance } from "node:perf_hooks";
 import type { z } from "zod";
 import {
   clickRecordSchema,
@@ -30,6 +31,11 @@ import {
 } from "./http";
 import { buildVerifyBody, type VerifyClickInput } from "./request-body";
 import { DEFAULT_RETRY, withRetries, type AttemptVerdict, type RetryOptions } from "./retry";
+import {
+  observeClickServiceRequest,
+  type ClickServiceOperation,
+  type ClickServiceOutcome,
+} from "../metrics/registry.server";
 import { refuseInsideTransaction } from "../platform/transaction-scope";
 
 export interface ClickServiceClientOptions extends Partial<TimeoutOptions>, Partial<RetryOptions> {
@@ -74,6 +80,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
    * may; a verification report may not, since the service may have recorded it (decision 010).
    */
   async function call<T>(
+    operation: ClickServiceOperation,
     request: Omit<WireRequest, "headers" | "signal">,
     schema: z.ZodType<T>,
     callOptions: CallOptions | undefined,
@@ -92,7 +99,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     if (refused) return failure({ kind: "destination", message: refused });
     const { value, attempts } = await withRetries<ClickServiceResult<T>>(
       async () => {
-        const verdict = interpret(await send(wire), schema);
+        const verdict = interpret(await send(operation, wire), schema);
         const sent = verdict.value.ok || verdict.value.error.kind !== "retryable" || verdict.value.error.sent;
         return !verdict.done && sent && !resend ? { done: true, value: verdict.value } : verdict;
       },
@@ -103,7 +110,15 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
     return value;
   }
 
-  async function send(wire: WireRequest): Promise<WireOutcome> {
+  /** One exchange on the wire, counted and timed (app/metrics): each retry is a request of its own. */
+  async function send(operation: ClickServiceOperation, wire: WireRequest): Promise<WireOutcome> {
+    const started = performance.now();
+    const outcome = await exchangeOnce(wire);
+    observeClickServiceRequest(operation, outcomeOf(outcome), (performance.now() - started) / 1000);
+    return outcome;
+  }
+
+  async function exchangeOnce(wire: WireRequest): Promise<WireOutcome> {
     if (!singleUse) return exchange(poolFor(base.origin, timeouts.connectTimeoutMs, destination), wire, timeouts);
     const pool = openPool(base.origin, timeouts.connectTimeoutMs, destination);
     try {
@@ -178,7 +193,13 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
         );
       }
       const query = new URLSearchParams({ click_id: clickId }).toString();
-      return call({ method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` }, clickRecordSchema, callOptions, true);
+      return call(
+        "lookup_click",
+        { method: "GET", path: `${LOOKUP_CLICK_PATH}?${query}` },
+        clickRecordSchema,
+        callOptions,
+        true,
+      );
     },
     verifyClick(input, callOptions) {
       const body = buildVerifyBody(input ?? ({} as VerifyClickInput));
@@ -188,6 +209,7 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
         );
       }
       return call(
+        "verify_click",
         { method: "POST", path: VERIFY_CLICK_PATH, body: body.text },
         verificationResultSchema,
         callOptions,
@@ -195,6 +217,27 @@ export function createClickServiceClient(options: ClickServiceClientOptions): Cl
       );
     },
   };
+}
+
+/** What an exchange came to, as the metrics count it: the answer's class, or why none came. */
+function outcomeOf(outcome: WireOutcome): ClickServiceOutcome {
+  switch (outcome.kind) {
+    case "timeout":
+      return "timeout";
+    case "connection":
+      return "connection";
+    case "client":
+      return "aborted";
+    case "destination":
+      return "refused";
+    case "response": {
+      const { status } = outcome;
+      if (status >= 200 && status < 300) return "ok";
+      if (status === 401 || status === 404 || status === 429) return String(status) as "401" | "404" | "429";
+      if (status >= 500) return "5xx";
+      return status >= 400 ? "4xx" : "other";
+    }
+  }
 }
 
 function failure(error: ClickServiceError): { ok: false; error: ClickServiceError } {

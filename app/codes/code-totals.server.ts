@@ -4,6 +4,7 @@ import { readDate, sql } from "../database/sql.server";
 import { formatMoney, percentage, type MoneyText } from "../units/money";
 import { periodStart } from "../units/periods";
 import type { CodeFilter } from "./code-filter";
+import { CodeDeactivation, Commission, OrderDiscountCode, Verification } from "../database/tables";
 
 // Per discount code, over the orders with a click in the period: how often it rode on a
 // hijacked order, what it gave away there, and the commission Tag Guard redirected on those
@@ -49,29 +50,29 @@ function likePattern(search: string): string {
 
 /** The page's statement (exported for tests). */
 export function codeTotalsQuery(shop: string, filter: CodeFilter, now: Date, limit = CODES_LIMIT): Prisma.Sql {
-  const hijacked = Prisma.sql`v."outcome" = 'hijacked'`;
+  const hijacked = Prisma.sql`v.${Verification.outcome} = 'hijacked'`;
   const hijackedCount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN 1 ELSE 0 END)`;
-  const discount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN d."amountMinor" ELSE 0 END)`;
+  const discount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN d.${OrderDiscountCode.amountMinor} ELSE 0 END)`;
   const order =
     filter.sort === "code"
-      ? Prisma.sql`UPPER(d."code"), d."currency"`
+      ? Prisma.sql`UPPER(d.${OrderDiscountCode.code}), d.${OrderDiscountCode.currency}`
       : filter.sort === "orders"
-        ? Prisma.sql`COUNT(*) DESC, ${hijackedCount} DESC, UPPER(d."code"), d."currency"`
+        ? Prisma.sql`COUNT(*) DESC, ${hijackedCount} DESC, UPPER(d.${OrderDiscountCode.code}), d.${OrderDiscountCode.currency}`
         : // Harm: the codes riding on most hijacked orders first, then the discount they gave there.
-          Prisma.sql`${hijackedCount} DESC, ${discount} DESC, COUNT(*) DESC, UPPER(d."code"), d."currency"`;
+          Prisma.sql`${hijackedCount} DESC, ${discount} DESC, COUNT(*) DESC, UPPER(d.${OrderDiscountCode.code}), d.${OrderDiscountCode.currency}`;
   return Prisma.sql`
-    SELECT UPPER(d."code") AS code, d."currency", COUNT(*) AS orders, ${hijackedCount} AS hijacked,
+    SELECT UPPER(d.${OrderDiscountCode.code}) AS code, d.${OrderDiscountCode.currency}, COUNT(*) AS orders, ${hijackedCount} AS hijacked,
            CAST(${discount} AS TEXT) AS discount,
-           CAST(SUM(CASE WHEN ${hijacked} AND c."redirected" = TRUE THEN c."amountMinor" ELSE 0 END) AS TEXT) AS redirected,
-           MIN(CASE WHEN ${hijacked} THEN v."orderCreatedAt" END) AS "firstAt",
-           MAX(CASE WHEN ${hijacked} THEN v."orderCreatedAt" END) AS "lastAt"
-    FROM "OrderDiscountCode" d
-    JOIN "Verification" v ON v."id" = d."verificationId"
-    LEFT JOIN "Commission" c ON c."verificationId" = d."verificationId"
-    WHERE d."shop" = ${shop} AND d."createdAt" >= ${sqlTime(periodStart(filter.period, now))}
-      AND v."clickId" IS NOT NULL
-      ${filter.search ? Prisma.sql`AND LOWER(d."code") LIKE ${likePattern(filter.search)} ESCAPE '\\'` : Prisma.empty}
-    GROUP BY UPPER(d."code"), d."currency"
+           CAST(SUM(CASE WHEN ${hijacked} AND c.${Commission.redirected} = TRUE THEN c.${Commission.amountMinor} ELSE 0 END) AS TEXT) AS redirected,
+           MIN(CASE WHEN ${hijacked} THEN v.${Verification.orderCreatedAt} END) AS "firstAt",
+           MAX(CASE WHEN ${hijacked} THEN v.${Verification.orderCreatedAt} END) AS "lastAt"
+    FROM ${OrderDiscountCode} d
+    JOIN ${Verification} v ON v.${Verification.id} = d.${OrderDiscountCode.verificationId}
+    LEFT JOIN ${Commission} c ON c.${Commission.verificationId} = d.${OrderDiscountCode.verificationId}
+    WHERE d.${OrderDiscountCode.shop} = ${shop} AND d.${OrderDiscountCode.createdAt} >= ${sqlTime(periodStart(filter.period, now))}
+      AND v.${Verification.clickId} IS NOT NULL
+      ${filter.search ? Prisma.sql`AND LOWER(d.${OrderDiscountCode.code}) LIKE ${likePattern(filter.search)} ESCAPE '\\'` : Prisma.empty}
+    GROUP BY UPPER(d.${OrderDiscountCode.code}), d.${OrderDiscountCode.currency}
     ${filter.hijackedOnly ? Prisma.sql`HAVING ${hijackedCount} > 0` : Prisma.empty}
     ORDER BY ${order}
     LIMIT ${limit}`;
@@ -121,9 +122,9 @@ export async function latestDeactivations(
   const found = new Map<string, { at: string; userId: string | null }>();
   if (codes.length === 0) return found;
   const rows = await sql.rows<{ code: string; userId: string | null; createdAt: unknown }>(Prisma.sql`
-    SELECT "code", "userId", "createdAt" FROM "CodeDeactivation"
-    WHERE "shop" = ${shop} AND UPPER("code") IN (${Prisma.join([...new Set(codes)])})
-    ORDER BY "createdAt"`);
+    SELECT ${CodeDeactivation.columns("code", "userId", "createdAt")} FROM ${CodeDeactivation}
+    WHERE ${CodeDeactivation.shop} = ${shop} AND UPPER(${CodeDeactivation.code}) IN (${Prisma.join([...new Set(codes)])})
+    ORDER BY ${CodeDeactivation.createdAt}`);
   for (const row of rows)
     found.set(row.code.toUpperCase(), { at: readDate(row.createdAt).toISOString(), userId: row.userId });
   return found;

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { insertRows, sql } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
 import { requestAdmin, type AdminGraphql } from "../shopify-admin/admin-client.server";
@@ -43,9 +42,7 @@ export async function switchOffCode(input: {
   if (errors.length > 0) return failed("refused", errors.map((e) => e.message).join("; "));
 
   const at = input.now ?? new Date();
-  await insertRows(sql, "CodeDeactivation", [
-    { id: randomUUID(), shop, code, discountId: node.id, userId: input.userId, createdAt: at },
-  ]);
-  logger.info("discount code switched off", { shop, code, discountId: node.id });
+  await insertRows(sql, "CodeDeactivation", [{ shop, code, discountId: node.id, userId: input.userId, createdAt: at }]);
+  logger.info("codes.switched_off", "discount code switched off", { shop, code, discountId: node.id });
   return { ok: true, code, title, at: at.toISOString() };
 }

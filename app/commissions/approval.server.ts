@@ -2,6 +2,7 @@ import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { sql, updateWhere } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
+import { Commission } from "../database/tables";
 
 // Approval: a pending record whose hold has ended becomes approved, unless refunds or a
 // cancellation took it to nothing (it is reversed then, never pending). A periodic sweep in
@@ -15,13 +16,18 @@ export async function approveDueCommissions(now: Date): Promise<number> {
   let approved = 0;
   for (;;) {
     const due = await sql.rows<{ id: string }>(Prisma.sql`
-      SELECT "id" FROM "Commission" WHERE "status" = 'pending' AND "holdUntil" <= ${sqlTime(now)} LIMIT ${BATCH}`);
+      SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.status} = 'pending' AND ${Commission.holdUntil} <= ${sqlTime(now)} LIMIT ${BATCH}`);
     if (due.length === 0) return approved;
     const ids = Prisma.join(due.map((row) => row.id));
-    approved += await updateWhere(sql, "Commission", Prisma.sql`"id" IN (${ids}) AND "status" = 'pending'`, {
-      status: "approved",
-      approvedAt: now,
-    });
+    approved += await updateWhere(
+      sql,
+      "Commission",
+      Prisma.sql`${Commission.id} IN (${ids}) AND ${Commission.status} = 'pending'`,
+      {
+        status: "approved",
+        approvedAt: now,
+      },
+    );
     // Another instance took (or a refund reversed) part of this batch: what is left is read again.
     if (due.length < BATCH) return approved;
   }
@@ -42,7 +48,9 @@ export function startApprovalSweep(intervalMs: number, now: () => Date = () => n
     return running;
   };
   const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => logger.error("commission approval sweep failed", { error }));
+    runOnce().catch((error: unknown) =>
+      logger.error("commissions.approval_failed", "commission approval sweep failed", { error }),
+    );
   }, intervalMs);
   timer.unref();
   return { runOnce, stop: () => clearInterval(timer) };

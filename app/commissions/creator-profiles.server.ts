@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { z } from "zod";
 import { sql, upsertRow } from "../database/sql.server";
 import { t } from "../i18n";
+import { CreatorProfile } from "../database/tables";
 
 // What the merchant calls each creator id: a name, an email and a note, per shop. Creator ids
 // come from the click service and mean nothing to a person; every page and export that names a
@@ -25,8 +25,8 @@ export async function creatorProfiles(
   // Batched so a long page stays under both databases' limits on parameters.
   for (let at = 0; at < ids.length; at += 1_000) {
     const rows = await sql.rows<CreatorProfileView>(Prisma.sql`
-      SELECT "creatorId", "name", "email", "note" FROM "CreatorProfile"
-      WHERE "shop" = ${shop} AND "creatorId" IN (${Prisma.join(ids.slice(at, at + 1_000))})`);
+      SELECT ${CreatorProfile.columns("creatorId", "name", "email", "note")} FROM ${CreatorProfile}
+      WHERE ${CreatorProfile.shop} = ${shop} AND ${CreatorProfile.creatorId} IN (${Prisma.join(ids.slice(at, at + 1_000))})`);
     for (const row of rows) found.set(row.creatorId, row);
   }
   return found;
@@ -79,17 +79,16 @@ export async function saveCreatorProfile(
   const profile = parsed.data;
   if (!profile.name && !profile.email && !profile.note) {
     await sql.execute(
-      Prisma.sql`DELETE FROM "CreatorProfile" WHERE "shop" = ${shop} AND "creatorId" = ${profile.creatorId}`,
+      Prisma.sql`DELETE FROM ${CreatorProfile} WHERE ${CreatorProfile.shop} = ${shop} AND ${CreatorProfile.creatorId} = ${profile.creatorId}`,
     );
     return { ok: true, profile };
   }
   // One statement, so two saves at once leave one row (the later one's), never a unique violation.
-  await upsertRow(
-    sql,
-    "CreatorProfile",
-    ["shop", "creatorId"],
-    { id: randomUUID(), shop, ...profile, updatedAt: now },
-    ["name", "email", "note", "updatedAt"],
-  );
+  await upsertRow(sql, "CreatorProfile", ["shop", "creatorId"], { shop, ...profile, updatedAt: now }, [
+    "name",
+    "email",
+    "note",
+    "updatedAt",
+  ]);
   return { ok: true, profile };
 }

@@ -3,6 +3,7 @@ import { sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
 import { DEFAULT_LOCALE, localeMoney } from "../units/shop-format";
 import { creatorProfiles, type CreatorProfileView } from "./creator-profiles.server";
+import { Commission, CommissionEntry } from "../database/tables";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
 // what refunds and cancellations took back, what the merchant recovered from hijackers (net
@@ -42,27 +43,27 @@ interface EntrySums {
 
 /** The page's two statements (exported for tests/admin/query-plans.test.ts). */
 export function creatorQueries(shop: string, creatorId: string | null = null) {
-  const creator = creatorId ? Prisma.sql` AND "creatorId" = ${creatorId}` : Prisma.empty;
-  const entryCreator = creatorId ? Prisma.sql` AND c."creatorId" = ${creatorId}` : Prisma.empty;
+  const creator = creatorId ? Prisma.sql` AND ${Commission.creatorId} = ${creatorId}` : Prisma.empty;
+  const entryCreator = creatorId ? Prisma.sql` AND c.${Commission.creatorId} = ${creatorId}` : Prisma.empty;
   const sum = (condition: Prisma.Sql) =>
-    Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN "amountMinor" ELSE 0 END) AS TEXT)`;
+    Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN ${Commission.amountMinor} ELSE 0 END) AS TEXT)`;
   return {
     /** Index: (shop, creatorId, currency, status, redirected, amountMinor), covering and in order. */
     records: Prisma.sql`
-      SELECT "creatorId", "currency", COUNT(*) AS records,
-             ${sum(Prisma.sql`"status" = 'pending'`)} AS pending,
-             ${sum(Prisma.sql`"status" = 'approved'`)} AS approved,
-             ${sum(Prisma.sql`"status" = 'paid'`)} AS paid,
-             ${sum(Prisma.sql`"redirected" = TRUE`)} AS redirected
-      FROM "Commission" WHERE "shop" = ${shop}${creator}
-      GROUP BY "creatorId", "currency" ORDER BY "creatorId", "currency" LIMIT ${CREATORS_LIMIT}`,
+      SELECT ${Commission.creatorId}, ${Commission.currency}, COUNT(*) AS records,
+             ${sum(Prisma.sql`${Commission.status} = 'pending'`)} AS pending,
+             ${sum(Prisma.sql`${Commission.status} = 'approved'`)} AS approved,
+             ${sum(Prisma.sql`${Commission.status} = 'paid'`)} AS paid,
+             ${sum(Prisma.sql`${Commission.redirected} = TRUE`)} AS redirected
+      FROM ${Commission} WHERE ${Commission.shop} = ${shop}${creator}
+      GROUP BY ${Commission.creatorId}, ${Commission.currency} ORDER BY ${Commission.creatorId}, ${Commission.currency} LIMIT ${CREATORS_LIMIT}`,
     entries: Prisma.sql`
-      SELECT c."creatorId", c."currency",
-             CAST(SUM(-e."amountMinor") AS TEXT) AS reversed,
-             CAST(SUM(CASE WHEN e."kind" = 'clawback' AND e."payoutId" IS NULL THEN e."amountMinor" ELSE 0 END) AS TEXT) AS owed
-      FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
-      WHERE e."shop" = ${shop} AND e."kind" <> 'credit'${entryCreator}
-      GROUP BY c."creatorId", c."currency"`,
+      SELECT c.${Commission.creatorId}, c.${Commission.currency},
+             CAST(SUM(-e.${CommissionEntry.amountMinor}) AS TEXT) AS reversed,
+             CAST(SUM(CASE WHEN e.${CommissionEntry.kind} = 'clawback' AND e.${CommissionEntry.payoutId} IS NULL THEN e.${CommissionEntry.amountMinor} ELSE 0 END) AS TEXT) AS owed
+      FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
+      WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.kind} <> 'credit'${entryCreator}
+      GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`,
   };
 }
 

@@ -3,6 +3,7 @@ import { Prisma } from "@prisma/client";
 import { insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
+import { Commission } from "../database/tables";
 
 export interface CommissionInput {
   shop: string;
@@ -21,6 +22,8 @@ export interface CommissionInput {
   ratePercent: string;
   holdDays: number;
   hijacked: boolean;
+  /** The order is contested (docs/attribution.md): the record waits in status review. */
+  review?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +37,8 @@ export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
  * Credits the order's commission to the creator of the expected tag, never the arrived one:
  * the record and its credit entry. Exactly one record per order: called inside the order job's
  * fenced transaction (only the lease holder writes), and the unique key on the verification
- * backs that up. A hold already over (0 days, or a late order) starts the record approved.
+ * backs that up. A hold already over (0 days, or a late order) starts the record approved; a
+ * contested order's starts in review, whatever its hold.
  */
 export async function creditCommission(
   tx: Sql,
@@ -42,12 +46,12 @@ export async function creditCommission(
   now: Date,
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await tx.rows<{ id: string }>(
-    Prisma.sql`SELECT "id" FROM "Commission" WHERE "verificationId" = ${input.verificationId}`,
+    Prisma.sql`SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.verificationId} = ${input.verificationId}`,
   );
   if (existing) return { id: existing.id, created: false };
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
   const holdUntil = holdEnd(input.orderCreatedAt, input.holdDays);
-  const approved = holdUntil <= now;
+  const approved = !input.review && holdUntil <= now;
   const id = randomUUID();
   await insertRows(tx, "Commission", [
     {
@@ -65,7 +69,7 @@ export async function creditCommission(
       rate: input.ratePercent,
       amount,
       amountMinor,
-      status: approved ? "approved" : "pending",
+      status: input.review ? "review" : approved ? "approved" : "pending",
       approvedAt: approved ? now : null,
       holdUntil,
       redirected: input.hijacked,
@@ -73,7 +77,7 @@ export async function creditCommission(
     },
   ]);
   await insertRows(tx, "CommissionEntry", [
-    { id: randomUUID(), shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
+    { shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
   ]);
   return { id, created: true };
 }

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { LedgerRow } from "./ledger.server";
-import type { PayoutCsvRow } from "./payouts.server";
+import type { PayoutCsvRow } from "./payout-history.server";
 
 // The ledger, and each payout, as CSV for a spreadsheet. csv-stringify does the RFC 4180 quoting (commas, quotes,
 // newlines); we add the spreadsheet-injection guard: a cell that starts with = + - @, a tab or

@@ -1,5 +1,6 @@
 import { Prisma } from "@prisma/client";
-import { dialect, sqlTime } from "../database/db.server";
+import { sqlTime } from "../database/db.server";
+import { unindexed } from "../database/dialect-sql.server";
 import { readBoolean, readDate, sql } from "../database/sql.server";
 import { formatMoney } from "../units/money";
 import {
@@ -15,6 +16,7 @@ import { shopFormat } from "../shop-profile/shop-profile.server";
 import { PERIODS, periodStart } from "../units/periods";
 import { creatorProfiles } from "./creator-profiles.server";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
+import { Commission, CommissionDay } from "../database/tables";
 
 // The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
 // per currency of the whole filtered set summed in SQL over integer minor units, and an
@@ -91,30 +93,25 @@ export function decodeCursor(value: string | null | undefined): LedgerCursor | n
   return match ? { createdAt: Number(match[1]), id: match[2]! } : null;
 }
 
-/**
- * A column compared without its index. SQLite's `+column` keeps the meaning but stops its planner
- * (which has no statistics unless ANALYZE ran) from picking a broad index such as
- * status = 'pending'; PostgreSQL plans from statistics and has no such operator for text.
- */
-function unindexed(column: string): Prisma.Sql {
-  return Prisma.raw(dialect === "sqlite" ? `+"${column}"` : `"${column}"`);
-}
-
 /** WHERE clause of the filtered set. The leading (shop, x, createdAt) columns match an index each. */
 function whereFilter(shop: string, filter: LedgerFilter, now: Date): Prisma.Sql {
   // One index leads: the most selective filter given (creator, then status, then redirected).
   const lead = filter.creatorId ? "creator" : filter.status ? "status" : filter.redirectedOnly ? "redirected" : null;
-  const parts = [Prisma.sql`"shop" = ${shop}`];
-  if (filter.creatorId) parts.push(Prisma.sql`"creatorId" = ${filter.creatorId}`);
+  const parts = [Prisma.sql`${Commission.shop} = ${shop}`];
+  if (filter.creatorId) parts.push(Prisma.sql`${Commission.creatorId} = ${filter.creatorId}`);
   if (filter.status)
     parts.push(
       lead === "status"
-        ? Prisma.sql`"status" = ${filter.status}`
-        : Prisma.sql`${unindexed("status")} = ${filter.status}`,
+        ? Prisma.sql`${Commission.status} = ${filter.status}`
+        : Prisma.sql`${unindexed(Commission.status)} = ${filter.status}`,
     );
   if (filter.redirectedOnly)
-    parts.push(lead === "redirected" ? Prisma.sql`"redirected" = TRUE` : Prisma.sql`${unindexed("redirected")} = TRUE`);
-  if (filter.days) parts.push(Prisma.sql`"createdAt" >= ${sqlTime(periodStart(filter.days, now))}`);
+    parts.push(
+      lead === "redirected"
+        ? Prisma.sql`${Commission.redirected} = TRUE`
+        : Prisma.sql`${unindexed(Commission.redirected)} = TRUE`,
+    );
+  if (filter.days) parts.push(Prisma.sql`${Commission.createdAt} >= ${sqlTime(periodStart(filter.days, now))}`);
   return Prisma.join(parts, " AND ");
 }
 
@@ -122,7 +119,7 @@ function afterCursor(cursor: LedgerCursor | null): Prisma.Sql {
   if (!cursor) return Prisma.empty;
   // Written so the index range stays on createdAt: <= bounds it, the OR breaks ties by id.
   const at = sqlTime(new Date(cursor.createdAt));
-  return Prisma.sql` AND "createdAt" <= ${at} AND ("createdAt" < ${at} OR "id" < ${cursor.id})`;
+  return Prisma.sql` AND ${Commission.createdAt} <= ${at} AND (${Commission.createdAt} < ${at} OR ${Commission.id} < ${cursor.id})`;
 }
 
 export function ledgerQueries(
@@ -135,10 +132,9 @@ export function ledgerQueries(
   const where = whereFilter(shop, filter, now);
   return {
     page: Prisma.sql`
-      SELECT "id", "orderId", "orderName", "verificationId", "creatorId", "expectedTag", "arrivedTag", "orderValue",
-             "currency", "rate", "amount", "status", "redirected", "createdAt"
-      FROM "Commission" WHERE ${where}${afterCursor(cursor)}
-      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+      SELECT ${Commission.columns("id", "orderId", "orderName", "verificationId", "creatorId", "expectedTag", "arrivedTag", "orderValue", "currency", "rate", "amount", "status", "redirected", "createdAt")}
+      FROM ${Commission} WHERE ${where}${afterCursor(cursor)}
+      ORDER BY ${Commission.createdAt} DESC, ${Commission.id} DESC LIMIT ${limit}`,
     totals: totalsQuery(shop, filter, where, now),
   };
 }
@@ -153,28 +149,28 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function totalsQuery(shop: string, filter: LedgerFilter, where: Prisma.Sql, now: Date): Prisma.Sql {
   if (filter.creatorId) {
     return Prisma.sql`
-      SELECT "currency", CAST(SUM("amountMinor") AS TEXT) AS total, COUNT(*) AS n
-      FROM "Commission" WHERE ${where}
-      GROUP BY "currency" ORDER BY "currency"`;
+      SELECT ${Commission.currency}, CAST(SUM(${Commission.amountMinor}) AS TEXT) AS total, COUNT(*) AS n
+      FROM ${Commission} WHERE ${where}
+      GROUP BY ${Commission.currency} ORDER BY ${Commission.currency}`;
   }
   const start = filter.days ? periodStart(filter.days, now).getTime() : null;
   const firstFullDay = start === null ? null : Math.ceil(start / DAY_MS);
-  const days = [Prisma.sql`"shop" = ${shop}`];
-  if (filter.status) days.push(Prisma.sql`"status" = ${filter.status}`);
-  if (filter.redirectedOnly) days.push(Prisma.sql`"redirected" = TRUE`);
-  if (firstFullDay !== null) days.push(Prisma.sql`"day" >= ${firstFullDay}`);
+  const days = [Prisma.sql`${CommissionDay.shop} = ${shop}`];
+  if (filter.status) days.push(Prisma.sql`${CommissionDay.status} = ${filter.status}`);
+  if (filter.redirectedOnly) days.push(Prisma.sql`${CommissionDay.redirected} = TRUE`);
+  if (firstFullDay !== null) days.push(Prisma.sql`${CommissionDay.day} >= ${firstFullDay}`);
   const parts = [
-    Prisma.sql`SELECT "currency", SUM("amountMinor") AS total, SUM("records") AS n FROM "CommissionDay" WHERE ${Prisma.join(days, " AND ")} GROUP BY "currency"`,
+    Prisma.sql`SELECT ${CommissionDay.currency}, SUM(${CommissionDay.amountMinor}) AS total, SUM(${CommissionDay.records}) AS n FROM ${CommissionDay} WHERE ${Prisma.join(days, " AND ")} GROUP BY ${CommissionDay.currency}`,
   ];
   if (start !== null && firstFullDay !== null && start < firstFullDay * DAY_MS) {
     parts.push(
-      Prisma.sql`SELECT "currency", SUM("amountMinor"), COUNT(*) FROM "Commission" WHERE ${where} AND "createdAt" < ${sqlTime(new Date(firstFullDay * DAY_MS))} GROUP BY "currency"`,
+      Prisma.sql`SELECT ${Commission.currency}, SUM(${Commission.amountMinor}), COUNT(*) FROM ${Commission} WHERE ${where} AND ${Commission.createdAt} < ${sqlTime(new Date(firstFullDay * DAY_MS))} GROUP BY ${Commission.currency}`,
     );
   }
   return Prisma.sql`
-    SELECT "currency", CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
+    SELECT ${Commission.currency}, CAST(SUM(total) AS TEXT) AS total, SUM(n) AS n
     FROM (${Prisma.join(parts, " UNION ALL ")}) AS parts
-    GROUP BY "currency" HAVING SUM(n) > 0 ORDER BY "currency"`;
+    GROUP BY ${Commission.currency} HAVING SUM(n) > 0 ORDER BY ${Commission.currency}`;
 }
 
 // SQLite hands back Unix milliseconds and 0/1, PostgreSQL ISO text and a boolean.

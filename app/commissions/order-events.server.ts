@@ -1,12 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type OrderEvent } from "@prisma/client";
 import Decimal from "decimal.js";
-import { dialect } from "../database/db.server";
+import { rowLock } from "../database/dialect-sql.server";
 import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } from "../database/sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
-import { minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { parseEventFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
+import { Commission as CommissionTable, OrderEvent as OrderEventTable } from "../database/tables";
 
 // Applies an order's refunds and cancellation to its commission record, each exactly once:
 // called only by the order's verify-order job, inside its fenced transaction (so one order's
@@ -30,8 +30,8 @@ export const NO_COMMISSION = "not applied: the order has no commission";
 /** Whether the order has events still to apply (read outside any transaction, to skip one). */
 export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean> {
   const pending = await sql.rows(
-    Prisma.sql`SELECT 1 AS "pending" FROM "OrderEvent"
-               WHERE "shop" = ${shop} AND "orderId" = ${orderId} AND "appliedAt" IS NULL LIMIT 1`,
+    Prisma.sql`SELECT 1 AS "pending" FROM ${OrderEventTable}
+               WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.appliedAt} IS NULL LIMIT 1`,
   );
   return pending.length > 0;
 }
@@ -42,8 +42,8 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
     tx,
     "OrderEvent",
     Prisma.sql`
-      SELECT * FROM "OrderEvent" WHERE "shop" = ${order.shop} AND "orderId" = ${order.orderId} AND "appliedAt" IS NULL
-      ORDER BY "receivedAt", "id"`,
+      SELECT * FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${order.shop} AND ${OrderEventTable.orderId} = ${order.orderId} AND ${OrderEventTable.appliedAt} IS NULL
+      ORDER BY ${OrderEventTable.receivedAt}, ${OrderEventTable.id}`,
   );
   if (events.length === 0) return 0;
   let record = await lockedRecord(tx, order.verificationId);
@@ -53,7 +53,7 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
     if (!facts) result = "not applied: its stored facts cannot be read";
     else if (!record) result = `${NO_COMMISSION} (${order.outcome ?? "not verified"})`;
     else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
-    await updateWhere(tx, "OrderEvent", Prisma.sql`"id" = ${event.id}`, { appliedAt: now, result });
+    await updateWhere(tx, "OrderEvent", Prisma.sql`${OrderEventTable.id} = ${event.id}`, { appliedAt: now, result });
   }
   return events.length;
 }
@@ -69,14 +69,15 @@ export async function reopenEventsWithoutCommission(
   orderId: string,
 ): Promise<{ count: number }> {
   // NO_COMMISSION holds no LIKE wildcard (% or _), so the pattern is a plain prefix.
-  const setAside = Prisma.sql`"shop" = ${shop} AND "orderId" = ${orderId} AND "result" LIKE ${`${NO_COMMISSION}%`}`;
+  const setAside = Prisma.sql`${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.result} LIKE ${`${NO_COMMISSION}%`}`;
   return { count: await updateWhere(tx, "OrderEvent", setAside, { appliedAt: null, result: null }) };
 }
 
 /** The order's record, locked on PostgreSQL against the approval sweep and a payout. */
 async function lockedRecord(tx: Sql, verificationId: string): Promise<Commission | null> {
-  const lock = dialect === "postgresql" ? Prisma.sql`FOR UPDATE` : Prisma.empty;
-  const rows = await tx.rows(Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${verificationId} ${lock}`);
+  const rows = await tx.rows(
+    Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${verificationId} ${rowLock()}`,
+  );
   return modelRows<Commission>("Commission", rows)[0] ?? null;
 }
 
@@ -100,7 +101,7 @@ async function applyEvent(
     const basis = orderValueBasisOf(record.basis);
     const total = Decimal.max(0, new Decimal(record.refunded).plus(facts.refunded[basis]));
     refunded = Decimal.min(total, record.orderValue).toFixed();
-    target = remainingAfterRefunds(await creditOf(tx, record), record.orderValue, refunded);
+    target = remainingAfterRefunds(creditOf(record), record.orderValue, refunded);
   }
   // Never back up: a record already taken lower (by a cancellation) stays there.
   const amountMinor = target < record.amountMinor ? target : record.amountMinor;
@@ -126,7 +127,6 @@ async function applyEvent(
   const deltaText = minorToAmount(delta, record.currency);
   await insertRows(tx, "CommissionEntry", [
     {
-      id: randomUUID(),
       shop: record.shop,
       commissionId: record.id,
       kind,
@@ -147,7 +147,7 @@ async function applyEvent(
 }
 
 function unpaidAndOpen(record: Commission): boolean {
-  return record.status === "pending" || record.status === "approved";
+  return record.status === "pending" || record.status === "approved" || record.status === "review";
 }
 
 /** A cancellation, or refunds that now cover the whole order value. */
@@ -155,10 +155,11 @@ function endsTheOrder(facts: OrderEventFacts, refunded: string, record: Commissi
   return facts.kind === "cancel" || new Decimal(refunded).gte(record.orderValue);
 }
 
-/** The record's credit: what refunds are pro-rated against. */
-async function creditOf(tx: Sql, record: Commission): Promise<bigint> {
-  const [credit] = await tx.rows<{ amountMinor: unknown }>(
-    Prisma.sql`SELECT "amountMinor" FROM "CommissionEntry" WHERE "commissionId" = ${record.id} AND "kind" = 'credit' LIMIT 1`,
-  );
-  return credit ? BigInt(credit.amountMinor as string | bigint) : record.amountMinor;
+/**
+ * The record's credit: what refunds are pro-rated against. The rate on the order value, exactly
+ * as it was credited (credit.server.ts), and as a contest's decision set it when it moved the
+ * record to another creator's rate (review.server.ts).
+ */
+function creditOf(record: Commission): bigint {
+  return commissionAmount(record.orderValue, record.rate, record.currency).amountMinor;
 }

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { z } from "zod";
 import { ORDER_VALUE_BASES, type OrderValueBasis } from "../settings/order-value-basis";
-import { MAX_ORDER_VALUE } from "../units/amounts";
+import { Amount, MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../units/shopify-ids";
 
 // The slice of a refunds/create or orders/cancelled payload the ledger needs, and nothing else:
@@ -30,19 +30,6 @@ export type OrderEventFacts = RefundFacts | CancelFacts;
 export type OrderEventRead = { ok: true; facts: OrderEventFacts } | { ok: false; reason: string };
 
 const Digits = z.string().regex(SHOPIFY_ID);
-// Bounded as an order's amounts are (order-facts.ts): what a refund gives back is never below
-// zero and never beyond the largest order value. A negative amount would take the refunded
-// total back, and the next genuine refund would then adjust nothing.
-const Amount = z
-  .union([z.string(), z.number()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      // abort: Decimal throws on what the pattern refuses ("1,000.00"), so the bound is not read then.
-      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
-      .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
-  );
 // The currency is compared with the commission's and written into the event's result: an ISO
 // 4217 code, as an order's is, so no control character or lone surrogate reaches a stored row.
 const Currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code");

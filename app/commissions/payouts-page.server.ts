@@ -9,14 +9,9 @@ import {
   UTC,
   type ShopFormat,
 } from "../units/shop-format";
-import {
-  listPayouts,
-  payableBalances,
-  recordPayout,
-  voidPayout,
-  type RecordPayoutResult,
-  type VoidPayoutResult,
-} from "./payouts.server";
+import { payableBalances } from "./payable-balances.server";
+import { listPayouts } from "./payout-history.server";
+import { recordPayout, voidPayout, type RecordPayoutResult, type VoidPayoutResult } from "./payouts.server";
 
 // The Payouts page's server side: what it shows, and its two actions (record, void) read from
 // the submitted form, so the route only authenticates and answers.

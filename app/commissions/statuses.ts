@@ -7,11 +7,15 @@
 //             negative balance for the creator that the next payout nets.
 //   paid      --its payout voided-->                    approved   (a payout_void entry of 0
 //             naming the payout says why; the clawbacks that payout netted are open again)
+//   review    a contested order's record (docs/attribution.md): refunds and a cancellation move
+//             it as they move a pending one, but the hold never approves it and no payout takes
+//             it; the merchant's decision (a review entry) makes it pending, approved or reversed,
+//             credited to the creator they chose.
 
-export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed"] as const;
+export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed", "review"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback", "payout_void"] as const;
+export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback", "payout_void", "review"] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export function isCommissionStatus(value: unknown): value is CommissionStatus {

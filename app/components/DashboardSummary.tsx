@@ -2,22 +2,16 @@ import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { t } from "../i18n";
-import { OutcomeBadge } from "./OutcomeBadge";
+import { OUTCOMES, type Outcome } from "../verification/outcomes";
+import { CommissionStatusBadge, OutcomeBadge } from "./OutcomeBadge";
 
 // The dashboard's first two cards and its counts: what the app recovered, what needs the
 // merchant, and the period's orders by outcome with the empty ones folded away.
 
-interface Counts {
-  verified: number;
-  matched: number;
-  hijacked: number;
-  unattributed: number;
-  expired: number;
-  failed: number;
-  rejected: number;
-  skipped: number;
-  inProgress: number;
-}
+/** An order's outcome, as the period's counts show it: a delivery that was no order (invalid) is left out. */
+type CountedOutcome = Exclude<Outcome, "invalid">;
+
+type Counts = Record<CountedOutcome | "verified" | "inProgress", number>;
 
 interface SummaryData {
   period: number;
@@ -25,6 +19,7 @@ interface SummaryData {
   hijackRate: string | null;
   redirected: { currency: string; totalText: string; orders: number }[];
   attention: { id: string; orderId: string; orderName: string | null; outcome: string | null; createdAt: string }[];
+  inReview: { count: number; orders: { id: string; orderId: string; orderName: string | null; createdAt: string }[] };
 }
 
 /** What Tag Guard got back for the shop's creators in the period: the money first. */
@@ -70,6 +65,12 @@ export function Recovered({ data }: { data: SummaryData }) {
 export function Attention({ data, time }: { data: SummaryData; time: (iso: string) => string }) {
   const { failed, rejected, inProgress } = data.counts;
   const lines: ReactNode[] = [];
+  if (data.inReview.count > 0)
+    lines.push(
+      <AttentionLine key="review" id="attention-review">
+        {t("dashboard.attentionReview", { count: data.inReview.count })}
+      </AttentionLine>,
+    );
   if (rejected > 0)
     lines.push(
       <AttentionLine
@@ -106,22 +107,41 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
             {t("dashboard.attentionTitle")}
           </Text>
           {lines.length === 0 ? <Text as="p">{t("dashboard.attentionNone")}</Text> : lines}
-          {data.attention.length > 0 ? (
-            <BlockStack gap="100">
-              {data.attention.map((order) => (
-                <InlineStack key={order.id} gap="200" blockAlign="center">
-                  <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
-                  <OutcomeBadge outcome={order.outcome} />
-                  <Text as="span" tone="subdued">
-                    {time(order.createdAt)}
-                  </Text>
-                </InlineStack>
-              ))}
-            </BlockStack>
-          ) : null}
+          <OrderLinks
+            orders={data.inReview.orders}
+            time={time}
+            badge={() => <CommissionStatusBadge status="review" />}
+          />
+          <OrderLinks orders={data.attention} time={time} badge={(order) => <OutcomeBadge outcome={order.outcome} />} />
         </BlockStack>
       </div>
     </Card>
+  );
+}
+
+/** Orders to open, each with its badge and time; nothing when there are none. */
+function OrderLinks<O extends { id: string; orderId: string; orderName: string | null; createdAt: string }>({
+  orders,
+  time,
+  badge,
+}: {
+  orders: O[];
+  time: (iso: string) => string;
+  badge: (order: O) => ReactNode;
+}) {
+  if (orders.length === 0) return null;
+  return (
+    <BlockStack gap="100">
+      {orders.map((order) => (
+        <InlineStack key={order.id} gap="200" blockAlign="center">
+          <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
+          {badge(order)}
+          <Text as="span" tone="subdued">
+            {time(order.createdAt)}
+          </Text>
+        </InlineStack>
+      ))}
+    </BlockStack>
   );
 }
 
@@ -146,15 +166,10 @@ function AttentionLine({
   );
 }
 
+/** Orders that came through a creator's link (matched + hijacked) first, then each outcome in the one list's order. */
 const COUNT_KEYS = [
   "verified",
-  "matched",
-  "hijacked",
-  "unattributed",
-  "expired",
-  "failed",
-  "rejected",
-  "skipped",
+  ...OUTCOMES.filter((outcome): outcome is CountedOutcome => outcome !== "invalid"),
 ] as const;
 
 /** The period's orders by outcome: the ones with orders shown, the empty ones folded into one line. */

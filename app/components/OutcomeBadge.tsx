@@ -25,6 +25,7 @@ const STATUS_TONES: Record<string, Tone> = {
   approved: "info",
   paid: "success",
   reversed: "critical",
+  review: "warning",
 };
 
 /** A commission record's status (app/commissions/statuses.ts) as a Badge, as the ledger names it. */

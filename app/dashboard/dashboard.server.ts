@@ -68,6 +68,8 @@ export interface Dashboard {
   redirected: { currency: string; total: string; totalText: string; orders: number }[];
   /** The latest failed or key-rejected orders of the period, for the "needs your attention" card. */
   attention: AttentionOrder[];
+  /** Contested orders held for the merchant's decision (docs/attribution.md), of any period: how many, and the latest. */
+  inReview: { count: number; orders: Omit<AttentionOrder, "outcome">[] };
   topArrivedTags: { tag: string; orders: number }[];
   /** The codes that rode on most hijacked orders in the period (the Codes page's first rows). */
   topCodes: { code: string; currency: string; hijacked: number; discountOnHijacked: string }[];
@@ -116,6 +118,8 @@ export async function getDashboard(
     dayRows,
     codeRows,
     attentionRows,
+    reviewRows,
+    [reviewCount],
     reconciliation,
   ] = await Promise.all([
     sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
@@ -129,6 +133,8 @@ export async function getDashboard(
     sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
     codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
     sql.rows<RawAttention>(q.attention),
+    sql.rows<Omit<RawAttention, "outcome">>(q.inReview),
+    sql.rows<{ n: Count }>(q.inReviewCount),
     reconciliationStatus(shop, now),
   ]);
   const creatorIds = recentRows.flatMap((row) => (row.creatorId ? [row.creatorId] : []));
@@ -168,6 +174,15 @@ export async function getDashboard(
       outcome: row.outcome,
       createdAt: readDate(row.createdAt).toISOString(),
     })),
+    inReview: {
+      count: Number(reviewCount?.n ?? 0),
+      orders: reviewRows.map((row) => ({
+        id: row.id,
+        orderId: row.orderId,
+        orderName: row.orderName,
+        createdAt: readDate(row.createdAt).toISOString(),
+      })),
+    },
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
     topCodes: codeRows.map((row) => ({
       code: row.code,

@@ -13,14 +13,29 @@ import {
   type VerificationAttempt,
 } from "@prisma/client";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
-import { parseTagHistory } from "../attribution/find-click";
-import { witnessOf, type TamperEvidence, type Witness, type WitnessSummary } from "../attribution/witnesses";
+import { parseTagHistory } from "../attribution/click-claims";
+import {
+  witnessOf,
+  type Claim,
+  type TamperEvidence,
+  type Witness,
+  type WitnessSummary,
+} from "../attribution/witnesses";
+import { readContest, type StoredContest } from "../commissions/review.server";
 import { rowsOf, sql } from "../database/sql.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { journeyOf } from "../landing/journey.server";
 import { jobOf } from "../queue/queue.server";
 import { canRetry } from "../verification/manual-retry.server";
 import { parseStoredFacts, verificationWhere } from "../verification/order-facts";
+import {
+  ClickRecord,
+  Commission as CommissionTable,
+  CommissionEntry as CommissionEntryTable,
+  OrderEvent as OrderEventTable,
+  Verification as VerificationTable,
+  VerificationAttempt as VerificationAttemptTable,
+} from "../database/tables";
 
 // One order's story for the order page: what arrived, each attempt, the service's verdict,
 // the tag written, the commission. Looked up by our verification id or by Shopify's order id,
@@ -96,6 +111,17 @@ export interface OrderDetail {
   witness: Witness | null;
   /** What each witness named when the order was attributed; null for orders attributed before it was kept. */
   witnesses: WitnessSummary | null;
+  /**
+   * The claims of a contested order (docs/attribution.md), each with the creator the app knows
+   * for it now, and the merchant's decision once made; null when the order was not contested.
+   */
+  contest: {
+    reason: string;
+    claims: (Claim & { creatorNow: string | null })[];
+    decision: NonNullable<StoredContest["decision"]> | null;
+    /** The record still waits for the merchant. */
+    open: boolean;
+  } | null;
   tagging: { taggedAt: string | null; hijackTag: string | null; evidenceAt: string | null };
   commission: {
     id: string;
@@ -130,7 +156,7 @@ export async function getOrderDetail(
   const [row] = await rowsOf<Verification>(
     sql,
     "Verification",
-    Prisma.sql`SELECT * FROM "Verification" WHERE ${whereVerification(shop, idOrOrderId)} LIMIT 1`,
+    Prisma.sql`SELECT * FROM ${VerificationTable} WHERE ${whereVerification(shop, idOrOrderId)} LIMIT 1`,
   );
   if (!row) return null;
   const facts = parseStoredFacts(row.orderFacts);
@@ -141,20 +167,24 @@ export async function getOrderDetail(
     rowsOf<VerificationAttempt>(
       sql,
       "VerificationAttempt",
-      Prisma.sql`SELECT * FROM "VerificationAttempt" WHERE "verificationId" = ${row.id} ORDER BY "number", "startedAt"`,
+      Prisma.sql`SELECT * FROM ${VerificationAttemptTable} WHERE ${VerificationAttemptTable.verificationId} = ${row.id} ORDER BY ${VerificationAttemptTable.number}, ${VerificationAttemptTable.startedAt}`,
     ),
-    rowsOf<Commission>(sql, "Commission", Prisma.sql`SELECT * FROM "Commission" WHERE "verificationId" = ${row.id}`),
+    rowsOf<Commission>(
+      sql,
+      "Commission",
+      Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${row.id}`,
+    ),
     rowsOf<CommissionEntry>(
       sql,
       "CommissionEntry",
-      Prisma.sql`SELECT e.* FROM "CommissionEntry" e JOIN "Commission" c ON c."id" = e."commissionId"
-                 WHERE c."verificationId" = ${row.id} ORDER BY e."createdAt", e."amountMinor" DESC`,
+      Prisma.sql`SELECT e.* FROM ${CommissionEntryTable} e JOIN ${CommissionTable} c ON c.${CommissionTable.id} = e.${CommissionEntryTable.commissionId}
+                 WHERE c.${CommissionTable.verificationId} = ${row.id} ORDER BY e.${CommissionEntryTable.createdAt}, e.${CommissionEntryTable.amountMinor} DESC`,
     ),
     rowsOf<OrderEvent>(
       sql,
       "OrderEvent",
-      Prisma.sql`SELECT * FROM "OrderEvent" WHERE "shop" = ${shop} AND "orderId" = ${row.orderId}
-                 ORDER BY "receivedAt", "id" LIMIT 100`,
+      Prisma.sql`SELECT * FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${row.orderId}
+                 ORDER BY ${OrderEventTable.receivedAt}, ${OrderEventTable.id} LIMIT 100`,
     ),
   ]);
   const money = (amount: string, currency: string) => formatCurrency(amount, currency, format.locale);
@@ -228,6 +258,7 @@ export async function getOrderDetail(
     tamper: readTamper(row.tamperEvidence),
     witness: witnessOf(row.captureSource),
     witnesses: readWitnesses(row.witnesses),
+    contest: await contestOf(shop, row, c ?? null),
     tagging: {
       taggedAt: iso(row.taggedAt),
       hijackTag: row.taggedAt ? (settings?.hijackTag ?? null) : null,
@@ -266,6 +297,27 @@ export async function getOrderDetail(
   return { ...detail, times: timesIn(detail, format) };
 }
 
+/** A contested order's claims, each with the creator lookup-click knows for it now (it may have learned it since). */
+async function contestOf(shop: string, row: Verification, record: Commission | null): Promise<OrderDetail["contest"]> {
+  const contest = readContest(row.contest);
+  if (!contest) return null;
+  const clickIds = contest.claims.map((claim) => claim.clickId);
+  const known =
+    clickIds.length === 0
+      ? []
+      : await sql.rows<{ clickId: string; creatorId: string | null }>(Prisma.sql`
+          SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId} FROM ${ClickRecord}
+          WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.state} = 'known' AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)})`);
+  const creatorNow = (clickId: string) =>
+    (row.clickId === clickId ? row.creatorId : null) ?? known.find((k) => k.clickId === clickId)?.creatorId ?? null;
+  return {
+    reason: contest.reason,
+    claims: contest.claims.map((claim) => ({ ...claim, creatorNow: creatorNow(claim.clickId) })),
+    decision: contest.decision ?? null,
+    open: !contest.decision && record?.status === "review",
+  };
+}
+
 /**
  * When the shopper clicked: the time the storefront captured with the click, else the first
  * landing touch that carried it. Never the order's own time: the click's hour runs from the
@@ -281,8 +333,8 @@ function clickTime(clickId: string | null, capturedAt: Date | null, touches: { c
 function whereVerification(shop: string, idOrOrderId: string): Prisma.Sql {
   const where = verificationWhere(shop, idOrOrderId);
   return "orderId" in where
-    ? Prisma.sql`"shop" = ${where.shop} AND "orderId" = ${where.orderId}`
-    : Prisma.sql`"shop" = ${where.shop} AND "id" = ${where.id}`;
+    ? Prisma.sql`${VerificationTable.shop} = ${where.shop} AND ${VerificationTable.orderId} = ${where.orderId}`
+    : Prisma.sql`${VerificationTable.shop} = ${where.shop} AND ${VerificationTable.id} = ${where.id}`;
 }
 
 function readWitnesses(json: string | null): WitnessSummary | null {
@@ -310,7 +362,11 @@ export async function getOrderDetailFor(shop: string, idOrOrderId: string, local
   const format = await shopFormat(shop, locale);
   const detail = await getOrderDetail(shop, idOrOrderId, new Date(), format);
   if (!detail) return null;
-  const ids = [detail.verdict.creatorId, detail.commission?.creatorId].filter((id): id is string => Boolean(id));
+  const ids = [
+    detail.verdict.creatorId,
+    detail.commission?.creatorId,
+    ...(detail.contest?.claims ?? []).map((claim) => claim.creatorNow),
+  ].filter((id): id is string => Boolean(id));
   // The merchant's names for the creators the page shows (CreatorProfile).
   return { ...detail, creatorNames: await creatorNames(shop, ids) };
 }

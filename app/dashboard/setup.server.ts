@@ -4,6 +4,7 @@ import { connectPixelForShop } from "../pixel/connect.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { testConnection } from "../settings/test-connection.server";
 import type { AdminGraphql } from "../shopify-admin/web-pixel.server";
+import { Verification } from "../database/tables";
 
 // The home page's setup guide, from real statuses checked at every visit: the click service's
 // key (saved, and the same test as Settings' "Test connection"), the web pixel (connected, and
@@ -29,7 +30,7 @@ export async function getSetupStatus(shop: string, graphql: AdminGraphql): Promi
     // Index (shop, outcome, createdAt): stops at the first.
     sql.rows<{ seen: unknown }>(Prisma.sql`
       SELECT EXISTS (
-        SELECT 1 FROM "Verification" WHERE "shop" = ${shop} AND "outcome" IN ('matched', 'hijacked')
+        SELECT 1 FROM ${Verification} WHERE ${Verification.shop} = ${shop} AND ${Verification.outcome} IN ('matched', 'hijacked')
       ) AS seen`),
   ]);
   return {

@@ -70,7 +70,7 @@ function checkpointOffTheLoop(client: PrismaClient): void {
   startWalCheckpoints(databaseFile(env().DATABASE_URL), {
     onRunning: () => void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES),
     onStopped: (reason) => {
-      logger.warn("SQLite checkpoints are back on the event loop", { reason });
+      logger.warn("database.checkpoints_on_loop", "SQLite checkpoints are back on the event loop", { reason });
       void autocheckpoint(AUTOCHECKPOINT_PAGES);
     },
   });
@@ -82,6 +82,11 @@ const prisma: PrismaClient = globalThis.prismaGlobal ?? createClient();
 if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;
+
+/** Closes this thread's connections (SQLite's file, PostgreSQL's pool): the instance's last step (app/instance). */
+export function closeDatabase(): Promise<void> {
+  return prisma.$disconnect();
+}
 
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {

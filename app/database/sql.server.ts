@@ -7,7 +7,9 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from "./prisma-internals.server";
+import { randomUUID } from "node:crypto";
 import { transactionBody } from "../platform/transaction-scope";
+import { hasColumn, quoted, type ColumnOf, type TableName } from "./tables";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 
 // The app's one way to its database (decision 026): every statement outside app/database/ is
@@ -215,10 +217,8 @@ export async function lockKeys(tx: Sql, keys: string[]): Promise<void> {
  */
 export type RowValue = string | number | bigint | boolean | Date | Prisma.Sql | null | undefined;
 
-/** A table's or column's name in SQL, quoted (PostgreSQL folds unquoted names to lower case). */
-function quoted(name: string): Prisma.Sql {
-  return Prisma.raw(`"${name}"`);
-}
+/** A row of `table` to write: its columns, checked by the compiler, each to a value. */
+export type RowOf<T extends TableName> = { [C in ColumnOf<T>]?: RowValue };
 
 /** A Prisma.sql fragment, by its public shape (the client exports its class as a type only). */
 function isFragment(value: RowValue): value is Prisma.Sql {
@@ -234,12 +234,33 @@ function sqlValue(value: RowValue): Prisma.Sql {
 }
 
 /**
- * Rows written in one INSERT. Columns left out of every row take the table's own defaults, so
- * a row names every column without one, and its id and times (the client makes those).
+ * What the client fills in for a row and the database does not (Prisma makes them in the
+ * client): an id, unless the row names its own, and the time of the write for updatedAt and
+ * createdAt, unless the row gives one (the caller's clock).
  */
-export async function insertRows(tx: Sql, table: string, rows: Record<string, RowValue>[]): Promise<void> {
+function filled<T extends TableName>(table: T, row: RowOf<T>, now: Date): RowOf<T> {
+  const out: Record<string, RowValue> = { ...row };
+  if (hasColumn(table, "id") && out.id === undefined) out.id = randomUUID();
+  if (hasColumn(table, "createdAt") && out.createdAt === undefined) out.createdAt = now;
+  if (hasColumn(table, "updatedAt") && out.updatedAt === undefined) out.updatedAt = now;
+  return out as RowOf<T>;
+}
+
+/** The time of an update for a table that keeps one (Prisma's @updatedAt), unless the caller gave its own. */
+function touched<T extends TableName>(table: T, data: RowOf<T>): RowOf<T> {
+  if (!hasColumn(table, "updatedAt") || (data as Record<string, RowValue>).updatedAt !== undefined) return data;
+  return { ...data, updatedAt: new Date() } as RowOf<T>;
+}
+
+/**
+ * Rows written in one INSERT, their ids and times filled in here (filled). Columns left out of
+ * every row take the table's own defaults.
+ */
+export async function insertRows<T extends TableName>(tx: Sql, table: T, rows: RowOf<T>[]): Promise<void> {
   if (rows.length === 0) return;
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const now = new Date();
+  rows = rows.map((row) => filled(table, row, now));
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))] as ColumnOf<T>[];
   const values = rows.map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => sqlValue(row[column])))})`);
   await tx.execute(
     Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}`,
@@ -247,7 +268,7 @@ export async function insertRows(tx: Sql, table: string, rows: Record<string, Ro
 }
 
 /** `"column" = value, ...` for an UPDATE; undefined values are left out, as the client leaves them. */
-function assignments(data: Record<string, RowValue>): Prisma.Sql {
+function assignments(data: Record<string, RowValue | undefined>): Prisma.Sql {
   const set = Object.entries(data).filter(([, value]) => value !== undefined);
   if (set.length === 0) throw new Error("an update needs at least one column");
   return Prisma.join(
@@ -262,23 +283,27 @@ export async function rowsOf<T>(tx: Sql, model: ModelName, query: Prisma.Sql): P
 }
 
 /** Updates the rows `where` picks and returns them as they now stand. */
-export function updateRows<T>(
+export function updateRows<R, M extends ModelName = ModelName>(
   tx: Sql,
-  model: ModelName,
+  model: M,
   where: Prisma.Sql,
-  data: Record<string, RowValue>,
-): Promise<T[]> {
-  return rowsOf<T>(tx, model, Prisma.sql`UPDATE ${quoted(model)} SET ${assignments(data)} WHERE ${where} RETURNING *`);
+  data: RowOf<M>,
+): Promise<R[]> {
+  return rowsOf<R>(
+    tx,
+    model,
+    Prisma.sql`UPDATE ${quoted(model)} SET ${assignments(touched(model, data))} WHERE ${where} RETURNING *`,
+  );
 }
 
 /** Updates one row by id and returns it as the client would, or null when it is gone. */
-export async function updateRow<T>(
+export async function updateRow<R, M extends ModelName = ModelName>(
   tx: Sql,
-  model: ModelName,
+  model: M,
   id: string,
-  data: Record<string, RowValue>,
-): Promise<T | null> {
-  return (await updateRows<T>(tx, model, Prisma.sql`"id" = ${id}`, data))[0] ?? null;
+  data: RowOf<M>,
+): Promise<R | null> {
+  return (await updateRows<R, M>(tx, model, Prisma.sql`"id" = ${id}`, data))[0] ?? null;
 }
 
 /**
@@ -286,16 +311,17 @@ export async function updateRow<T>(
  * there, sets that row's `update` columns to `row`'s values; returns the row as it now stands.
  * One statement on both databases (ON CONFLICT), so two writers racing never both insert.
  */
-export async function upsertRow<T>(
+export async function upsertRow<R, M extends ModelName = ModelName>(
   tx: Sql,
-  model: ModelName,
-  key: readonly string[],
-  row: Record<string, RowValue>,
-  update: readonly string[],
-): Promise<T> {
-  const columns = Object.keys(row);
+  model: M,
+  key: readonly ColumnOf<M>[],
+  row: RowOf<M>,
+  update: readonly ColumnOf<M>[],
+): Promise<R> {
+  row = filled(model, row, new Date());
+  const columns = Object.keys(row) as ColumnOf<M>[];
   const set = update.map((column) => Prisma.sql`${quoted(column)} = excluded.${quoted(column)}`);
-  const [stored] = await rowsOf<T>(
+  const [stored] = await rowsOf<R>(
     tx,
     model,
     Prisma.sql`INSERT INTO ${quoted(model)} (${Prisma.join(columns.map(quoted))})
@@ -307,17 +333,17 @@ export async function upsertRow<T>(
 }
 
 /** Updates the rows `where` picks; returns how many. */
-export async function updateWhere(
+export async function updateWhere<T extends TableName>(
   tx: Sql,
-  table: string,
+  table: T,
   where: Prisma.Sql,
-  data: Record<string, RowValue>,
+  data: RowOf<T>,
 ): Promise<number> {
-  return tx.execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(data)} WHERE ${where}`);
+  return tx.execute(Prisma.sql`UPDATE ${quoted(table)} SET ${assignments(touched(table, data))} WHERE ${where}`);
 }
 
 /** Deletes the rows `where` picks; returns how many. */
-export async function deleteWhere(tx: Sql, table: string, where: Prisma.Sql): Promise<number> {
+export async function deleteWhere(tx: Sql, table: TableName, where: Prisma.Sql): Promise<number> {
   return tx.execute(Prisma.sql`DELETE FROM ${quoted(table)} WHERE ${where}`);
 }
 
@@ -331,11 +357,11 @@ export async function rowById<T>(tx: Sql, model: Prisma.ModelName, id: string): 
  * `select` of the rows of `table` that match one of `keys` (column to value, all with the same
  * columns) and `where`: an OR of equalities, which the table's unique index answers.
  */
-export async function rowsMatching<S extends string>(
+export async function rowsMatching<T extends TableName, S extends ColumnOf<T>>(
   tx: Sql,
-  table: string,
+  table: T,
   select: readonly S[],
-  keys: Record<string, string>[],
+  keys: { [C in ColumnOf<T>]?: string }[],
   where: Prisma.Sql = Prisma.sql`1 = 1`,
 ): Promise<Record<S, string>[]> {
   if (keys.length === 0) return [];

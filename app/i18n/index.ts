@@ -31,3 +31,8 @@ export function t(key: string, vars: Record<string, string | number> = {}): stri
 export function hasMessage(key: string): boolean {
   return lookup(en as Messages, key) !== undefined;
 }
+
+/** The message `prefix.value` when en.json has it, else the raw value: a step or result added later still shows. */
+export function worded(prefix: string, value: string): string {
+  return hasMessage(`${prefix}.${value}`) ? t(`${prefix}.${value}`) : value;
+}

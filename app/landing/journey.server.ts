@@ -2,6 +2,7 @@ import { Prisma, type ClickRecord, type LandingTouch } from "@prisma/client";
 import type { LandingTouchFact } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { modelRows, readDate, rowsOf, sql, type Sql } from "../database/sql.server";
+import { ClickRecord as ClickRecordTable, LandingTouch as LandingTouchTable, ShopSettings } from "../database/tables";
 
 // Reading the landing record back: an order's journey (the touches of its cart), the click
 // records a verdict can fall back on, and their retention and redaction.
@@ -22,18 +23,18 @@ export async function cartTouches(
   // Raw: the worker reads it for every order with a cart (docs/lab/throughput-notes.md,
   // "Per-order statements on the driver (decision 016)").
   const rows = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
-    SELECT "clickId", "tag", "seenAt" FROM "LandingTouch"
-    WHERE "shop" = ${shop} AND "cartToken" = ${cartToken}
-      AND "seenAt" >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
-      AND "seenAt" <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
-    ORDER BY "seenAt" DESC LIMIT ${MAX_TOUCHES}`);
+    SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")} FROM ${LandingTouchTable}
+    WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.cartToken} = ${cartToken}
+      AND ${LandingTouchTable.seenAt} >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
+      AND ${LandingTouchTable.seenAt} <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
+    ORDER BY ${LandingTouchTable.seenAt} DESC LIMIT ${MAX_TOUCHES}`);
   return rows.map((row) => ({ clickId: row.clickId, tag: row.tag, seenAt: readDate(row.seenAt) })).reverse();
 }
 
 /** What lookup-click learned of a click at landing, when it learned anything. */
 export async function knownClick(shop: string, clickId: string): Promise<ClickRecord | null> {
   const rows = await sql.rows(
-    Prisma.sql`SELECT * FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId} AND "state" = 'known' LIMIT 1`,
+    Prisma.sql`SELECT * FROM ${ClickRecordTable} WHERE ${ClickRecordTable.shop} = ${shop} AND ${ClickRecordTable.clickId} = ${clickId} AND ${ClickRecordTable.state} = 'known' LIMIT 1`,
   );
   return modelRows<ClickRecord>("ClickRecord", rows)[0] ?? null;
 }
@@ -45,8 +46,8 @@ export async function journeyOf(shop: string, cartToken: string | null) {
     sql,
     "LandingTouch",
     Prisma.sql`
-      SELECT "clickId", "tag", "seenAt" FROM "LandingTouch" WHERE "shop" = ${shop} AND "cartToken" = ${cartToken}
-      ORDER BY "seenAt" ASC LIMIT ${MAX_TOUCHES}`,
+      SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")} FROM ${LandingTouchTable} WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.cartToken} = ${cartToken}
+      ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT ${MAX_TOUCHES}`,
   );
   const clickIds = [...new Set(touches.map((t) => t.clickId))];
   const clicks =
@@ -56,8 +57,8 @@ export async function journeyOf(shop: string, cartToken: string | null) {
           sql,
           "ClickRecord",
           Prisma.sql`
-            SELECT "clickId", "state", "expectedTag", "creatorId", "clickedAt", "lookedUpAt" FROM "ClickRecord"
-            WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+            SELECT ${ClickRecordTable.columns("clickId", "state", "expectedTag", "creatorId", "clickedAt", "lookedUpAt")} FROM ${ClickRecordTable}
+            WHERE ${ClickRecordTable.shop} = ${shop} AND ${ClickRecordTable.clickId} IN (${Prisma.join(clickIds)})`,
         );
   return { touches, clicks };
 }
@@ -68,27 +69,31 @@ export async function journeyOf(shop: string, cartToken: string | null) {
  */
 export async function purgeLandingRecord(now: Date): Promise<number> {
   const shops = await sql.rows<{ shop: string; attributionWindowDays: unknown }>(
-    Prisma.sql`SELECT "shop", "attributionWindowDays" FROM "ShopSettings"`,
+    Prisma.sql`SELECT ${ShopSettings.shop}, ${ShopSettings.attributionWindowDays} FROM ${ShopSettings}`,
   );
   let deleted = 0;
   for (const { shop, attributionWindowDays } of shops) {
     const before = sqlTime(new Date(now.getTime() - Number(attributionWindowDays) * DAY_MS));
     deleted += await sql.transaction(
       async (tx) =>
-        (await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE "shop" = ${shop} AND "seenAt" < ${before}`)) +
-        (await tx.execute(Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "firstSeenAt" < ${before}`)),
+        (await tx.execute(
+          Prisma.sql`DELETE FROM ${LandingTouchTable} WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.seenAt} < ${before}`,
+        )) +
+        (await tx.execute(
+          Prisma.sql`DELETE FROM ${ClickRecordTable} WHERE ${ClickRecordTable.shop} = ${shop} AND ${ClickRecordTable.firstSeenAt} < ${before}`,
+        )),
     );
   }
   // Shops that no longer have settings (redacted, never configured) keep nothing. Asked of the
   // table, not of the list read above: a shop configured meanwhile keeps its first touches, and
   // no statement binds one value per shop.
-  const unconfigured = Prisma.sql`"shop" NOT IN (SELECT "shop" FROM "ShopSettings")`;
+  const unconfigured = Prisma.sql`${ShopSettings.shop} NOT IN (SELECT ${ShopSettings.shop} FROM ${ShopSettings})`;
   return (
     deleted +
     (await sql.transaction(
       async (tx) =>
-        (await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE ${unconfigured}`)) +
-        (await tx.execute(Prisma.sql`DELETE FROM "ClickRecord" WHERE ${unconfigured}`)),
+        (await tx.execute(Prisma.sql`DELETE FROM ${LandingTouchTable} WHERE ${unconfigured}`)) +
+        (await tx.execute(Prisma.sql`DELETE FROM ${ClickRecordTable} WHERE ${unconfigured}`)),
     ))
   );
 }
@@ -100,23 +105,23 @@ export async function touchesOfCarts(tx: Sql, shop: string, cartTokens: string[]
     tx,
     "LandingTouch",
     Prisma.sql`
-      SELECT "cartToken", "clickId", "tag", "seenAt" FROM "LandingTouch"
-      WHERE "shop" = ${shop} AND "cartToken" IN (${Prisma.join(cartTokens)})
-      ORDER BY "seenAt" ASC`,
+      SELECT ${LandingTouchTable.columns("cartToken", "clickId", "tag", "seenAt")} FROM ${LandingTouchTable}
+      WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.cartToken} IN (${Prisma.join(cartTokens)})
+      ORDER BY ${LandingTouchTable.seenAt} ASC`,
   );
 }
 
 /** Removes the carts' touches and the click records of their clicks (customers/redact). */
 export async function redactCarts(tx: Sql, shop: string, cartTokens: string[]): Promise<void> {
   if (cartTokens.length === 0) return;
-  const ofCarts = Prisma.sql`"shop" = ${shop} AND "cartToken" IN (${Prisma.join(cartTokens)})`;
+  const ofCarts = Prisma.sql`${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.cartToken} IN (${Prisma.join(cartTokens)})`;
   const touched = await tx.rows<{ clickId: string }>(
-    Prisma.sql`SELECT DISTINCT "clickId" FROM "LandingTouch" WHERE ${ofCarts}`,
+    Prisma.sql`SELECT DISTINCT ${LandingTouchTable.clickId} FROM ${LandingTouchTable} WHERE ${ofCarts}`,
   );
-  await tx.execute(Prisma.sql`DELETE FROM "LandingTouch" WHERE ${ofCarts}`);
+  await tx.execute(Prisma.sql`DELETE FROM ${LandingTouchTable} WHERE ${ofCarts}`);
   const clickIds = touched.map((t) => t.clickId);
   if (clickIds.length > 0)
     await tx.execute(
-      Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+      Prisma.sql`DELETE FROM ${ClickRecordTable} WHERE ${ClickRecordTable.shop} = ${shop} AND ${ClickRecordTable.clickId} IN (${Prisma.join(clickIds)})`,
     );
 }

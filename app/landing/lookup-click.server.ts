@@ -8,7 +8,8 @@ import { SealError } from "../platform/sealing.server";
 import { flagCredentialsRejected, getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
 import { sqlTime } from "../database/db.server";
 import { rowById, rowsOf, sql, updateWhere } from "../database/sql.server";
-import { inShopOrder, lookupTurn, waitBehindNewer } from "./lookup-pace.server";
+import { inShopOrder, lookupTurn } from "./lookup-pace.server";
+import { ClickRecord as ClickRecordTable } from "../database/tables";
 
 // The job "lookup-click": asks the service, once per click record, what it knows of a click the
 // storefront reported, while the click is alive, at the shop's pace (lookup-pace.server.ts).
@@ -25,10 +26,15 @@ export function lookupClickHandler(deps: LookupDeps): JobHandler {
     giveUp: async (ctx, reason) => {
       await ctx.write(
         (tx) =>
-          updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${ctx.job.subject} AND "state" = 'pending'`, {
-            state: "failed",
-            lastError: reason,
-          }),
+          updateWhere(
+            tx,
+            "ClickRecord",
+            Prisma.sql`${ClickRecordTable.id} = ${ctx.job.subject} AND ${ClickRecordTable.state} = 'pending'`,
+            {
+              state: "failed",
+              lastError: reason,
+            },
+          ),
         { to: "finish" },
       );
     },
@@ -45,13 +51,21 @@ async function lookUp(ctx: JobContext, deps: LookupDeps): Promise<Transition | n
   try {
     const outcome = await askService(ctx, target, settings, deps);
     if (target.id === record.id) return await settleOwn(ctx, record, outcome);
-    // This job's turn went to a newer click (decision 033); this one waits behind it.
+    // This job's turn went to a newer click (decision 033). Its own click asks for the next turn
+    // at once: while the minute has turns left it gets one; once they are spent, lookupTurn sends
+    // it behind the newer clicks. Waiting a minute here would leave a shopper whose older click
+    // gave its turn to a newer one unlooked-up while turns went unused.
     if ("data" in outcome)
       await ctx.write((tx) =>
-        updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${target.id} AND "state" = 'pending'`, outcome.data),
+        updateWhere(
+          tx,
+          "ClickRecord",
+          Prisma.sql`${ClickRecordTable.id} = ${target.id} AND ${ClickRecordTable.state} = 'pending'`,
+          outcome.data,
+        ),
       );
     else if ("park" in outcome) return outcome.park;
-    return { to: "defer", at: waitBehindNewer(record.firstSeenAt, ctx.now()), reason: "a newer click took the turn" };
+    return { to: "defer", at: ctx.now(), reason: "a newer click took the turn; this one asks for the next" };
   } finally {
     lookingUp.delete(target.id);
     turn.done();
@@ -101,11 +115,11 @@ async function newestWaiting(record: ClickRecord, now: Date): Promise<ClickRecor
     sql,
     "ClickRecord",
     Prisma.sql`
-      SELECT * FROM "ClickRecord"
-      WHERE "shop" = ${record.shop} AND "state" = 'pending'
-        AND "firstSeenAt" > ${sqlTime(record.firstSeenAt)} AND "firstSeenAt" <= ${sqlTime(now)}
-        ${busy.length > 0 ? Prisma.sql`AND "id" NOT IN (${Prisma.join(busy)})` : Prisma.empty}
-      ORDER BY "firstSeenAt" DESC LIMIT 1`,
+      SELECT * FROM ${ClickRecordTable}
+      WHERE ${ClickRecordTable.shop} = ${record.shop} AND ${ClickRecordTable.state} = 'pending'
+        AND ${ClickRecordTable.firstSeenAt} > ${sqlTime(record.firstSeenAt)} AND ${ClickRecordTable.firstSeenAt} <= ${sqlTime(now)}
+        ${busy.length > 0 ? Prisma.sql`AND ${ClickRecordTable.id} NOT IN (${Prisma.join(busy)})` : Prisma.empty}
+      ORDER BY ${ClickRecordTable.firstSeenAt} DESC LIMIT 1`,
   );
   return newest ?? null;
 }
@@ -158,6 +172,8 @@ async function settleOwn(ctx: JobContext, record: ClickRecord, answer: Answer): 
 }
 
 async function settle(ctx: JobContext, record: ClickRecord, data: Partial<ClickRecord>): Promise<null> {
-  await ctx.write((tx) => updateWhere(tx, "ClickRecord", Prisma.sql`"id" = ${record.id}`, data), { to: "finish" });
+  await ctx.write((tx) => updateWhere(tx, "ClickRecord", Prisma.sql`${ClickRecordTable.id} = ${record.id}`, data), {
+    to: "finish",
+  });
   return null;
 }

@@ -2,6 +2,7 @@ import { Prisma } from "@prisma/client";
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
 import { sqlTime } from "../database/db.server";
 import { sql } from "../database/sql.server";
+import { ClickRecord } from "../database/tables";
 
 // When a click the storefront reported may be looked up at the service (decision 033). Nothing
 // tells a made-up click id from a real one but the service's answer, so the defence is in the
@@ -92,9 +93,9 @@ export function waitBehindNewer(firstSeenAt: Date, now: Date): Date {
  */
 async function answeredInLastMinute(shop: string, now: Date): Promise<number> {
   const [row] = await sql.rows<{ answered: number | bigint | string }>(Prisma.sql`
-    SELECT COUNT(*) AS "answered" FROM "ClickRecord"
-    WHERE "shop" = ${shop}
-      AND "firstSeenAt" >= ${sqlTime(new Date(now.getTime() - CLICK_LIFETIME_MS - MINUTE_MS))}
-      AND "lookedUpAt" >= ${sqlTime(new Date(now.getTime() - MINUTE_MS))}`);
+    SELECT COUNT(*) AS "answered" FROM ${ClickRecord}
+    WHERE ${ClickRecord.shop} = ${shop}
+      AND ${ClickRecord.firstSeenAt} >= ${sqlTime(new Date(now.getTime() - CLICK_LIFETIME_MS - MINUTE_MS))}
+      AND ${ClickRecord.lookedUpAt} >= ${sqlTime(new Date(now.getTime() - MINUTE_MS))}`);
   return Number(row?.answered ?? 0);
 }

@@ -5,6 +5,7 @@ import { isUniqueViolation, sqlTime } from "../database/db.server";
 import { insertRows, sql, type Sql } from "../database/sql.server";
 import { enqueue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { ClickRecord, LandingTouch, ShopSettings } from "../database/tables";
 
 // Records one touch from the storefront: append-only, plus one click record per (shop, click id)
 // whose lookup-click runs once, in the background (job "lookup-click"), never on the request
@@ -40,7 +41,7 @@ export async function recordForShop<R extends { status: string; newClick?: boole
   write: (tx: Sql, lookupsPerHour: number) => Promise<R>,
 ): Promise<R | { status: "ignored"; reason: string }> {
   const [settings] = await sql.rows<{ uninstalledAt: unknown; landingLookupsPerHour: unknown }>(
-    Prisma.sql`SELECT "uninstalledAt", "landingLookupsPerHour" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT ${ShopSettings.uninstalledAt}, ${ShopSettings.landingLookupsPerHour} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
   );
   // Nothing is kept for a shop that has not set the app up: it would attribute nothing.
   if (!settings || settings.uninstalledAt != null)
@@ -61,12 +62,12 @@ export async function recordForShop<R extends { status: string; newClick?: boole
 async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour: number, now: Date) {
   const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
   const [knownToCart] = await tx.rows(Prisma.sql`
-    SELECT 1 AS "known" FROM "LandingTouch"
-    WHERE "shop" = ${shop} AND "cartToken" = ${touch.cartToken} AND "clickId" = ${touch.clickId} LIMIT 1`);
+    SELECT 1 AS "known" FROM ${LandingTouch}
+    WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.clickId} = ${touch.clickId} LIMIT 1`);
   if (!knownToCart) {
     const recent = await tx.rows(Prisma.sql`
-      SELECT DISTINCT "clickId" FROM "LandingTouch"
-      WHERE "shop" = ${shop} AND "cartToken" = ${touch.cartToken} AND "seenAt" >= ${hourAgo}
+      SELECT DISTINCT ${LandingTouch.clickId} FROM ${LandingTouch}
+      WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.seenAt} >= ${hourAgo}
       LIMIT ${NEW_CLICKS_PER_CART_PER_HOUR}`);
     if (recent.length >= NEW_CLICKS_PER_CART_PER_HOUR) {
       return limited(`at most ${NEW_CLICKS_PER_CART_PER_HOUR} new click ids per cart an hour`);
@@ -76,7 +77,6 @@ async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour:
   if ("refused" in click) return limited(click.refused);
   await insertRows(tx, "LandingTouch", [
     {
-      id: randomUUID(),
       shop,
       cartToken: touch.cartToken,
       clickId: touch.clickId,
@@ -100,14 +100,14 @@ export async function clickRecordFor(
   now: Date,
 ): Promise<{ newClick: boolean } | { refused: string }> {
   const [record] = await tx.rows(
-    Prisma.sql`SELECT "id" FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" = ${clickId}`,
+    Prisma.sql`SELECT ${ClickRecord.id} FROM ${ClickRecord} WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} = ${clickId}`,
   );
   if (record) return { newClick: false };
   const most = NEW_CLICKS_PER_LOOKUP * lookupsPerHour;
   const [counted] = await tx.rows<{ clicks: number | bigint | string }>(Prisma.sql`
     SELECT COUNT(*) AS "clicks" FROM (
-      SELECT 1 FROM "ClickRecord"
-      WHERE "shop" = ${shop} AND "firstSeenAt" >= ${sqlTime(new Date(now.getTime() - HOUR_MS))} LIMIT ${most}
+      SELECT 1 FROM ${ClickRecord}
+      WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.firstSeenAt} >= ${sqlTime(new Date(now.getTime() - HOUR_MS))} LIMIT ${most}
     ) AS "recent"`);
   if (Number(counted?.clicks ?? 0) >= most) return { refused: `at most ${most} new clicks an hour for this shop` };
   const id = randomUUID();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_CLICK_ID_LENGTH } from "../attribution/find-click";
+import { MAX_CLICK_ID_LENGTH } from "../attribution/click-claims";
 import { MAX_ATTRIBUTE_LENGTH, type TouchRequest } from "../attribution/cart-attributes";
 
 // What the storefront may report through the app proxy. The proxy is public, so anything that

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { insertRows, readDate, sql, type Sql, upsertRow } from "../database/sql.server";
+import { LifecycleEvent, Session, ShopSettings } from "../database/tables";
 
 // The app's memory of the lifecycle and compliance webhooks it has handled (decision 028).
 //
@@ -97,11 +98,11 @@ export async function previousDelivery(
   byBody = true,
 ): Promise<PreviousDelivery | null> {
   const match = byBody
-    ? Prisma.sql`("bodyDigest" = ${delivery.digest} OR "eventId" = ${delivery.eventId})`
-    : Prisma.sql`"eventId" = ${delivery.eventId}`;
+    ? Prisma.sql`(${LifecycleEvent.bodyDigest} = ${delivery.digest} OR ${LifecycleEvent.eventId} = ${delivery.eventId})`
+    : Prisma.sql`${LifecycleEvent.eventId} = ${delivery.eventId}`;
   const rows = await tx.rows<{ eventId: string; outcome: string; receivedAt: unknown; bodyDigest: string }>(
-    Prisma.sql`SELECT "eventId", "outcome", "receivedAt", "bodyDigest" FROM "LifecycleEvent"
-      WHERE "shop" = ${shop} AND "topic" = ${topic} AND ${match}`,
+    Prisma.sql`SELECT ${LifecycleEvent.columns("eventId", "outcome", "receivedAt", "bodyDigest")} FROM ${LifecycleEvent}
+      WHERE ${LifecycleEvent.shop} = ${shop} AND ${LifecycleEvent.topic} = ${topic} AND ${match}`,
   );
   // The body's own row first: it says when this body was last handled.
   const row = rows.find((candidate) => candidate.bodyDigest === delivery.digest) ?? rows[0];
@@ -129,7 +130,6 @@ export async function recordDelivery(
     "LifecycleEvent",
     ["shop", "topic", "bodyDigest"],
     {
-      id: randomUUID(),
       shop,
       topic,
       bodyDigest: delivery.digest,
@@ -155,7 +155,6 @@ export async function claimDelivery(
 ): Promise<void> {
   await insertRows(tx, "LifecycleEvent", [
     {
-      id: randomUUID(),
       shop,
       topic,
       bodyDigest: delivery.digest,
@@ -170,7 +169,7 @@ export async function claimDelivery(
 /** Forgets bodies handled more than LIFECYCLE_MEMORY_DAYS ago. Idempotent; safe on every instance. */
 export async function purgeLifecycleEvents(now: Date): Promise<number> {
   const before = sqlTime(new Date(now.getTime() - LIFECYCLE_MEMORY_DAYS * DAY_MS));
-  return sql.execute(Prisma.sql`DELETE FROM "LifecycleEvent" WHERE "receivedAt" < ${before}`);
+  return sql.execute(Prisma.sql`DELETE FROM ${LifecycleEvent} WHERE ${LifecycleEvent.receivedAt} < ${before}`);
 }
 
 export interface Sweep {
@@ -204,10 +203,10 @@ export interface InstallState {
 
 export async function installState(tx: Sql, shop: string): Promise<InstallState> {
   const [session] = await tx.rows(
-    Prisma.sql`SELECT "id" FROM "Session" WHERE "id" = ${`offline_${shop}`} AND "shop" = ${shop}`,
+    Prisma.sql`SELECT ${Session.id} FROM ${Session} WHERE ${Session.id} = ${`offline_${shop}`} AND ${Session.shop} = ${shop}`,
   );
   const [settings] = await tx.rows<{ authorizedAt: unknown; uninstalledAt: unknown }>(
-    Prisma.sql`SELECT "authorizedAt", "uninstalledAt" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT ${ShopSettings.authorizedAt}, ${ShopSettings.uninstalledAt} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
   );
   return {
     hasOfflineSession: session !== undefined,

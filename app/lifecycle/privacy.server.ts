@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type Verification } from "@prisma/client";
 import { z } from "zod";
 import { isUniqueViolation } from "../database/db.server";
@@ -17,6 +16,8 @@ import {
   type LifecycleResult,
   type SignedDelivery,
 } from "./lifecycle-events.server";
+import { Commission, DataRequest, Payout, Verification as VerificationTable } from "../database/tables";
+import { PayoutLine } from "../database/tables";
 
 // Shopify's mandatory compliance webhooks. The app holds no customer profile: what it keeps
 // per order is the click id, the tags and the order's amounts, and per cart the landing
@@ -89,6 +90,7 @@ export async function handleShopRedact(delivery: SignedDelivery, now = new Date(
       state.uninstalledAt !== null && now.getTime() - state.uninstalledAt.getTime() < REDACT_NOT_BEFORE_MS;
     if (installed || justUninstalled) {
       logger.warn(
+        "privacy.shop_redact_premature",
         installed
           ? "shop/redact refused as premature: the shop is installed (Shopify sends it only 48 hours after an uninstall); nothing deleted"
           : "shop/redact refused as premature: the shop was uninstalled less than a day ago; nothing deleted",
@@ -101,8 +103,8 @@ export async function handleShopRedact(delivery: SignedDelivery, now = new Date(
       // A payout's lines name its payout, not the shop.
       const ofShop =
         table === "PayoutLine"
-          ? Prisma.sql`"payoutId" IN (SELECT "id" FROM "Payout" WHERE "shop" = ${shop})`
-          : Prisma.sql`"shop" = ${shop}`;
+          ? Prisma.sql`${PayoutLine.payoutId} IN (SELECT ${Payout.id} FROM ${Payout} WHERE ${Payout.shop} = ${shop})`
+          : Prisma.sql`${Payout.shop} = ${shop}`;
       await deleteWhere(tx, table, ofShop);
     }
     await recordDelivery(tx, shop, SHOP_REDACT, key, LIFECYCLE_OUTCOMES.applied, now);
@@ -123,7 +125,7 @@ export async function handleCustomersRedact(delivery: SignedDelivery, now = new 
     for (const ids of inChunks(orderIds)) {
       await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
       await redactPixelSightings(tx, shop, ids);
-      const ofOrders = Prisma.sql`"shop" = ${shop} AND "orderId" IN (${Prisma.join(ids)})`;
+      const ofOrders = Prisma.sql`${VerificationTable.shop} = ${shop} AND ${VerificationTable.orderId} IN (${Prisma.join(ids)})`;
       // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
       await updateWhere(tx, "Verification", ofOrders, {
         clickId: null,
@@ -136,7 +138,9 @@ export async function handleCustomersRedact(delivery: SignedDelivery, now = new 
       await updateWhere(tx, "WebhookDelivery", ofOrders, { payload: null });
     }
     if (customerId)
-      await tx.execute(Prisma.sql`DELETE FROM "DataRequest" WHERE "shop" = ${shop} AND "customerId" = ${customerId}`);
+      await tx.execute(
+        Prisma.sql`DELETE FROM ${DataRequest} WHERE ${DataRequest.shop} = ${shop} AND ${DataRequest.customerId} = ${customerId}`,
+      );
   });
   return { outcome: "applied" };
 }
@@ -153,7 +157,7 @@ export async function handleCustomersDataRequest(delivery: SignedDelivery, now =
   const request = CustomerRequest.safeParse(delivery.payload);
   const orderIds = request.success ? (request.data.orders_requested ?? []) : [];
   const [gathered] = await sql.rows(
-    Prisma.sql`SELECT "id" FROM "DataRequest" WHERE "shop" = ${shop} AND "eventId" = ${eventId}`,
+    Prisma.sql`SELECT ${DataRequest.id} FROM ${DataRequest} WHERE ${DataRequest.shop} = ${shop} AND ${DataRequest.eventId} = ${eventId}`,
   );
   if (gathered) return { outcome: "duplicate" };
   try {
@@ -210,7 +214,6 @@ async function gatherDataRequest(
     await claim(tx);
     await insertRows(tx, "DataRequest", [
       {
-        id: randomUUID(),
         shop,
         eventId,
         customerId,
@@ -236,12 +239,12 @@ async function ordersOf(tx: Sql, shop: string, orderIds: string[]): Promise<Gath
     tx,
     "Verification",
     Prisma.sql`
-      SELECT v."orderId", v."orderName", v."clickId", v."arrivedTag", v."expectedTag", v."creatorId", v."outcome",
-             v."capturedAt", v."createdAt", c."id" AS "commissionId", c."creatorId" AS "commissionCreatorId",
-             c."amount" AS "commissionAmount", c."currency" AS "commissionCurrency", c."status" AS "commissionStatus"
-      FROM "Verification" v LEFT JOIN "Commission" c ON c."verificationId" = v."id"
-      WHERE v."shop" = ${shop} AND v."orderId" IN (${Prisma.join(orderIds)})
-      ORDER BY v."orderId" ASC`,
+      SELECT v.${VerificationTable.orderId}, v.${VerificationTable.orderName}, v.${VerificationTable.clickId}, v.${VerificationTable.arrivedTag}, v.${VerificationTable.expectedTag}, v.${VerificationTable.creatorId}, v.${VerificationTable.outcome},
+             v.${VerificationTable.capturedAt}, v.${VerificationTable.createdAt}, c.${Commission.id} AS "commissionId", c.${Commission.creatorId} AS "commissionCreatorId",
+             c.${Commission.amount} AS "commissionAmount", c.${Commission.currency} AS "commissionCurrency", c.${Commission.status} AS "commissionStatus"
+      FROM ${VerificationTable} v LEFT JOIN ${Commission} c ON c.${Commission.verificationId} = v.${VerificationTable.id}
+      WHERE v.${VerificationTable.shop} = ${shop} AND v.${VerificationTable.orderId} IN (${Prisma.join(orderIds)})
+      ORDER BY v.${VerificationTable.orderId} ASC`,
   );
   // The keys in the order the ORM's select gave them: the stored JSON keeps its shape.
   return rows.map((row) => ({
@@ -274,7 +277,7 @@ const IDS_PER_STATEMENT = 500;
 /** The carts the orders were placed from, as their stored facts name them. */
 async function cartTokensOf(tx: Sql, shop: string, orderIds: string[]): Promise<string[]> {
   const rows = await tx.rows<{ orderFacts: string }>(
-    Prisma.sql`SELECT "orderFacts" FROM "Verification" WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join(orderIds)})`,
+    Prisma.sql`SELECT ${VerificationTable.orderFacts} FROM ${VerificationTable} WHERE ${VerificationTable.shop} = ${shop} AND ${VerificationTable.orderId} IN (${Prisma.join(orderIds)})`,
   );
   return [...new Set(rows.flatMap((row) => parseStoredFacts(row.orderFacts)?.cartToken ?? []))];
 }

@@ -12,6 +12,7 @@ import {
   type SignedDelivery,
 } from "./lifecycle-events.server";
 import { askShopify, type InstallationCheck } from "./shopify-installation.server";
+import { LifecycleEvent, Session, ShopReconciliation, ShopSettings } from "../database/tables";
 
 // Uninstall ends access, not the merchant's records: Shopify sends shop/redact 48 hours later,
 // and a merchant who reinstalls before then finds their ledger intact.
@@ -65,18 +66,27 @@ export async function handleAppUninstalled(
       state.hasOfflineSession && (state.authorizedAt === null || state.authorizedAt > before.receivedAt);
     if (!before.sameBody || before.eventId === key.eventId || !reinstalledSince) {
       if (before.eventId !== key.eventId)
-        logger.warn("app/uninstalled: a body already handled, under another event id; changed nothing", { shop });
+        logger.warn(
+          "lifecycle.uninstall_duplicate",
+          "app/uninstalled: a body already handled, under another event id; changed nothing",
+          { shop },
+        );
       return { outcome: "duplicate" };
     }
     const answer = await installation(shop);
     if (answer === "ask-later") {
-      logger.warn("app/uninstalled: cannot ask Shopify now whether the app is still installed; refused for now", {
-        shop,
-      });
+      logger.warn(
+        "lifecycle.uninstall_ask_later",
+        "app/uninstalled: cannot ask Shopify now whether the app is still installed; refused for now",
+        {
+          shop,
+        },
+      );
       return { outcome: "ask-later" };
     }
     if (answer !== "uninstalled") {
       logger.warn(
+        "lifecycle.uninstall_replay",
         answer === "installed"
           ? "app/uninstalled: a body from before the last install, and Shopify still honours the app's token: a replay; changed nothing"
           : "app/uninstalled: a body from before the last install, and no unexpired token to ask Shopify with; changed nothing",
@@ -85,19 +95,26 @@ export async function handleAppUninstalled(
       return { outcome: "replay" };
     }
   } else if (delivery.triggeredAt && state.authorizedAt && state.authorizedAt > delivery.triggeredAt) {
-    logger.info("app/uninstalled from before the last install: nothing to do", { shop });
+    logger.info("lifecycle.uninstall_before_install", "app/uninstalled from before the last install: nothing to do", {
+      shop,
+    });
     await recordDelivery(sql, shop, UNINSTALLED, key, LIFECYCLE_OUTCOMES.beforeAuthorization, now);
     return { outcome: "before-authorization" };
   }
   await sql.transaction(async (tx) => {
-    await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "shop" = ${shop}`);
+    await tx.execute(Prisma.sql`DELETE FROM ${Session} WHERE ${Session.shop} = ${shop}`);
     // Orders placed while the app is away are not its to import: a reinstall starts the
     // reconciliation sweep afresh (app/reconciliation).
-    await tx.execute(Prisma.sql`DELETE FROM "ShopReconciliation" WHERE "shop" = ${shop}`);
-    await updateWhere(tx, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "uninstalledAt" IS NULL`, {
-      uninstalledAt: now,
-      updatedAt: now,
-    });
+    await tx.execute(Prisma.sql`DELETE FROM ${ShopReconciliation} WHERE ${ShopReconciliation.shop} = ${shop}`);
+    await updateWhere(
+      tx,
+      "ShopSettings",
+      Prisma.sql`${ShopSettings.shop} = ${shop} AND ${ShopSettings.uninstalledAt} IS NULL`,
+      {
+        uninstalledAt: now,
+        updatedAt: now,
+      },
+    );
     await recordDelivery(tx, shop, UNINSTALLED, key, LIFECYCLE_OUTCOMES.applied, now);
   });
   return { outcome: "applied" };
@@ -105,7 +122,7 @@ export async function handleAppUninstalled(
 
 /** After every offline token the app is given (install, reinstall): the shop is installed as of now. */
 export async function handleAuthorized(shop: string, now: Date = new Date()): Promise<void> {
-  await updateWhere(sql, "ShopSettings", Prisma.sql`"shop" = ${shop}`, {
+  await updateWhere(sql, "ShopSettings", Prisma.sql`${ShopSettings.shop} = ${shop}`, {
     uninstalledAt: null,
     authorizedAt: now,
     updatedAt: now,
@@ -127,17 +144,21 @@ export async function handleScopesUpdate(delivery: SignedDelivery, now = new Dat
   const occurredAt = readSignedTime(payload?.updated_at);
   if (occurredAt) {
     const [latest] = await sql.rows<{ at: unknown }>(
-      Prisma.sql`SELECT MAX("occurredAt") AS "at" FROM "LifecycleEvent"
-        WHERE "shop" = ${shop} AND "topic" = ${SCOPES_UPDATE} AND "outcome" = ${LIFECYCLE_OUTCOMES.applied}`,
+      Prisma.sql`SELECT MAX(${LifecycleEvent.occurredAt}) AS "at" FROM ${LifecycleEvent}
+        WHERE ${LifecycleEvent.shop} = ${shop} AND ${LifecycleEvent.topic} = ${SCOPES_UPDATE} AND ${LifecycleEvent.outcome} = ${LIFECYCLE_OUTCOMES.applied}`,
     );
     if (latest?.at != null && readDate(latest.at) > occurredAt) {
-      logger.info("app/scopes_update older than one already applied: nothing to do", { shop });
+      logger.info(
+        "lifecycle.scopes_update_superseded",
+        "app/scopes_update older than one already applied: nothing to do",
+        { shop },
+      );
       await recordDelivery(sql, shop, SCOPES_UPDATE, key, LIFECYCLE_OUTCOMES.superseded, now, occurredAt);
       return { outcome: "superseded" };
     }
   }
   await sql.transaction(async (tx) => {
-    await updateWhere(tx, "Session", Prisma.sql`"shop" = ${shop}`, { scope: current.join(",") });
+    await updateWhere(tx, "Session", Prisma.sql`${Session.shop} = ${shop}`, { scope: current.join(",") });
     await recordDelivery(tx, shop, SCOPES_UPDATE, key, LIFECYCLE_OUTCOMES.applied, now, occurredAt);
   });
   return { outcome: "applied" };

@@ -1,3 +1,4 @@
+import { fetch } from "undici";
 import { logger } from "../platform/logger.server";
 import { refuseInsideTransaction } from "../platform/transaction-scope";
 import { SealedSessionStorage } from "../sessions/sealed-session-storage.server";
@@ -13,6 +14,10 @@ import { CURRENT_APP_INSTALLATION } from "../shopify-admin/documents";
 // refresh at a time per shop belongs to the worker's client), and a refused refresh cannot be told
 // apart from an unreachable token endpoint through the library (offline-admin.server.ts). An
 // expired token is no evidence either way, since Shopify answers 401 to expired and revoked alike.
+//
+// Asked through undici's fetch, imported: the global fetch is Remix's under the production server
+// (server.mjs installs its globals), which leaves through Node's http module and so past undici's
+// dispatcher, where the library's own calls to Shopify go (and, in development, the stand-in's routing).
 
 export type InstallationAnswer =
   /** Shopify answered with the stored token: the app is installed. */
@@ -55,7 +60,10 @@ async function storedToken(shop: string): Promise<string | null> {
     if (!session?.accessToken || session.isExpired(EXPIRY_MARGIN_MS)) return null;
     return session.accessToken;
   } catch (error) {
-    logger.warn("could not read the shop's offline session to ask Shopify", { shop, error });
+    logger.warn("lifecycle.session_unreadable", "could not read the shop's offline session to ask Shopify", {
+      shop,
+      error,
+    });
     return null;
   }
 }

@@ -15,8 +15,11 @@ export interface PixelAnswer {
   status: 202 | 400 | 413 | 429;
   body: { ok: boolean; error?: string };
   retryAfterSeconds?: number;
-  /** A checkout report stored now (not a replay): the order it names, which may have been judged without it. */
-  newCheckoutOf?: string;
+  /**
+   * A checkout report stored now (not a replay) that carries a checkout token: the order it
+   * names and the token, which binds it to that order only if orders/create carried the same.
+   */
+  newCheckout?: { orderId: string; checkoutToken: string };
 }
 
 const perClient = new FixedWindowCounter(TOUCHES_PER_CART);
@@ -49,7 +52,8 @@ export async function acceptPixelReport(shop: string, request: Request, now = ne
     body: { ok: true },
     ...(result.status === "recorded" &&
       report.kind === "checkout" &&
-      report.orderId && { newCheckoutOf: report.orderId }),
+      report.orderId &&
+      report.checkoutToken && { newCheckout: { orderId: report.orderId, checkoutToken: report.checkoutToken } }),
   };
 }
 

@@ -15,12 +15,13 @@ export async function connectPixelForShop(shop: string, graphql: AdminGraphql): 
       maxAttempts: 2,
       maxWaitMs: 2_000,
     });
-    if (!connection.connected) logger.warn("web pixel not connected", { shop, reason: connection.message });
-    else if (connection.change !== "none") logger.info(`web pixel ${connection.change}`, { shop });
+    if (!connection.connected)
+      logger.warn("pixel.not_connected", "web pixel not connected", { shop, reason: connection.message });
+    else if (connection.change !== "none") logger.info("pixel.connected", `web pixel ${connection.change}`, { shop });
     return connection;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    logger.warn("web pixel not connected", { shop, reason: message });
+    logger.warn("pixel.not_connected", "web pixel not connected", { shop, reason: message });
     return { connected: false, message };
   }
 }

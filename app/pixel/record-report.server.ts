@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import type { PixelReport } from "../attribution/pixel-report";
 import { sqlTime } from "../database/db.server";
 import { insertRows, type Sql } from "../database/sql.server";
 import { clickRecordFor, NEW_CLICKS_PER_CART_PER_HOUR, recordForShop } from "../landing/record-touch.server";
+import { PixelSighting } from "../database/tables";
 
 // Keeps one report of the web pixel: append-only, one row per Shopify event (a report sent
 // again, by a retrying browser or by anyone replaying it, stores nothing). A landing's click is
@@ -28,7 +28,7 @@ export function recordPixelReport(shop: string, report: PixelReport, now: Date):
 
 async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour: number, now: Date) {
   const [seen] = await tx.rows(
-    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "eventId" = ${report.eventId}`,
+    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSighting} WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.eventId} = ${report.eventId}`,
   );
   if (seen) return { status: "duplicate" as const };
   let newClick = false;
@@ -36,13 +36,13 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
     const clickId = report.clickId;
     const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
     const [knownToClient] = await tx.rows(Prisma.sql`
-      SELECT 1 AS "known" FROM "PixelSighting"
-      WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "clickId" = ${clickId} LIMIT 1`);
+      SELECT 1 AS "known" FROM ${PixelSighting}
+      WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.clientId} = ${report.clientId} AND ${PixelSighting.clickId} = ${clickId} LIMIT 1`);
     if (!knownToClient) {
       const recent = await tx.rows(Prisma.sql`
-        SELECT DISTINCT "clickId" FROM "PixelSighting"
-        WHERE "shop" = ${shop} AND "clientId" = ${report.clientId} AND "kind" = 'landing'
-          AND "clickId" IS NOT NULL AND "seenAt" >= ${hourAgo}
+        SELECT DISTINCT ${PixelSighting.clickId} FROM ${PixelSighting}
+        WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.clientId} = ${report.clientId} AND ${PixelSighting.kind} = 'landing'
+          AND ${PixelSighting.clickId} IS NOT NULL AND ${PixelSighting.seenAt} >= ${hourAgo}
         LIMIT ${NEW_CLICKS_PER_CLIENT_PER_HOUR}`);
       if (recent.length >= NEW_CLICKS_PER_CLIENT_PER_HOUR)
         return limited(`at most ${NEW_CLICKS_PER_CLIENT_PER_HOUR} new click ids per visitor an hour`);
@@ -53,7 +53,6 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
   }
   await insertRows(tx, "PixelSighting", [
     {
-      id: randomUUID(),
       shop,
       eventId: report.eventId,
       kind: report.kind,
@@ -61,6 +60,7 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
       clickId: report.clickId,
       tag: report.tag,
       orderId: report.orderId,
+      checkoutToken: report.checkoutToken,
       seenAt: now,
     },
   ]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_ATTRIBUTE_LENGTH } from "../attribution/cart-attributes";
-import { MAX_CLICK_ID_LENGTH } from "../attribution/find-click";
+import { MAX_CLICK_ID_LENGTH } from "../attribution/click-claims";
 import type { PixelReport } from "../attribution/pixel-report";
 import { printable } from "../landing/touch-input";
 
@@ -30,6 +30,13 @@ const ReportBody = z
       .string({ error: "orderId must be a string" })
       .regex(/^[1-9]\d{0,19}$/, "orderId is not an order id")
       .nullable(),
+    // The checkout's token, as orders/create's checkout_token has it. Optional: a pixel built
+    // before it was sent still reports, and its checkout binds to no order (evidence only).
+    checkoutToken: z
+      .string({ error: "checkoutToken must be a string" })
+      .regex(/^[A-Za-z0-9_-]{1,128}$/, "checkoutToken is not a checkout token")
+      .nullish()
+      .transform((token) => token ?? null),
   })
   .strict()
   // A tag alone: the page's URL swapped the tag and kept no click id (a coupon extension's
@@ -39,6 +46,7 @@ const ReportBody = z
     "a landing carries a clickId or a tag",
   )
   .refine((report) => report.kind !== "landing" || report.orderId === null, "a landing carries no orderId")
+  .refine((report) => report.kind !== "landing" || report.checkoutToken === null, "a landing carries no checkoutToken")
   .refine((report) => report.kind !== "checkout" || report.orderId !== null, "a checkout carries an orderId");
 
 export type PixelInput = { ok: true; report: PixelReport } | { ok: false; error: string };

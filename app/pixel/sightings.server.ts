@@ -2,6 +2,7 @@ import { Prisma, type PixelSighting } from "@prisma/client";
 import type { LandingTouchFact, PixelWitness } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { readDate, rowsOf, sql, type Sql } from "../database/sql.server";
+import { ClickRecord, PixelSighting as PixelSightingTable, ShopSettings } from "../database/tables";
 
 // Reading the pixel's reports back: what it saw of an order (its checkout, and the landings of
 // the same visitor before it), and their retention and redaction.
@@ -15,42 +16,85 @@ const MAX_CLIENTS = 5;
 const MAX_LANDINGS = 200;
 
 /**
- * What the pixel saw of one order: its checkout reports (joined by the order's id) and the
- * landings of those visitors inside the attribution window before it, oldest first. null when
- * the pixel reported no checkout for the order (not connected, blocked, no consent, or not yet).
+ * What the pixel saw of one order. `bound`: the checkout reports carrying the order's checkout
+ * token (Shopify's webhook gives it; a report naming the order's id alone is no proof) and the
+ * landings of those visitors inside the attribution window before it, oldest first; null when
+ * none (not connected, blocked, no consent, not yet, or an order without a checkout token).
+ * `unbound`: the clicks of reports that named the order's id without its token (evidence only).
  */
 export async function pixelWitness(
   shop: string,
-  orderId: string,
+  order: { id: string; checkoutToken: string | null },
   orderAt: Date,
   windowDays: number,
-): Promise<PixelWitness | null> {
-  const checkouts = await sql.rows<{ clientId: string; clickId: string | null; tag: string | null }>(Prisma.sql`
-    SELECT "clientId", "clickId", "tag" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "orderId" = ${orderId} AND "kind" = 'checkout'
-    ORDER BY "seenAt" ASC LIMIT ${MAX_CLIENTS}`);
-  if (checkouts.length === 0) return null;
-  const clientIds = [...new Set(checkouts.map((c) => c.clientId))];
+): Promise<{ bound: PixelWitness | null; unbound: string[] }> {
+  const byToken =
+    order.checkoutToken === null
+      ? Prisma.empty
+      : Prisma.sql` OR ${PixelSightingTable.checkoutToken} = ${order.checkoutToken}`;
+  const checkouts = await sql.rows<{
+    clientId: string;
+    clickId: string | null;
+    tag: string | null;
+    checkoutToken: string | null;
+  }>(Prisma.sql`
+    SELECT ${PixelSightingTable.columns("clientId", "clickId", "tag", "checkoutToken")} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.kind} = 'checkout' AND (${PixelSightingTable.orderId} = ${order.id}${byToken})
+    ORDER BY ${PixelSightingTable.seenAt} ASC LIMIT ${MAX_CLIENTS * 2}`);
+  const isBound = (c: (typeof checkouts)[number]) =>
+    order.checkoutToken !== null && c.checkoutToken === order.checkoutToken;
+  const bound = checkouts.filter(isBound).slice(0, MAX_CLIENTS);
+  const unboundReports = checkouts.filter((c) => !isBound(c));
+  const window = {
+    from: new Date(orderAt.getTime() - windowDays * DAY_MS),
+    to: new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS),
+  };
+  const unboundLandings =
+    unboundReports.length === 0 ? [] : await landingsOf(shop, distinct(unboundReports.map((c) => c.clientId)), window);
+  const unbound = distinct([
+    ...unboundReports.flatMap((c) => (c.clickId ? [c.clickId] : [])),
+    ...unboundLandings.map((l) => l.clickId),
+  ]);
+  if (bound.length === 0) return { bound: null, unbound };
+  const landings = await landingsOf(shop, distinct(bound.map((c) => c.clientId)), window);
+  return { bound: { checkout: bound.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings }, unbound };
+}
+
+/** The visitors' landings inside the window, oldest first; a tag that came alone belongs to the click before it. */
+async function landingsOf(shop: string, clientIds: string[], window: { from: Date; to: Date }) {
   const landings = await sql.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
-    SELECT "clickId", "tag", "seenAt" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)}) AND "kind" = 'landing'
-      AND "seenAt" >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
-      AND "seenAt" <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
-    ORDER BY "seenAt" DESC LIMIT ${MAX_LANDINGS}`);
-  // Oldest first; a tag that came alone belongs to the click the visitor landed with before it.
+    SELECT ${PixelSightingTable.columns("clickId", "tag", "seenAt")} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)}) AND ${PixelSightingTable.kind} = 'landing'
+      AND ${PixelSightingTable.seenAt} >= ${sqlTime(window.from)} AND ${PixelSightingTable.seenAt} <= ${sqlTime(window.to)}
+    ORDER BY ${PixelSightingTable.seenAt} DESC LIMIT ${MAX_LANDINGS}`);
   const seen: LandingTouchFact[] = [];
   let current: string | null = null;
   for (const landing of landings.reverse()) {
     current = landing.clickId ?? current;
     if (current !== null) seen.push({ clickId: current, tag: landing.tag, seenAt: readDate(landing.seenAt) });
   }
-  return { checkout: checkouts.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings: seen };
+  return seen;
+}
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Whether the pixel reported a landing with this click, from any visitor: a hint that its
+ * checkout report is on its way, never evidence (a report binds only through its checkout token).
+ */
+export async function pixelSawClick(shop: string, clickId: string): Promise<boolean> {
+  const [row] = await sql.rows(
+    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clickId} = ${clickId} AND ${PixelSightingTable.kind} = 'landing' LIMIT 1`,
+  );
+  return row !== undefined;
 }
 
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */
 export async function pixelReportedSince(shop: string, since: Date): Promise<boolean> {
   const [row] = await sql.rows(
-    Prisma.sql`SELECT 1 AS "seen" FROM "PixelSighting" WHERE "shop" = ${shop} AND "seenAt" >= ${sqlTime(since)} LIMIT 1`,
+    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.seenAt} >= ${sqlTime(since)} LIMIT 1`,
   );
   return row !== undefined;
 }
@@ -58,18 +102,20 @@ export async function pixelReportedSince(shop: string, since: Date): Promise<boo
 /** Deletes sightings older than each shop's attribution window, and all of shops without settings. */
 export async function purgePixelSightings(now: Date): Promise<number> {
   const shops = await sql.rows<{ shop: string; attributionWindowDays: unknown }>(
-    Prisma.sql`SELECT "shop", "attributionWindowDays" FROM "ShopSettings"`,
+    Prisma.sql`SELECT ${ShopSettings.shop}, ${ShopSettings.attributionWindowDays} FROM ${ShopSettings}`,
   );
   let deleted = 0;
   for (const { shop, attributionWindowDays } of shops) {
     const before = sqlTime(new Date(now.getTime() - Number(attributionWindowDays) * DAY_MS));
     deleted += await sql.execute(
-      Prisma.sql`DELETE FROM "PixelSighting" WHERE "shop" = ${shop} AND "seenAt" < ${before}`,
+      Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.seenAt} < ${before}`,
     );
   }
   return (
     deleted +
-    (await sql.execute(Prisma.sql`DELETE FROM "PixelSighting" WHERE "shop" NOT IN (SELECT "shop" FROM "ShopSettings")`))
+    (await sql.execute(
+      Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} NOT IN (SELECT ${ShopSettings.shop} FROM ${ShopSettings})`,
+    ))
   );
 }
 
@@ -77,8 +123,8 @@ export async function purgePixelSightings(now: Date): Promise<number> {
 async function clientsOfOrders(tx: Sql, shop: string, orderIds: string[]): Promise<string[]> {
   if (orderIds.length === 0) return [];
   const rows = await tx.rows<{ clientId: string }>(Prisma.sql`
-    SELECT DISTINCT "clientId" FROM "PixelSighting"
-    WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join(orderIds)})`);
+    SELECT DISTINCT ${PixelSightingTable.clientId} FROM ${PixelSightingTable}
+    WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.orderId} IN (${Prisma.join(orderIds)})`);
   return rows.map((row) => row.clientId);
 }
 
@@ -90,9 +136,9 @@ export async function sightingsOfOrders(tx: Sql, shop: string, orderIds: string[
     tx,
     "PixelSighting",
     Prisma.sql`
-      SELECT "kind", "clientId", "clickId", "tag", "orderId", "seenAt" FROM "PixelSighting"
-      WHERE "shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)})
-      ORDER BY "seenAt" ASC`,
+      SELECT ${PixelSightingTable.columns("kind", "clientId", "clickId", "tag", "orderId", "seenAt")} FROM ${PixelSightingTable}
+      WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)})
+      ORDER BY ${PixelSightingTable.seenAt} ASC`,
   );
 }
 
@@ -103,14 +149,14 @@ export async function sightingsOfOrders(tx: Sql, shop: string, orderIds: string[
 export async function redactPixelSightings(tx: Sql, shop: string, orderIds: string[]): Promise<void> {
   const clientIds = await clientsOfOrders(tx, shop, orderIds);
   if (clientIds.length === 0) return;
-  const ofClients = Prisma.sql`"shop" = ${shop} AND "clientId" IN (${Prisma.join(clientIds)})`;
+  const ofClients = Prisma.sql`${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)})`;
   const clicks = await tx.rows<{ clickId: string }>(
-    Prisma.sql`SELECT DISTINCT "clickId" FROM "PixelSighting" WHERE ${ofClients} AND "clickId" IS NOT NULL`,
+    Prisma.sql`SELECT DISTINCT ${PixelSightingTable.clickId} FROM ${PixelSightingTable} WHERE ${ofClients} AND ${PixelSightingTable.clickId} IS NOT NULL`,
   );
-  await tx.execute(Prisma.sql`DELETE FROM "PixelSighting" WHERE ${ofClients}`);
+  await tx.execute(Prisma.sql`DELETE FROM ${PixelSightingTable} WHERE ${ofClients}`);
   const clickIds = clicks.map((c) => c.clickId);
   if (clickIds.length > 0)
     await tx.execute(
-      Prisma.sql`DELETE FROM "ClickRecord" WHERE "shop" = ${shop} AND "clickId" IN (${Prisma.join(clickIds)})`,
+      Prisma.sql`DELETE FROM ${ClickRecord} WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)})`,
     );
 }

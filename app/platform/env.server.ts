@@ -117,6 +117,14 @@ const EnvSchema = z.object({
   // from the end (platform/network-source.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   LOG_LEVEL: z.enum(["silent", "error", "warn", "info", "debug"]).default("info"),
+  // Prometheus's endpoint (GET /metrics) on a port of its own, never the public one; off when
+  // unset. Loopback by default: open it (0.0.0.0, ::) only to the scraper's network.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  // After a stop signal, how long the instance keeps serving while /readyz answers 503, so that a
+  // load balancer polling readiness stops sending it requests before it stops accepting them.
+  // 0 where the platform stops routing before it signals (Cloud Run).
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -140,6 +148,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.WEBHOOK_BODY_BYTES_IN_FLIGHT < env.WEBHOOK_MAX_BODY_BYTES)
     throw new EnvError([
       "WEBHOOK_BODY_BYTES_IN_FLIGHT must be at least WEBHOOK_MAX_BODY_BYTES: a body at the cap could never be read",
+    ]);
+  const publicPort = Number(source.PORT ?? 3000);
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === publicPort)
+    throw new EnvError([
+      `METRICS_PORT must differ from PORT (${publicPort}): the metrics are never served on the public port`,
     ]);
   const refusedInProduction: string[] = [];
   if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL)

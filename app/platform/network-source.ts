@@ -1,8 +1,19 @@
 import { isIP } from "node:net";
+import type { AppLoadContext } from "@remix-run/node";
 
-// Who a request comes from, as the app's limits count it. Two places ask: webhook intake counts
-// body bytes against the connection's peer (Shopify connects to the app itself), and the app
-// proxy counts touches against the shopper, whose address only Shopify's proxy can vouch for.
+// Who a request comes from, as the app's limits count it. Two places ask: every webhook route
+// counts body bytes against the connection's peer (Shopify connects to the app itself), and the
+// app proxy counts touches against the shopper, whose address only Shopify's proxy can vouch for.
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /**
+     * The connection's peer address (Node's socket.remoteAddress), which the server (server.mjs)
+     * hands every loader and action: Remix's Fetch Request does not carry it.
+     */
+    peerAddress?: string;
+  }
+}
 
 /**
  * The source an address is counted as: an IPv6 address by its /64, the block one subscriber is
@@ -43,4 +54,12 @@ export function shopperSource(forwardedFor: string | null, trustedHops: number):
   const entry = entries[entries.length - 1 - trustedHops];
   if (!entry || isIP(entry) === 0) return null;
   return sourceOf(entry);
+}
+
+/**
+ * The source of a request Remix answers: its connection's peer, from the load context. Without
+ * one (a server that gives none) every such request counts as one source, "unknown".
+ */
+export function peerSource(context: AppLoadContext): string {
+  return sourceOf(context.peerAddress);
 }

@@ -7,7 +7,8 @@
 //   running --renew-->    running   the lease extended while the job works (owner only)
 //   running --retry-->    queued    at a backoff time; the attempt stays counted
 //   running --defer-->    queued    at a time the job chose (a shop's API bucket refilling);
-//                                   the attempt is given back: waiting is not failing
+//                                   the attempt is given back: waiting is not failing; at once
+//                                   when `rerun` was set meanwhile
 //   running --park-->     parked    waits for the merchant (the API key was rejected)
 //   running --finish-->   done      or straight back to queued when `rerun` was set meanwhile
 //   running --release-->  queued    after an unexpected fault, with backoff; the attempt stays
@@ -17,7 +18,8 @@
 //   done|parked --requeue--> queued "Retry now": the attempts start again from 0
 //   done    --reopen-->   queued    something new arrived for the subject (a refund, say);
 //                                   a job not done yet gets `rerun` instead, so it runs again
-//   queued  --due now-->  queued    brought forward to now (an instance started, "Check now")
+//   queued  --due now-->  queued    brought forward to now (an instance started, "Check now",
+//                                   what a deferred job waited for came); running: `rerun` set
 //   done|parked --due now--> queued with a fresh set of attempts; a missing job is created
 
 export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop"] as const;

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type Job } from "@prisma/client";
-import { dialect, sqlTime } from "../database/db.server";
+import { sqlTime } from "../database/db.server";
+import { claimJobs, sharedCommit, sharedStatement } from "../database/dialect-sql.server";
 import {
   insertRows,
   readDate,
@@ -11,10 +11,10 @@ import {
   type Sql,
   updateWhere,
 } from "../database/sql.server";
-import { sqliteWriteLock } from "../database/sqlite-write-lock.server";
-import { TransactionGroups } from "../database/transaction-groups.server";
+import { countJob, type JobResult } from "../metrics/registry.server";
 import { backoffDelay } from "./backoff";
 import { LeaseLost, type ClaimedJob, type JobKind, type JobState, type Transition } from "./job-states";
+import { Job as JobTable } from "../database/tables";
 
 // Every change of a job's state, lease or attempts happens here and nowhere else (the
 // transitions are drawn in job-states.ts). Writes by a running job are fenced: each one checks,
@@ -54,7 +54,7 @@ export async function enqueueNew(tx: Sql, jobs: NewJob[], now: Date): Promise<vo
   await insertRows(
     tx,
     "Job",
-    jobs.map((job) => ({ id: randomUUID(), ...job, state: "queued", createdAt: now, updatedAt: now })),
+    jobs.map((job) => ({ ...job, state: "queued", createdAt: now, updatedAt: now })),
   );
 }
 
@@ -74,33 +74,7 @@ interface ClaimedRow {
  */
 export async function claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<ClaimedJob[]> {
   if (limit <= 0) return [];
-  const at = sqlTime(now);
-  const lease = sqlTime(new Date(now.getTime() + leaseMs));
-  const rows =
-    dialect === "postgresql"
-      ? await sql.rows<ClaimedRow>(Prisma.sql`
-          WITH expired AS (
-            SELECT "id" FROM "Job" WHERE "state" = 'running' AND "leaseExpiresAt" < ${at}
-            ORDER BY "leaseExpiresAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
-          ), due AS (
-            SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
-            ORDER BY "runAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
-          )
-          UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
-                 "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
-          WHERE "id" IN (SELECT "id" FROM (SELECT "id" FROM expired UNION ALL SELECT "id" FROM due) AS picked LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`)
-      : await sql.rows<ClaimedRow>(Prisma.sql`
-          UPDATE "Job" SET "state" = 'running', "attempts" = "attempts" + 1, "leaseOwner" = ${owner},
-                 "leaseExpiresAt" = ${lease}, "updatedAt" = ${at}
-          WHERE "id" IN (
-            SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'running' AND "leaseExpiresAt" < ${at}
-                              ORDER BY "leaseExpiresAt" LIMIT ${limit})
-            UNION ALL
-            SELECT "id" FROM (SELECT "id" FROM "Job" WHERE "state" = 'queued' AND "runAt" <= ${at}
-                              ORDER BY "runAt" LIMIT ${limit})
-            LIMIT ${limit})
-          RETURNING "id", "shop", "kind", "subject", "attempts", "runAt"`);
+  const rows = await sql.rows<ClaimedRow>(claimJobs(owner, limit, now, new Date(now.getTime() + leaseMs)));
   // RETURNING keeps no order: jobs start in the order they fell due (a deferred lookup waits
   // behind a newer click's, lookup-pace.server.ts).
   return rows
@@ -122,14 +96,14 @@ export async function claim(owner: string, limit: number, now: Date, leaseMs: nu
  */
 export async function nextDue(): Promise<Date | null> {
   const [row] = await sql.rows<{ runAt: unknown }>(
-    Prisma.sql`SELECT MIN("runAt") AS "runAt" FROM "Job" WHERE "state" = 'queued'`,
+    Prisma.sql`SELECT MIN(${JobTable.runAt}) AS ${JobTable.runAt} FROM ${JobTable} WHERE ${JobTable.state} = 'queued'`,
   );
   return row?.runAt == null ? null : readDate(row.runAt);
 }
 
 /** `"id" = job AND held by this worker`: the fence on every write a running job makes. */
 function held(job: ClaimedJob): Prisma.Sql {
-  return Prisma.sql`"id" = ${job.id} AND "leaseOwner" = ${job.owner} AND "state" = 'running'`;
+  return Prisma.sql`${JobTable.id} = ${job.id} AND ${JobTable.leaseOwner} = ${job.owner} AND ${JobTable.state} = 'running'`;
 }
 
 /** Extends the lease of a job this worker still holds; false when it no longer does. */
@@ -152,11 +126,13 @@ export async function fenced<T>(
   write: (tx: Sql) => Promise<T>,
   transition?: Transition,
 ): Promise<T> {
-  return jobWrite(async (tx) => {
+  const result = await sharedCommit(async (tx) => {
     if (transition) await applyTransition(tx, job, transition, now);
     else await holdLease(tx, job, now);
     return write(tx);
   });
+  if (transition) countJob(job.kind, RESULTS[transition.to]);
+  return result;
 }
 
 /**
@@ -164,31 +140,17 @@ export async function fenced<T>(
  * SQLite joins a group's commit and on PostgreSQL needs no transaction of its own.
  */
 export async function settle(job: ClaimedJob, transition: Transition, now: Date): Promise<void> {
-  if (dialect === "sqlite") await groups.run((tx) => applyTransition(tx, job, transition, now));
-  else await applyTransition(sql, job, transition, now);
+  await sharedStatement((tx) => applyTransition(tx, job, transition, now));
+  countJob(job.kind, RESULTS[transition.to]);
 }
 
-/**
- * How many jobs' writes go in one commit. A write is a few statements (a fraction of a
- * millisecond). A group of 8 is cheap for intake to wait behind and gives most of the gain;
- * past 8 a group goes on to 32 only while the main thread (intake) is not waiting for SQLite's
- * writer (decision 021).
- */
-const WRITES_PER_GROUP = { least: 8, most: 32 };
-const groups = new TransactionGroups(
-  (fn) => sql.transaction(fn),
-  WRITES_PER_GROUP,
-  () => sqliteWriteLock.firstInLine(),
-);
-
-/**
- * A running job's write, all or nothing. On SQLite, writes that come together share a commit
- * (transaction-groups.server.ts); PostgreSQL runs them side by side on the pool, and a shared
- * transaction there would hold one job's row and advisory locks until the others are done.
- */
-function jobWrite<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
-  return dialect === "sqlite" ? groups.run(write) : sql.transaction(write);
-}
+/** How a run that ended with each transition is counted (app/metrics), once its transaction committed. */
+const RESULTS: Record<Transition["to"], JobResult> = {
+  finish: "done",
+  retry: "retry",
+  defer: "defer",
+  park: "park",
+};
 
 async function holdLease(tx: Sql, job: ClaimedJob, now: Date): Promise<void> {
   const count = await updateWhere(tx, "Job", held(job), { updatedAt: now });
@@ -203,23 +165,29 @@ async function applyTransition(tx: Sql, job: ClaimedJob, transition: Transition,
     case "finish":
       // Done, unless something new arrived while the job ran (rerun): then it goes again at once.
       count = await tx.execute(Prisma.sql`
-        UPDATE "Job" SET
-          "state" = CASE WHEN "rerun" THEN 'queued' ELSE 'done' END,
-          "attempts" = CASE WHEN "rerun" THEN 0 ELSE "attempts" END,
-          "runAt" = CASE WHEN "rerun" THEN ${sqlTime(now)} ELSE "runAt" END,
-          "lastError" = CASE WHEN "rerun" THEN "lastError" ELSE NULL END,
-          "rerun" = ${false}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${sqlTime(now)}
+        UPDATE ${JobTable} SET
+          ${JobTable.state} = CASE WHEN ${JobTable.rerun} THEN 'queued' ELSE 'done' END,
+          ${JobTable.attempts} = CASE WHEN ${JobTable.rerun} THEN 0 ELSE ${JobTable.attempts} END,
+          ${JobTable.runAt} = CASE WHEN ${JobTable.rerun} THEN ${sqlTime(now)} ELSE ${JobTable.runAt} END,
+          ${JobTable.lastError} = CASE WHEN ${JobTable.rerun} THEN ${JobTable.lastError} ELSE NULL END,
+          ${JobTable.rerun} = ${false}, ${JobTable.leaseOwner} = NULL, ${JobTable.leaseExpiresAt} = NULL, ${JobTable.updatedAt} = ${sqlTime(now)}
         WHERE ${held(job)}`);
       break;
     case "retry":
       count = await updateWhere(tx, "Job", held(job), queued(transition.at, transition.error, now));
       break;
     case "defer":
-      // Not a failed attempt: the one its claim counted is given back.
+      // Not a failed attempt: the one its claim counted is given back. Something new arrived
+      // while it ran (rerun): it comes back at once rather than at its own time.
       count = await updateWhere(tx, "Job", held(job), {
         ...queued(transition.at, transition.reason, now),
-        attempts: Prisma.sql`"attempts" - 1`,
+        attempts: Prisma.sql`${JobTable.attempts} - 1`,
       });
+      if (count === 1)
+        await updateWhere(tx, "Job", Prisma.sql`${JobTable.id} = ${job.id} AND ${JobTable.rerun}`, {
+          runAt: now,
+          rerun: false,
+        });
       break;
     case "park":
       count = await updateWhere(tx, "Job", held(job), {
@@ -250,7 +218,9 @@ export async function releaseAfterFault(
   random: () => number,
 ): Promise<boolean> {
   const at = new Date(now.getTime() + backoffDelay(job.attempts, random));
-  return (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  const released = (await updateWhere(sql, "Job", held(job), queued(at, error, now))) === 1;
+  if (released) countJob(job.kind, "fault");
+  return released;
 }
 
 /** "Retry now": a job that ended (done or parked) runs again at once with a fresh set of attempts. */
@@ -258,7 +228,7 @@ export async function requeue(tx: Sql, kind: JobKind, subject: string, now: Date
   const count = await updateWhere(
     tx,
     "Job",
-    Prisma.sql`"kind" = ${kind} AND "subject" = ${subject} AND "state" IN ('done', 'parked')`,
+    Prisma.sql`${JobTable.kind} = ${kind} AND ${JobTable.subject} = ${subject} AND ${JobTable.state} IN ('done', 'parked')`,
     { state: "queued", attempts: 0, rerun: false, runAt: now, ...RELEASED, lastError: null, updatedAt: now },
   );
   return count === 1;
@@ -273,23 +243,39 @@ export async function dueNow(tx: Sql, jobs: NewJob[], now: Date): Promise<void> 
   if (jobs.length === 0) return;
   await enqueue(tx, jobs, now);
   for (const { kind, subject } of jobs) {
-    const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
-    await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'queued' AND "runAt" > ${sqlTime(now)}`, {
-      runAt: now,
-      updatedAt: now,
-    });
+    await bringForward(tx, kind, subject, now);
     await requeue(tx, kind, subject, now);
   }
 }
 
-/** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
-export async function unpark(tx: Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
-  return updateWhere(tx, "Job", Prisma.sql`"shop" = ${shop} AND "kind" = ${kind} AND "state" = 'parked'`, {
-    state: "queued",
-    attempts: 0,
-    runAt: now,
+/**
+ * What a job waits for came: one queued for later (deferred) is due now, and one running is
+ * flagged (rerun), so that a deferral it makes meanwhile comes back at once instead (no wake-up
+ * is lost). A job done or parked is left alone. Whether one was brought forward or flagged.
+ */
+export async function bringForward(tx: Sql, kind: JobKind, subject: string, now: Date): Promise<boolean> {
+  const mine = Prisma.sql`${JobTable.kind} = ${kind} AND ${JobTable.subject} = ${subject}`;
+  const running = await updateWhere(tx, "Job", Prisma.sql`${mine} AND ${JobTable.state} = 'running'`, {
+    rerun: true,
     updatedAt: now,
   });
+  const waiting = Prisma.sql`${mine} AND ${JobTable.state} = 'queued' AND ${JobTable.runAt} > ${sqlTime(now)}`;
+  return running + (await updateWhere(tx, "Job", waiting, { runAt: now, updatedAt: now })) > 0;
+}
+
+/** The merchant saved a new API key: every parked job of that kind in the shop runs again. */
+export async function unpark(tx: Sql, shop: string, kind: JobKind, now: Date): Promise<number> {
+  return updateWhere(
+    tx,
+    "Job",
+    Prisma.sql`${JobTable.shop} = ${shop} AND ${JobTable.kind} = ${kind} AND ${JobTable.state} = 'parked'`,
+    {
+      state: "queued",
+      attempts: 0,
+      runAt: now,
+      updatedAt: now,
+    },
+  );
 }
 
 /**
@@ -298,12 +284,12 @@ export async function unpark(tx: Sql, shop: string, kind: JobKind, now: Date): P
  * by the second statement, and one that finishes after it sees the flag (no wake-up is lost).
  */
 export async function reopen(tx: Sql, kind: JobKind, subject: string, now: Date): Promise<void> {
-  const mine = Prisma.sql`"kind" = ${kind} AND "subject" = ${subject}`;
-  await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" IN ('queued', 'running', 'parked')`, {
+  const mine = Prisma.sql`${JobTable.kind} = ${kind} AND ${JobTable.subject} = ${subject}`;
+  await updateWhere(tx, "Job", Prisma.sql`${mine} AND ${JobTable.state} IN ('queued', 'running', 'parked')`, {
     rerun: true,
     updatedAt: now,
   });
-  await updateWhere(tx, "Job", Prisma.sql`${mine} AND "state" = 'done'`, {
+  await updateWhere(tx, "Job", Prisma.sql`${mine} AND ${JobTable.state} = 'done'`, {
     state: "queued",
     rerun: false,
     attempts: 0,
@@ -321,7 +307,7 @@ export async function jobOf(
     sql,
     "Job",
     Prisma.sql`
-      SELECT "state", "attempts", "runAt", "lastError" FROM "Job" WHERE "kind" = ${kind} AND "subject" = ${subject}`,
+      SELECT ${JobTable.columns("state", "attempts", "runAt", "lastError")} FROM ${JobTable} WHERE ${JobTable.kind} = ${kind} AND ${JobTable.subject} = ${subject}`,
   );
   return job ? { ...job, state: job.state as JobState } : null;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Sql } from "../database/sql.server";
+import { countJob, countJobGivenUp } from "../metrics/registry.server";
 import { env } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { LeaseLost, MAX_ATTEMPTS, type ClaimedJob, type JobKind, type Transition } from "./job-states";
@@ -110,13 +111,15 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
           if (!held) lease.abort(new LeaseLost(job.id));
           else heldUntil = Math.max(heldUntil, at.getTime() + leaseMs);
         },
-        (error: unknown) => logger.warn("could not renew a job's lease", { jobId: job.id, error }),
+        (error: unknown) =>
+          logger.warn("job.lease_renewal_failed", "could not renew a job's lease", { jobId: job.id, error }),
       );
     }, beatMs);
     heartbeat.unref();
     const giveUp = async (reason: string) => {
       await handler!.giveUp(ctx, reason);
       if (!settled) await settle(job, { to: "finish" }, now());
+      countJobGivenUp(job.kind);
     };
     try {
       await turn();
@@ -126,13 +129,14 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
       if (!settled) await settle(job, transition ?? { to: "finish" }, now());
     } catch (error) {
       if (error instanceof LeaseLost) {
-        logger.warn("job lease lost; another worker took over", { jobId: job.id, kind: job.kind });
+        countJob(job.kind, "lease_lost");
+        logger.warn("job.lease_lost", "job lease lost; another worker took over", { jobId: job.id, kind: job.kind });
         return;
       }
       // An unexpected fault (database busy, a bug): back in the queue, never dropped, but
       // counted, so a fault that repeats ends with its message instead of looping.
       const message = error instanceof Error ? error.message : String(error);
-      logger.error("job failed; will retry", { jobId: job.id, kind: job.kind, error });
+      logger.error("job.failed", "job failed; will retry", { jobId: job.id, kind: job.kind, error });
       try {
         if (handler && job.attempts >= MAX_ATTEMPTS && !lease.signal.aborted) {
           await giveUp(`internal error: ${message}`).catch(async () => {
@@ -142,7 +146,10 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
           await releaseAfterFault(job, message, now(), random);
         }
       } catch (releaseError) {
-        logger.error("could not release a job after a fault", { jobId: job.id, error: releaseError });
+        logger.error("job.release_failed", "could not release a job after a fault", {
+          jobId: job.id,
+          error: releaseError,
+        });
       }
     } finally {
       clearInterval(heartbeat);
@@ -191,7 +198,10 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
     });
     // Once per drain, however many wake-ups joined it (a failed drain is its caller's to report).
     ticking.then(
-      () => wakeWhenDue().catch((error: unknown) => logger.warn("could not look up the next due job", { error })),
+      () =>
+        wakeWhenDue().catch((error: unknown) =>
+          logger.warn("queue.next_due_failed", "could not look up the next due job", { error }),
+        ),
       () => {},
     );
     return ticking;
@@ -219,7 +229,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
 
   const kick = () => {
     if (!stopping.signal.aborted)
-      runOnce().catch((error: unknown) => logger.error("job runner tick failed", { error }));
+      runOnce().catch((error: unknown) => logger.error("queue.tick_failed", "job runner tick failed", { error }));
   };
   const unsubscribe = onWake(kick);
   const timer = setInterval(kick, options.pollIntervalMs);

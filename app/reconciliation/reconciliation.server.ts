@@ -2,6 +2,7 @@ import { Prisma, type ShopReconciliation } from "@prisma/client";
 import { readDate, rowsOf, sql, type Sql, upsertRow } from "../database/sql.server";
 import { dueNow } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
+import { Job, ShopReconciliation as ShopReconciliationTable } from "../database/tables";
 
 // A shop's place in its reconciliation: where it starts (the install), how far the sweep has
 // recorded, what it has found, and when it last ran. The sweep itself is sweep.server.ts; this is
@@ -39,7 +40,9 @@ export async function reconcileNow(shops: "all" | string, now: Date = new Date()
   await sql.transaction(async (tx) => {
     const rows =
       shops === "all"
-        ? await tx.rows<{ shop: string }>(Prisma.sql`SELECT "shop" FROM "ShopReconciliation"`)
+        ? await tx.rows<{ shop: string }>(
+            Prisma.sql`SELECT ${ShopReconciliationTable.shop} FROM ${ShopReconciliationTable}`,
+          )
         : [{ shop: shops }];
     await dueNow(
       tx,
@@ -65,11 +68,11 @@ export async function reconciliationStatus(shop: string, now: Date = new Date())
   const [row] = await rowsOf<ShopReconciliation>(
     sql,
     "ShopReconciliation",
-    Prisma.sql`SELECT * FROM "ShopReconciliation" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT * FROM ${ShopReconciliationTable} WHERE ${ShopReconciliationTable.shop} = ${shop}`,
   );
   if (!row) return null;
   const [job] = await sql.rows<{ state: string; runAt: unknown }>(
-    Prisma.sql`SELECT "state", "runAt" FROM "Job" WHERE "kind" = ${RECONCILE_JOB} AND "subject" = ${shop}`,
+    Prisma.sql`SELECT ${Job.state}, ${Job.runAt} FROM ${Job} WHERE ${Job.kind} = ${RECONCILE_JOB} AND ${Job.subject} = ${shop}`,
   );
   return {
     since: row.since,
@@ -86,7 +89,7 @@ export async function reconciliationOf(tx: Sql, shop: string): Promise<ShopRecon
   const [row] = await rowsOf<ShopReconciliation>(
     tx,
     "ShopReconciliation",
-    Prisma.sql`SELECT * FROM "ShopReconciliation" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT * FROM ${ShopReconciliationTable} WHERE ${ShopReconciliationTable.shop} = ${shop}`,
   );
   return row ?? null;
 }

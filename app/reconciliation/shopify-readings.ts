@@ -41,6 +41,7 @@ export function orderPayloadFrom(order: OrderNode, lineTotals: readonly string[]
     note_attributes: order.customAttributes.map(({ key, value }) => ({ name: key, value: value ?? null })),
     landing_site: order.customerJourneySummary?.lastVisit?.landingPage ?? null,
     cart_token: order.cartToken ?? null,
+    checkout_token: order.checkoutToken ?? null,
     discount_codes: codeApplications.map((application) => ({
       code: application.code,
       amount: onlyCode ? (amount(order.totalDiscountsSet?.shopMoney.amount) ?? "0") : "0",

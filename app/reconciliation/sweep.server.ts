@@ -1,5 +1,6 @@
 import { Prisma } from "@prisma/client";
 import { rowsMatching, sql, type Sql, updateWhere } from "../database/sql.server";
+import { countReconciled } from "../metrics/registry.server";
 import { env } from "../platform/env.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
@@ -25,6 +26,7 @@ import {
   type OrderNode,
   type RefundNode,
 } from "./shopify-readings";
+import { ShopReconciliation } from "../database/tables";
 
 // The job "reconcile-shop": lists the orders of a shop changed since its watermark, through the
 // Admin API, and records each order, refund and cancellation no webhook brought exactly as its
@@ -188,23 +190,29 @@ async function recordMissing(
       const whole = await readOrder(ctx, graphql, order.id);
       // Gone since it was listed (deleted), or placed before the app was installed: not ours.
       if (!whole || new Date(whole.created_at as string) < since) continue;
-      if (counts(await recordOrderDelivery(delivery(shop, "orders/create", `order-${order.orderId}`, whole))))
+      if (counts(await recordOrderDelivery(delivery(shop, "orders/create", `order-${order.orderId}`, whole)))) {
         found.orders += 1;
+        countReconciled("order");
+      }
     }
     for (const refund of order.refunds) {
       const refundId = String(refund.legacyResourceId);
       if (knownEvents.has(`refund ${refundId}`)) continue;
       const payload = await readRefund(ctx, graphql, refund.id);
       if (!payload) continue;
-      if (counts(await recordOrderEventDelivery(delivery(shop, "refunds/create", `refund-${refundId}`, payload))))
+      if (counts(await recordOrderEventDelivery(delivery(shop, "refunds/create", `refund-${refundId}`, payload)))) {
         found.refunds += 1;
+        countReconciled("refund");
+      }
     }
     if (order.cancelledAt && !knownEvents.has(`cancel ${order.orderId}`)) {
       const payload = cancellationPayloadFrom(order);
       if (
         counts(await recordOrderEventDelivery(delivery(shop, "orders/cancelled", `cancel-${order.orderId}`, payload)))
-      )
+      ) {
         found.cancellations += 1;
+        countReconciled("cancellation");
+      }
     }
   }
 }
@@ -312,18 +320,18 @@ async function noteProgress(
   found: Found,
   { through, done }: { through: Date | null; done: boolean },
 ): Promise<void> {
-  await updateWhere(tx, "ShopReconciliation", Prisma.sql`"shop" = ${shop}`, {
+  await updateWhere(tx, "ShopReconciliation", Prisma.sql`${ShopReconciliation.shop} = ${shop}`, {
     ...(through && { watermark: through }),
     ...(done && { sweptAt: now, lastError: null }),
-    foundOrders: Prisma.sql`"foundOrders" + ${found.orders}`,
-    foundRefunds: Prisma.sql`"foundRefunds" + ${found.refunds}`,
-    foundCancellations: Prisma.sql`"foundCancellations" + ${found.cancellations}`,
+    foundOrders: Prisma.sql`${ShopReconciliation.foundOrders} + ${found.orders}`,
+    foundRefunds: Prisma.sql`${ShopReconciliation.foundRefunds} + ${found.refunds}`,
+    foundCancellations: Prisma.sql`${ShopReconciliation.foundCancellations} + ${found.cancellations}`,
     updatedAt: now,
   });
 }
 
 function noteFailure(tx: Sql, shop: string, now: Date, message: string): Promise<number> {
-  return updateWhere(tx, "ShopReconciliation", Prisma.sql`"shop" = ${shop}`, {
+  return updateWhere(tx, "ShopReconciliation", Prisma.sql`${ShopReconciliation.shop} = ${shop}`, {
     failedAt: now,
     lastError: message.slice(0, 500),
     updatedAt: now,

@@ -1,33 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  Checkbox,
-  InlineStack,
-  Modal,
-  Select,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Banner, Modal, Text } from "@shopify/polaris";
 import type { BannerHandles } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { codesAction, codesPageFor, type CodesAction } from "../codes/codes-page.server";
 import { DISCOUNT_SCOPES } from "../codes/discount-scopes";
 import { AdminPage } from "../components/AdminPage";
+import { CodesFilters } from "../components/CodesFilters";
+import { CodesTable } from "../components/CodesTable";
 import { adminMeta } from "../components/documentTitle";
-import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
+import { useDownload } from "../components/useDownload";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
-import { ResponsiveTable } from "../components/ResponsiveTable";
 import { t } from "../i18n";
+import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
-import { requestLocale, shownTime } from "../units/shop-format";
+import { requestLocale } from "../units/shop-format";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
 
@@ -40,7 +30,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
-  const userId = "sessionToken" in context && context.sessionToken?.sub ? String(context.sessionToken.sub) : null;
+  const userId = staffIdOf(context);
   const { status, result } = await codesAction({
     graphql: context.admin.graphql,
     shop: context.session.shop,
@@ -57,14 +47,9 @@ export default function CodesPage() {
   const location = useLocation();
   const shopify = useAppBridge();
   const fetcher = useFetcher<CodesAction>();
-  const [search, setSearch] = useState(filter.search);
-  const [days, setDays] = useState(String(filter.period));
-  const [sort, setSort] = useState<string>(filter.sort);
-  const [hijackedOnly, setHijackedOnly] = useState(filter.hijackedOnly);
   const [scopes, setScopes] = useState<ScopeState>("unknown");
   const [confirming, setConfirming] = useState<string | null>(null);
   const [declined, setDeclined] = useState(false);
-  const [exporting, setExporting] = useState(false);
 
   const hasDiscountScopes = (granted: string[]) => DISCOUNT_SCOPES.every((scope) => granted.includes(scope));
   // What the shop has granted is App Bridge's to say; until it answers the action is offered anyway.
@@ -107,70 +92,16 @@ export default function CodesPage() {
 
   const exportParams = new URLSearchParams(location.search);
   const exportUrl = `/app/codes/export?${exportParams.toString()}`;
-  // Through fetch, which App Bridge gives the session token; saved from a blob (as the ledger's).
-  const download = async () => {
-    setExporting(true);
-    try {
-      const response = await fetch(exportUrl);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const href = URL.createObjectURL(await response.blob());
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download =
-        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "codes.csv";
-      anchor.click();
-      URL.revokeObjectURL(href);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { downloading: exporting, download } = useDownload("codes.csv");
 
   const outcome = fetcher.data;
   const outcomeBanner = useFocusOnAnswer<BannerHandles>(fetcher.state === "idle" ? outcome : undefined);
   const declinedBanner = useFocusOnAnswer<BannerHandles>(declined ? declined : undefined);
   const busyCode = fetcher.state !== "idle" ? String(fetcher.formData?.get("code") ?? "") : null;
-  const tableRows = rows.map((row) => [
-    <Text key="code" as="span" fontWeight="semibold">
-      {row.code}
-    </Text>,
-    row.orders,
-    `${row.hijacked} (${row.hijackedShare})`,
-    row.discountOnHijacked,
-    row.redirectedOnHijacked,
-    // First and last on one line, by day: the table stays narrow enough for the admin's frame.
-    row.seenText ?? t("common.none"),
-    row.deactivation ? (
-      <BlockStack key="state" gap="100" inlineAlign="start">
-        <Badge tone="success">{t("codes.switchedOff")}</Badge>
-        {/* DataTable cells do not wrap: this one may, or the table outgrows the admin's frame. */}
-        <div style={{ whiteSpace: "normal", maxWidth: 160 }}>
-          <Text as="span" variant="bodySm" tone="subdued">
-            {t("codes.switchedOffBy", {
-              time: shownTime(times, row.deactivation.at),
-              user: row.deactivation.userId
-                ? t("codes.staffMember", { id: row.deactivation.userId })
-                : t("codes.someone"),
-            })}
-          </Text>
-        </div>
-      </BlockStack>
-    ) : (
-      <Button
-        key="action"
-        size="slim"
-        loading={busyCode === row.code}
-        onClick={() => void startSwitchOff(row.code)}
-        accessibilityLabel={t("codes.switchOffLabel", { code: row.code })}
-      >
-        {t("codes.switchOff")}
-      </Button>
-    ),
-  ]);
-
   return (
     <AdminPage
       title={t("codes.title")}
-      primaryAction={{ content: t("codes.export"), onAction: () => void download(), loading: exporting }}
+      primaryAction={{ content: t("codes.export"), onAction: () => void download(exportUrl), loading: exporting }}
     >
       {scopes === "missing" ? (
         <Banner tone="info" title={t("codes.scopesTitle")}>
@@ -196,61 +127,8 @@ export default function CodesPage() {
           </Banner>
         )
       ) : null}
-      <Card>
-        <Form method="get">
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
-          <InlineStack gap="300" blockAlign="end">
-            <div style={{ minWidth: 200 }}>
-              <TextField label={t("codes.search")} name="code" value={search} onChange={setSearch} autoComplete="off" />
-            </div>
-            <Select
-              label={t("codes.period")}
-              name="days"
-              value={days}
-              onChange={setDays}
-              options={["7", "30", "90"].map((value) => ({ value, label: t("codes.days", { count: Number(value) }) }))}
-            />
-            <Select
-              label={t("codes.sort")}
-              name="sort"
-              value={sort}
-              onChange={setSort}
-              options={[
-                { value: "harm", label: t("codes.sortHarm") },
-                { value: "orders", label: t("codes.sortOrders") },
-                { value: "code", label: t("codes.sortCode") },
-              ]}
-            />
-            <Checkbox label={t("codes.hijackedOnly")} checked={hijackedOnly} onChange={setHijackedOnly} />
-            {hijackedOnly ? <input type="hidden" name="hijacked" value="1" /> : null}
-            <Button submit>{t("codes.apply")}</Button>
-          </InlineStack>
-        </Form>
-      </Card>
-      <Card padding="0">
-        {rows.length === 0 ? (
-          <div style={{ padding: 16 }}>
-            <EmptyNote>{t("codes.empty")}</EmptyNote>
-          </div>
-        ) : (
-          <ResponsiveTable
-            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "text", "text"]}
-            headings={[
-              t("codes.columnCode"),
-              t("codes.columnOrders"),
-              t("codes.columnHijacked"),
-              t("codes.columnDiscount"),
-              t("codes.columnRedirected"),
-              t("codes.columnSeen"),
-              t("codes.columnState"),
-            ]}
-            rows={tableRows}
-          />
-        )}
-      </Card>
+      <CodesFilters filter={filter} />
+      <CodesTable rows={rows} times={times} busyCode={busyCode} onSwitchOff={(code) => void startSwitchOff(code)} />
       <Text as="p" tone="subdued">
         {t("codes.help")}
       </Text>

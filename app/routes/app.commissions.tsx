@@ -1,32 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link as RemixLink, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Checkbox,
-  EmptyState,
-  InlineStack,
-  Link,
-  Select,
-  SkeletonBodyText,
-  Text,
-  TextField,
-} from "@shopify/polaris";
-import { useState } from "react";
+import { Link as RemixLink, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Badge, Box, Button, Card, EmptyState, InlineStack, Link, SkeletonBodyText, Text } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
+import { LedgerFilters } from "../components/LedgerFilters";
 import { PageError } from "../components/PageError";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { SectionCard } from "../components/SectionCard";
+import { useDownload } from "../components/useDownload";
 import { CommissionStatusBadge } from "../components/OutcomeBadge";
 import { listLedgerFor } from "../commissions/ledger.server";
-import { COMMISSION_STATUSES } from "../commissions/statuses";
-import { PERIODS } from "../units/periods";
 import { requestLocale, shownTime } from "../units/shop-format";
 import { t } from "../i18n";
 import { authenticate } from "../shopify.server";
@@ -40,16 +26,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   return json(await listLedgerFor(session.shop, new URL(request.url).searchParams, requestLocale(request)));
 };
-
-const STATUS_OPTIONS = [
-  { label: t("ledger.statusAny"), value: "" },
-  ...COMMISSION_STATUSES.map((status) => ({ label: t(`ledger.statusLabel.${status}`), value: status })),
-];
-
-const PERIOD_OPTIONS = [
-  { label: t("ledger.periodAll"), value: "" },
-  ...PERIODS.map((days) => ({ label: t("period.option", { days }), value: String(days) })),
-];
 
 function filterQuery(
   filter: { creatorId: string | null; status: string | null; redirectedOnly: boolean; days: number | null },
@@ -69,34 +45,12 @@ export default function CommissionsPage() {
   const navigation = useNavigation();
   const location = useLocation();
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/app/commissions";
-  const [creator, setCreator] = useState(filter.creatorId ?? "");
-  const [status, setStatus] = useState(filter.status ?? "");
-  const [days, setDays] = useState(filter.days ? String(filter.days) : "");
-  const [redirectedOnly, setRedirectedOnly] = useState(filter.redirectedOnly);
 
   // The embedded app's own query (shop, host, embedded) must ride along with the export link.
   const exportParams = new URLSearchParams(location.search);
   exportParams.delete("cursor");
   const exportUrl = `/app/commissions/export?${exportParams.toString()}`;
-  const [exporting, setExporting] = useState(false);
-  // A plain link would be a document request without the session token; fetch goes through
-  // App Bridge, which adds it. The CSV streams from the server and is saved from a blob.
-  const download = async (url: string) => {
-    setExporting(true);
-    try {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const href = URL.createObjectURL(await response.blob());
-      const anchor = document.createElement("a");
-      anchor.href = href;
-      anchor.download =
-        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "commissions.csv";
-      anchor.click();
-      URL.revokeObjectURL(href);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { downloading: exporting, download } = useDownload("commissions.csv");
   const onFirstPage = !new URLSearchParams(location.search).get("cursor");
 
   const tableRows = rows.map((row) => [
@@ -126,39 +80,7 @@ export default function CommissionsPage() {
       title={t("ledger.title")}
       primaryAction={{ content: t("ledger.export"), onAction: () => void download(exportUrl), loading: exporting }}
     >
-      <Card>
-        <Form method="get">
-          {/* Keep the embedded app's own parameters so a reload still opens inside Shopify admin. */}
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
-          <input type="hidden" name="redirected" value={redirectedOnly ? "1" : ""} />
-          <InlineStack gap="300" blockAlign="end" wrap>
-            <div style={{ minWidth: 200 }}>
-              <TextField
-                label={t("ledger.creator")}
-                name="creator"
-                value={creator}
-                onChange={setCreator}
-                autoComplete="off"
-              />
-            </div>
-            <Select
-              label={t("ledger.status")}
-              name="status"
-              options={STATUS_OPTIONS}
-              value={status}
-              onChange={setStatus}
-            />
-            <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
-            <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
-            <Button submit loading={loading}>
-              {t("ledger.apply")}
-            </Button>
-          </InlineStack>
-        </Form>
-      </Card>
+      <LedgerFilters filter={filter} loading={loading} />
 
       <SectionCard title={t("ledger.totals")}>
         {totals.length === 0 ? (

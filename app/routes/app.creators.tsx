@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { Form, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { CreatorProfileModal } from "../components/CreatorProfileModal";
+import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
 import { adminMeta } from "../components/documentTitle";
 import { ResponsiveTable } from "../components/ResponsiveTable";
 import { CreatorName } from "../components/CreatorName";
@@ -42,15 +44,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json<SaveProfileResult>(result, { status: result.ok ? 200 : 400 });
 };
 
-interface Profile {
-  name: string;
-  email: string;
-  note: string;
-}
-
 export default function CreatorsPage() {
   const { creator, rows, profiles, limit } = useLoaderData<typeof loader>();
-  const location = useLocation();
   const [search, setSearch] = useState(creator ?? "");
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -63,10 +58,7 @@ export default function CreatorsPage() {
       ) : null}
       <Card>
         <Form method="get">
-          {["embedded", "shop", "host", "locale"].map((name) => {
-            const value = new URLSearchParams(location.search).get(name);
-            return value ? <input key={name} type="hidden" name={name} value={value} /> : null;
-          })}
+          <EmbeddedQueryFields />
           <InlineStack gap="300" blockAlign="end">
             <div style={{ minWidth: 240 }}>
               <TextField
@@ -145,7 +137,7 @@ export default function CreatorsPage() {
         </Text>
       ) : null}
       {editing ? (
-        <ProfileModal
+        <CreatorProfileModal
           creatorId={editing}
           profile={profiles[editing]}
           onClose={() => setEditing(null)}
@@ -156,72 +148,6 @@ export default function CreatorsPage() {
         />
       ) : null}
     </AdminPage>
-  );
-}
-
-/** Edits one creator's details; the page's data reloads after the save, so the table shows them. */
-function ProfileModal({
-  creatorId,
-  profile,
-  onClose,
-  onSaved,
-}: {
-  creatorId: string;
-  profile: Profile | undefined;
-  onClose(): void;
-  onSaved(): void;
-}) {
-  const fetcher = useFetcher<typeof action>();
-  const [name, setName] = useState(profile?.name ?? "");
-  const [email, setEmail] = useState(profile?.email ?? "");
-  const [note, setNote] = useState(profile?.note ?? "");
-  const result = fetcher.data as SaveProfileResult | undefined;
-  const errors = result && !result.ok ? result.errors : {};
-  useEffect(() => {
-    if (fetcher.state === "idle" && result?.ok) onSaved();
-  }, [fetcher.state, result, onSaved]);
-  const save = () => fetcher.submit({ creatorId, name, email, note }, { method: "post" });
-  return (
-    <Modal
-      open
-      onClose={onClose}
-      title={t("creators.editTitle", { creator: creatorId })}
-      primaryAction={{ content: t("creators.profileSave"), onAction: save, loading: fetcher.state !== "idle" }}
-      secondaryActions={[{ content: t("creators.profileCancel"), onAction: onClose }]}
-    >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {result && !result.ok ? <Banner tone="critical">{t("creators.profileNotSaved")}</Banner> : null}
-          <FormLayout>
-            <TextField
-              label={t("creators.profileName")}
-              value={name}
-              onChange={setName}
-              autoComplete="off"
-              helpText={t("creators.profileNameHelp")}
-              error={errors.name}
-            />
-            <TextField
-              label={t("creators.profileEmail")}
-              type="email"
-              value={email}
-              onChange={setEmail}
-              autoComplete="off"
-              error={errors.email}
-            />
-            <TextField
-              label={t("creators.profileNote")}
-              value={note}
-              onChange={setNote}
-              autoComplete="off"
-              multiline={3}
-              helpText={t("creators.profileNoteHelp")}
-              error={errors.note ?? errors.creatorId}
-            />
-          </FormLayout>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable, json } from "@remix-run/node";
 import { payoutCsvStream } from "../commissions/csv";
-import { payoutRows } from "../commissions/payouts.server";
+import { payoutRows } from "../commissions/payout-history.server";
 import { authenticate } from "../shopify.server";
 
 // One payout as CSV: a row per creator and currency, for the merchant's payment run.

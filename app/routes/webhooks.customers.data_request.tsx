@@ -3,7 +3,7 @@ import { receiveWebhook } from "../webhooks/receive.server";
 import { handleCustomersDataRequest } from "../lifecycle/privacy.server";
 
 // What we hold is gathered for the merchant, who answers the customer (see README, Privacy).
-export const action = async ({ request }: ActionFunctionArgs) => {
-  await handleCustomersDataRequest(await receiveWebhook(request, "customers/data_request"));
+export const action = async ({ request, context }: ActionFunctionArgs) => {
+  await handleCustomersDataRequest(await receiveWebhook(request, "customers/data_request", context));
   return new Response(null, { status: 200 });
 };

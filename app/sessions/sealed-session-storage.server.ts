@@ -1,10 +1,11 @@
 import { Prisma } from "@prisma/client";
 import { Session } from "@shopify/shopify-api";
 import type { SessionStorage } from "@shopify/shopify-app-session-storage";
-import { rowById, rowsOf, sql, updateWhere, upsertRow, type RowValue, type Sql } from "../database/sql.server";
+import { rowById, rowsOf, sql, updateWhere, upsertRow, type RowOf, type Sql } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
 import { isSealed, seal, SealError, unseal } from "../platform/sealing.server";
 import { sessionFromRow, type SessionRow } from "./session-row";
+import { Session as SessionTable } from "../database/tables";
 
 // Shopify's library keeps the shop's sessions through this storage, and its access and refresh
 // tokens open the shop's Admin API. They are sealed with the scheme (and the keys) of the
@@ -55,7 +56,7 @@ export class SealedSessionStorage implements SessionStorage {
       "Session",
       ["id"],
       row,
-      Object.keys(row).filter((column) => column !== "id"),
+      (Object.keys(row) as (keyof typeof row)[]).filter((column) => column !== "id"),
     );
     return true;
   }
@@ -70,7 +71,7 @@ export class SealedSessionStorage implements SessionStorage {
     const rows = await rowsOf<SessionRow>(
       this.db,
       "Session",
-      Prisma.sql`SELECT * FROM "Session" WHERE "shop" = ${shop} ORDER BY "expires" DESC LIMIT ${SESSIONS_PER_SHOP}`,
+      Prisma.sql`SELECT * FROM ${SessionTable} WHERE ${SessionTable.shop} = ${shop} ORDER BY ${SessionTable.expires} DESC LIMIT ${SESSIONS_PER_SHOP}`,
     );
     const sessions = await Promise.all(rows.map((row) => this.open(sessionFromRow(row))));
     return sessions.filter((session): session is Session => session !== undefined);
@@ -79,7 +80,7 @@ export class SealedSessionStorage implements SessionStorage {
   async deleteSession(id: string): Promise<boolean> {
     await this.ensureReady();
     try {
-      await this.db.execute(Prisma.sql`DELETE FROM "Session" WHERE "id" = ${id}`);
+      await this.db.execute(Prisma.sql`DELETE FROM ${SessionTable} WHERE ${SessionTable.id} = ${id}`);
     } catch {
       // As the library's storage: a session that could not be deleted is reported deleted.
     }
@@ -88,7 +89,8 @@ export class SealedSessionStorage implements SessionStorage {
 
   async deleteSessions(ids: string[]): Promise<boolean> {
     await this.ensureReady();
-    if (ids.length > 0) await this.db.execute(Prisma.sql`DELETE FROM "Session" WHERE "id" IN (${Prisma.join(ids)})`);
+    if (ids.length > 0)
+      await this.db.execute(Prisma.sql`DELETE FROM ${SessionTable} WHERE ${SessionTable.id} IN (${Prisma.join(ids)})`);
     return true;
   }
 
@@ -114,10 +116,10 @@ export class SealedSessionStorage implements SessionStorage {
   private async pollForTable(): Promise<void> {
     for (let attempt = 0; attempt < TABLE_TRIES; attempt++) {
       try {
-        await this.db.rows(Prisma.sql`SELECT 1 FROM "Session" LIMIT 1`);
+        await this.db.rows(Prisma.sql`SELECT 1 FROM ${SessionTable} LIMIT 1`);
         return;
       } catch (error) {
-        logger.warn("the Session table could not be read", { error });
+        logger.warn("sessions.table_unreadable", "the Session table could not be read", { error });
       }
       await new Promise((resolve) => setTimeout(resolve, TABLE_RETRY_INTERVAL_MS));
     }
@@ -146,7 +148,7 @@ export class SealedSessionStorage implements SessionStorage {
       }
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
-      logger.warn("a stored Shopify session could not be opened; it is treated as absent", {
+      logger.warn("sessions.unopenable", "a stored Shopify session could not be opened; it is treated as absent", {
         shop: raw.shop,
         sessionId: raw.id,
         reason: error.message,
@@ -168,8 +170,10 @@ export class SealedSessionStorage implements SessionStorage {
     await updateWhere(
       this.db,
       "Session",
-      Prisma.sql`"id" = ${raw.id} AND "accessToken" = ${raw.accessToken ?? ""} AND ${
-        refreshToken === null ? Prisma.sql`"refreshToken" IS NULL` : Prisma.sql`"refreshToken" = ${refreshToken}`
+      Prisma.sql`${SessionTable.id} = ${raw.id} AND ${SessionTable.accessToken} = ${raw.accessToken ?? ""} AND ${
+        refreshToken === null
+          ? Prisma.sql`${SessionTable.refreshToken} IS NULL`
+          : Prisma.sql`${SessionTable.refreshToken} = ${refreshToken}`
       }`,
       { accessToken: sealedValue("accessToken") ?? "", refreshToken: sealedValue("refreshToken") },
     );
@@ -190,7 +194,7 @@ function time(at: Date | number | undefined): Date | null {
  * The row of a session, as the library's Prisma storage writes it (its sessionToRow): absent
  * values stored as null, but an absent access token as "" and the user's flags as false.
  */
-function sessionRow(session: Session): Record<string, RowValue> {
+function sessionRow(session: Session): RowOf<"Session"> {
   const params = session.toObject();
   const user = params.onlineAccessInfo?.associated_user;
   return {

@@ -82,15 +82,20 @@ export async function applySettings(
   } catch (error) {
     storefront = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-  if (!storefront.ok) logger.warn("storefront config not published", { shop, message: storefront.message });
+  if (!storefront.ok)
+    logger.warn("settings.storefront_config_not_published", "storefront config not published", {
+      shop,
+      reason: storefront.message,
+    });
   // The pixel reads the same tag parameters from its own settings.
   try {
     const pixel = await connectWebPixel(graphql, saved.settings.tagParams, { maxAttempts: 2, maxWaitMs: 2_000 });
-    if (!pixel.connected) logger.warn("web pixel settings not saved", { shop, message: pixel.message });
+    if (!pixel.connected)
+      logger.warn("settings.pixel_settings_not_saved", "web pixel settings not saved", { shop, reason: pixel.message });
   } catch (error) {
-    logger.warn("web pixel settings not saved", {
+    logger.warn("settings.pixel_settings_not_saved", "web pixel settings not saved", {
       shop,
-      message: error instanceof Error ? error.message : String(error),
+      reason: error instanceof Error ? error.message : String(error),
     });
   }
   return { ok: true, settings: saved.settings, requeued, storefront };

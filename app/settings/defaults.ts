@@ -1,5 +1,5 @@
 import { DEFAULT_TAG_PARAMS } from "../attribution/cart-attributes";
-import type { OrderValueBasis } from "./order-value-basis";
+import { DEFAULT_ORDER_VALUE_BASIS, type OrderValueBasis } from "./order-value-basis";
 
 // What a shop's settings are until the merchant changes them, in one place: the settings
 // schema's defaults, the settings page before the first save, the demo's scenario, and the
@@ -24,7 +24,7 @@ export const DEFAULT_SETTINGS: {
   tagParams: DEFAULT_TAG_PARAMS,
   hijackTag: "affiliate-hijacked",
   commissionRate: "10",
-  orderValueBasis: "subtotal_after_discounts",
+  orderValueBasis: DEFAULT_ORDER_VALUE_BASIS,
   autoVerify: true,
   attributionWindowDays: 30,
   landingLookupsPerHour: 1000,

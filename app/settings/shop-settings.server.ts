@@ -1,13 +1,14 @@
 import { destinationProblem } from "../click-service";
 import { Prisma, type ShopSettings } from "@prisma/client";
 import { registerSecret } from "../platform/logger.server";
-import { rowsOf, sql, updateRows, updateWhere, upsertRow } from "../database/sql.server";
+import { rowsOf, sql, updateRows, updateWhere, upsertRow, type Sql } from "../database/sql.server";
 import { parseStoredCreatorRates, type CreatorRates } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { OrderValueBasis } from "./order-value-basis";
 import { seal, SealError, unseal } from "../platform/sealing.server";
 import { serviceDestinations } from "./service-destinations.server";
 import { SettingsInput, type ValidSettings } from "./settings-schema";
+import { ShopSettings as ShopSettingsTable } from "../database/tables";
 
 // The API key is sealed bound to the shop and to the origin (scheme, host, port) of the service
 // URL it was saved with, and is only ever unsealed for that origin: a new service URL elsewhere
@@ -41,7 +42,9 @@ export interface ServerSettings extends PublicSettings {
 export type SaveResult = { ok: true; settings: PublicSettings } | { ok: false; errors: Record<string, string> };
 
 export async function getPublicSettings(shop: string): Promise<PublicSettings | null> {
-  const [row] = await settingsRows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`);
+  const [row] = await settingsRows(
+    Prisma.sql`SELECT * FROM ${ShopSettingsTable} WHERE ${ShopSettingsTable.shop} = ${shop}`,
+  );
   return row ? toPublic(row) : null;
 }
 
@@ -54,7 +57,9 @@ export async function getServerSettings(shop: string): Promise<ServerSettings | 
   serviceDestinations();
   // Raw: the worker reads it for every order (docs/lab/throughput-notes.md,
   // "Per-order statements on the driver (decision 016)").
-  const [row] = await settingsRows(Prisma.sql`SELECT * FROM "ShopSettings" WHERE "shop" = ${shop}`);
+  const [row] = await settingsRows(
+    Prisma.sql`SELECT * FROM ${ShopSettingsTable} WHERE ${ShopSettingsTable.shop} = ${shop}`,
+  );
   if (!row) return null;
   const origin = serviceOrigin(row.clickServiceUrl);
   if (origin === null || (row.apiKeyOrigin !== null && row.apiKeyOrigin !== origin))
@@ -69,7 +74,7 @@ export async function getServerSettings(shop: string): Promise<ServerSettings | 
     await updateWhere(
       sql,
       "ShopSettings",
-      Prisma.sql`"shop" = ${shop} AND "apiKeySealed" = ${row.apiKeySealed} AND "clickServiceUrl" = ${row.clickServiceUrl}`,
+      Prisma.sql`${ShopSettingsTable.shop} = ${shop} AND ${ShopSettingsTable.apiKeySealed} = ${row.apiKeySealed} AND ${ShopSettingsTable.clickServiceUrl} = ${row.clickServiceUrl}`,
       { apiKeySealed: seal(plaintext, apiKeyBinding(shop, origin)), apiKeyOrigin: origin, updatedAt: new Date() },
     );
   }
@@ -84,7 +89,7 @@ export function serviceOrigin(url: string): string | null {
 /** The origin the stored key may be sent to, or null when no key is stored. */
 export async function storedKeyOrigin(shop: string): Promise<string | null> {
   const [row] = await sql.rows<{ clickServiceUrl: string; apiKeyOrigin: string | null }>(
-    Prisma.sql`SELECT "clickServiceUrl", "apiKeyOrigin" FROM "ShopSettings" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT ${ShopSettingsTable.clickServiceUrl}, ${ShopSettingsTable.apiKeyOrigin} FROM ${ShopSettingsTable} WHERE ${ShopSettingsTable.shop} = ${shop}`,
   );
   return row ? (row.apiKeyOrigin ?? serviceOrigin(row.clickServiceUrl)) : null;
 }
@@ -140,15 +145,15 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
     };
     const data = { ...fields, ...key };
     // Columns left out keep what is stored, or take the table's defaults on a new row.
-    row = await upsertRow<ShopSettings>(
+    row = await upsertRow<ShopSettings, "ShopSettings">(
       sql,
       "ShopSettings",
       ["shop"],
       { shop, ...data, createdAt: now, updatedAt: now },
-      [...Object.keys(data), "updatedAt"],
+      [...(Object.keys(data) as (keyof typeof data)[]), "updatedAt"],
     );
   } else {
-    [row] = await updateRows<ShopSettings>(sql, "ShopSettings", Prisma.sql`"shop" = ${shop}`, {
+    [row] = await updateRows<ShopSettings>(sql, "ShopSettings", Prisma.sql`${ShopSettingsTable.shop} = ${shop}`, {
       ...fields,
       updatedAt: now,
     });
@@ -158,11 +163,17 @@ export async function saveSettings(shop: string, input: unknown): Promise<SaveRe
   return { ok: true, settings: toPublic(row) };
 }
 
-export async function flagCredentialsRejected(shop: string, at: Date): Promise<void> {
-  await updateWhere(sql, "ShopSettings", Prisma.sql`"shop" = ${shop} AND "credentialsRejectedAt" IS NULL`, {
-    credentialsRejectedAt: at,
-    updatedAt: new Date(),
-  });
+/** `db`: the order's fenced transaction, when the flag goes with the order's own write. */
+export async function flagCredentialsRejected(shop: string, at: Date, db: Sql = sql): Promise<void> {
+  await updateWhere(
+    db,
+    "ShopSettings",
+    Prisma.sql`${ShopSettingsTable.shop} = ${shop} AND ${ShopSettingsTable.credentialsRejectedAt} IS NULL`,
+    {
+      credentialsRejectedAt: at,
+      updatedAt: new Date(),
+    },
+  );
 }
 
 async function settingsRows(query: Prisma.Sql): Promise<ShopSettings[]> {

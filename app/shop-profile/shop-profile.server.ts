@@ -5,6 +5,7 @@ import { logger } from "../platform/logger.server";
 import { requestAdmin, type AdminGraphql } from "../shopify-admin/admin-client.server";
 import { SHOP_PROFILE } from "../shopify-admin/documents";
 import { isTimeZone, UTC, type ShopFormat } from "../units/shop-format";
+import { ShopProfile as ShopProfileTable } from "../database/tables";
 
 // The shop's time zone and currency as Shopify knows them. Read at every authorization (a
 // merchant who moves the shop to another zone sees it after their next visit re-authorizes, at
@@ -42,7 +43,7 @@ export async function readShopProfile(shop: string, graphql: AdminGraphql, now =
 }
 
 function failed(shop: string, message: string): ProfileRead {
-  logger.warn("could not read the shop's time zone", { shop, reason: message });
+  logger.warn("shop.timezone_unread", "could not read the shop's time zone", { shop, reason: message });
   return { stored: false, message };
 }
 
@@ -51,7 +52,7 @@ export async function shopZone(shop: string): Promise<ShopZone> {
   const [row] = await rowsOf<ShopProfile>(
     sql,
     "ShopProfile",
-    Prisma.sql`SELECT * FROM "ShopProfile" WHERE "shop" = ${shop}`,
+    Prisma.sql`SELECT * FROM ${ShopProfileTable} WHERE ${ShopProfileTable.shop} = ${shop}`,
   );
   if (!row || !isTimeZone(row.ianaTimezone))
     return { timeZone: UTC, currency: row?.currencyCode ?? null, known: false };

@@ -17,6 +17,7 @@
 // This module never passes `tries`: it owns the retry policy.
 import type { AdminOperations } from "@shopify/admin-api-client";
 import { GraphqlQueryError, HttpMaxRetriesError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
+import { countShopifyThrottle } from "../metrics/registry.server";
 import { refuseInsideTransaction } from "../platform/transaction-scope";
 
 /** Structural type of `admin.graphql`, so the real client and test doubles both fit. */
@@ -110,6 +111,7 @@ export async function callAdmin(
   let last: Attempt<unknown> | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     last = await attemptOnce<unknown>(graphql, query, variables);
+    if (last.kind === "throttled") countShopifyThrottle();
     if (last.kind === "ok") return { ok: true, data: last.data, ...(last.cost && { cost: last.cost }) };
     if (last.kind === "fail") return { ok: false, retryable: last.retryable, message: last.message };
     if (attempt < maxAttempts) {

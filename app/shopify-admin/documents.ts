@@ -183,6 +183,7 @@ export const RECONCILE_ORDER = `#graphql
       totalPriceSet { shopMoney { amount currencyCode } }
       customAttributes { key value }
       cartToken
+      checkoutToken
       customerJourneySummary { lastVisit { landingPage } }
       totalDiscountsSet { shopMoney { amount } }
       discountApplications(first: 5) {
@@ -221,6 +222,25 @@ export const RECONCILE_REFUND = `#graphql
           subtotalAmountSet { shopMoney { amount currencyCode } }
           taxAmountSet { shopMoney { amount currencyCode } }
         }
+      }
+    }
+  }
+`;
+
+/**
+ * Shopify's record of the visits that led to an order (docs/attribution.md): read only for an
+ * order whose landing page cannot settle its attribution (a click reported on a visit whose
+ * landing page carried none, or first reported before the one it carried). `ready` is false
+ * while Shopify has not yet attributed the order's sessions. About 4 points a read.
+ */
+export const ORDER_JOURNEY = `#graphql
+  query TagGuardOrderJourney($id: ID!) {
+    order(id: $id) {
+      id
+      customerJourneySummary {
+        ready
+        firstVisit { landingPage occurredAt }
+        lastVisit { landingPage occurredAt }
       }
     }
   }

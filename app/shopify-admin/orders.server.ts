@@ -1,12 +1,15 @@
 // Writes the app's verdicts into Shopify: the hijack tag and evidence on an order, the
-// storefront settings on the app installation, and the evidence metafield's definition.
+// storefront settings on the app installation, and the evidence metafield's definition; reads
+// an order's journey (its visits) for attribution.
 import { STOREFRONT_CONFIG_METAFIELD } from "../attribution/cart-attributes";
 import {
   requestAdmin,
   type AdminData,
+  type AdminFailure,
   type AdminGraphql,
   type AdminResult,
   type AdminVariables,
+  type QueryCost,
   type RetryOptions,
 } from "./admin-client.server";
 import {
@@ -15,6 +18,7 @@ import {
   EVIDENCE_METAFIELD,
   MARK_ORDER_HIJACKED,
   METAFIELDS_SET,
+  ORDER_JOURNEY,
   ORDER_TAG_GUARD_STATE,
 } from "./documents";
 
@@ -148,6 +152,33 @@ export async function ensureEvidenceDefinition(graphql: AdminGraphql, options?: 
     };
   }
   return { ok: true };
+}
+
+/** Shopify's record of an order's visits: whether it is ready, and its first and last visits' landing pages. */
+export interface OrderJourney {
+  ready: boolean;
+  visits: { landingPage: string | null; occurredAt: Date | null }[];
+}
+
+export async function readOrderJourney(
+  graphql: AdminGraphql,
+  orderGid: string,
+  options?: RetryOptions,
+): Promise<{ ok: true; journey: OrderJourney | null; cost?: QueryCost } | AdminFailure> {
+  const result = await requestAdmin(graphql, ORDER_JOURNEY, { id: orderGid }, options);
+  if (!result.ok) return result;
+  const summary = result.data.order?.customerJourneySummary;
+  if (!summary) return { ok: true, journey: null, cost: result.cost };
+  const visit = (v: { landingPage?: unknown; occurredAt?: unknown } | null | undefined) =>
+    v
+      ? {
+          landingPage: typeof v.landingPage === "string" ? v.landingPage : null,
+          occurredAt:
+            typeof v.occurredAt === "string" && !Number.isNaN(Date.parse(v.occurredAt)) ? new Date(v.occurredAt) : null,
+        }
+      : null;
+  const visits = [visit(summary.firstVisit), visit(summary.lastVisit)].filter((v) => v !== null);
+  return { ok: true, journey: { ready: summary.ready, visits }, cost: result.cost };
 }
 
 export type OrderTagGuardState = NonNullable<AdminData<typeof ORDER_TAG_GUARD_STATE>["order"]>;

@@ -124,7 +124,7 @@ export type TagGuardReconcileOrderQueryVariables = AdminTypes.Exact<{
 
 
 export type TagGuardReconcileOrderQuery = { order?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'name' | 'createdAt' | 'currencyCode' | 'cartToken'>
+    Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'name' | 'createdAt' | 'currencyCode' | 'cartToken' | 'checkoutToken'>
     & { subtotalPriceSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }>, totalPriceSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, customAttributes: Array<Pick<AdminTypes.Attribute, 'key' | 'value'>>, customerJourneySummary?: AdminTypes.Maybe<{ lastVisit?: AdminTypes.Maybe<Pick<AdminTypes.CustomerVisit, 'landingPage'>> }>, totalDiscountsSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount'> }>, discountApplications: { nodes: Array<(
         Pick<AdminTypes.AutomaticDiscountApplication, 'targetType'>
         & { value: { __typename: 'MoneyV2' | 'PricingPercentageValue' } }
@@ -154,6 +154,19 @@ export type TagGuardReconcileRefundQuery = { refund?: AdminTypes.Maybe<(
       )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> }, refundShippingLines: { nodes: Array<{ subtotalAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, taxAmountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }> } }
   )> };
 
+export type TagGuardOrderJourneyQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type TagGuardOrderJourneyQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id'>
+    & { customerJourneySummary?: AdminTypes.Maybe<(
+      Pick<AdminTypes.CustomerJourneySummary, 'ready'>
+      & { firstVisit?: AdminTypes.Maybe<Pick<AdminTypes.CustomerVisit, 'landingPage' | 'occurredAt'>>, lastVisit?: AdminTypes.Maybe<Pick<AdminTypes.CustomerVisit, 'landingPage' | 'occurredAt'>> }
+    )> }
+  )> };
+
 export type TagGuardShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
 
@@ -165,8 +178,9 @@ interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
   "#graphql\n  query TagGuardWebPixel {\n    webPixel { id settings }\n  }\n": {return: TagGuardWebPixelQuery, variables: TagGuardWebPixelQueryVariables},
   "#graphql\n  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {\n    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        legacyResourceId\n        updatedAt\n        cancelledAt\n        refunds(first: 20) { id legacyResourceId }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: TagGuardReconcileOrdersQuery, variables: TagGuardReconcileOrdersQueryVariables},
-  "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 20, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
+  "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      checkoutToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 20, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
   "#graphql\n  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {\n    refund(id: $id) {\n      id\n      legacyResourceId\n      order { id legacyResourceId }\n      refundLineItems(first: 20, after: $linesAfter) {\n        nodes {\n          quantity\n          subtotalSet { shopMoney { amount currencyCode } }\n          totalTaxSet { shopMoney { amount currencyCode } }\n          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n      refundShippingLines(first: 10) {\n        nodes {\n          subtotalAmountSet { shopMoney { amount currencyCode } }\n          taxAmountSet { shopMoney { amount currencyCode } }\n        }\n      }\n    }\n  }\n": {return: TagGuardReconcileRefundQuery, variables: TagGuardReconcileRefundQueryVariables},
+  "#graphql\n  query TagGuardOrderJourney($id: ID!) {\n    order(id: $id) {\n      id\n      customerJourneySummary {\n        ready\n        firstVisit { landingPage occurredAt }\n        lastVisit { landingPage occurredAt }\n      }\n    }\n  }\n": {return: TagGuardOrderJourneyQuery, variables: TagGuardOrderJourneyQueryVariables},
   "#graphql\n  query TagGuardShopProfile {\n    shop { ianaTimezone currencyCode }\n  }\n": {return: TagGuardShopProfileQuery, variables: TagGuardShopProfileQueryVariables},
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import Decimal from "decimal.js";
 import { ExactDecimal, minorDigits } from "../units/minor-units";
 import type { OrderFacts } from "./order-facts";
@@ -7,8 +6,8 @@ import type { OrderFacts } from "./order-facts";
 // insert as the order itself (no extra round trip per order). The amount is kept both as the
 // decimal string Shopify sent and in minor units, so the Codes page totals it exactly in SQL.
 
+/** Its id is given as it is written (insertRows). */
 export interface DiscountCodeRow {
-  id: string;
   shop: string;
   verificationId: string;
   orderId: string;
@@ -30,7 +29,6 @@ export function discountCodeRows(
   return facts.discountCodes.map((discount) => {
     const amount = new ExactDecimal(discount.amount).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
     return {
-      id: randomUUID(),
       shop,
       verificationId,
       orderId: facts.id,

@@ -16,6 +16,7 @@ import { wakeWorker } from "../queue/wake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
 import { discountCodeRows } from "./discount-code-rows";
 import { readOrderFacts, type OrderFacts } from "./order-facts";
+import { OrderEvent } from "../database/tables";
 
 // Records order deliveries durably and answers at once; the worker does the rest.
 // - orders/create: an order is verified once per (shop, order id).
@@ -107,7 +108,7 @@ async function writeWithRetry(group: Pending[]): Promise<void> {
     } catch (error) {
       // Another instance wrote one of these rows between our read and our write: read again.
       if (isUniqueViolation(error) && attempt < tries) continue;
-      logger.error("could not record webhook deliveries", { count: group.length, error });
+      logger.error("webhook.group_not_recorded", "could not record webhook deliveries", { count: group.length, error });
       for (const pending of group) pending.reject(error);
       return;
     }
@@ -179,7 +180,6 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
     }
     seenDeliveries.add(key);
     const base = {
-      id: randomUUID(),
       shop: delivery.shop,
       topic: delivery.topic,
       eventId: delivery.eventId,
@@ -288,7 +288,7 @@ async function reopenForEvents(
       "OrderEvent",
       ["shop", "orderId"],
       verifications.map((v) => ({ shop: v.shop, orderId: v.orderId })),
-      Prisma.sql`"appliedAt" IS NULL`,
+      Prisma.sql`${OrderEvent.appliedAt} IS NULL`,
     );
     for (const event of waiting) jobs.add(knownOrders.get(`${event.shop} ${event.orderId}`)!);
   }

@@ -5,6 +5,7 @@ import { knownClick } from "../landing/journey.server";
 import { requeue } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { verificationWhere } from "./order-facts";
+import { Verification as VerificationTable } from "../database/tables";
 
 // "Retry now" on the order page. Only orders that ended badly (failed, parked as rejected for a
 // bad key, or hijacked without the tag Shopify would not take) can go again, only in the
@@ -56,8 +57,8 @@ export async function retryVerificationNow(
     sql,
     "Verification",
     Prisma.sql`
-      SELECT "id", "shop", "orderId", "outcome", "deadlineAt", "hijacked", "taggedAt", "clickId" FROM "Verification"
-      WHERE "shop" = ${where.shop} AND ${"orderId" in where ? Prisma.sql`"orderId" = ${where.orderId}` : Prisma.sql`"id" = ${where.id}`}
+      SELECT ${VerificationTable.columns("id", "shop", "orderId", "outcome", "deadlineAt", "hijacked", "taggedAt", "clickId")} FROM ${VerificationTable}
+      WHERE ${VerificationTable.shop} = ${where.shop} AND ${"orderId" in where ? Prisma.sql`${VerificationTable.orderId} = ${where.orderId}` : Prisma.sql`${VerificationTable.id} = ${where.id}`}
       LIMIT 1`,
   );
   if (!row) return { ok: false, reason: "not-found" };
@@ -67,7 +68,7 @@ export async function retryVerificationNow(
   // a second click, or a worker, cannot both win.
   const requeued = await sql.transaction(async (tx) => {
     if (!(await requeue(tx, "verify-order", row.id, now))) return false;
-    const cleared = await updateWhere(tx, "Verification", Prisma.sql`"id" = ${row.id}`, {
+    const cleared = await updateWhere(tx, "Verification", Prisma.sql`${VerificationTable.id} = ${row.id}`, {
       outcome: null,
       reason: null,
       completedAt: null,

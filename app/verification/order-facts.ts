@@ -1,9 +1,8 @@
-import Decimal from "decimal.js";
 import { z } from "zod";
 import { CART_ATTRIBUTES } from "../attribution/cart-attributes";
 import { storableText, storableTime } from "../database/storable";
 import type { OrderValueBasis } from "../settings/order-value-basis";
-import { MAX_ORDER_VALUE } from "../units/amounts";
+import { Amount, MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 // The slice of an orders/create payload the pipeline needs. We keep only this, never the
@@ -12,7 +11,7 @@ import { SHOPIFY_ID, shopifyGid } from "../units/shopify-ids";
 
 /** Largest order value the app accepts (app/units/amounts.ts: refunds are held to it too). */
 export { MAX_ORDER_VALUE };
-/** Longest value kept of one of our cart attributes, of the landing page URL, of the cart token. */
+/** Longest value kept of one of our cart attributes, of the landing page URL, of the cart and checkout tokens. */
 export const MAX_KEPT_TEXT = 2_048;
 const MAX_CART_TOKEN = 256;
 /** Shopify's discount codes are at most 255 characters. */
@@ -31,17 +30,6 @@ export function verificationWhere(
 ): { shop: string; orderId: string } | { shop: string; id: string } {
   return SHOPIFY_ID.test(idOrOrderId) ? { shop, orderId: idOrOrderId } : { shop, id: idOrOrderId };
 }
-
-const Amount = z
-  .union([z.string(), z.number()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      // abort: zod 4 would otherwise run the refinement too, and Decimal throws on "1,000.00".
-      .regex(/^\d{1,13}(\.\d{1,6})?$/, { message: "must be a decimal amount of at least 0", abort: true })
-      .refine((value) => new Decimal(value).lte(MAX_ORDER_VALUE), `must be at most ${MAX_ORDER_VALUE}`),
-  );
 
 const AttributeValue = z
   .union([z.string(), z.number(), z.boolean(), z.null()])
@@ -105,6 +93,7 @@ const OrderPayload = z.object({
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
   landing_site: z.string().transform(kept(MAX_KEPT_TEXT)).nullish(),
   cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
+  checkout_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
   discount_codes: DiscountCodes,
 });
 
@@ -120,6 +109,8 @@ export interface OrderFacts {
   landingSite: string | null;
   /** The cart the order was placed from: what the storefront's landing touches name. */
   cartToken: string | null;
+  /** The checkout that became the order: what the pixel's checkout report must carry to count. */
+  checkoutToken: string | null;
   /** The discount codes applied to the order and the amount each took off. */
   discountCodes: DiscountCodeFact[];
 }
@@ -165,6 +156,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
         .map(({ name, value }) => ({ name, value: kept(MAX_KEPT_TEXT)(value) })),
       landingSite: order.landing_site ?? null,
       cartToken: order.cart_token || null,
+      checkoutToken: order.checkout_token || null,
       discountCodes: order.discount_codes,
     },
   };
@@ -186,6 +178,7 @@ export function parseStoredFacts(text: string): OrderFacts | null {
       cartAttributes: value.cartAttributes ?? value.noteAttributes ?? [],
       landingSite: value.landingSite ?? null,
       cartToken: value.cartToken ?? null,
+      checkoutToken: value.checkoutToken ?? null,
       discountCodes: value.discountCodes ?? [],
     };
   } catch {

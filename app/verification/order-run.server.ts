@@ -1,16 +1,20 @@
-import { randomUUID } from "node:crypto";
 import { Prisma, type Verification } from "@prisma/client";
 import type { ClickServiceClient } from "../click-service";
+import { creditCommission } from "../commissions/credit.server";
+import { applyOrderEvents } from "../commissions/order-events.server";
 import type { JobContext } from "../queue/runner.server";
-import { MAX_ATTEMPTS, type Transition } from "../queue/job-states";
+import type { Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
-import type { ServerSettings } from "../settings/shop-settings.server";
+import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
 import { insertRows, updateRow, updateWhere, type Sql } from "../database/sql.server";
-import { GAVE_UP_ON_LIFETIME, nextAttempt } from "./retry-policy";
-import type { Outcome } from "./outcomes";
+import { merged, type Change, type Stop } from "./order-steps";
+import { VerificationAttempt } from "../database/tables";
 
-// What every step of one order's verification shares: the job it runs in, the outside parties
-// it talks to, and the few ways a step writes (all fenced by the job's lease).
+// The one place an order's verification writes (decision 037): what the steps decided, as data
+// (order-steps.ts), applied in fenced transactions, so only the job's lease holder writes. Three
+// ways to write: record (now, before a call goes out), hold (with the run's next write: a verdict
+// lands with its credit, one transaction instead of two) and stop (the last write, with the
+// job's transition).
 
 export interface PipelineDeps {
   clickService(settings: ServerSettings): ClickServiceClient;
@@ -18,175 +22,106 @@ export interface PipelineDeps {
   shopifyAdmin(shop: string): Promise<OfflineAdmin>;
 }
 
-/** What a step writes besides its own fields, in the same transaction. */
-export interface Change {
-  data?: Partial<Verification>;
-  also?: (tx: Sql) => Promise<unknown>;
-}
-
-/** A step either hands the order on (its row as it now stands) or ends this run of the job. */
-export type StepResult = { row: Verification } | { end: Transition };
-
 export class OrderRun {
-  /** The order's row as this run last read or wrote it, with what it has learned since. */
-  #row: Verification | null = null;
-  /** What keep() was given and is not written yet: it goes with this run's next write. */
-  #pending: Change = {};
+  /** What hold() was given and is not written yet: it goes with this run's next write. */
+  #held: Change = {};
 
   constructor(
     readonly ctx: JobContext,
-    readonly deps: PipelineDeps,
+    private readonly orderId: string,
   ) {}
 
-  get now(): Date {
-    return this.ctx.now();
+  /** Whether a write is waiting for the next one. */
+  get holding(): boolean {
+    return Object.keys(this.#held).length > 0;
   }
 
-  /** Whether the job may run again after this attempt. */
-  attemptsLeft(): boolean {
-    return this.ctx.job.attempts < MAX_ATTEMPTS;
+  /** Writes `change`, and what is held before it, now. */
+  async record(change: Change): Promise<void> {
+    const all = this.#take(change);
+    await this.ctx.write((tx) => this.#apply(tx, all));
   }
 
-  /** The row this run starts from; from here on, the run keeps it current. */
-  start(row: Verification): Verification {
-    this.#row = row;
-    return row;
+  /** Keeps `change` for the run's next write; should the run fail first, it is lost as an answer lost on the way is. */
+  hold(change: Change | undefined): void {
+    if (change) this.#held = merged(this.#held, change);
   }
 
-  /** What is pending and `change` after it, as one change; nothing is pending afterwards. */
+  /** Ends this run: what is held, `stop.change` and the row's fields for the stop, with the job's transition. */
+  async stop(stop: Stop): Promise<Transition> {
+    const now = this.ctx.now();
+    const row: Partial<Verification> =
+      stop.to === "end"
+        ? { outcome: stop.outcome, reason: stop.reason, completedAt: now }
+        : stop.to === "retry"
+          ? { lastError: stop.error }
+          : stop.to === "park"
+            ? { outcome: "rejected", reason: stop.reason }
+            : {};
+    const transition: Transition =
+      stop.to === "end" || stop.to === "finish"
+        ? { to: "finish" }
+        : stop.to === "retry"
+          ? { to: "retry", at: stop.at, error: stop.error }
+          : stop.to === "defer"
+            ? { to: "defer", at: stop.at, reason: stop.reason }
+            : { to: "park", error: stop.reason };
+    // The row is touched (its updatedAt at least) with every stop but a decided order's.
+    const all = this.#take(merged(stop.change, stop.to === "finish" ? {} : { row }));
+    // Nothing to write: the queue finishes the job itself.
+    if (Object.keys(all).length === 0) return transition;
+    await this.ctx.write((tx) => this.#apply(tx, all), transition);
+    return transition;
+  }
+
   #take(change: Change): Change {
-    const pending = this.#pending;
-    this.#pending = {};
-    const first = pending.also;
-    const then = change.also;
-    return {
-      data: pending.data || change.data ? { ...pending.data, ...change.data } : undefined,
-      also:
-        first && then
-          ? async (tx) => {
-              await first(tx);
-              await then(tx);
-            }
-          : (first ?? then),
-    };
+    const all = merged(this.#held, change);
+    this.#held = {};
+    return all;
   }
 
-  /** A fenced write of the job's own (an attempt log entry, a mark), with what is pending before it. */
-  async write<T>(fn: (tx: Sql) => Promise<T>, transition?: Transition): Promise<T> {
-    const pending = this.#take({});
-    return this.ctx.write(async (tx) => {
-      if (pending.also) await pending.also(tx);
-      if (pending.data) await this.updateRow(tx, pending.data);
-      return fn(tx);
-    }, transition);
-  }
-
-  /** Writes what keep() holds, if anything, before an outside call that could fail the run. */
-  async flush(): Promise<void> {
-    if (this.#pending.data || this.#pending.also) await this.write(async () => undefined);
-  }
-
-  /**
-   * One fenced update of the order's row (its updatedAt at least), with what is pending,
-   * `change.also`, and an optional transition.
-   */
-  private async commit(change: Change, transition?: Transition): Promise<Verification> {
-    this.#pending = this.#take({ ...change, data: change.data ?? {} });
-    return this.write(async () => this.#row!, transition);
-  }
-
-  /** The order's row with `data` written (and its updatedAt), as it now stands; the run keeps it. */
-  async updateRow(tx: Sql, data: Partial<Verification>): Promise<Verification> {
-    const row = await updateRow<Verification>(tx, "Verification", this.ctx.job.subject, {
-      ...data,
-      updatedAt: this.now,
-    });
-    // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
-    if (!row) throw new Error("the order's verification is gone");
-    this.#row = row;
-    return row;
-  }
-
-  /** Records progress; the job goes on. */
-  async update(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
-    return this.commit({ data, also });
-  }
-
-  /**
-   * Records progress with the run's next write, which comes before any outside call (flush()):
-   * a verdict lands with the order's credit, or with the deferral of its tag write, one
-   * transaction instead of two. Should the run fail in between, the verdict is lost as an answer
-   * lost on the way is, and the next run settles it the same way (lookup-click, then the
-   * landing record).
-   */
-  async keep(data: Partial<Verification>, also?: Change["also"]): Promise<Verification> {
-    if (!this.#row) return this.update(data, also);
-    this.#pending = this.#take({ data, also });
-    this.#row = { ...this.#row, ...data };
-    return this.#row;
-  }
-
-  /** Ends the order with an outcome; the job is done in the same transaction. */
-  async end(outcome: Outcome, reason: string | null, change: Change = {}): Promise<{ end: Transition }> {
-    await this.commit(
-      { ...change, data: { ...change.data, outcome, reason, completedAt: this.now } },
-      { to: "finish" },
-    );
-    return { end: { to: "finish" } };
-  }
-
-  /** Parks the order (outcome "rejected") until the merchant saves a key that works. */
-  async park(reason: string, change: Change = {}): Promise<StepResult> {
-    const transition: Transition = { to: "park", error: reason };
-    await this.commit({ ...change, data: { ...change.data, outcome: "rejected", reason } }, transition);
-    return { end: transition };
-  }
-
-  /**
-   * Tries again later, within the click's life when a deadline is given. When no retry fits
-   * before that life ends, `lifeEnded` may still decide (from what the app itself recorded);
-   * otherwise, or when the attempts are used up, the order ends as failed, with the last error.
-   */
-  async retry(
-    deadline: Date | null,
-    error: string,
-    change: Change = {},
-    lifeEnded?: () => Promise<StepResult | null>,
-  ): Promise<StepResult> {
-    const step = nextAttempt(this.ctx.job.attempts, this.now, deadline, this.ctx.random);
-    if ("giveUp" in step) {
-      const decided = step.giveUp === GAVE_UP_ON_LIFETIME && lifeEnded ? await lifeEnded() : null;
-      return decided ?? this.end("failed", `${step.giveUp} (last error: ${error})`, change);
+  /** A change, in one transaction: the attempt log, the row, the shop's flag, the credit and the order's events. */
+  async #apply(tx: Sql, change: Change): Promise<void> {
+    const now = this.ctx.now();
+    for (const write of change.attempts ?? []) {
+      if ("start" in write)
+        await insertRows(tx, "VerificationAttempt", [
+          {
+            id: write.start.id,
+            verificationId: this.ctx.job.subject,
+            number: this.ctx.job.attempts,
+            step: write.start.step,
+            result: "started",
+            startedAt: now,
+          },
+        ]);
+      else
+        await updateWhere(tx, "VerificationAttempt", Prisma.sql`${VerificationAttempt.id} = ${write.end.id}`, {
+          result: write.end.result,
+          error: write.end.error,
+          finishedAt: now,
+        });
     }
-    const transition: Transition = { to: "retry", at: step.retryAt, error };
-    await this.commit({ ...change, data: { ...change.data, lastError: error } }, transition);
-    return { end: transition };
-  }
-
-  /** Comes back at a time of the step's choosing (a shop's API bucket refilling); not a failure. */
-  async defer(at: Date, reason: string): Promise<StepResult> {
-    const transition: Transition = { to: "defer", at, reason };
-    await this.commit({}, transition);
-    return { end: transition };
-  }
-
-  /** Starts an attempt-log entry for a call about to go out; returns its id. */
-  async startAttempt(tx: Sql, step: string): Promise<string> {
-    const id = randomUUID();
-    await insertRows(tx, "VerificationAttempt", [
-      {
-        id,
-        verificationId: this.ctx.job.subject,
-        number: this.ctx.job.attempts,
-        step,
-        result: "started",
-        startedAt: this.now,
-      },
-    ]);
-    return id;
-  }
-
-  async endAttempt(tx: Sql, id: string, result: string, error: string | null = null): Promise<void> {
-    await updateWhere(tx, "VerificationAttempt", Prisma.sql`"id" = ${id}`, { result, error, finishedAt: this.now });
+    if (change.row) {
+      const row = await updateRow<Verification>(tx, "Verification", this.ctx.job.subject, {
+        ...change.row,
+        updatedAt: now,
+      });
+      // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
+      if (!row) throw new Error("the order's verification is gone");
+    }
+    if (change.credentialsRejected) await flagCredentialsRejected(this.ctx.job.shop, now, tx);
+    if (change.credit) await creditCommission(tx, change.credit, now);
+    if (change.orderEvents)
+      await applyOrderEvents(
+        tx,
+        {
+          shop: this.ctx.job.shop,
+          orderId: this.orderId,
+          verificationId: this.ctx.job.subject,
+          outcome: change.orderEvents.outcome,
+        },
+        now,
+      );
   }
 }

@@ -1,74 +1,83 @@
+import { randomUUID } from "node:crypto";
 import type { Verification } from "@prisma/client";
-import { findClick, landingSiteClickId } from "../attribution/find-click";
-import { judgeWitnesses } from "../attribution/witnesses";
-import { creditCommission } from "../commissions/credit.server";
-import { applyOrderEvents, hasPendingEvents } from "../commissions/order-events.server";
-import { cartTouches } from "../landing/journey.server";
-import { pixelWitness } from "../pixel/sightings.server";
+import { SealError } from "../platform/sealing.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
-import { rateForCreator } from "../settings/creator-rates";
-import { orderValueBasisOf, orderValueOn } from "../settings/order-value-basis";
-import { SealError } from "../platform/sealing.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
-import { rowById, sql, updateRow, type Sql } from "../database/sql.server";
-import { parseStoredFacts, type OrderFacts } from "./order-facts";
-import { OrderRun, type PipelineDeps, type StepResult } from "./order-run.server";
+import { rowById, sql, updateRow } from "../database/sql.server";
+import { attributionStep } from "./attribution-step";
+import { creditingStep, orderEventsStep } from "./crediting";
+import { perform } from "./order-calls.server";
+import { parseStoredFacts } from "./order-facts";
+import { OrderRun, type PipelineDeps } from "./order-run.server";
+import { OUTSIDE_CALLS, type OrderState, type OrderStep, type Stop } from "./order-steps";
 import { SKIP_REASONS, type SkipCause } from "./outcomes";
-import { clickDeadline } from "./retry-policy";
-import { tagOrder } from "./tag-order.server";
-import { decideVerdict } from "./verdict.server";
+import { taggingStep } from "./tagging";
+import { verdictStep } from "./verdict";
+import { MAX_ATTEMPTS } from "../queue/job-states";
 
-// Takes one order from recorded to an outcome, as the job "verify-order". Each step records
-// what it learned on the order's row before the next begins, so a retry (or another worker
-// after a crash) resumes where the last one stopped: the service gets one report per order,
-// the tag is written once, the commission is credited once.
+// Takes one order from recorded to an outcome, as the job "verify-order": attribution, the
+// verdict, the tag, the credit, in that order. Each step decides (order-steps.ts); this file
+// makes the calls they ask for and has the order's run write what they decided. What a step
+// learned is recorded before the next call goes out, so a retry (or another worker after a
+// crash) resumes where the last one stopped: the service gets one report per order, the tag is
+// written once, the commission is credited once.
+
+const STEPS: readonly OrderStep[] = [attributionStep, verdictStep, taggingStep, creditingStep];
 
 export function verifyOrderHandler(deps: PipelineDeps): JobHandler {
   return {
-    run: async (ctx) => {
-      const result = await verifyOrder(new OrderRun(ctx, deps));
-      return "end" in result ? result.end : { to: "finish" };
-    },
+    run: (ctx) => verifyOrder(ctx, deps),
     giveUp: (ctx, reason) => giveUpOrder(ctx, reason),
   };
 }
 
-async function verifyOrder(run: OrderRun): Promise<StepResult> {
-  let row = await rowById<Verification>(sql, "Verification", run.ctx.job.subject);
+async function verifyOrder(ctx: JobContext, deps: PipelineDeps): Promise<Transition> {
+  const row = await rowById<Verification>(sql, "Verification", ctx.job.subject);
   // Gone (the shop was redacted): nothing left to do.
-  if (!row) return { end: { to: "finish" } };
-  run.start(row);
-  // Already decided: a refund or cancellation reopened it, or a duplicate run.
-  if (isDecided(row)) return settleOrderEvents(run, row);
+  if (!row) return { to: "finish" };
+  const run = new OrderRun(ctx, row.orderId);
+  const begun = await begin(ctx, row);
+  if ("to" in begun) return run.stop(begun);
+  let state = begun;
 
-  const settings = await settingsFor(row.shop);
-  if (settings instanceof SealError) return run.park(`the stored API key cannot be used: ${settings.message}`);
-  if (typeof settings === "string") return run.end("skipped", SKIP_REASONS[settings]);
-
-  if (row.hijacked === null) {
-    // customers/redact emptied the order before its verdict, on the first run or between retries:
-    // nothing is left to verify it with, so it ends now rather than retrying a redacted click.
-    const facts = parseStoredFacts(row.orderFacts);
-    if (!facts) return run.end("skipped", SKIP_REASONS.redacted);
-    // What attribution learned is written with the report's start: one write, not two.
-    let attributed: Partial<Verification> = {};
-    if (row.captureSource === null) {
-      const step = await attribute(run, row, facts, settings);
-      if ("end" in step) return step;
-      attributed = step.attributed;
-      row = { ...row, ...attributed };
+  for (const step of isDecided(row) ? [orderEventsStep] : STEPS) {
+    let outcome = step.begin(state);
+    while (outcome.kind === "call") {
+      const { call, before } = outcome;
+      // Nothing the run holds waits on the network (decision 025).
+      if (before || (OUTSIDE_CALLS.has(call.kind) && run.holding)) await run.record(before ?? {});
+      const answered = await perform(call, { ctx, deps, row: state.row, facts: state.facts, settings: state.settings });
+      outcome = step.after({ ...state, now: ctx.now() }, answered);
     }
-    const step = await decideVerdict(run, row, settings, attributed);
-    if ("end" in step) return step;
-    row = step.row;
+    if (outcome.kind === "stop") return run.stop(outcome.stop);
+    run.hold(outcome.hold);
+    state = { ...state, row: outcome.row, now: ctx.now() };
   }
-  if (row.hijacked && row.taggedAt === null) {
-    const step = await tagOrder(run, row, settings);
-    if ("end" in step) return step;
-    row = step.row;
-  }
-  return credit(run, row, settings);
+  throw new Error("the crediting step always ends the order");
+}
+
+/** What the steps start from; or how the run stops before any step (a decided order, a shop that verifies nothing). */
+async function begin(ctx: JobContext, row: Verification): Promise<OrderState | Stop> {
+  const settings = await settingsFor(row.shop);
+  if (settings instanceof SealError)
+    return { to: "park", reason: `the stored API key cannot be used: ${settings.message}` };
+  if (typeof settings === "string") return { to: "end", outcome: "skipped", reason: SKIP_REASONS[settings] };
+  const facts = parseStoredFacts(row.orderFacts);
+  // customers/redact emptied the order before its verdict, on the first run or between retries:
+  // nothing is left to verify it with, so it ends now rather than retrying a redacted click.
+  if (!facts && row.hijacked === null && !isDecided(row))
+    return { to: "end", outcome: "skipped", reason: SKIP_REASONS.redacted };
+  return {
+    row,
+    facts,
+    settings,
+    now: ctx.now(),
+    attempts: ctx.job.attempts,
+    attemptsLeft: ctx.job.attempts < MAX_ATTEMPTS,
+    random: () => ctx.random(),
+    newId: () => randomUUID(),
+  };
 }
 
 /** Outcomes that end an order for good; "rejected" waits (parked) for a working key. */
@@ -88,101 +97,6 @@ async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | S
     if (error instanceof SealError) return error;
     throw error;
   }
-}
-
-/**
- * Where the click id and the arrived tag came from (decision 030): the server's records, the
- * landing touches of the order's cart and the pixel's landings of the visitor whose checkout
- * became the order, when there are any (they win over the cart's attributes, which any
- * storefront script can rewrite; the first click they saw keeps the credit; a disagreement is
- * kept as evidence), else the cart's attributes, else the landing page. No click id, no
- * service call.
- */
-async function attribute(
-  run: OrderRun,
-  row: Verification,
-  facts: OrderFacts,
-  settings: ServerSettings,
-): Promise<{ end: Transition } | { attributed: Partial<Verification> }> {
-  const touches = facts.cartToken
-    ? await cartTouches(row.shop, facts.cartToken, row.orderCreatedAt, settings.attributionWindowDays)
-    : [];
-  const pixel = await pixelWitness(row.shop, facts.id, row.orderCreatedAt, settings.attributionWindowDays);
-  const search = judgeWitnesses(
-    findClick(facts, settings.tagParams),
-    facts.cartAttributes,
-    landingSiteClickId(facts.landingSite),
-    touches,
-    pixel,
-  );
-  const witnesses = JSON.stringify(search.witnesses);
-  if (!search.found) return run.end("unattributed", search.reason, { data: { witnesses } });
-  const { evidence, tamper } = search;
-  const orderValue = orderValueOn(facts.amounts, settings.orderValueBasis);
-  return {
-    attributed: {
-      captureSource: evidence.source,
-      clickId: evidence.clickId,
-      arrivedTag: evidence.arrivedTag,
-      capturedAt: evidence.capturedAt,
-      orderValue: orderValue.value,
-      orderValueBasis: orderValue.basis,
-      deadlineAt: clickDeadline(evidence.capturedAt, row.orderCreatedAt),
-      tampered: tamper !== null,
-      tamperEvidence: tamper ? JSON.stringify(tamper) : null,
-      witnesses,
-    },
-  };
-}
-
-/**
- * One commission record, credited to the creator of the expected tag; the order ends with its
- * verdict. Refunds and a cancellation that arrived first are applied in the same transaction.
- */
-async function credit(run: OrderRun, row: Verification, settings: ServerSettings): Promise<StepResult> {
-  const outcome = row.hijacked === true ? "hijacked" : "matched";
-  return run.end(outcome, row.reason, {
-    also: async (tx) => {
-      await creditFor(tx, row, settings, run.now);
-      await applyOrderEvents(tx, { ...row, verificationId: row.id, outcome }, run.now);
-    },
-  });
-}
-
-function creditFor(tx: Sql, row: Verification, settings: ServerSettings, now: Date) {
-  // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
-  const creatorId = row.creatorId ?? "";
-  return creditCommission(
-    tx,
-    {
-      shop: row.shop,
-      verificationId: row.id,
-      orderId: row.orderId,
-      orderName: row.orderName,
-      orderCreatedAt: row.orderCreatedAt,
-      creatorId,
-      // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
-      expectedTag: row.expectedTag ?? "",
-      arrivedTag: row.arrivedTag ?? "",
-      // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
-      orderValue: row.orderValue ?? "0",
-      // What the value was read on, whatever the setting says now (rows from before it was kept: the setting).
-      basis: orderValueBasisOf(row.orderValueBasis ?? settings.orderValueBasis),
-      // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
-      currency: row.currency ?? "USD",
-      ratePercent: rateForCreator(settings, creatorId),
-      holdDays: settings.holdDays,
-      hijacked: row.hijacked === true,
-    },
-    now,
-  );
-}
-
-/** A decided order's refunds and cancellation, applied (or marked as finding no commission) as the job ends. */
-async function settleOrderEvents(run: OrderRun, row: Verification): Promise<StepResult> {
-  if (!(await hasPendingEvents(row.shop, row.orderId))) return { end: { to: "finish" } };
-  await run.write((tx) => applyOrderEvents(tx, { ...row, verificationId: row.id }, run.now), { to: "finish" });
-  return { end: { to: "finish" } };
 }
 
 /**

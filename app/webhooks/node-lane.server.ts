@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { countWebhookDelivery, observeIntake } from "../metrics/registry.server";
 import { logger } from "../platform/logger.server";
 import { sourceOf } from "../platform/network-source";
 import { BodyCutShort, readCappedNode } from "./read-capped";
@@ -19,6 +21,7 @@ export type NodeLane = (request: IncomingMessage, response: ServerResponse) => P
 export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDelivery) => Promise<unknown>): NodeLane {
   return async (request, response) => {
     const method = request.method ?? "GET";
+    const arrived = performance.now();
     try {
       const delivery = await verifyDelivery(
         {
@@ -32,16 +35,30 @@ export function nodeLane(topic: WebhookTopic, record: (delivery: VerifiedDeliver
       );
       await record(delivery);
       response.writeHead(200, { "content-length": "0" }).end();
+      answered(topic, arrived, 200);
     } catch (error) {
-      if (error instanceof WebhookRefusal) return refuse(response, error);
+      if (error instanceof WebhookRefusal) {
+        refuse(response, error);
+        return answered(topic, arrived, error.status);
+      }
       if (error instanceof BodyCutShort) return void response.destroy();
       // Not recorded: the database could not take it (down, restarting, full). 503 says so, and
       // Shopify delivers it again later, so the order is not lost; never a 200 for it.
-      logger.error("could not take a webhook delivery", { topic, error });
+      logger.error("webhook.not_recorded", "could not take a webhook delivery", { topic, error });
       if (!response.headersSent) response.writeHead(503, { "content-length": "0", "retry-after": "10" });
       response.end();
+      answered(topic, arrived, 503);
     }
   };
+}
+
+/**
+ * Every answer is counted by its status, and timed: the metrics an operator alerts on
+ * (app/metrics). A body cut short by its sender gets no answer, and is not counted.
+ */
+function answered(topic: WebhookTopic, arrived: number, status: number): void {
+  countWebhookDelivery(topic, status);
+  observeIntake(topic, (performance.now() - arrived) / 1000);
 }
 
 function refuse(response: ServerResponse, refusal: WebhookRefusal): void {

@@ -1,6 +1,9 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import { storableText } from "../database/storable";
+import { measureWebhookBodyBytesHeld } from "../metrics/registry.server";
 import { env } from "../platform/env.server";
+import { peerSource } from "../platform/network-source";
 import { BodyBudget, BodyBudgetExhausted, SOURCE_SHARE, type BodyHold } from "./body-budget";
 import { BodyTimedOut, readCapped } from "./read-capped";
 import { refusalFor, type WebhookTopic } from "./topics";
@@ -66,7 +69,7 @@ export interface IncomingDelivery {
   method: string;
   url: string;
   header: HeaderOf;
-  /** Who sends it, as the budget counts it (sourceOf in body-budget.ts). */
+  /** Who sends it, as the budget counts it: its connection's peer (sourceOf, app/platform/network-source.ts). */
   source: string;
   /**
    * The body as text, or null when it is longer than `maxBytes` (then none of it is kept); its
@@ -76,13 +79,6 @@ export interface IncomingDelivery {
   readBody(maxBytes: number, hold: BodyHold): Promise<string | null>;
 }
 
-/**
- * The source of every delivery that reaches a Remix route (the compliance topics): Remix's
- * Request does not carry the peer's address, so those routes share one source's part of the
- * budget between them. Intake's lanes count each peer apart.
- */
-export const REMIX_ROUTES_SOURCE = "remix-routes";
-
 let bodyBudget: BodyBudget | undefined;
 
 /**
@@ -90,7 +86,10 @@ let bodyBudget: BodyBudget | undefined;
  * hold a quarter of it, or one body at the cap if that is more.
  */
 export function webhookBodyBudget(): BodyBudget {
-  bodyBudget ??= newWebhookBodyBudget();
+  if (!bodyBudget) {
+    bodyBudget = newWebhookBodyBudget();
+    measureWebhookBodyBytesHeld(() => bodyBudget?.held ?? 0);
+  }
   return bodyBudget;
 }
 
@@ -113,17 +112,22 @@ export function replaceWebhookBodyBudget(budget: BodyBudget): BodyBudget {
   return before;
 }
 
-/** Verifies a delivery for `topic`, in Remix: a refusal is thrown as the Response to answer with. */
+/**
+ * Verifies a delivery for `topic`, in Remix: a refusal is thrown as the Response to answer with.
+ * Its body counts against its connection's peer, from the route's load context (peerSource), as
+ * an intake lane counts it: a peer stalling bodies on one route holds its own share and no other's.
+ */
 export async function receiveWebhook(
   request: Request,
   topic: WebhookTopic,
+  context: AppLoadContext,
   now = new Date(),
 ): Promise<VerifiedDelivery> {
   const incoming: IncomingDelivery = {
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name),
-    source: REMIX_ROUTES_SOURCE,
+    source: peerSource(context),
     readBody: (maxBytes, hold) => readCapped(request, maxBytes, hold),
   };
   try {

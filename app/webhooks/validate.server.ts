@@ -20,7 +20,7 @@ function webhookApi() {
     isEmbeddedApp: true,
     logger: {
       level: LogSeverity.Error,
-      log: (_level, message) => logger.error(redact(message), { source: "shopify" }),
+      log: (_level, message) => logger.error("shopify.library", redact(message)),
     },
   });
   return api;

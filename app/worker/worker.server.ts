@@ -34,10 +34,10 @@ function startMaintenance(now: () => Date): () => void {
   const sweep = () =>
     Promise.all([
       purgeLandingRecord(now()).catch((error: unknown) =>
-        logger.error("landing record retention sweep failed", { error }),
+        logger.error("retention.landing_failed", "landing record retention sweep failed", { error }),
       ),
       purgePixelSightings(now()).catch((error: unknown) =>
-        logger.error("pixel reports retention sweep failed", { error }),
+        logger.error("retention.pixel_failed", "pixel reports retention sweep failed", { error }),
       ),
     ]);
   const timer = setInterval(sweep, MAINTENANCE_INTERVAL_MS);

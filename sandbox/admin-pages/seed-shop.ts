@@ -13,6 +13,8 @@ export interface SeededShop {
   hijackedOrder: string;
   /** The verification id of an order whose verification failed (its page offers Retry now). */
   failedOrder: string;
+  /** The verification id of a contested order: its commission in review, its claims on its page. */
+  contestedOrder: string;
 }
 
 const DAY = 86_400_000;
@@ -73,7 +75,8 @@ export async function seedShopWithData(
         shop,
         kind: "verify-order",
         subject: verification.id,
-        state: fields.outcome === "failed" ? "failed" : "done",
+        // A verification that failed has a job that gave up: done, as the queue ends it.
+        state: "done",
         runAt: at,
       },
     });
@@ -145,6 +148,52 @@ export async function seedShopWithData(
   await order({ outcome: "matched", creatorId: "cr_bob", daysAgo: 2, commission: { status: "pending", minor: 1100n } });
   await order({ outcome: "matched", creatorId: "cr_carol", daysAgo: 20, commission: { status: "paid", minor: 1500n } });
   const failedOrder = await order({ outcome: "failed", creatorId: "cr_alice", daysAgo: 1 });
+  // The storefront's reports for its cart named alice's click and then bob's, and Shopify recorded
+  // no landing page to settle it: held for the merchant (docs/attribution.md).
+  const contestedOrder = await order({
+    outcome: "matched",
+    creatorId: "cr_alice",
+    daysAgo: 1,
+    commission: { status: "review", minor: 1250n },
+  });
+  const contestedAt = new Date(Date.now() - DAY).toISOString();
+  const contested = await prisma.verification.findUniqueOrThrow({ where: { id: contestedOrder } });
+  const bobClick = `clk-${contested.orderId}-bob`;
+  await prisma.verification.update({
+    where: { id: contestedOrder },
+    data: {
+      contest: JSON.stringify({
+        reason: "creators-differ",
+        claims: [
+          {
+            clickId: contested.clickId,
+            creatorId: "cr_alice",
+            witnesses: ["landing"],
+            firstSeenAt: contestedAt,
+            arrivedTag: "alice-20",
+          },
+          {
+            clickId: bobClick,
+            creatorId: "cr_bob",
+            witnesses: ["landing", "cart_attributes"],
+            firstSeenAt: contestedAt,
+            arrivedTag: "bob-20",
+          },
+        ],
+      }),
+    },
+  });
+  await prisma.clickRecord.create({
+    data: {
+      id: randomUUID(),
+      shop,
+      clickId: bobClick,
+      state: "known",
+      expectedTag: "bob-20",
+      creatorId: "cr_bob",
+      firstSeenAt: new Date(contestedAt),
+    },
+  });
 
   await prisma.payout.create({
     data: {
@@ -155,5 +204,5 @@ export async function seedShopWithData(
       lines: { create: [{ creatorId: "cr_carol", currency: "USD", amountMinor: 1500n, amount: "15.00", records: 1 }] },
     },
   });
-  return { hijackedOrder, failedOrder };
+  return { hijackedOrder, failedOrder, contestedOrder };
 }

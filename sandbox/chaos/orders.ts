@@ -112,6 +112,10 @@ export function orderFactory(options: {
       if (click && kind === "landing-site") {
         landingSite = `/products/widget?${new URLSearchParams({ [CLICK_ID_PARAM]: click.clickId, tag: expectedTag })}`;
       } else if (click) {
+        // The shopper came through the creator's link: Shopify records it as the visit's landing page.
+        const link = new URLSearchParams({ [CLICK_ID_PARAM]: click.clickId });
+        if (arrivedTag !== null) link.set("tag", expectedTag);
+        landingSite = `/?${link.toString()}`;
         noteAttributes[CART_ATTRIBUTES.clickId] = click.clickId;
         noteAttributes[CART_ATTRIBUTES.capturedAt] = click.timestamp;
         if (arrivedTag !== null) noteAttributes[CART_ATTRIBUTES.arrivedTag] = arrivedTag;

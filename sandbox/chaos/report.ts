@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { VERIFY_CLICK_PATH } from "../../app/click-service/contract";
 import type { RunningClickService } from "../click-service/server";
 import type { ShopifyStandin } from "../shopify";
+import type { ScrapedMetrics } from "./metrics";
 import {
   ledgerDisagreements,
   plannedCommission,
@@ -52,6 +53,10 @@ export interface ChaosReport {
   hijackedWithoutTag: number;
   /** The most verify-click requests that reached the service for one order's click, faulted ones included. */
   serviceCallsPerOrderMax: number;
+  /** Lines the instances wrote at level error (identical failures folded into one line per 10 s). */
+  errorLogLines: number;
+  /** What the instances' metrics endpoints said, scraped during the run (metrics.ts). */
+  metrics: ScrapedMetrics;
   wallSeconds: number;
 }
 

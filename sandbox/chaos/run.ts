@@ -10,6 +10,7 @@ import { startShopifyStandin, type ShopifyStandin } from "../shopify";
 import { chaosDatabase, type ChaosDatabase } from "./database";
 import { deliverCopies, eventsOf, shuffle, type DeliveryCounts } from "./deliveries";
 import { startFleet, type Fleet } from "./fleet";
+import { metricsScraper } from "./metrics";
 import type { CommissionTerms } from "./ledger";
 import { orderFactory, type PlannedOrder } from "./orders";
 import { ledgerMismatches, observeOrders, safetyFigures, unexpectedOutcomes, type ChaosReport } from "./report";
@@ -57,6 +58,8 @@ const DATABASE_DOWN_MS = 3_000;
  * that what was never delivered is found within the drain (production: 5 min, 2 min behind).
  */
 const RECONCILE = { intervalMs: 5_000, lagMs: 10_000 };
+/** How often the instances' metrics endpoints are scraped (a Prometheus's usual 15 s, shortened to the run's scale). */
+const METRICS_SCRAPE_MS = 2_000;
 /** Orders whose events are shuffled together. */
 const BATCH = 50;
 /** Events delivered at once (each with its two or three copies). */
@@ -88,6 +91,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cleanups.push(() => shopify.close());
     const random = (part: string): Random => seededRandom(deriveSeed(options.seed, part));
 
+    const metrics = metricsScraper();
     const fleet = await startFleet(
       options.instances,
       {
@@ -107,8 +111,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       },
       random("instances"),
       log,
+      metrics,
     );
     cleanups.push(() => fleet.stop());
+    // As an operator's Prometheus would: every few seconds, while the run lasts.
+    const scraping = setInterval(() => void metrics.scrapeAll(), METRICS_SCRAPE_MS);
+    cleanups.push(() => clearInterval(scraping));
 
     const shops = await installShops(options.shops, { apiKey, apiSecret, db, clicks, shopify, fleet });
     log(`Installed ${shops.length} shops through the app's settings page`);
@@ -155,8 +163,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const line of mismatches.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
     const errors = fleet.errors();
-    if (errors.length > 0) log("The instances logged these errors (count, message):");
+    if (errors.length > 0)
+      log(`The instances logged these errors (count, message) in ${fleet.errorLines()} lines, repeats folded:`);
     for (const [message, count] of errors.slice(0, 15)) log(`  ${count} ${message}`);
+    clearInterval(scraping);
+    await metrics.scrapeAll();
+    const scraped = metrics.figures();
+    log(`Their metrics endpoints, scraped every ${METRICS_SCRAPE_MS / 1000} s: ${JSON.stringify(scraped)}`);
 
     return {
       orders: orders.length,
@@ -169,6 +182,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations,
       faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
       ...safetyFigures(observations),
+      errorLogLines: fleet.errorLines(),
+      metrics: scraped,
       wallSeconds: Math.round((Date.now() - started) / 1000),
     };
   } finally {

@@ -1,5 +1,6 @@
 // Sandbox-only management API (not part of the contract, no key needed): it stands in for the
 // creator side of the real service, and lets tests look inside and break things on purpose.
+import { CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { ChaosFaults, parseChaosPlan } from "./chaos";
 import { parseFault } from "./faults";
 import { field, readJsonObject, sendError, sendJson } from "./http-io";
@@ -89,6 +90,47 @@ export function listVerifications({ res, state, query }: RouteContext): void {
 
 export function listRequests({ res, state, query }: RouteContext): void {
   sendJson(res, 200, { requests: state.requestsFor({ path: query.get("path"), clickId: query.get("click_id") }) });
+}
+
+/**
+ * GET /sandbox/links/{creatorId}?tag=T&to=URL[&param=P]: a creator's tracked link, as a shopper
+ * follows it. Records a click for the creator with T as its expected tag, then sends the browser
+ * on to URL with the click id (`lb_click`) and the tag (under P, "tag" by default) added to its
+ * query: the redirect every affiliate link makes. Only http(s) destinations are followed.
+ */
+export function followLink(ctx: RouteContext): void {
+  const { res, state, query } = ctx;
+  let creatorId: string;
+  try {
+    creatorId = decodeURIComponent(ctx.tail);
+  } catch {
+    return sendError(res, 404, "creator not found");
+  }
+  const tag = query.get("tag");
+  const param = query.get("param") ?? "tag";
+  let to: URL;
+  try {
+    to = new URL(query.get("to") ?? "");
+  } catch {
+    return sendError(res, 400, "to must be an absolute URL");
+  }
+  if (to.protocol !== "http:" && to.protocol !== "https:") return sendError(res, 400, "to must be an http(s) URL");
+  if (!tag) return sendError(res, 400, "tag is required");
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(param)) return sendError(res, 400, "param must be a parameter name");
+  const click: StoredClick = {
+    clickId: state.newClickId(),
+    expectedTag: tag,
+    creatorId,
+    timestamp: state.clock().toISOString(),
+    status: "pending",
+    referrer: typeof ctx.req.headers.referer === "string" ? ctx.req.headers.referer : null,
+    geo: null,
+  };
+  state.clicks.set(click.clickId, click);
+  to.searchParams.append(CLICK_ID_PARAM, click.clickId);
+  to.searchParams.append(param, tag);
+  res.writeHead(302, { location: to.href, "cache-control": "no-store" });
+  res.end();
 }
 
 // A year: far past any click's lifetime, and small enough that no date overflows.

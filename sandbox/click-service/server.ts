@@ -51,6 +51,7 @@ const ROUTES: readonly Route[] = [
   { path: "/sandbox/api-keys/", prefix: true, methods: { DELETE: manage.revokeApiKey } },
   { path: "/sandbox/clicks", methods: { POST: manage.createClick } },
   { path: "/sandbox/clicks/", prefix: true, suffix: "/age", methods: { POST: manage.ageClick } },
+  { path: "/sandbox/links/", prefix: true, methods: { GET: manage.followLink } },
   { path: "/sandbox/verifications", methods: { GET: manage.listVerifications } },
   { path: "/sandbox/requests", methods: { GET: manage.listRequests, DELETE: manage.clearRequests } },
   { path: "/sandbox/faults", methods: { POST: manage.addFault, DELETE: manage.clearFaults } },

@@ -1,13 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createDatabaseClient } from "../../app/database/connect.server";
-import { startClickService } from "../click-service/server";
-import { startShopifyStandin } from "../shopify";
-import { APP_SCOPES, ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "./app-process";
-import { createDemoDatabase } from "./database";
 import { chooseCapture } from "./storefront-capture";
 import { startDemoPixel } from "./pixel-journey";
 import {
@@ -18,10 +10,10 @@ import {
   readReport,
   saveSettings,
   waitForOutcomes,
-  type Stack,
 } from "./run-scenario";
 import { formatCodes, formatSummary, formatTable, summarise } from "./report";
 import { BUILT_IN_SCENARIO, parseScenario, ScenarioError } from "./scenario";
+import { startStack, withCleanups } from "./stack";
 
 // `npm run demo`: the whole flow on one machine with no Shopify account. Starts the sandbox
 // click service, a Shopify stand-in and the app's production build on a throwaway database
@@ -47,71 +39,22 @@ async function main(): Promise<number> {
   }
   const scenario = parseScenario(values.scenario ? readScenarioFile(values.scenario) : BUILT_IN_SCENARIO);
 
-  const apiKey = process.env.SHOPIFY_API_KEY || randomBytes(16).toString("hex");
-  const apiSecret = process.env.SHOPIFY_API_SECRET || randomBytes(32).toString("hex");
-  const shop = "demo-shop.myshopify.com";
-  const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-demo-"));
-
-  const cleanups: (() => Promise<unknown> | void)[] = [() => rmSync(workDir, { recursive: true, force: true })];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse().splice(0)) await Promise.resolve(step()).catch(() => {});
-  };
-  let interrupted = false;
-  const onSignal = (code: number) => () => {
-    interrupted = true;
-    void cleanup().then(() => process.exit(code));
-  };
-  process.once("SIGINT", onSignal(130));
-  process.once("SIGTERM", onSignal(143));
-
-  try {
-    if (!values.dev) ensureBuild(log);
-    const database = await createDemoDatabase(process.env.DATABASE_URL?.trim() || undefined, workDir);
-    cleanups.push(() => database.drop());
-    migrate(database.url);
-    log(`Playing on a throwaway ${database.dialect} database`);
-    const clicks = await startClickService();
-    cleanups.push(() => clicks.close());
-    const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey, scopes: APP_SCOPES });
-    cleanups.push(() => shopify.close());
-    const app: AppProcess = await startApp(
-      {
-        ...standinAppEnv({
-          apiKey,
-          apiSecret,
-          databaseUrl: database.url,
-          shopifyUrl: shopify.url,
-          clickServiceUrl: clicks.url,
-        }),
-        WORKER_POLL_INTERVAL_MS: "500",
-        LOG_LEVEL: "warn",
-      },
+  return withCleanups(async (cleanups) => {
+    const { stack, dialect } = await startStack({
       log,
-      [],
-      "healthy",
-      values.dev ? "dev" : "build",
-    );
-    cleanups.push(() => app.stop());
-    const db = createDatabaseClient(database.url);
-    cleanups.push(() => db.$disconnect());
-
-    const stack: Stack = {
-      appUrl: app.url,
-      shop,
-      apiKey,
-      apiSecret,
-      db,
-      clickServiceUrl: clicks.url,
-      clickServiceApiKey: clicks.createApiKey(),
-      shopify,
-    };
+      shop: "demo-shop.myshopify.com",
+      dev: values.dev,
+      cleanups,
+      name: "demo",
+    });
+    const { shop, apiSecret, shopify, appUrl } = stack;
     await saveSettings(stack, scenario.settings);
     log(`Installed ${shop} and saved its settings through the app's settings page`);
     // Orders that say "landing": true reach the app through the app proxy, signed as Shopify signs.
-    const capture = await chooseCapture(log, { appProxy: { appUrl: app.url, apiSecret, shop } });
+    const capture = await chooseCapture(log, { appProxy: { appUrl, apiSecret, shop } });
     cleanups.push(() => capture.close());
     // The app connected its web pixel when the shop was installed, with no merchant step.
-    const pixel = await startDemoPixel(shopify, { appUrl: app.url, apiSecret, shop });
+    const pixel = await startDemoPixel(shopify, { appUrl, apiSecret, shop });
     cleanups.push(() => pixel.close());
     log(
       `Web pixel connected by the app at install (webPixelCreate, ${shopify.store.shop(shop).webPixel!.id}); ` +
@@ -143,18 +86,15 @@ async function main(): Promise<number> {
     const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
     log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}${formatCodes(codes)}`);
     if (values.report)
-      writeFileSync(
-        values.report,
-        `${JSON.stringify({ database: database.dialect, orders, codes, summary }, null, 2)}\n`,
-      );
+      writeFileSync(values.report, `${JSON.stringify({ database: dialect, orders, codes, summary }, null, 2)}\n`);
 
     if (values.serve) {
       const ready = {
-        appUrl: app.url,
+        appUrl,
         shop,
-        apiKey,
+        apiKey: stack.apiKey,
         apiSecret,
-        clickServiceUrl: clicks.url,
+        clickServiceUrl: stack.clickServiceUrl,
         clickServiceApiKey: stack.clickServiceApiKey,
         shopifyStandinUrl: shopify.url,
       };
@@ -162,9 +102,7 @@ async function main(): Promise<number> {
       await new Promise<never>(() => {}); // until SIGINT or SIGTERM
     }
     return 0;
-  } finally {
-    if (!interrupted) await cleanup();
-  }
+  });
 }
 
 function readScenarioFile(file: string): unknown {

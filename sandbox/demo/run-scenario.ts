@@ -199,7 +199,12 @@ export async function placeOrders(
       // The thank-you page: Shopify publishes checkout_completed to the pixel, which reports it
       // before the order's webhook is sent (the demo does not play the race between the two).
       const attributes = Object.fromEntries(payload.note_attributes.map((a) => [a.name, String(a.value)]));
-      visitor.checkoutCompleted(String(payload.id), attributes);
+      const { checkout_token: checkoutToken } = payload as { checkout_token?: unknown };
+      visitor.checkoutCompleted(
+        String(payload.id),
+        attributes,
+        typeof checkoutToken === "string" ? checkoutToken : null,
+      );
       await reported(visitor, "checkout");
     }
     await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
@@ -225,7 +230,21 @@ export async function placeOrders(
 }
 
 /** The order's `deliveries` identical deliveries (same headers, same body), all at once: what Shopify's retries look like. */
-async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, payload: unknown, eventId: string) {
+  return deliverWebhook(stack, topic, payload, eventId, { deliveries: order.deliveries, what: `order "${order.ref}"` });
+}
+
+/**
+ * A webhook as Shopify delivers it to the app: signed with the app's secret, with Shopify's
+ * headers; `deliveries` identical copies at once. Fails unless the app answered each with 200.
+ */
+export async function deliverWebhook(
+  stack: Pick<Stack, "appUrl" | "shop" | "apiSecret">,
+  topic: string,
+  payload: unknown,
+  eventId: string,
+  { deliveries = 1, what = "the order" }: { deliveries?: number; what?: string } = {},
+): Promise<void> {
   const body = JSON.stringify(payload);
   const headers = webhookHeaders({
     topic,
@@ -237,12 +256,12 @@ async function sendWebhook(stack: Stack, order: ScenarioOrder, topic: string, pa
   });
   const statuses = await Promise.all(
     Array.from(
-      { length: order.deliveries },
+      { length: deliveries },
       async () => (await fetch(`${stack.appUrl}/webhooks/${topic}`, { method: "POST", headers, body })).status,
     ),
   );
   if (statuses.some((status) => status !== 200))
-    throw new Error(`order "${order.ref}": the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
+    throw new Error(`${what}: the app answered ${statuses.join(", ")} to its ${topic} deliveries`);
 }
 
 async function orderPayload(
@@ -262,6 +281,9 @@ async function orderPayload(
   let visitor: PixelVisitor | null = null;
   if (clickId && order.capture === "cart_attributes") {
     const input = { clickId, expectedTag: click?.expectedTag ?? null, arrivedTag, tagParam, landing: order.landing };
+    // Shopify records the first page of the shopper's visit as the order's landing_site: the
+    // creator's link, as the shopper's journey begins (shopper-journey.ts).
+    landingSite = shopperJourney(input)[0]!;
     // The app embed: off for a landing that says `embed: false` (no cart attributes, no touches).
     if (!order.landing || order.embed) {
       const shopper = await capture(input);
@@ -415,7 +437,11 @@ function tampered(
   return out;
 }
 
-export async function waitForOutcomes(stack: Stack, orderIds: string[], timeoutMs = 60_000): Promise<void> {
+export async function waitForOutcomes(
+  stack: Pick<Stack, "db" | "shop">,
+  orderIds: string[],
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // An outcome is final once written ("rejected" waits for a new key, which the demo never sends).

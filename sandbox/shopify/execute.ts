@@ -153,7 +153,7 @@ function orderView(ctx: ExecContext, order: OrderRecord) {
       key: a.name,
       value: a.value,
     })),
-    ...orderReadFields(ctx.shop, order),
+    ...orderReadFields(ctx.shop, order, ctx.store.clock),
     ...metafieldAccessors(ctx, order.gid),
   };
 }

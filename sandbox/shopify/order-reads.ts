@@ -125,8 +125,37 @@ export function ordersConnection(
   };
 }
 
+/**
+ * Order.customerJourneySummary: the visits Shopify recorded (OrderRecord.journey), else the
+ * order's landing_site as its one visit. Landing pages are URLs: a path is on the shop's own
+ * domain. Before the journey's readyAt, `ready` is false and no visit is given, as Shopify
+ * answers while it attributes the order's sessions; each read of `ready` is counted.
+ */
+function journeySummary(shop: ShopState, order: OrderRecord, landing: string | null, clock: () => number) {
+  const url = (page: string) => (page.startsWith("/") ? `https://${shop.domain}${page}` : page);
+  const createdAt = String((order.payload as Payload).created_at ?? new Date(clock()).toISOString());
+  const visits = order.journey
+    ? order.journey.visits.map((v) => ({ landingPage: url(v.landingPage), occurredAt: v.occurredAt }))
+    : landing
+      ? [{ landingPage: url(landing), occurredAt: new Date(Date.parse(createdAt)).toISOString() }]
+      : [];
+  const ready = !order.journey || clock() >= order.journey.readyAt;
+  const visit = (v: (typeof visits)[number] | undefined) =>
+    ready && v
+      ? { __typename: "CustomerVisit", id: `gid://shopify/CustomerVisit/${order.id}-${v.occurredAt}`, ...v }
+      : null;
+  return {
+    ready: () => {
+      shop.journeyReads[ready ? "ready" : "notReady"] += 1;
+      return ready;
+    },
+    firstVisit: visit(visits[0]),
+    lastVisit: visit(visits.at(-1)),
+  };
+}
+
 /** An order's fields beyond its identity, from its orders/create payload and what happened to it since. */
-export function orderReadFields(shop: ShopState, order: OrderRecord) {
+export function orderReadFields(shop: ShopState, order: OrderRecord, clock: () => number) {
   const p = order.payload as Payload;
   const currency = String(p.currency ?? "USD");
   const lines = (Array.isArray(p.line_items) ? p.line_items : []) as Payload[];
@@ -136,17 +165,11 @@ export function orderReadFields(shop: ShopState, order: OrderRecord) {
     updatedAt: order.updatedAt,
     cancelledAt: order.cancelledAt,
     cartToken: p.cart_token ?? null,
+    checkoutToken: p.checkout_token ?? null,
     subtotalPriceSet: moneyBag(p.subtotal_price_set, currency),
     totalPriceSet: moneyBag(p.total_price_set, currency),
     totalDiscountsSet: moneyBag(p.total_discounts_set, currency),
-    // Order.customerJourneySummary.lastVisit.landingPage is a URL: a path the webhook gives is on the shop's own domain.
-    customerJourneySummary: {
-      ready: true,
-      lastVisit: landing
-        ? { landingPage: landing.startsWith("/") ? `https://${shop.domain}${landing}` : landing }
-        : null,
-      firstVisit: null,
-    },
+    customerJourneySummary: journeySummary(shop, order, landing, clock),
     discountApplications: (args: { first?: number | null; after?: string | null }) =>
       pagedConnection(
         codes.map((code, index) => ({

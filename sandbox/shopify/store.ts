@@ -42,6 +42,18 @@ export interface OrderRecord {
   /** Its refunds as refunds/create describes them (REST payloads), in the order they were issued. */
   refunds: { gid: string; id: string; payload: Record<string, unknown> }[];
   cancelledAt: string | null;
+  /**
+   * Shopify's record of the visits that led to the order (Order.customerJourneySummary): the
+   * landing page and start of each, oldest first, and when Shopify has attributed them (`ready`
+   * is false before). Without one given, the order's landing_site is its one visit, ready at once.
+   */
+  journey: { visits: { landingPage: string; occurredAt: string }[]; readyAt: number } | null;
+}
+
+/** What Shopify recorded of the visits before an order, for `createOrder`. */
+export interface OrderJourneyRecord {
+  /** Landing pages (path and query, or a URL) and when each visit began, oldest first. */
+  visits: { landingPage: string; occurredAt: Date }[];
 }
 
 /** A code discount: one or more codes, switched off by discountCodeDeactivate. */
@@ -70,6 +82,8 @@ export interface ShopState {
   /** Shop.ianaTimezone and Shop.currencyCode; a test sets them to see the admin in a shop's zone. */
   ianaTimezone: string;
   currencyCode: string;
+  /** Reads of Order.customerJourneySummary.ready, by its answer: how often it was ready when asked. */
+  journeyReads: { ready: number; notReady: number };
 }
 
 export interface UserErrorOut {
@@ -130,6 +144,7 @@ export class ShopifyStandinStore {
         webPixel: null,
         ianaTimezone: this.shopDefaults.ianaTimezone,
         currencyCode: this.shopDefaults.currencyCode,
+        journeyReads: { ready: 0, notReady: 0 },
       };
       this.shops.set(key, shop);
     }
@@ -144,7 +159,13 @@ export class ShopifyStandinStore {
     return ns;
   }
 
-  createOrder(domain: string, payload: Record<string, unknown>): OrderRecord {
+  /**
+   * How long after an order Shopify's journey of it stays not ready (`ready: false`): Shopify
+   * attributes an order's sessions after the order, on its own schedule. 0: ready at once.
+   */
+  journeyReadyAfterMs = 0;
+
+  createOrder(domain: string, payload: Record<string, unknown>, journey?: OrderJourneyRecord): OrderRecord {
     const shop = this.shop(domain);
     const id = Number(payload.id ?? this.id());
     const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Order/${id}`);
@@ -159,6 +180,12 @@ export class ShopifyStandinStore {
       updatedAt: this.secondNow(),
       refunds: [],
       cancelledAt: null,
+      journey: journey
+        ? {
+            visits: journey.visits.map((v) => ({ landingPage: v.landingPage, occurredAt: v.occurredAt.toISOString() })),
+            readyAt: this.clock() + this.journeyReadyAfterMs,
+          }
+        : null,
     };
     shop.orders.set(gid, record);
     // A code an order used exists in the shop: the order's codes become discounts if unknown.

@@ -175,7 +175,14 @@ export interface ProxyCall {
 /** How the proxy answers when no app is configured. */
 export type ProxyAnswer = "accept" | "hang";
 
-function shopifyStandIn(settings: PageSettings, shop: string): string {
+/** Adds a Set-Cookie to the answer, keeping any set before it. */
+export function appendCookie(response: ServerResponse, cookie: string): void {
+  const set = response.getHeader("Set-Cookie");
+  response.setHeader("Set-Cookie", [...(Array.isArray(set) ? set : set === undefined ? [] : [String(set)]), cookie]);
+}
+
+/** The `window.Shopify` a page's content_for_header defines, in the consent state `settings` says. */
+export function shopifyStandIn(settings: PageSettings, shop: string): string {
   const lines = [
     `window.Shopify = { shop: ${JSON.stringify(shop)}, routes: { root: ${JSON.stringify(settings.root)} } };`,
   ];
@@ -429,6 +436,7 @@ ${block}
       return;
     }
 
+    if (await this.route(request, response, url, body, cookieValue)) return;
     if (request.method === "GET" && !url.pathname.startsWith("/cdn/")) {
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
       response.end(this.pageHtml());
@@ -436,6 +444,20 @@ ${block}
     }
     response.writeHead(404);
     response.end();
+  }
+
+  /**
+   * What a fuller storefront serves beyond the cart API and the app proxy (pages, checkout):
+   * true when it answered. This one serves the same page for every other GET.
+   */
+  protected route(
+    _request: IncomingMessage,
+    _response: ServerResponse,
+    _url: URL,
+    _body: string,
+    _cookieValue: string | undefined,
+  ): Promise<boolean> | boolean {
+    return false;
   }
 
   /** Shopify's app proxy: forward signed to the app, or record and answer 202 when there is none. */
@@ -501,15 +523,15 @@ ${block}
   }
 
   /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */
-  private ensureCart(cookieValue: string | undefined, response: ServerResponse): Cart {
+  protected ensureCart(cookieValue: string | undefined, response: ServerResponse): Cart {
     const existing = this.cartByCookie(cookieValue);
     if (existing) return existing;
     const token = this.newCartToken();
-    response.setHeader("Set-Cookie", `cart=${encodeURIComponent(token)}; Path=/; SameSite=Lax; Max-Age=1209600`);
+    appendCookie(response, `cart=${encodeURIComponent(token)}; Path=/; SameSite=Lax; Max-Age=1209600`);
     return this.carts.get(token)!;
   }
 
-  private sendCart(response: ServerResponse, cart: Cart): void {
+  protected sendCart(response: ServerResponse, cart: Cart): void {
     response.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
     response.end(
       JSON.stringify({

@@ -94,12 +94,16 @@ export class PixelVisitor {
     this.emit("page_viewed", { context: { document: { location: { href, origin: this.origin } } }, data: {} });
   }
 
-  /** The visitor's checkout became an order: Shopify publishes checkout_completed on the thank-you page. */
-  checkoutCompleted(orderId: string, attributes: Record<string, string>): void {
+  /**
+   * The visitor's checkout became an order: Shopify publishes checkout_completed on the thank-you
+   * page, with the checkout's token (the one orders/create carries as checkout_token).
+   */
+  checkoutCompleted(orderId: string, attributes: Record<string, string>, checkoutToken: string | null): void {
     this.emit("checkout_completed", {
       context: { document: { location: { href: `${this.origin}/checkouts/thank-you`, origin: this.origin } } },
       data: {
         checkout: {
+          token: checkoutToken,
           attributes: Object.entries(attributes).map(([key, value]) => ({ key, value })),
           order: { id: `gid://shopify/OrderIdentity/${orderId}`, customer: null },
         },

@@ -1,3 +1,4 @@
+import { installGlobals } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { beginReconciliation, reconciliationStatus } from "../../app/reconciliation/reconciliation.server";
@@ -6,6 +7,11 @@ import { adminRequest, call, storeOfflineSession } from "./helpers";
 
 // "Check now": the merchant's own shop's sweep, brought forward through the admin's session
 // token, and nobody else's.
+
+// The fetch globals the production server runs the routes with (server.mjs installs Remix's,
+// single fetch being off): their Response has no static json(), which Node's own has. Called
+// without them, a route that uses what only Node's globals offer passes here and fails there.
+installGlobals({ nativeFetch: false });
 
 const SHOP = "reconcile-admin.myshopify.com";
 const OTHER = "reconcile-other.myshopify.com";

@@ -98,8 +98,9 @@ describe("sealed Shopify sessions", () => {
   });
 
   /** An online session with everything the library can hold, and an offline one with a refresh token. */
-  function sessionsOf(shop: string, prefix = "") {
-    const expires = new Date(Date.now() + 86_400_000);
+  /** `now`: one clock reading for sessions that are compared with each other. */
+  function sessionsOf(shop: string, prefix = "", now = Date.now()) {
+    const expires = new Date(now + 86_400_000);
     const online = new Session({
       id: `${prefix}${shop}_4242`,
       shop,
@@ -166,8 +167,10 @@ describe("sealed Shopify sessions", () => {
       const { id: _id, accessToken, refreshToken, ...rest } = await prisma.session.findUniqueOrThrow({ where: { id } });
       return { ...rest, accessToken: accessToken !== "", refreshToken: refreshToken !== null };
     };
-    const theirs = sessionsOf(shop, "library_");
-    const ours = sessionsOf(shop);
+    // One clock reading for both sets: two readings a millisecond apart gave them different expiries.
+    const now = Date.now();
+    const theirs = sessionsOf(shop, "library_", now);
+    const ours = sessionsOf(shop, "", now);
     for (const [index, session] of ours.entries()) {
       await library.storeSession(theirs[index]!);
       await sessionStorage.storeSession(session);

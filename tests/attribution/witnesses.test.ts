@@ -1,75 +1,250 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
-import type { ClickSearch } from "../../app/attribution/find-click";
-import { judgeWitnesses, witnessOf } from "../../app/attribution/witnesses";
+import {
+  judgeWitnesses,
+  witnessOf,
+  type Attribution,
+  type LandingTouchFact,
+  type OrderWitnesses,
+  type RecordedVisit,
+} from "../../app/attribution/witnesses";
 
-// The attribution policy of decision 030, on its own: which witness's click keeps the credit.
+// The attribution policy of docs/attribution.md, on its own: what Shopify's servers recorded
+// outranks what any storefront script reported; scripts alone decide only uncontested.
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 12, minute));
-const none: ClickSearch = { found: false, reason: "no click id in the order's attributes or landing page" };
-const cart = (clickId: string | null, tag: string | null) => [
-  ...(clickId ? [{ name: CART_ATTRIBUTES.clickId, value: clickId }] : []),
-  ...(tag ? [{ name: CART_ATTRIBUTES.arrivedTag, value: tag }] : []),
-];
-const fromCart = (clickId: string, tag: string): ClickSearch => ({
-  found: true,
-  evidence: { source: "cart_attributes", clickId, arrivedTag: tag, capturedAt: null, tagHistory: [] },
+const visit = (clickId: string | null, tag: string | null = null, minute: number | null = null): RecordedVisit => ({
+  clickId,
+  tag,
+  at: minute === null ? null : at(minute),
+});
+const seen = (clickId: string, tag: string | null, minute: number): LandingTouchFact => ({
+  clickId,
+  tag,
+  seenAt: at(minute),
 });
 
+function witnesses(over: Partial<OrderWitnesses> = {}): OrderWitnesses {
+  return {
+    shopify: { landingSite: null, journey: null },
+    touches: [],
+    pixel: null,
+    unbound: [],
+    cart: { clickId: null, tag: null, capturedAt: null, tagHistory: [] },
+    creators: new Map(),
+    ...over,
+  };
+}
+
+function attributed(judged: Attribution) {
+  if (judged.kind !== "attributed") throw new Error(`expected an attribution, got ${judged.kind}`);
+  return judged;
+}
+
 describe("judgeWitnesses", () => {
-  it("no server record: what the order carries decides, nothing is held against it", () => {
-    const judged = judgeWitnesses(fromCart("A", "a-1"), cart("A", "a-1"), null, [], null);
-    expect(judged).toMatchObject({ found: true, evidence: { source: "cart_attributes", clickId: "A" }, tamper: null });
-    expect(judgeWitnesses(none, [], null, [], null)).toMatchObject({ found: false });
+  it("nothing named a click: unattributed, with no journey read for a landing page without one", () => {
+    expect(judgeWitnesses(witnesses())).toMatchObject({ kind: "unattributed" });
+    expect(judgeWitnesses(witnesses({ shopify: { landingSite: visit(null), journey: null } }))).toMatchObject({
+      kind: "unattributed",
+    });
   });
 
-  it("touches and pixel landings are one timeline: the click seen first keeps the credit, whoever saw it", () => {
-    const judged = judgeWitnesses(
-      fromCart("B", "b-1"),
-      cart("B", "b-1"),
-      null,
-      [{ clickId: "B", tag: "b-1", seenAt: at(5) }],
-      {
-        checkout: [],
-        landings: [
-          { clickId: "A", tag: "a-1", seenAt: at(1) },
-          { clickId: "B", tag: "b-1", seenAt: at(5) },
-        ],
-      },
+  it("Shopify's landing page outranks every script: a touch and a cart naming another click take no credit", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit("alice-click", "alice-20"), journey: null },
+          touches: [seen("alice-click", "alice-20", 1), seen("attacker-click", "evil-1", 5)],
+          cart: { clickId: "attacker-click", tag: "evil-1", capturedAt: null, tagHistory: [] },
+          creators: new Map([
+            ["alice-click", "cr_alice"],
+            ["attacker-click", "cr_attacker"],
+          ]),
+        }),
+      ),
     );
-    expect(judged).toMatchObject({ found: true, evidence: { source: "pixel", clickId: "A", arrivedTag: "a-1" } });
-    if (!judged.found) throw new Error("found");
+    // Shopify's record chose the click; the embed brought it to the app first.
+    expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "alice-click", arrivedTag: "alice-20" });
+    expect(judged.contest).toBeNull();
     expect(judged.tamper?.competingClicks).toEqual([
-      { clickId: "B", witness: "landing", firstSeenAt: at(5).toISOString(), why: "later" },
+      { clickId: "attacker-click", witness: "landing", firstSeenAt: at(5).toISOString(), why: "unrecorded" },
     ]);
   });
 
-  it("the same click seen by both at once is the landing touch's; its tag is the latest either saw", () => {
-    const judged = judgeWitnesses(none, cart("A", "honey"), null, [{ clickId: "A", tag: "a-1", seenAt: at(1) }], {
-      checkout: [],
-      landings: [
-        { clickId: "A", tag: "a-1", seenAt: at(1) },
-        { clickId: "A", tag: "honey", seenAt: at(9) },
-      ],
+  it("a script that raced the embed makes the journey worth reading; Shopify's visit then settles it", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit("alice-click", "alice-20"), journey: null },
+      touches: [seen("attacker-click", "evil-1", 1), seen("alice-click", "alice-20", 2)],
     });
-    expect(judged).toMatchObject({
-      found: true,
-      evidence: { source: "app_proxy", clickId: "A", arrivedTag: "honey" },
-      tamper: null,
-    });
+    expect(judgeWitnesses(facts)).toEqual({ kind: "read-journey" });
+    const judged = attributed(
+      judgeWitnesses({
+        ...facts,
+        shopify: { ...facts.shopify, journey: { ready: true, visits: [visit("alice-click", "alice-20", 0)] } },
+      }),
+    );
+    expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "alice-click", capturedAt: at(0) });
+    expect(judged.contest).toBeNull();
+    expect(judged.tamper?.competingClicks).toMatchObject([{ clickId: "attacker-click", why: "unrecorded" }]);
   });
 
-  it("with the pixel watching pages, a click only a touch named takes no credit, unless the landing page carried it", () => {
-    const touches = [{ clickId: "B", tag: "b-1", seenAt: at(1) }];
-    const pixel = { checkout: [], landings: [{ clickId: "A", tag: "a-1", seenAt: at(3) }] };
-    expect(judgeWitnesses(none, cart("B", "b-1"), null, touches, pixel)).toMatchObject({
-      evidence: { clickId: "A", source: "pixel" },
-      tamper: { competingClicks: [{ clickId: "B", why: "no-page" }] },
+  it("the journey's earlier visit keeps the credit: a returning visitor who came back through another link", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: {
+            landingSite: visit("bob-click", "bob-1"),
+            journey: { ready: true, visits: [visit("alice-click", "alice-20", 0), visit("bob-click", "bob-1", 50)] },
+          },
+          touches: [seen("alice-click", "alice-20", 1), seen("bob-click", "bob-1", 51)],
+        }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ clickId: "alice-click", arrivedTag: "alice-20" });
+    expect(judged.tamper?.competingClicks).toEqual([
+      { clickId: "bob-click", witness: "landing", firstSeenAt: at(51).toISOString(), why: "later" },
+    ]);
+  });
+
+  it("the tag arrived is the latest any bound witness reported with the credited click: a swap after landing is the hijack", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit("alice-click", "alice-20"), journey: null },
+          pixel: { checkout: [], landings: [seen("alice-click", "alice-20", 1), seen("alice-click", "honey-77", 4)] },
+        }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ clickId: "alice-click", arrivedTag: "honey-77" });
+    expect(judged.evidence.tagHistory.map((h) => h.tag)).toEqual(["alice-20", "honey-77"]);
+    // A landing page whose tag was stripped, and no script seeing the click: no tag arrived.
+    const stripped = attributed(
+      judgeWitnesses(witnesses({ shopify: { landingSite: visit("c", null), journey: null } })),
+    );
+    expect(stripped.evidence.arrivedTag).toBeNull();
+  });
+
+  it("with no landing page recorded, the first click scripts reported keeps the credit, uncontested when one creator", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", "alice-20", 1), seen("a2", "alice-20", 3)],
+          creators: new Map([
+            ["a1", "cr_alice"],
+            ["a2", "cr_alice"],
+          ]),
+        }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "a1" });
+    expect(judged.contest).toBeNull();
+  });
+
+  it("scripts naming different creators, or a creator nobody knows, contest the order", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", "alice-20", 1)],
+          pixel: { checkout: [], landings: [seen("x1", "evil", 2)] },
+          creators: new Map([
+            ["a1", "cr_alice"],
+            ["x1", "cr_attacker"],
+          ]),
+        }),
+      ),
+    );
+    expect(judged.evidence.clickId).toBe("a1");
+    expect(judged.contest).toEqual({
+      reason: "creators-differ",
+      claims: [
+        {
+          clickId: "a1",
+          creatorId: "cr_alice",
+          witnesses: ["landing"],
+          firstSeenAt: at(1).toISOString(),
+          arrivedTag: "alice-20",
+        },
+        {
+          clickId: "x1",
+          creatorId: "cr_attacker",
+          witnesses: ["pixel"],
+          firstSeenAt: at(2).toISOString(),
+          arrivedTag: "evil",
+        },
+      ],
     });
-    expect(judgeWitnesses(none, cart("B", "b-1"), "B", touches, pixel)).toMatchObject({
-      evidence: { clickId: "B", source: "app_proxy" },
-      tamper: { competingClicks: [{ clickId: "A", why: "later" }] },
+    const unknown = attributed(
+      judgeWitnesses(
+        witnesses({ touches: [seen("a1", "t", 1), seen("x1", "t", 2)], creators: new Map([["a1", "cr_alice"]]) }),
+      ),
+    );
+    expect(unknown.contest?.reason).toBe("creators-differ");
+  });
+
+  it("a click only scripts reported, on a visit Shopify recorded without one, waits for the merchant", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit(null), journey: null },
+      touches: [seen("x1", "evil", 1)],
+      cart: { clickId: "x1", tag: "evil", capturedAt: null, tagHistory: [] },
+      creators: new Map([["x1", "cr_attacker"]]),
     });
+    expect(judgeWitnesses(facts)).toEqual({ kind: "read-journey" });
+    const ready = attributed(
+      judgeWitnesses({
+        ...facts,
+        shopify: { landingSite: visit(null), journey: { ready: true, visits: [visit(null, null, 0)] } },
+      }),
+    );
+    expect(ready.contest).toMatchObject({
+      reason: "unrecorded-click",
+      claims: [{ clickId: "x1", creatorId: "cr_attacker", witnesses: ["landing", "cart_attributes"] }],
+    });
+    const notReady = attributed(
+      judgeWitnesses({ ...facts, shopify: { landingSite: visit(null), journey: { ready: false, visits: [] } } }),
+    );
+    expect(notReady.contest?.reason).toBe("journey-not-ready");
+    // Shopify recorded no landing page at all (not an online store order): one creator's claim stands.
+    const unrecorded = attributed(judgeWitnesses({ ...facts, shopify: { landingSite: null, journey: null } }));
+    expect(unrecorded.contest).toBeNull();
+  });
+
+  it("a journey whose first visit carried the click settles a visit that landed without one: no contest", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: {
+            landingSite: visit(null),
+            journey: { ready: true, visits: [visit("alice-click", "alice-20", 0), visit(null, null, 3000)] },
+          },
+          touches: [seen("alice-click", "alice-20", 1)],
+        }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "alice-click", capturedAt: at(0) });
+    expect(judged.contest).toBeNull();
+    // With no script seeing it, the landing page Shopify recorded is the witness.
+    const alone = attributed(judgeWitnesses(witnesses({ shopify: { landingSite: visit("c9", "t"), journey: null } })));
+    expect(alone.evidence).toMatchObject({ source: "landing_site", clickId: "c9", arrivedTag: "t", capturedAt: null });
+  });
+
+  it("reports that named the order without its checkout token are listed as evidence, never counted", () => {
+    const judged = judgeWitnesses(witnesses({ unbound: ["x1", "x1", "x2"] }));
+    expect(judged).toMatchObject({ kind: "unattributed", witnesses: { unbound: ["x1", "x2"] } });
+  });
+
+  it("the cart's attributes are held against the embed's touches: a removed or foreign click is a finding", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", "alice-20", 1)],
+          cart: { clickId: null, tag: null, capturedAt: null, tagHistory: [] },
+        }),
+      ),
+    );
+    expect(judged.tamper?.findings).toEqual([
+      "the cart's click id was removed",
+      "the cart's affiliate tag was removed",
+    ]);
   });
 
   it("names the witness of each source as the report and the dashboard do", () => {
@@ -81,5 +256,102 @@ describe("judgeWitnesses", () => {
       null,
       null,
     ]);
+  });
+});
+
+describe("judgeWitnesses against any script", () => {
+  const clickIds = fc.constantFrom("alice", "bob", "attacker-1", "attacker-2");
+  const reports = fc.array(
+    fc.record({
+      clickId: clickIds,
+      tag: fc.option(fc.constantFrom("t1", "t2", "evil"), { nil: null }),
+      minute: fc.nat(59),
+    }),
+    { maxLength: 6 },
+  );
+  const scripts = fc.record({
+    touches: reports,
+    landings: reports,
+    cart: fc.option(clickIds, { nil: null }),
+    unbound: fc.array(clickIds, { maxLength: 3 }),
+  });
+  type Report = { clickId: string; tag: string | null; minute: number };
+  type Scripts = { touches: Report[]; landings: Report[]; cart: string | null; unbound: string[] };
+  const toFacts = (s: Scripts, shopify: OrderWitnesses["shopify"]): OrderWitnesses => {
+    const sorted = (list: Report[]) =>
+      list.map((r) => seen(r.clickId, r.tag, r.minute)).sort((a, b) => +a.seenAt - +b.seenAt);
+    return witnesses({
+      shopify,
+      touches: sorted(s.touches),
+      pixel: s.landings.length > 0 ? { checkout: [], landings: sorted(s.landings) } : null,
+      cart: { clickId: s.cart, tag: null, capturedAt: null, tagHistory: [] },
+      unbound: s.unbound,
+      creators: new Map([
+        ["alice", "cr_alice"],
+        ["bob", "cr_bob"],
+        ["attacker-1", "cr_attacker"],
+        ["attacker-2", "cr_attacker"],
+      ]),
+    });
+  };
+
+  it("whatever scripts report, the click Shopify recorded is credited, uncontested", () => {
+    fc.assert(
+      fc.property(scripts, fc.constantFrom("alice", "bob"), (s, recorded) => {
+        const shopify = {
+          landingSite: visit(recorded, "t1"),
+          journey: { ready: true, visits: [visit(recorded, "t1", 0)] },
+        };
+        const judged = attributed(judgeWitnesses(toFacts(s, shopify)));
+        expect(judged.evidence.clickId).toBe(recorded);
+        expect(judged.contest).toBeNull();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("on a visit Shopify recorded without a click, scripts never win the credit uncontested", () => {
+    fc.assert(
+      fc.property(scripts, fc.boolean(), (s, ready) => {
+        const shopify = { landingSite: visit(null), journey: { ready, visits: ready ? [visit(null, null, 0)] : [] } };
+        const judged = judgeWitnesses(toFacts(s, shopify));
+        if (judged.kind === "attributed") expect(judged.contest).not.toBeNull();
+        else expect(judged.kind).toBe("unattributed");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("without any landing page recorded, claims of more than one creator are always left to the merchant", () => {
+    fc.assert(
+      fc.property(scripts, (s) => {
+        const facts = toFacts(s, { landingSite: null, journey: null });
+        const judged = judgeWitnesses(facts);
+        const claimed = new Set([...facts.touches, ...(facts.pixel?.landings ?? [])].map((t) => t.clickId));
+        if (facts.cart.clickId) claimed.add(facts.cart.clickId);
+        const creators = new Set([...claimed].map((clickId) => facts.creators.get(clickId)));
+        if (claimed.size === 0) expect(judged.kind).toBe("unattributed");
+        else expect(attributed(judged).contest !== null).toBe(creators.size > 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reports that bind nothing change nothing", () => {
+    fc.assert(
+      fc.property(scripts, (s) => {
+        const shopify = { landingSite: null, journey: null };
+        const { witnesses: _with, ...judged } = judgeWitnesses(toFacts(s, shopify)) as Attribution & {
+          witnesses?: unknown;
+        };
+        const { witnesses: _without, ...alone } = judgeWitnesses(
+          toFacts({ ...s, unbound: [] }, shopify),
+        ) as Attribution & {
+          witnesses?: unknown;
+        };
+        expect(judged).toEqual(alone);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -78,6 +78,8 @@ describe("npm run chaos", () => {
           "doubleCredited",
           "hijackedWithoutTag",
           "serviceCallsPerOrderMax",
+          "errorLogLines",
+          "metrics",
           "wallSeconds",
         ].sort(),
       );
@@ -117,6 +119,16 @@ describe("npm run chaos", () => {
         [];
       expect(Number(moved)).toBeGreaterThan(0);
       expect(stdout).toMatch(/^kill -9 \d+ \(instance 1/m);
+      // What an operator's Prometheus saw of it: the restart's 503s and the seconds the database
+      // was away, the jobs, the service's faults among the verify-click calls.
+      const { metrics } = report;
+      expect(metrics.scrapes).toBeGreaterThan(0);
+      expect(metrics.deliveries["200"]).toBeGreaterThan(0);
+      expect(metrics.deliveries["503"]).toBeGreaterThan(0);
+      expect(metrics.databaseUnavailableSeconds[0]).toBeGreaterThan(0);
+      expect(metrics.jobs.done).toBeGreaterThan(0);
+      expect(metrics.verifyClick.ok).toBeGreaterThan(0);
+      expect(metrics.verifyClick["5xx"]).toBeGreaterThan(0);
       expect(code).toBe(0);
     },
   );

@@ -252,6 +252,47 @@ describe("ageing a click (management API)", () => {
   });
 });
 
+describe("a creator's tracked link (management API)", () => {
+  const follow = (creatorId: string, query: Record<string, string>) =>
+    fetch(`${service.url}/sandbox/links/${encodeURIComponent(creatorId)}?${new URLSearchParams(query)}`, {
+      redirect: "manual",
+    });
+
+  it("records a click for the creator and redirects to the shop with the click id and the tag added", async () => {
+    const response = await follow("cr_alice", { tag: "alice-20", to: "http://127.0.0.1:9/products/x?utm_source=ig" });
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe("http://127.0.0.1:9/products/x");
+    expect(location.searchParams.get("utm_source")).toBe("ig");
+    expect(location.searchParams.get("tag")).toBe("alice-20");
+    const clickId = location.searchParams.get("lb_click")!;
+    expect(service.state.clicks.get(clickId)).toMatchObject({
+      creatorId: "cr_alice",
+      expectedTag: "alice-20",
+      timestamp: now.toISOString(),
+    });
+    expect(await client().lookupClick(clickId)).toMatchObject({ ok: true });
+  });
+
+  it("names the tag parameter the shop reads when asked", async () => {
+    const response = await follow("cr_bob", { tag: "bob-10", to: "http://127.0.0.1:9/", param: "ref" });
+    expect(new URL(response.headers.get("location")!).searchParams.get("ref")).toBe("bob-10");
+  });
+
+  it.each([
+    [{ tag: "t" }, "to must be an absolute URL"],
+    [{ tag: "t", to: "javascript:alert(1)" }, "to must be an http(s) URL"],
+    [{ to: "http://127.0.0.1:9/" }, "tag is required"],
+    [{ tag: "t", to: "http://127.0.0.1:9/", param: "a b" }, "param must be a parameter name"],
+  ])("refuses %j, making no click", async (query, error) => {
+    const clicks = service.state.clicks.size;
+    const response = await follow("cr", query);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error });
+    expect(service.state.clicks.size).toBe(clicks);
+  });
+});
+
 describe("log lines", () => {
   it("never contain an API key, not even one revoked through the URL or sent in a query", async () => {
     const key = service.createApiKey();

@@ -6,7 +6,8 @@ import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";
 import { applyOrderEvents } from "../../app/commissions/order-events.server";
-import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
+import { payableBalances } from "../../app/commissions/payable-balances.server";
+import { recordPayout } from "../../app/commissions/payouts.server";
 import { COMMISSION_STATUSES } from "../../app/commissions/statuses";
 
 // The ledger's totals come from a trigger-kept daily rollup. Whatever is inserted, updated or

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
-import { payableBalances, recordPayout } from "../../app/commissions/payouts.server";
+import { payableBalances } from "../../app/commissions/payable-balances.server";
+import { recordPayout } from "../../app/commissions/payouts.server";
 import prisma, { dialect } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {

@@ -1,12 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { creatorTotals } from "../../app/commissions/creators.server";
-import {
-  listPayouts,
-  payableBalances,
-  payoutRows,
-  recordPayout,
-  voidPayout,
-} from "../../app/commissions/payouts.server";
+import { payableBalances } from "../../app/commissions/payable-balances.server";
+import { listPayouts, payoutRows } from "../../app/commissions/payout-history.server";
+import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
 import prisma from "../../app/database/db.server";
 import { placeOrder, refundOrder, useHarness, verificationOf, type Harness } from "../support/pipeline-harness";
 

@@ -92,7 +92,7 @@ const scenario = {
     { ref: "h", click: "k1", arrivedTag: "zoe-9", subtotal: "20.00", cancel: true, deliveries: 2 },
     // The embed off: only the web pixel saw the click, and the coupon redirect's swapped tag.
     { ref: "i", click: "k6", arrivedTag: "coupon-3", landing: true, embed: false, subtotal: "16.00" },
-    // Neither the embed nor the pixel ran: nothing reached the order.
+    // Neither the embed nor the pixel ran: only Shopify's record of the visit (its landing page) reached the order.
     { ref: "j", click: "k6", arrivedTag: "uma-1", landing: true, embed: false, pixel: false, subtotal: "9.00" },
     // A script rewrote the cart to another valid click and reported it: the witnesses disagree.
     {
@@ -215,7 +215,7 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       g: "landing",
       h: "cart_attributes",
       i: "pixel",
-      j: null,
+      j: "landing_site",
       k: "landing",
       l: "pixel",
       m: "landing",
@@ -231,7 +231,12 @@ describe("npm run demo", { timeout: 180_000 }, () => {
         redirected: true,
       },
     });
-    expect(byRef.j).toMatchObject({ outcome: "unattributed", commission: null, tampered: false });
+    // The landing page Shopify recorded carried the creator's link: 12.5% of 9.00, rounded half-up.
+    expect(byRef.j).toMatchObject({
+      outcome: "matched",
+      tampered: false,
+      commission: { creatorId: "cr_uma", expectedTag: "uma-1", arrivedTag: "uma-1", amount: "1.13" },
+    });
     // The first click keeps the credit; the second creator's click is evidence, never a silent match.
     expect(byRef.k).toMatchObject({
       outcome: "matched",
@@ -248,11 +253,11 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       orders: 13,
       deliveries: 18,
       hijackTagged: 2,
-      commissions: 9,
-      statuses: { approved: 8, reversed: 1 },
+      commissions: 10,
+      statuses: { approved: 9, reversed: 1 },
       savedFromExpiry: 2,
       tamperedCarts: 2,
-      witnesses: { cart_attributes: 4, landing_site: 1, landing: 4, pixel: 2, none: 2 },
+      witnesses: { cart_attributes: 4, landing_site: 2, landing: 4, pixel: 2, none: 1 },
     });
   });
 
@@ -376,7 +381,7 @@ describe.skipIf(missing)(
         g: ["matched", "landing"],
         h: ["matched", "cart_attributes"],
         i: ["hijacked", "pixel"],
-        j: ["unattributed", null],
+        j: ["matched", "landing_site"],
         k: ["matched", "landing"],
         l: ["matched", "pixel"],
         m: ["matched", "landing"],

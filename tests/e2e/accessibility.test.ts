@@ -1,17 +1,12 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedShopWithData, type SeededShop } from "../../sandbox/admin-pages/seed-shop";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
 import { freePort } from "../../sandbox/listen";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { launchChromium } from "../support/chromium";
-import { startBuiltApp } from "../support/built-app";
 import { adminPageStates, openAdminPage } from "./admin-pages";
 import { blockingViolations, describeViolations } from "./axe";
 import { snap } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // Every admin page state, in a real browser against the built app, checked by axe-core: each
 // page with data, each page on a fresh shop, and the error states (an order that does not
@@ -20,39 +15,25 @@ import { snap } from "./embedded-admin";
 // after a refused submit the focus on the banner that says why. Then the dashboard and the
 // ledger on a 390px phone: nothing scrolls sideways and every action is on screen.
 
-const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-a11y.myshopify.com";
 const FRESH_SHOP = "e2e-a11y-fresh.myshopify.com";
 const API_KEY = "e2e-a11y-api-key";
 const API_SECRET = "e2e-a11y-api-secret";
 
-let server: AppProcess | undefined;
+const suite = useEmbeddedAdmin({ shop: SHOP, apiKey: API_KEY, apiSecret: API_SECRET });
 let broken: AppProcess | undefined;
-let appUrl = "";
 let brokenUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
 let seeded: SeededShop;
 
-const admin = (shop: string, url = () => appUrl) => ({ shop, apiKey: API_KEY, apiSecret: API_SECRET, appUrl: url });
+/** How Shopify admin opens the app for `shop`: the suite's app, or another at `url`. */
+const admin = (shop: string, url?: () => string) => ({ ...suite.adminFor(shop), ...(url && { appUrl: url }) });
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
-  clicks = await startClickService();
-  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
-  appUrl = server.url;
-  browser = await launchChromium();
-  seeded = await seedShopWithData(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
-}, 240_000);
+  seeded = await seedShopWithData(SHOP, { clickServiceUrl: suite.clicks.url, apiKey: suite.clicks.createApiKey() });
+}, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.stop(), broken?.stop()]);
-  await standin?.close();
-  await clicks?.close();
+  await broken?.stop();
 });
 
 /** The checks every page state must pass, with the state's name in each failure. */
@@ -66,7 +47,7 @@ async function expectAccessible(page: Page, state: string, title: string) {
 describe("every admin page passes axe-core with no serious or critical violation", () => {
   it("with data", { timeout: 180_000 }, async () => {
     for (const state of adminPageStates(seeded)) {
-      const page = await openAdminPage(browser, admin(SHOP), state.path);
+      const page = await openAdminPage(suite.browser, admin(SHOP), state.path);
       await page.locator("h1").first().waitFor();
       await expectAccessible(page, `${state.name} (with data)`, state.title);
       await page.context().close();
@@ -75,7 +56,7 @@ describe("every admin page passes axe-core with no serious or critical violation
 
   it("on a fresh shop, with nothing saved or recorded", { timeout: 180_000 }, async () => {
     for (const state of adminPageStates(null)) {
-      const page = await openAdminPage(browser, admin(FRESH_SHOP), state.path);
+      const page = await openAdminPage(suite.browser, admin(FRESH_SHOP), state.path);
       await page.locator("h1").first().waitFor();
       await expectAccessible(page, `${state.name} (fresh shop)`, state.title);
       await page.context().close();
@@ -103,7 +84,7 @@ describe("every admin page passes axe-core with no serious or critical violation
     );
     brokenUrl = broken.url;
     const page = await openAdminPage(
-      browser,
+      suite.browser,
       admin(SHOP, () => brokenUrl),
       "/app/commissions",
     );
@@ -113,7 +94,7 @@ describe("every admin page passes axe-core with no serious or critical violation
   });
 
   it("after a refused settings save, with focus on the banner that says why", { timeout: 60_000 }, async () => {
-    const page = await openAdminPage(browser, admin(SHOP), "/app/settings");
+    const page = await openAdminPage(suite.browser, admin(SHOP), "/app/settings");
     await page.getByLabel("Service base URL").fill("not a url");
     await page.getByRole("button", { name: "Save" }).click();
     const banner = page.getByRole("alert").filter({ hasText: "Nothing was saved. Fix these fields:" });
@@ -126,7 +107,7 @@ describe("every admin page passes axe-core with no serious or critical violation
   });
 
   it("after a refused payout, with focus on the banner that says why", { timeout: 60_000 }, async () => {
-    const page = await openAdminPage(browser, admin(SHOP), "/app/payouts");
+    const page = await openAdminPage(suite.browser, admin(SHOP), "/app/payouts");
     await page.getByRole("checkbox", { name: "Pay cr_alice $20.50" }).check();
     // A reference longer than the 200 characters a payout keeps: refused by the server.
     await page.getByLabel("Payment reference").fill("x".repeat(201));
@@ -146,7 +127,7 @@ describe("on a 390px phone", () => {
     ["the commission ledger", "/app/commissions", "#1002"],
   ] as const)
     it(`${name} lists its rows without scrolling sideways, every action on screen`, { timeout: 60_000 }, async () => {
-      const page = await openAdminPage(browser, admin(SHOP), pathname, 390);
+      const page = await openAdminPage(suite.browser, admin(SHOP), pathname, 390);
       await page.locator("h1").first().waitFor();
       // The table's rows are read as a list here: the order is visible, the table is not.
       await page.getByRole("listitem").filter({ hasText: rowText }).first().waitFor();
@@ -180,7 +161,7 @@ describe("on a 390px phone", () => {
     });
 
   it("the same tables are tables on a wide screen", { timeout: 60_000 }, async () => {
-    const page = await openAdminPage(browser, admin(SHOP), "/app/commissions", 1280);
+    const page = await openAdminPage(suite.browser, admin(SHOP), "/app/commissions", 1280);
     await page.locator("tr", { hasText: "#1002" }).waitFor();
     expect(await page.getByRole("listitem").filter({ hasText: "#1002" }).count()).toBe(0);
     await page.context().close();

@@ -1,67 +1,45 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import type { AppProcess } from "../../sandbox/demo/app-process";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import { launchChromium } from "../support/chromium";
-import { startBuiltApp } from "../support/built-app";
-import { embeddedAdmin, snap } from "./embedded-admin";
+import { logProblems, snap } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // The Codes page in a real browser against the built app and the Shopify stand-in: empty, with
 // codes, switching a code off without the optional discount scopes (the page asks for them
 // through App Bridge's scopes API, and says what they allow when declined) and with them (a
 // confirmation, then the code is expired in the stand-in and shown as switched off).
 
-const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-codes.myshopify.com";
 const EMPTY_SHOP = "e2e-codes-empty.myshopify.com";
 const API_KEY = "e2e-codes-api-key";
 const API_SECRET = "e2e-codes-api-secret";
 const DISCOUNT_SCOPES = ["read_discounts", "write_discounts"];
 
-let server: AppProcess | undefined;
-let appUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
-
-const adminFor = (shop: string) =>
-  embeddedAdmin({ shop, apiKey: API_KEY, apiSecret: API_SECRET, appUrl: () => appUrl });
+const suite = useEmbeddedAdmin({ shop: SHOP, apiKey: API_KEY, apiSecret: API_SECRET });
 
 /** What the merchant does in App Bridge's permission modal: accept (the stand-in grants) or decline. */
 type ScopesAnswer = "accept" | "decline";
 
-async function openPage(shop: string, pathname: string, answer: ScopesAnswer, asked: string[][] = []): Promise<Page> {
-  const { embeddedUrl, appBridgeStub } = adminFor(shop);
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
-  page.on("response", (response) => {
-    if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
-  });
-  const granted = () => ["read_orders", "write_orders", ...standin.store.shop(shop).grantedScopes];
+/** The page, its App Bridge scopes API answered by the stand-in's grants and `answer`; each request in `asked`. */
+function openPage(shop: string, pathname: string, answer: ScopesAnswer, asked: string[][] = []): Promise<Page> {
+  const { store } = suite.standin;
+  const granted = () => ["read_orders", "write_orders", ...store.shop(shop).grantedScopes];
   const detail = () => ({ granted: granted(), required: ["read_orders", "write_orders"], optional: DISCOUNT_SCOPES });
-  await page.exposeFunction("tagGuardScopesQuery", () => detail());
-  await page.exposeFunction("tagGuardScopesRequest", (scopes: string[]) => {
-    asked.push(scopes);
-    if (answer === "decline") return { result: "declined-all", detail: detail() };
-    standin.store.grantScopes(shop, scopes);
-    return { result: "granted-all", detail: detail() };
+  return suite.openPage(pathname, {
+    shop,
+    async watch(page) {
+      logProblems(page);
+      await page.exposeFunction("tagGuardScopesQuery", () => detail());
+      await page.exposeFunction("tagGuardScopesRequest", (scopes: string[]) => {
+        asked.push(scopes);
+        if (answer === "decline") return { result: "declined-all", detail: detail() };
+        store.grantScopes(shop, scopes);
+        return { result: "granted-all", detail: detail() };
+      });
+    },
   });
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.request().url().endsWith(".js")
-      ? route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() })
-      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
-  );
-  await page.goto(embeddedUrl(pathname));
-  return page;
 }
 
 let orderSeq = 5_500;
@@ -103,7 +81,7 @@ async function seedOrder(outcome: "matched" | "hijacked", codes: [string, string
         createdAt: at,
       },
     });
-    standin.store.ensureDiscount(SHOP, code);
+    suite.standin.store.ensureDiscount(SHOP, code);
   }
   await prisma.commission.create({
     data: {
@@ -125,22 +103,8 @@ async function seedOrder(outcome: "matched" | "hijacked", codes: [string, string
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
-  clicks = await startClickService();
-  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
-  appUrl = server.url;
-  browser = await launchChromium();
   for (const shop of [SHOP, EMPTY_SHOP])
-    await saveSettings(shop, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await standin?.close();
-  await clicks?.close();
+    await saveSettings(shop, { clickServiceUrl: suite.clicks.url, apiKey: suite.clicks.createApiKey() });
 });
 
 describe("the Codes page in the embedded admin", () => {
@@ -177,7 +141,7 @@ describe("the Codes page in the embedded admin", () => {
       const declinedBanner = declined.getByRole("alert").filter({ hasText: "Tag Guard was not given access" });
       expect(await declinedBanner.evaluate((banner) => banner === document.activeElement)).toBe(true);
       expect(asked).toEqual([DISCOUNT_SCOPES]);
-      expect(standin.store.discountByCode(standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
+      expect(suite.standin.store.discountByCode(suite.standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
       await snap(declined, "codes-scopes-declined");
       await declined.context().close();
 
@@ -187,7 +151,7 @@ describe("the Codes page in the embedded admin", () => {
       const dialog = granted.getByRole("dialog");
       await dialog.getByText("Shoppers can no longer use LEAKED20 at checkout", { exact: false }).waitFor();
       await snap(granted, "codes-confirm");
-      expect(standin.store.discountByCode(standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
+      expect(suite.standin.store.discountByCode(suite.standin.store.shop(SHOP), "LEAKED20")!.status).toBe("ACTIVE");
       await dialog.getByRole("button", { name: "Switch off" }).click();
       await granted.getByText("LEAKED20 is switched off: shoppers can no longer use it.").waitFor();
       const done = granted.getByRole("status").filter({ hasText: "LEAKED20 is switched off" });
@@ -196,12 +160,12 @@ describe("the Codes page in the embedded admin", () => {
       await row.getByText("Switched off").waitFor();
       await row.getByText("staff member 42", { exact: false }).waitFor();
       expect(asked).toEqual([DISCOUNT_SCOPES, DISCOUNT_SCOPES]);
-      expect(standin.store.discountByCode(standin.store.shop(SHOP), "LEAKED20")!.status).toBe("EXPIRED");
-      expect(standin.store.discountByCode(standin.store.shop(SHOP), "FRIENDS")!.status).toBe("ACTIVE");
+      expect(suite.standin.store.discountByCode(suite.standin.store.shop(SHOP), "LEAKED20")!.status).toBe("EXPIRED");
+      expect(suite.standin.store.discountByCode(suite.standin.store.shop(SHOP), "FRIENDS")!.status).toBe("ACTIVE");
       expect(
         await prisma.codeDeactivation.findMany({ where: { shop: SHOP }, select: { code: true, userId: true } }),
       ).toEqual([{ code: "LEAKED20", userId: "42" }]);
-      expect(standin.validationFailures()).toEqual([]);
+      expect(suite.standin.validationFailures()).toEqual([]);
       await snap(granted, "codes-switched-off");
       await granted.context().close();
 

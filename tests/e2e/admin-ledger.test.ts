@@ -1,16 +1,9 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import { launchChromium } from "../support/chromium";
-import { embeddedAdmin, snap } from "./embedded-admin";
-import type { AppProcess } from "../../sandbox/demo/app-process";
-import { startBuiltApp } from "../support/built-app";
+import { snap } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
@@ -18,40 +11,19 @@ import { startBuiltApp } from "../support/built-app";
 // Shopify admin opens it, with App Bridge replaced by a stub that adds the session token to
 // the page's own requests (its CDN script cannot load offline), as tests/e2e/embedded-admin.ts sets up.
 
-const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-ledger.myshopify.com";
 const API_KEY = "e2e-ledger-api-key";
 const API_SECRET = "e2e-ledger-api-secret";
 
-let server: AppProcess | undefined;
-let appUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
-
-const { embeddedUrl, appBridgeStub } = embeddedAdmin({
+const suite = useEmbeddedAdmin({
   shop: SHOP,
   apiKey: API_KEY,
   apiSecret: API_SECRET,
-  appUrl: () => appUrl,
+  // A shop in Tokyo: the pages' times are its own (GMT+9), not UTC.
+  standin: { shopProfile: { ianaTimezone: "Asia/Tokyo", currencyCode: "USD" } },
 });
 
-async function openPage(pathname: string, query = ""): Promise<Page> {
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
-  page.on("response", (response) => {
-    if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
-  });
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.request().url().endsWith(".js")
-      ? route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() })
-      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
-  );
-  await page.goto(embeddedUrl(pathname, query));
-  return page;
-}
+const openPage = (pathname: string, query = ""): Promise<Page> => suite.openPage(pathname, { query });
 
 let orderSeq = 8_800;
 
@@ -125,26 +97,7 @@ async function seedRecord(creatorId: string, status: string, creditMinor: bigint
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  // A shop in Tokyo: the pages' times are its own (GMT+9), not UTC.
-  standin = await startShopifyStandin({
-    apiKey: API_KEY,
-    appSecret: API_SECRET,
-    shopProfile: { ianaTimezone: "Asia/Tokyo", currencyCode: "USD" },
-  });
-  clicks = await startClickService();
-  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
-  appUrl = server.url;
-  browser = await launchChromium();
-  await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await standin?.close();
-  await clicks?.close();
+  await saveSettings(SHOP, { clickServiceUrl: suite.clicks.url, apiKey: suite.clicks.createApiKey() });
 });
 
 describe("the ledger's pages in the embedded admin", () => {
@@ -302,6 +255,77 @@ describe("the ledger's pages in the embedded admin", () => {
       await order.getByText(/Clawback \(after payment\) -\$1\.50/).waitFor();
       await snap(order, "order-entries");
       await order.context().close();
+    },
+  );
+
+  it(
+    "a contested order: listed for the merchant, its claims on the order page, credited to the creator chosen",
+    { timeout: 120_000 },
+    async () => {
+      // The embed reported alice's click for the cart, a script bob's; Shopify recorded no landing page.
+      const contested = await seedRecord("cr_alice", "review", 1000n);
+      const claims = [
+        {
+          clickId: "clk-alice-1",
+          creatorId: "cr_alice",
+          witnesses: ["landing"],
+          firstSeenAt: new Date().toISOString(),
+          arrivedTag: "tag-1",
+        },
+        {
+          clickId: "clk-bob-1",
+          creatorId: "cr_bob",
+          witnesses: ["landing", "cart_attributes"],
+          firstSeenAt: new Date().toISOString(),
+          arrivedTag: "bob-10",
+        },
+      ];
+      await prisma.verification.update({
+        where: { id: contested.id },
+        data: {
+          clickId: "clk-alice-1",
+          expectedTag: "tag-1",
+          contest: JSON.stringify({ reason: "creators-differ", claims }),
+        },
+      });
+      await prisma.clickRecord.create({
+        data: {
+          id: "cr-bob-click",
+          shop: SHOP,
+          clickId: "clk-bob-1",
+          state: "known",
+          expectedTag: "bob-10",
+          creatorId: "cr_bob",
+          firstSeenAt: new Date(),
+        },
+      });
+
+      const home = await openPage("/app");
+      await home
+        .getByText("1 contested order waits for you to choose who is credited; its commission is held until you do.")
+        .waitFor();
+      await home.locator("#attention").getByRole("link", { name: contested.orderName! }).click();
+      await home.waitForURL(/\/app\/orders\//);
+      await home.getByText("Contested: choose who is credited").waitFor();
+      await home.getByText(/^Click clk-bob-1, reported by the app embed, cart attributes at .+, tag bob-10/).waitFor();
+      const save = home.getByRole("button", { name: "Save decision" });
+      expect(await save.isDisabled()).toBe(true);
+      await home.getByText("cr_bob (clk-bob-1)", { exact: true }).click();
+      expect(await home.getByRole("radio", { name: "cr_bob (clk-bob-1)" }).isChecked()).toBe(true);
+      await save.click();
+      // The answer takes the focus; the record is bob's now, approved: its hold ended days ago.
+      const saved = home.getByText("Saved. The commission is now Approved: $10.00.");
+      await saved.waitFor();
+      await expect.poll(() => home.evaluate(() => document.activeElement?.textContent ?? "")).toContain("Saved.");
+      await home.getByText(/^Decided .+: credited cr_bob/).waitFor();
+      await snap(home, "order-contest-decided");
+      expect(await prisma.commission.findUniqueOrThrow({ where: { verificationId: contested.id } })).toMatchObject({
+        creatorId: "cr_bob",
+        expectedTag: "bob-10",
+        status: "approved",
+      });
+      expect(await prisma.commissionEntry.count({ where: { shop: SHOP, kind: "review" } })).toBe(1);
+      await home.context().close();
     },
   );
 });

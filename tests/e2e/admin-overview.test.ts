@@ -1,63 +1,45 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { formatShopTime } from "../../app/units/shop-format";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import type { AppProcess } from "../../sandbox/demo/app-process";
-import { launchChromium } from "../support/chromium";
-import { startBuiltApp } from "../support/built-app";
-import { embeddedAdmin, snap } from "./embedded-admin";
+import { snap } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // What a merchant reads first, in a real browser against the built app, for a shop in Tokyo:
 // the dashboard opens with the money Tag Guard recovered and what needs the merchant; an order
 // opens with one sentence saying what happened and what it meant for the money; every time is
 // the shop's (read from Shopify when the embedded admin authorized the app), not UTC.
 
-const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-overview.myshopify.com";
 const API_KEY = "e2e-overview-api-key";
 const API_SECRET = "e2e-overview-api-secret";
 const ZONE = "Asia/Tokyo";
 
-let server: AppProcess | undefined;
-let appUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
-
-const { embeddedUrl, appBridgeStub } = embeddedAdmin({
+const suite = useEmbeddedAdmin({
   shop: SHOP,
   apiKey: API_KEY,
   apiSecret: API_SECRET,
-  appUrl: () => appUrl,
+  standin: { shopProfile: { ianaTimezone: ZONE, currencyCode: "USD" } },
 });
 
-async function openPage(pathname: string): Promise<Page> {
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, locale: "en-US" });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message.slice(0, 600)));
-  page.on("console", (message) => {
-    // A hydration mismatch means the browser re-rendered text the server wrote differently.
-    if (message.type() === "error") problems.push(message.text().slice(0, 600));
+/** The page, with what went wrong in it collected (problemsOf) for the test to assert on. */
+function openPage(pathname: string): Promise<Page> {
+  return suite.openPage(pathname, {
+    context: { locale: "en-US" },
+    watch(page) {
+      const problems: string[] = [];
+      page.on("pageerror", (error) => problems.push(error.message.slice(0, 600)));
+      page.on("console", (message) => {
+        // A hydration mismatch means the browser re-rendered text the server wrote differently.
+        if (message.type() === "error") problems.push(message.text().slice(0, 600));
+      });
+      page.on("response", (response) => {
+        if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
+      });
+      (page as Page & { problems: string[] }).problems = problems;
+    },
   });
-  page.on("response", (response) => {
-    if (response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
-  });
-  (page as Page & { problems: string[] }).problems = problems;
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.request().url().endsWith(".js")
-      ? route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub() })
-      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
-  );
-  await page.goto(embeddedUrl(pathname));
-  return page;
 }
 
 const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
@@ -105,18 +87,7 @@ let expired: { id: string };
 let failed: { id: string; orderName: string | null };
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  standin = await startShopifyStandin({
-    apiKey: API_KEY,
-    appSecret: API_SECRET,
-    shopProfile: { ianaTimezone: ZONE, currencyCode: "USD" },
-  });
-  clicks = await startClickService();
-  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
-  appUrl = server.url;
-  browser = await launchChromium();
-  await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
+  await saveSettings(SHOP, { clickServiceUrl: suite.clicks.url, apiKey: suite.clicks.createApiKey() });
 
   hijacked = await order({
     outcome: "hijacked",
@@ -168,13 +139,6 @@ beforeAll(async () => {
     capturedAt: new Date(placed.getTime() - 2 * 3_600_000),
   });
   failed = await order({ outcome: "failed", createdAt: placed, expectedTag: null });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await standin?.close();
-  await clicks?.close();
 });
 
 describe("the admin at a glance", () => {

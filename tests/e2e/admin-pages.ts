@@ -1,7 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import type { SeededShop } from "../../sandbox/admin-pages/seed-shop";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import { embeddedAdmin, type EmbeddedAdminConfig } from "./embedded-admin";
+import { openEmbeddedPage, type EmbeddedAdminConfig } from "./embedded-admin";
 
 // Every admin page a merchant can open, for the suites (and `npm run screenshots`) that look
 // at all of them: on a shop with data (sandbox/admin-pages/seed-shop.ts) and on a fresh one.
@@ -19,6 +18,7 @@ export function adminPageStates(seeded: SeededShop | null): AdminPageState[] {
     ? [
         { name: "order-hijacked", path: `/app/orders/${seeded.hijackedOrder}`, title: "Order #1002 · Tag Guard" },
         { name: "order-failed", path: `/app/orders/${seeded.failedOrder}`, title: "Order #1006 · Tag Guard" },
+        { name: "order-contested", path: `/app/orders/${seeded.contestedOrder}`, title: "Order #1007 · Tag Guard" },
       ]
     : // A fresh shop has no order: the page a merchant reaches from an old link.
       [{ name: "order-not-found", path: "/app/orders/424242", title: "Order not found · Tag Guard" }];
@@ -60,24 +60,13 @@ export async function openAdminPage(
   pathname: string,
   width = 1280,
 ): Promise<Page> {
-  const { embeddedUrl, appBridgeStub } = embeddedAdmin(admin);
-  const context = await browser.newContext({
-    userAgent: BROWSER_USER_AGENT,
-    viewport: { width, height: width < 490 ? 844 : 900 },
+  const page = await openEmbeddedPage(browser, admin, pathname, {
+    context: { viewport: { width, height: width < 490 ? 844 : 900 } },
+    stub: { extensions: EMBED_ACTIVE },
+    // Only errors: a page in an error state (the database out of reach) is answered 500 on purpose.
+    watch: (opened) =>
+      void opened.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`)),
   });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.request().url().endsWith(".js")
-      ? route.fulfill({
-          status: 200,
-          contentType: "text/javascript",
-          body: appBridgeStub({ extensions: EMBED_ACTIVE }),
-        })
-      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
-  );
-  await page.goto(embeddedUrl(pathname));
   await page.waitForLoadState("networkidle");
   return page;
 }

@@ -1,16 +1,13 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page, Response as PageResponse } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
+import type { Page, Response as PageResponse } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signSessionToken } from "../../sandbox/shopify";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 import prisma from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import { launchChromium } from "../support/chromium";
-import { appBridgeCalls, embeddedAdmin, saveBarShown, snap } from "./embedded-admin";
-import type { AppProcess } from "../../sandbox/demo/app-process";
-import { startBuiltApp } from "../support/built-app";
+import { appBridgeCalls, saveBarShown, snap, type AppBridgeStubOptions } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // The settings page in a real browser against the built app served by the app's production server: open it as
 // Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove
@@ -24,19 +21,8 @@ const SHOP = "e2e-admin.myshopify.com";
 const API_KEY = "e2e-admin-api-key";
 const API_SECRET = "e2e-admin-api-secret";
 
-let server: AppProcess | undefined;
-let appUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
+const suite = useEmbeddedAdmin({ shop: SHOP, apiKey: API_KEY, apiSecret: API_SECRET });
 let rawKey = "";
-
-const { embeddedUrl, appBridgeStub } = embeddedAdmin({
-  shop: SHOP,
-  apiKey: API_KEY,
-  apiSecret: API_SECRET,
-  appUrl: () => appUrl,
-});
 
 /** How long no new answer must come before a page is closed. */
 const QUIET_MS = 300;
@@ -52,7 +38,7 @@ class AppAnswers {
 
   watch(page: Page): void {
     page.on("response", (response) => {
-      if (response.url().startsWith(appUrl)) this.reads.push(this.read(response));
+      if (response.url().startsWith(suite.appUrl)) this.reads.push(this.read(response));
     });
   }
 
@@ -80,33 +66,23 @@ class AppAnswers {
   }
 }
 
-async function openPage(
-  pathname: string,
-  answers = new AppAnswers(),
-  stub: Parameters<typeof appBridgeStub>[0] = {},
-): Promise<Page> {
-  // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on("pageerror", (error) =>
-    console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`),
-  );
-  page.on("response", (response) => {
-    if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
+/** The page, everything the app answers it read into `answers`, and its errors logged in full. */
+function openPage(pathname: string, answers = new AppAnswers(), stub: AppBridgeStubOptions = {}): Promise<Page> {
+  return suite.openPage(pathname, {
+    stub,
+    watch(page) {
+      page.on("pageerror", (error) =>
+        console.error(`[browser] ${error.name}: ${error.message.slice(0, 600)} ${JSON.stringify(error).slice(0, 600)}`),
+      );
+      page.on("response", (response) => {
+        if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
+      });
+      page.on("console", (message) => {
+        if (message.type() === "error") console.error(`[browser console] ${message.text().slice(0, 600)}`);
+      });
+      answers.watch(page);
+    },
   });
-  page.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text().slice(0, 600)}`);
-  });
-  await page.route("https://cdn.shopify.com/**", (route) => {
-    const url = route.request().url();
-    if (url.endsWith(".js"))
-      return route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub(stub) });
-    return route.fulfill({ status: 200, contentType: "text/css", body: "" });
-  });
-  answers.watch(page);
-  await page.goto(embeddedUrl(pathname));
-  return page;
 }
 
 function clientScripts(dir: string): string[] {
@@ -116,31 +92,15 @@ function clientScripts(dir: string): string[] {
   });
 }
 
-beforeAll(async () => {
-  // The production build (npx remix vite:build) is made once per run by tests/support/global-setup.ts,
-  // so no two browser suites write build/ at the same time.
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET });
-  clicks = await startClickService();
-  rawKey = clicks.createApiKey();
-  server = await startBuiltApp({ apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url });
-  appUrl = server.url;
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await standin?.close();
-  await clicks?.close();
+beforeAll(() => {
+  rawKey = suite.clicks.createApiKey();
 });
 
 describe("settings in the embedded admin", () => {
   it("saves a key, shows it only masked, and never serves it", { timeout: 120_000 }, async () => {
     const answers = new AppAnswers();
     const page = await openPage("/app/settings", answers);
-    await page.getByLabel("Service base URL").fill(clicks.url);
+    await page.getByLabel("Service base URL").fill(suite.clicks.url);
     await page.getByLabel("API key").fill(rawKey);
     await page.getByLabel("Affiliate tag parameter names").fill("tag, ref");
 
@@ -163,7 +123,9 @@ describe("settings in the embedded admin", () => {
     await page.getByText(`Current key: ••••${rawKey.slice(-4)}. Leave blank to keep the current key.`).waitFor();
     // The storefront config reached Shopify (the stand-in), so no warning banner.
     expect(await page.getByText("the storefront was not updated").count()).toBe(0);
-    const installation = await fetch(`${standin.url}/standin/app-installation?shop=${SHOP}`).then((r) => r.json());
+    const installation = await fetch(`${suite.standin.url}/standin/app-installation?shop=${SHOP}`).then((r) =>
+      r.json(),
+    );
     const config = installation.metafields.find((m: { key: string }) => m.key === "storefront_config");
     expect(JSON.parse(config.value)).toEqual({ tagParams: ["tag", "ref"] });
 
@@ -198,7 +160,7 @@ describe("settings in the embedded admin", () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const file of scripts) {
       const served = await fetch(
-        `${appUrl}/${path.relative(path.join(ROOT, "build/client"), file).split(path.sep).join("/")}`,
+        `${suite.appUrl}/${path.relative(path.join(ROOT, "build/client"), file).split(path.sep).join("/")}`,
       );
       expect(served.status).toBe(200);
       expect((await served.text()).includes(rawKey)).toBe(false);
@@ -250,13 +212,16 @@ describe("settings in the embedded admin", () => {
     const host = Buffer.from(`admin.shopify.com/store/e2e-admin`).toString("base64url");
     // A browser's user agent: the library answers bots with 410 before looking at the token.
     const headers = { "user-agent": BROWSER_USER_AGENT };
-    const response = await fetch(`${appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`, {
-      redirect: "manual",
-      headers,
-    });
+    const response = await fetch(
+      `${suite.appUrl}/app/settings?embedded=1&shop=${SHOP}&host=${host}&id_token=${forged}`,
+      {
+        redirect: "manual",
+        headers,
+      },
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/\/auth\/session-token/);
-    const data = await fetch(`${appUrl}/app/settings?_data=routes%2Fapp.settings`, {
+    const data = await fetch(`${suite.appUrl}/app/settings?_data=routes%2Fapp.settings`, {
       headers: { ...headers, authorization: `Bearer ${forged}` },
     });
     expect(data.status).toBe(401);
@@ -266,7 +231,7 @@ describe("settings in the embedded admin", () => {
 describe("dashboard, order page and ledger in the browser", () => {
   it("changes the period, retries a failed order and exports the ledger", { timeout: 120_000 }, async () => {
     if (!(await prisma.shopSettings.findUnique({ where: { shop: SHOP } }))) {
-      await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
+      await saveSettings(SHOP, { clickServiceUrl: suite.clicks.url, apiKey: suite.clicks.createApiKey() });
     }
     const now = Date.now();
     const base = {

@@ -1,6 +1,7 @@
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { signSessionToken } from "../../sandbox/shopify";
+import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
 
 // Opening the app as Shopify admin does: embedded, with an id_token, and App Bridge replaced by a
 // stub that adds the session token to the page's own requests (its CDN script cannot load offline).
@@ -11,6 +12,12 @@ export interface EmbeddedAdminConfig {
   apiSecret: string;
   /** The app's base URL, known once the test's server is up. */
   appUrl(): string;
+}
+
+/** What the App Bridge stub does: see appBridgeStub. */
+export interface AppBridgeStubOptions {
+  extensions?: unknown[] | "reject";
+  saveBar?: boolean;
 }
 
 export function embeddedAdmin(config: EmbeddedAdminConfig) {
@@ -32,7 +39,7 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
      * `window.tagGuardAppBridgeCalls` (read it with `appBridgeCalls(page)`), the save bar's
      * visibility in `window.tagGuardSaveBars`, and `ui-save-bar` hides its buttons as the admin does.
      */
-    appBridgeStub(options: { extensions?: unknown[] | "reject"; saveBar?: boolean } = {}): string {
+    appBridgeStub(options: AppBridgeStubOptions = {}): string {
       const app =
         options.extensions === undefined
           ? ""
@@ -86,6 +93,53 @@ export function embeddedAdmin(config: EmbeddedAdminConfig) {
   })();`;
     },
   };
+}
+
+export interface OpenPageOptions {
+  /** More query after the embedded app's own ("&cursor=..."). */
+  query?: string;
+  /** What the App Bridge stub does. */
+  stub?: AppBridgeStubOptions;
+  /** The browser context's options beside the user agent: a viewport, a locale. */
+  context?: BrowserContextOptions;
+  /**
+   * Listens to the page before it loads: its errors, its answers, functions it may call. By
+   * default its uncaught errors and answers of 500 or more are logged (logProblems).
+   */
+  watch?(page: Page): void | Promise<void>;
+}
+
+/**
+ * Opens `pathname` as Shopify admin does (embedded, with an id_token, App Bridge stubbed) in a
+ * fresh browser context, and resolves once the document has loaded.
+ */
+export async function openEmbeddedPage(
+  browser: Browser,
+  admin: EmbeddedAdminConfig,
+  pathname: string,
+  options: OpenPageOptions = {},
+): Promise<Page> {
+  const { embeddedUrl, appBridgeStub } = embeddedAdmin(admin);
+  // Headless Chromium says "HeadlessChrome", which the library answers as a bot (410).
+  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, ...options.context });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await (options.watch ?? logProblems)(page);
+  await page.route("https://cdn.shopify.com/**", (route) =>
+    route.request().url().endsWith(".js")
+      ? route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub(options.stub) })
+      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
+  );
+  await page.goto(embeddedUrl(pathname, options.query));
+  return page;
+}
+
+/** Logs what went wrong in a page: an uncaught error, or an answer of 500 or more. */
+export function logProblems(page: Page): void {
+  page.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
+  page.on("response", (response) => {
+    if (response.status() >= 500) console.error(`[browser http] ${response.status()} ${response.url()}`);
+  });
 }
 
 /** TAG_GUARD_E2E_SCREENSHOTS=dir saves a full-page screenshot at each checkpoint, for a human to look at. */

@@ -1,38 +1,30 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { APP_SCOPES } from "../../sandbox/demo/app-process";
-import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { saveSettings } from "../../app/settings/shop-settings.server";
-import type { AppProcess } from "../../sandbox/demo/app-process";
-import { startBuiltApp } from "../support/built-app";
-import { launchChromium } from "../support/chromium";
-import { embeddedAdmin, snap } from "./embedded-admin";
+import { snap } from "./embedded-admin";
+import { useEmbeddedAdmin } from "./embedded-suite";
 
 // The home page's setup guide in a real browser against the built app: the embed's status as
 // App Bridge's shopify.app.extensions() answers it (active, off, or no answer at all), the key's
 // test against the sandbox click service, the web pixel the app connects on the Shopify
 // stand-in, and the first verified order.
 
-const ROOT = path.resolve(__dirname, "../..");
 const SHOP = "e2e-setup.myshopify.com";
 const API_KEY = "e2e-setup-api-key";
 const API_SECRET = "e2e-setup-api-secret";
 
-let server: AppProcess | undefined;
-let appUrl = "";
-let standin: ShopifyStandin;
-let clicks: RunningClickService;
-let browser: Browser;
-
-const { embeddedUrl, appBridgeStub } = embeddedAdmin({
+const suite = useEmbeddedAdmin({
   shop: SHOP,
   apiKey: API_KEY,
   apiSecret: API_SECRET,
-  appUrl: () => appUrl,
+  // The stand-in grants what shopify.app.toml declares, the pixel's scopes among them.
+  standin: { scopes: APP_SCOPES },
+  env: { SCOPES: APP_SCOPES },
+  async beforeApp({ clicks }) {
+    const saved = await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
+    expect(saved.ok).toBe(true);
+  },
 });
 
 /** Shopify's answer for the click-capture embed on the published theme. */
@@ -54,43 +46,12 @@ const embedAnswer = (status: "active" | "available" | "unavailable") => [
 ];
 
 async function openHome(extensions: unknown[] | "reject" | undefined): Promise<Page> {
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.request().url().endsWith(".js")
-      ? route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStub({ extensions }) })
-      : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
-  );
-  await page.goto(embeddedUrl("/app"));
+  const page = await suite.openPage("/app", { stub: { extensions } });
   await page.locator("#setup-embed:not([data-state=checking])").waitFor();
   return page;
 }
 
 const stateOf = (page: Page, step: string) => page.locator(`#setup-${step}`).getAttribute("data-state");
-
-beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, "build/server/index.js")))
-    throw new Error("no app build: run `npx remix vite:build` (global setup does)");
-  // The stand-in grants what shopify.app.toml declares, the pixel's scopes among them.
-  standin = await startShopifyStandin({ apiKey: API_KEY, appSecret: API_SECRET, scopes: APP_SCOPES });
-  clicks = await startClickService();
-  const saved = await saveSettings(SHOP, { clickServiceUrl: clicks.url, apiKey: clicks.createApiKey() });
-  expect(saved.ok).toBe(true);
-  server = await startBuiltApp(
-    { apiKey: API_KEY, apiSecret: API_SECRET, standinUrl: standin.url },
-    { SCOPES: APP_SCOPES },
-  );
-  appUrl = server.url;
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await standin?.close();
-  await clicks?.close();
-});
 
 describe("the home page's setup guide", () => {
   it(
@@ -106,7 +67,7 @@ describe("the home page's setup guide", () => {
       // No order yet.
       expect(await stateOf(page, "order")).toBe("todo");
       // The app connected its pixel on the stand-in, with the shop's tag parameters.
-      expect(standin.store.shop(SHOP).webPixel?.settings).toEqual({ tagParams: '["tag"]' });
+      expect(suite.standin.store.shop(SHOP).webPixel?.settings).toEqual({ tagParams: '["tag"]' });
       await page.context().close();
     },
   );
@@ -149,10 +110,10 @@ describe("the home page's setup guide", () => {
   });
 
   it("the pixel disconnected by the merchant is connected again at the next visit", { timeout: 90_000 }, async () => {
-    standin.store.webPixelDelete(standin.store.shop(SHOP));
+    suite.standin.store.webPixelDelete(suite.standin.store.shop(SHOP));
     const page = await openHome(embedAnswer("active"));
     expect(await stateOf(page, "pixel")).toBe("done");
-    expect(standin.store.shop(SHOP).webPixel).not.toBeNull();
+    expect(suite.standin.store.shop(SHOP).webPixel).not.toBeNull();
     await page.context().close();
   });
 });

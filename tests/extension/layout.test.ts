@@ -109,6 +109,19 @@ function parseToml(text: string): Record<string, string> {
 
 const UNESCAPE: Record<string, string> = { quot: '"', "#39": "'", lt: "<", gt: ">", amp: "&" };
 
+/**
+ * A schema string as the theme editor shows it: a "t:" key is looked up in the default locale's
+ * schema translations (locales/en.default.schema.json), the one Theme Check's
+ * ValidSchemaTranslations holds every key to; anything else is shown as written.
+ */
+function shownAs(text: string): string {
+  if (!text.startsWith("t:")) return text;
+  let entry: unknown = JSON.parse(read("locales/en.default.schema.json").toString("utf8"));
+  for (const part of text.slice(2).split(".")) entry = (entry as Record<string, unknown> | undefined)?.[part];
+  expect(typeof entry, `${text} in locales/en.default.schema.json`).toBe("string");
+  return entry as string;
+}
+
 function schemaOf(liquid: string): Record<string, unknown> {
   const schemas = [...liquid.matchAll(/\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/g)];
   expect(schemas, "exactly one {% schema %}").toHaveLength(1);
@@ -129,7 +142,11 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
         expect(allowedOutside, `${file} would be silently left out of the upload`).toBe(true);
       }
     }
-    expect(uploaded.sort()).toEqual(["assets/click-capture.js", "blocks/click-capture.liquid"]);
+    expect(uploaded.sort()).toEqual([
+      "assets/click-capture.js",
+      "blocks/click-capture.liquid",
+      "locales/en.default.schema.json",
+    ]);
     expect(files).toContain("src/click-capture.ts");
     expect(ignored("src/click-capture.ts")).toBe(true);
   });
@@ -185,7 +202,7 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
       ];
       for (const key of Object.keys(schema)) expect(allowedKeys, `${file}: schema key ${key}`).toContain(key);
       expect(typeof schema.name).toBe("string");
-      expect((schema.name as string).length).toBeLessThanOrEqual(LIMITS.schemaName);
+      expect(shownAs(schema.name as string).length).toBeLessThanOrEqual(LIMITS.schemaName);
       expect(["section", "head", "body", "compliance_head"]).toContain(schema.target);
       if (schema.settings !== undefined) {
         expect(Array.isArray(schema.settings)).toBe(true);
@@ -200,6 +217,10 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
     }
     const embed = schemaOf(readFileSync(BLOCK_FILE, "utf8"));
     expect(embed.target).toBe("body");
+    // Its name reaches the theme editor through the default locale, as the one merchants look for
+    // under App embeds (docs/storefront.md).
+    expect(embed.name).toBe("t:blocks.click_capture.name");
+    expect(shownAs(embed.name as string)).toBe("Tag Guard click capture");
   });
 
   it("uses no Liquid tag that theme app extensions forbid, and only assets that exist", () => {

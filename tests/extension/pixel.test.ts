@@ -39,7 +39,7 @@ const visitor = (options: { marketingAllowed?: boolean; tagParams?: string[] } =
   });
 
 const sightingsOf = (clientId: string) =>
-  prisma.pixelSighting.findMany({ where: { shop: SHOP, clientId }, orderBy: { seenAt: "asc" } });
+  prisma.pixelSighting.findMany({ where: { shop: SHOP, clientId }, orderBy: [{ seenAt: "asc" }, { orderId: "asc" }] });
 
 describe("the web pixel", () => {
   it("is one small bundle, within its budget", async () => {
@@ -58,13 +58,14 @@ describe("the web pixel", () => {
     v.pageViewed("/cart");
     v.pageViewed("/products/other?ref=coupon-5"); // a tag alone: a coupon extension's redirect
     await v.settled();
-    v.checkoutCompleted("4400000001", { _lb_click: "clk_px1", _lb_tag: "coupon-5", gift: "yes" });
+    v.checkoutCompleted("4400000001", { _lb_click: "clk_px1", _lb_tag: "coupon-5", gift: "yes" }, "co-tok-1");
     await v.settled();
     expect(v.sent.map((s) => s.status)).toEqual([202, 202, 202]);
-    expect((await sightingsOf(v.clientId)).map((s) => [s.kind, s.clickId, s.tag, s.orderId])).toEqual([
-      ["landing", "clk_px1", "honey-77", null],
-      ["landing", null, "coupon-5", null],
-      ["checkout", "clk_px1", "coupon-5", "4400000001"],
+    expect((await sightingsOf(v.clientId)).map((s) => [s.kind, s.clickId, s.tag, s.orderId, s.checkoutToken])).toEqual([
+      ["landing", "clk_px1", "honey-77", null, null],
+      ["landing", null, "coupon-5", null, null],
+      // The checkout's token: what binds the report to the order (orders/create's checkout_token).
+      ["checkout", "clk_px1", "coupon-5", "4400000001", "co-tok-1"],
     ]);
     // Through the storefront's own origin and its app proxy, never straight to the app.
     expect(v.sent.every((s) => s.url === `${storefront.origin}/apps/tag-guard/pixel`)).toBe(true);
@@ -93,12 +94,14 @@ describe("the web pixel", () => {
     expect([row?.clickId, row?.tag?.length]).toEqual(["clk_px3", 512]);
   });
 
-  it("a checkout without our attributes is still reported: the order's id joins it to the landings", async () => {
+  it("a checkout without our attributes is still reported, with its token; a token no checkout has is left out", async () => {
     const v = visitor();
-    v.checkoutCompleted("4400000002", {});
+    v.checkoutCompleted("4400000002", {}, "co-tok-2");
+    v.checkoutCompleted("4400000003", {}, "not a token!");
     await v.settled();
-    expect((await sightingsOf(v.clientId)).map((s) => [s.kind, s.clickId, s.orderId])).toEqual([
-      ["checkout", null, "4400000002"],
+    expect((await sightingsOf(v.clientId)).map((s) => [s.kind, s.clickId, s.orderId, s.checkoutToken])).toEqual([
+      ["checkout", null, "4400000002", "co-tok-2"],
+      ["checkout", null, "4400000003", null],
     ]);
   });
 });

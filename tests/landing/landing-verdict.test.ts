@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import prisma from "../../app/database/db.server";
@@ -9,15 +9,14 @@ import {
   alwaysThrowing,
   clearClickFaults,
   clickFault,
-  installShop,
+  clickRecordOf,
   LOOKUP,
   orderTags,
   placeOrder,
   runOrderToEnd,
-  startHarness,
+  useHarness,
   verificationOf,
   VERIFY,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 import { sendTouch } from "../support/touch";
@@ -25,27 +24,17 @@ import { sendTouch } from "../support/touch";
 // Orders judged on the server's own landing record: the touches the storefront reported through
 // the app proxy while the click was alive, and what lookup-click said of the click then.
 
+const suite = useHarness("landing-verdict");
+const { newShop, startWorker } = suite;
 let h: Harness;
 let w: JobRunner;
-let shopNumber = 0;
 const HOUR = 60 * 60_000;
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
-afterEach(async () => {
-  await w?.stop();
-  await clearClickFaults(h);
-  h.clock.now = null;
-});
-afterAll(() => h.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `landing-verdict-${shopNumber}.myshopify.com`;
-  await installShop(h, shop);
-  return shop;
-}
+// The suite stops the workers and puts the clock back; the click service's faults are this file's.
+afterEach(() => clearClickFaults(h));
 
 /** A shopper lands from a creator's link: the storefront reports the click and its tags. */
 async function land(
@@ -58,12 +47,13 @@ async function land(
   for (const tag of tags) {
     expect((await sendTouch(h.app.url, shop, { clickId: click.clickId, tag, cartToken })).status).toBe(202);
   }
-  w = worker(h);
+  w = startWorker();
   await w.runOnce(); // the click's lookup
-  const record = await prisma.clickRecord.findUniqueOrThrow({
-    where: { shop_clickId: { shop, clickId: click.clickId } },
+  expect(await clickRecordOf(shop, click.clickId)).toMatchObject({
+    state: "known",
+    expectedTag: creator.expectedTag,
+    creatorId: creator.creatorId,
   });
-  expect(record).toMatchObject({ state: "known", expectedTag: creator.expectedTag, creatorId: creator.creatorId });
   return { clickId: click.clickId, cartToken };
 }
 
@@ -141,7 +131,7 @@ describe("an order after the service forgot the click", () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20"]);
     await w.stop();
-    w = worker(h, { deps: { clickService: alwaysThrowing("simulated fault while building the client") } });
+    w = startWorker({ deps: { clickService: alwaysThrowing("simulated fault while building the client") } });
     const { payload } = await placeOrder(h, { shop, clickId, cartToken, arrivedTag: "alice-20", subtotal: "50.00" });
     expect(await runOrderToEnd(h, w, shop, payload.id)).toMatchObject({ outcome: "failed", hijacked: null });
     await w.stop();
@@ -149,7 +139,7 @@ describe("an order after the service forgot the click", () => {
     h.clock.now = new Date(Date.now() + 3 * HOUR);
     const { retryVerificationNow } = await import("../../app/verification/manual-retry.server");
     expect(await retryVerificationNow(shop, String(payload.id), h.clock.date())).toEqual({ ok: true });
-    w = worker(h);
+    w = startWorker();
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "matched", verdictSource: "landing" });
@@ -158,7 +148,7 @@ describe("an order after the service forgot the click", () => {
 
   it("without a landing record it has expired, as before", async () => {
     const shop = await newShop();
-    w = worker(h);
+    w = startWorker();
     const { payload } = await placeOrder(h, { shop, clickAgeMinutes: 120 });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "expired", verdictSource: null });
@@ -170,8 +160,15 @@ describe("the server's record wins over the cart's attributes", () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20"]);
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
-    // A script rewrote the cart: another click and its creator's tag.
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    // A script rewrote the cart: another click and its creator's tag. Shopify recorded the page
+    // the shopper landed on: alice's link.
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      cartToken,
+      arrivedTag: "bob-10",
+      landingSite: `/?lb_click=${clickId}&tag=alice-20`,
+    });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -185,9 +182,11 @@ describe("the server's record wins over the cart's attributes", () => {
       cartClickId: other.clickId,
       cartTag: "bob-10",
       findings: [
+        "a click only storefront scripts reported stands against the one Shopify recorded; it takes no credit",
         "the cart names a click id the storefront never reported for this cart",
         "the cart names an affiliate tag the storefront never reported for this cart",
       ],
+      competingClicks: [{ clickId: other.clickId, witness: "cart_attributes", firstSeenAt: null, why: "unrecorded" }],
     });
     expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
@@ -203,7 +202,7 @@ describe("the server's record wins over the cart's attributes", () => {
     expect((await getDashboard(shop, 7)).landing).toEqual({ savedFromExpiry: 0, tampered: 1 });
   });
 
-  it("a cart rewritten to another valid click with a touch of its own: the first click keeps the credit, the second is evidence (decision 030)", async () => {
+  it("a cart rewritten to another valid click with a touch of its own, and no landing page recorded: the first click is held for the merchant, the other is a claim", async () => {
     const shop = await newShop();
     const { clickId, cartToken } = await land(shop, ["alice-20"]);
     // The attack: a script on the storefront rewrites the cart to another creator's live click
@@ -211,7 +210,14 @@ describe("the server's record wins over the cart's attributes", () => {
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
     await new Promise((resolve) => setTimeout(resolve, 5)); // a later touch, not the same millisecond
     expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, cartToken, arrivedTag: "bob-10" });
+    // Shopify recorded no landing page for the order: the scripts' timeline decides.
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      cartToken,
+      arrivedTag: "bob-10",
+      landingSite: null,
+    });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -221,7 +227,15 @@ describe("the server's record wins over the cart's attributes", () => {
       captureSource: "app_proxy",
       tampered: true,
     });
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice" });
+    // Two creators' clicks and nothing of Shopify's to settle it: held, never approved or paid.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "review" });
+    expect(JSON.parse(v.contest!)).toMatchObject({
+      reason: "creators-differ",
+      claims: [
+        { clickId, witnesses: ["landing"] },
+        { clickId: other.clickId, witnesses: ["landing", "cart_attributes"] },
+      ],
+    });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
     const tamper = JSON.parse(v.tamperEvidence!);
     expect(tamper).toEqual({
@@ -274,13 +288,9 @@ describe("a flood of made-up click ids (decision 033)", () => {
         .filter((request) => request.path === LOOKUP && request.clickId !== null && ours(request.clickId))
         .map((request) => request.clickId),
     ).size;
-  const recordOf = (shop: string, clickId: string) =>
-    prisma.clickRecord.findUniqueOrThrow({ where: { shop_clickId: { shop, clickId } } });
 
   it("is looked up at the shop's pace, and a shopper landing after it is looked up before it", async () => {
-    shopNumber += 1;
-    const shop = `landing-verdict-${shopNumber}.myshopify.com`;
-    await installShop(h, shop, { landingLookupsPerHour: 60 }); // one lookup a minute
+    const shop = await newShop({ landingLookupsPerHour: 60 }); // one lookup a minute
     for (let i = 0; i < 40; i += 1) {
       const touch = {
         clickId: `clk_made_up_${i}`,
@@ -294,7 +304,7 @@ describe("a flood of made-up click ids (decision 033)", () => {
     let realClickId = "";
     const ours = (clickId: string) => clickId.startsWith("clk_made_up_") || clickId === realClickId;
     const before = lookupsAtService(ours);
-    w = worker(h);
+    w = startWorker();
     await w.runOnce();
     expect(lookupsAtService(ours) - before).toBe(1);
 
@@ -304,29 +314,47 @@ describe("a flood of made-up click ids (decision 033)", () => {
     expect((await sendTouch(h.app.url, shop, shopper, { address: "203.0.113.50" })).status).toBe(202);
 
     let minutes = 0;
-    while ((await recordOf(shop, clickId)).state === "pending" && minutes < 10) {
+    while ((await clickRecordOf(shop, clickId)).state === "pending" && minutes < 10) {
       minutes += 1;
       h.clock.now = new Date(start + minutes * 60_000 + 1_000);
       await w.runOnce();
     }
-    expect(await recordOf(shop, clickId)).toMatchObject({ state: "known", creatorId: "cr_alice" });
+    expect(await clickRecordOf(shop, clickId)).toMatchObject({ state: "known", creatorId: "cr_alice" });
     // The shopper's click went first: the minute after the flood's first lookup.
     expect(minutes).toBe(1);
     // The flood spent the shop's pace and no more: one lookup a minute.
     expect(lookupsAtService(ours) - before).toBe(minutes + 1);
   });
 
+  it("an older click that gave its turn to a newer one takes the next turn, not one a minute later", async () => {
+    // Two shoppers land close together; the older click's job runs after the newer click is
+    // recorded, so its turn goes to the newer one (newest first). With turns left in the minute,
+    // the older click is looked up at once: a shopper must not wait a minute for a free turn.
+    const shop = await newShop({ landingLookupsPerHour: 600 }); // ten a minute
+    const older = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    const newer = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    for (const click of [older, newer]) {
+      const touch = { clickId: click.clickId, tag: null, cartToken: `c1-${randomBytes(10).toString("hex")}` };
+      expect((await sendTouch(h.app.url, shop, touch)).status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // recorded a moment apart
+    }
+    h.clock.now = new Date(Date.now() + 1_000);
+    w = startWorker();
+    await w.runOnce();
+    await w.runOnce();
+    expect((await clickRecordOf(shop, newer.clickId)).state).toBe("known");
+    expect(await clickRecordOf(shop, older.clickId)).toMatchObject({ state: "known", creatorId: "cr_alice" });
+  });
+
   it("a click still waiting when its hour is over is given up without a call", async () => {
-    shopNumber += 1;
-    const shop = `landing-verdict-${shopNumber}.myshopify.com`;
-    await installShop(h, shop, { landingLookupsPerHour: 10 });
+    const shop = await newShop({ landingLookupsPerHour: 10 });
     for (const clickId of ["clk_hour_over_1", "clk_hour_over_2"]) {
       const touch = { clickId, tag: null, cartToken: `c1-${randomBytes(10).toString("hex")}` };
       expect((await sendTouch(h.app.url, shop, touch)).status).toBe(202);
     }
     const start = Date.now();
     h.clock.now = new Date(start);
-    w = worker(h);
+    w = startWorker();
     await w.runOnce();
     const ours = (clickId: string) => clickId.startsWith("clk_hour_over_");
     const before = lookupsAtService(ours);

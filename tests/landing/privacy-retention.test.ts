@@ -1,33 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { purgeLandingRecord } from "../../app/landing/journey.server";
-import { saveSettings } from "../../app/settings/shop-settings.server";
-import { servePublicRoutes } from "../support/app-routes";
+import { usePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
-import type { RouteServer } from "../support/route-server";
 import { sendTouch } from "../support/touch";
 
 // The landing record keeps only what attribution needs, for as long as it can attribute, and
 // answers Shopify's privacy webhooks like the rest of what the app holds.
 
-let app: RouteServer;
-let shopNumber = 0;
+const app = usePublicRoutes("landing-privacy");
+const { newShop } = app;
 const DAY = 24 * 60 * 60 * 1000;
-beforeAll(async () => {
-  app = await servePublicRoutes();
-});
-afterAll(() => app.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `landing-privacy-${shopNumber}.myshopify.com`;
-  expect(
-    (await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abc123" })).ok,
-  ).toBe(true);
-  return shop;
-}
 
 /** A shopper who landed (two touches) and then ordered from that cart. */
 async function shopperWhoOrdered(shop: string) {

@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { NEW_CLICKS_PER_CART_PER_HOUR, NEW_CLICKS_PER_LOOKUP } from "../../app/landing/record-touch.server";
-import { saveSettings } from "../../app/settings/shop-settings.server";
-import { servePublicRoutes } from "../support/app-routes";
-import type { RouteServer } from "../support/route-server";
+import { usePublicRoutes } from "../support/app-routes";
 import { appProxySignature, signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { TEST_SECRET } from "../support/deliver";
 import { sendTouch } from "../support/touch";
@@ -12,24 +10,8 @@ import { sendTouch } from "../support/touch";
 // POST /proxy/touch over real HTTP, signed as Shopify's app proxy signs and checked by the
 // library's authenticate.public.appProxy.
 
-let app: RouteServer;
-let shopNumber = 0;
-beforeAll(async () => {
-  app = await servePublicRoutes();
-});
-afterAll(() => app.close());
-
-async function newShop(settings: Record<string, unknown> = {}) {
-  shopNumber += 1;
-  const shop = `landing-${shopNumber}.myshopify.com`;
-  const saved = await saveSettings(shop, {
-    clickServiceUrl: "https://clicks.example.com",
-    apiKey: "ck_live_abc123",
-    ...settings,
-  });
-  expect(saved.ok).toBe(true);
-  return shop;
-}
+const app = usePublicRoutes("landing");
+const { newShop } = app;
 
 const stored = async (shop: string) => ({
   touches: await prisma.landingTouch.count({ where: { shop } }),

@@ -1,16 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
-import prisma from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import {
-  installShop,
+  clickRecordOf,
   placeOrder,
   refundOrder,
-  startHarness,
+  useHarness,
   verificationOf,
-  worker,
   type Harness,
 } from "../support/pipeline-harness";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
@@ -19,25 +17,20 @@ import { sendTouch } from "../support/touch";
 // Orders judged with the web pixel as a witness (decision 030): its landings, joined to the
 // order by the visitor's clientId of its checkout_completed, through the real app proxy route.
 
+const suite = useHarness("pixel-verdict");
+const { startWorker } = suite;
 let h: Harness;
 let w: JobRunner;
-let shopNumber = 0;
 const HOUR = 60 * 60_000;
 
-beforeAll(async () => {
-  h = await startHarness();
+beforeAll(() => {
+  h = suite.h;
 });
-afterEach(async () => {
-  await w?.stop();
-  h.clock.now = null;
-});
-afterAll(() => h.close());
 
+/** A new shop, installed, and a worker for its orders (the suite stops it after the test). */
 async function newShop() {
-  shopNumber += 1;
-  const shop = `pixel-verdict-${shopNumber}.myshopify.com`;
-  await installShop(h, shop);
-  w = worker(h);
+  const shop = await suite.newShop();
+  w = startWorker();
   return shop;
 }
 
@@ -56,12 +49,12 @@ async function pixelLanding(
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
   await w.runOnce();
-  const record = await prisma.clickRecord.findUniqueOrThrow({
-    where: { shop_clickId: { shop, clickId: click.clickId } },
-  });
-  expect(record).toMatchObject({ state: "known", expectedTag: creator.expectedTag });
+  expect(await clickRecordOf(shop, click.clickId)).toMatchObject({ state: "known", expectedTag: creator.expectedTag });
   return click.clickId;
 }
+
+/** alice's link, as Shopify records the page a shopper landed on through it. */
+const link = (clickId: string) => `/?lb_click=${clickId}&tag=alice-20`;
 
 async function checkedOut(shop: string, visitor: string, orderId: number | string) {
   expect((await sendPixelReport(h.app.url, shop, checkoutReport(visitor, String(orderId)))).status).toBe(202);
@@ -72,7 +65,8 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    // The shopper came through alice's link: Shopify recorded it as the visit's landing page.
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -90,7 +84,7 @@ describe("the pixel as a witness", () => {
       pixel: [clickId],
       pixelCheckout: { clickId: null, tag: null },
       cartAttributes: { clickId: null, tag: null },
-      landingSite: null,
+      landingSite: clickId,
     });
     const detail = (await getOrderDetail(shop, v.id))!;
     expect(detail.witness).toBe("pixel");
@@ -108,7 +102,7 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20", "honey-77"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -124,7 +118,7 @@ describe("the pixel as a witness", () => {
       (await sendPixelReport(h.app.url, shop, { ...landingReport(visitor, clickId, "honey-77"), clickId: null }))
         .status,
     ).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -137,7 +131,7 @@ describe("the pixel as a witness", () => {
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
     h.clock.now = new Date(Date.now() + 3 * HOUR);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none" });
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -150,7 +144,7 @@ describe("the pixel as a witness", () => {
     expect(v.attemptLog.map((a) => [a.step, a.result])).toEqual([["verify-click", "expired"]]);
   });
 
-  it("a click reported by a touch that no page the pixel saw carried takes no credit, and is kept as evidence", async () => {
+  it("a click only a script reported stands against the landing page Shopify recorded: no credit, kept as evidence", async () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
@@ -158,7 +152,13 @@ describe("the pixel as a witness", () => {
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
     const cartToken = `c1-${randomBytes(8).toString("hex")}`;
     expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId: other.clickId, arrivedTag: "bob-10", cartToken });
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: other.clickId,
+      arrivedTag: "bob-10",
+      cartToken,
+      landingSite: `/?lb_click=${clickId}&tag=alice-20`,
+    });
     await checkedOut(shop, visitor, payload.id);
     await w.runOnce(); // the touch's lookup and the order
     await w.runOnce();
@@ -169,11 +169,15 @@ describe("the pixel as a witness", () => {
       clickId,
       creatorId: "cr_alice",
       tampered: true,
+      contest: null,
     });
     expect(JSON.parse(v.tamperEvidence!)).toMatchObject({
-      findings: ["a click was reported that no storefront page the pixel saw carried; it takes no credit"],
-      competingClicks: [{ clickId: other.clickId, witness: "landing", why: "no-page" }],
+      findings: [
+        "a click only storefront scripts reported stands against the one Shopify recorded; it takes no credit",
+      ],
+      competingClicks: [{ clickId: other.clickId, witness: "landing", why: "unrecorded" }],
     });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "pending" });
     expect(h.clicks.verifications(other.clickId)).toEqual([]);
   });
 
@@ -204,7 +208,8 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00" });
+    // Shopify recorded no landing page for the order: nothing of Shopify's stands against the pixel.
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", subtotal: "200.00", landingSite: null });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
     // A refund meanwhile finds no commission to adjust.
@@ -218,12 +223,39 @@ describe("the pixel as a witness", () => {
       .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
       .toBe("matched");
     const v = await verificationOf(shop, payload.id);
-    expect(v).toMatchObject({ outcome: "matched", captureSource: "pixel", clickId, creatorId: "cr_alice" });
+    expect(v).toMatchObject({
+      outcome: "matched",
+      captureSource: "pixel",
+      clickId,
+      creatorId: "cr_alice",
+      contest: null,
+    });
     // The credit (20.00 at 10%) took the waiting refund into account: a quarter back.
-    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00" });
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "15.00", status: "pending" });
     // A second checkout report (another event) for a decided order changes nothing.
     await checkedOut(shop, visitor, payload.id);
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "matched", job: { state: "done" } });
+  });
+
+  it("a late checkout report on a visit Shopify recorded without a click: the claim waits for the merchant", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: "/" });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    await expect
+      .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
+      .toBe("matched");
+    const v = await verificationOf(shop, payload.id);
+    // Verified on the click, but only a script named it: held, never approved or paid meanwhile.
+    expect(v.commission).toMatchObject({ creatorId: "cr_alice", status: "review" });
+    expect(JSON.parse(v.contest!)).toMatchObject({
+      reason: "unrecorded-click",
+      claims: [{ clickId, witnesses: ["pixel"] }],
+    });
   });
 
   it("a late checkout report reopens an unattributed order once: judged with a report already, it stays", async () => {

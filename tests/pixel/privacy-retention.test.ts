@@ -1,33 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { purgePixelSightings } from "../../app/pixel/sightings.server";
-import { saveSettings } from "../../app/settings/shop-settings.server";
-import { servePublicRoutes } from "../support/app-routes";
+import { usePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
-import type { RouteServer } from "../support/route-server";
 
 // The pixel's reports answer Shopify's privacy webhooks as the landing touches do, and are kept
 // only for the attribution window.
 
-let app: RouteServer;
-let shopNumber = 0;
+const app = usePublicRoutes("pixel-privacy");
+const { newShop } = app;
 const DAY = 24 * 60 * 60 * 1000;
-beforeAll(async () => {
-  app = await servePublicRoutes();
-});
-afterAll(() => app.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `pixel-privacy-${shopNumber}.myshopify.com`;
-  expect(
-    (await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abc123" })).ok,
-  ).toBe(true);
-  return shop;
-}
 
 /** A visitor the pixel saw land (a click, then a swapped tag alone) and check out. */
 async function visitorWhoOrdered(shop: string) {

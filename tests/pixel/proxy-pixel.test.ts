@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/database/db.server";
 import { NEW_CLICKS_PER_CLIENT_PER_HOUR } from "../../app/pixel/record-report.server";
 import { TOUCHES_PER_CART } from "../../app/landing/rate-limits.server";
-import { saveSettings } from "../../app/settings/shop-settings.server";
 import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
-import { servePublicRoutes } from "../support/app-routes";
+import { usePublicRoutes } from "../support/app-routes";
 import { TEST_SECRET } from "../support/deliver";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
-import type { RouteServer } from "../support/route-server";
 
 // POST /proxy/pixel over real HTTP, signed as Shopify's app proxy signs and checked by the
 // library's authenticate.public.appProxy: what the web pixel reports, and what it may not.
 
-let app: RouteServer;
-let shopNumber = 0;
-beforeAll(async () => {
-  app = await servePublicRoutes();
-});
-afterAll(() => app.close());
-
-async function newShop() {
-  shopNumber += 1;
-  const shop = `pixel-${shopNumber}.myshopify.com`;
-  expect(
-    (await saveSettings(shop, { clickServiceUrl: "https://clicks.example.com", apiKey: "ck_live_abc123" })).ok,
-  ).toBe(true);
-  return shop;
-}
+const app = usePublicRoutes("pixel");
+const { newShop } = app;
 
 const stored = async (shop: string) => ({
   sightings: await prisma.pixelSighting.count({ where: { shop } }),

@@ -49,6 +49,29 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("serves metrics only when asked, on loopback unless told otherwise, and never on the public port", () => {
+    expect(parseEnv(valid).METRICS_PORT).toBeUndefined();
+    expect(parseEnv(valid).METRICS_HOST).toBe("127.0.0.1");
+    expect(parseEnv({ ...valid, METRICS_PORT: "9464", METRICS_HOST: "::" })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_HOST: "::",
+    });
+    expect(problems({ ...valid, METRICS_PORT: "70000" })).toEqual([expect.stringMatching(/^METRICS_PORT /)]);
+    expect(problems({ ...valid, METRICS_PORT: "3000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT \(3000\)/),
+    ]);
+    expect(problems({ ...valid, PORT: "8080", METRICS_PORT: "8080" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT \(8080\)/),
+    ]);
+    expect(problems({ ...valid, PORT: "8080", METRICS_PORT: "3000" })).toEqual([]);
+  });
+
+  it("keeps serving after a stop signal only as long as SHUTDOWN_DELAY_MS says, none by default", () => {
+    expect(parseEnv(valid).SHUTDOWN_DELAY_MS).toBe(0);
+    expect(parseEnv({ ...valid, SHUTDOWN_DELAY_MS: "5000" }).SHUTDOWN_DELAY_MS).toBe(5_000);
+    expect(problems({ ...valid, SHUTDOWN_DELAY_MS: "600000" })).toEqual([expect.stringMatching(/^SHUTDOWN_DELAY_MS /)]);
+  });
+
   it("names every missing variable at once", () => {
     const found = problems({});
     expect(found).toEqual(

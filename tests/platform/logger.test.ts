@@ -1,5 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { logger, registerSecret, registeredSecrets, SECRET_RETENTION_MS } from "../../app/platform/logger.server";
+import {
+  flushFoldedLogs,
+  FOLD_INTERVAL_MS,
+  logger,
+  registerSecret,
+  registeredSecrets,
+  SECRET_RETENTION_MS,
+} from "../../app/platform/logger.server";
 
 // The logger redacts registered secrets with the same redactor as the click-service client:
 // every spelling, and only the keys of shops active lately.
@@ -30,7 +37,7 @@ describe("logger redaction", () => {
     const key = 'sk_"live"/key+1ü';
     registerSecret(key);
     const line = written(() =>
-      logger.error(`the service echoed ${key}`, {
+      logger.error("job.failed", `the service echoed ${key}`, {
         body: JSON.stringify({ apiKey: key }),
         url: `https://clicks.example.com/v1?key=${encodeURIComponent(key)}`,
       }),
@@ -58,6 +65,78 @@ describe("logger redaction", () => {
 
   it("ignores secrets too short to redact without mangling ordinary words", () => {
     registerSecret("abc");
-    expect(written(() => logger.error("abc stays"))).toContain("abc stays");
+    expect(written(() => logger.error("job.failed", "abc stays"))).toContain("abc stays");
+  });
+});
+
+/** The JSON lines written to stderr (where errors go) while `write` runs. */
+function lines(write: () => void): Record<string, unknown>[] {
+  return written(write)
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("log lines", () => {
+  afterEach(() => {
+    flushFoldedLogs();
+    flushFoldedLogs();
+    vi.useRealTimers();
+  });
+
+  it("carry a stable event name beside the message, which no field can overwrite", () => {
+    const [line] = lines(() =>
+      logger.error("webhook.not_recorded", "could not take a webhook delivery", {
+        topic: "orders/create",
+        event: "forged",
+        message: "forged",
+        level: "info",
+      }),
+    );
+    expect(line).toMatchObject({
+      level: "error",
+      event: "webhook.not_recorded",
+      message: "could not take a webhook delivery",
+      topic: "orders/create",
+    });
+    expect(Object.keys(line!).slice(0, 4)).toEqual(["time", "level", "event", "message"]);
+  });
+
+  it("fold identical failures into one line per interval with their count", () => {
+    vi.useFakeTimers();
+    const refused = new Error("connect ECONNREFUSED 127.0.0.1:5432");
+    const first = lines(() => {
+      for (let i = 0; i < 50; i++)
+        logger.error("job.failed", "job failed; will retry", { jobId: `job-${i}`, error: refused });
+      // Another failure is written apart, at once.
+      logger.error("job.failed", "job failed; will retry", { jobId: "other", error: new Error("a bug") });
+    });
+    expect(first.map((line) => [line.jobId, line.repeated])).toEqual([
+      ["job-0", undefined],
+      ["other", undefined],
+    ]);
+    // At the end of the interval: one line for the other 49, with the latest one's fields.
+    const summary = lines(() => vi.advanceTimersByTime(FOLD_INTERVAL_MS));
+    expect(summary).toEqual([
+      expect.objectContaining({
+        event: "job.failed",
+        jobId: "job-49",
+        error: { name: "Error", message: refused.message },
+        repeated: 49,
+        intervalSeconds: FOLD_INTERVAL_MS / 1000,
+      }),
+    ]);
+    // While it goes on, one line an interval; nothing new is written at once.
+    const during = lines(() => {
+      for (let i = 0; i < 5; i++) logger.error("job.failed", "job failed; will retry", { error: refused });
+    });
+    expect(during).toEqual([]);
+    expect(lines(() => vi.advanceTimersByTime(FOLD_INTERVAL_MS))).toEqual([
+      expect.objectContaining({ event: "job.failed", repeated: 5 }),
+    ]);
+    // A quiet interval ends the fold: the next occurrence is written at once, as new.
+    expect(lines(() => vi.advanceTimersByTime(FOLD_INTERVAL_MS))).toEqual([]);
+    const again = lines(() => logger.error("job.failed", "job failed; will retry", { error: refused }));
+    expect(again).toEqual([expect.not.objectContaining({ repeated: expect.anything() })]);
   });
 });

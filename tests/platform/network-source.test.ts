@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shopperSource, sourceOf } from "../../app/platform/network-source";
+import { peerSource, shopperSource, sourceOf } from "../../app/platform/network-source";
 
 describe("sourceOf", () => {
   it("counts an IPv4 address as itself and an IPv6 address by its /64", () => {
@@ -12,6 +12,14 @@ describe("sourceOf", () => {
     expect(sourceOf("::1")).toBe("0:0:0:0::/64");
     expect(sourceOf("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
     expect(sourceOf(undefined)).toBe("unknown");
+  });
+});
+
+describe("peerSource", () => {
+  it("counts a route's request as its connection's peer, from the load context the server gives", () => {
+    expect(peerSource({ peerAddress: "203.0.113.9" })).toBe("203.0.113.9");
+    expect(peerSource({ peerAddress: "2001:db8:aa:bb:1:2:3:4" })).toBe("2001:db8:aa:bb::/64");
+    expect(peerSource({})).toBe("unknown");
   });
 });
 

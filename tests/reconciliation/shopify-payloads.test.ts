@@ -34,6 +34,7 @@ function order(more: Partial<Record<keyof OrderNode, unknown>> = {}): OrderNode 
       { key: "gift", value: null },
     ],
     cartToken: "cart-1",
+    checkoutToken: "checkout-1",
     customerJourneySummary: { lastVisit: { landingPage: "https://shop.example/?lb_click=clk_1" } },
     totalDiscountsSet: money("10.0", "EUR"),
     discountApplications: { nodes: [] },
@@ -61,6 +62,7 @@ describe("the sweep's orders/create payload", () => {
       ],
       landing_site: "https://shop.example/?lb_click=clk_1",
       cart_token: "cart-1",
+      checkout_token: "checkout-1",
       discount_codes: [],
     });
   });

@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { landingSiteClickId } from "../../app/attribution/find-click";
+import { landingSiteClickId } from "../../app/attribution/click-claims";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { readRefund } from "../../app/commissions/order-events";
 import { orderPayloadFrom, refundPayloadFrom } from "../../app/reconciliation/shopify-readings";

@@ -4,6 +4,8 @@ import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import { freePort } from "../../sandbox/listen";
+import { parseMetrics, total } from "../../sandbox/prometheus";
 import { webhookHeaders } from "../../sandbox/shopify";
 import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { API_VERSION, deliver } from "../support/deliver";
@@ -20,8 +22,10 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 let app: AppProcess;
+let metricsPort: number;
 
 beforeAll(async () => {
+  metricsPort = await freePort();
   if (!existsSync(path.join(ROOT, "build/server/index.js")))
     throw new Error("no app build: run `npx remix vite:build` (global setup does)");
   app = await startApp(
@@ -33,22 +37,32 @@ beforeAll(async () => {
       WORKER_ENABLED: "false",
       LOG_LEVEL: "info",
       NODE_OPTIONS: "",
+      METRICS_PORT: String(metricsPort),
     },
     () => {},
   );
 });
 afterAll(() => app?.stop());
 
+/** Webhook body bytes the server holds now, unsigned, as its metrics port reports them. */
+async function bodyBytesHeld(): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return total(parseMetrics(text), "tagguard_webhook_body_bytes_held");
+}
+
 interface Answer {
   status: number;
   connection?: string;
 }
 
-/** Raw bytes on a socket of their own: the status line and Connection header of the answer, once it comes. */
-function rawRequest(head: string, body = "") {
+/**
+ * Raw bytes on a socket of their own, from the local address `from` (another loopback address is
+ * another peer to the server): the status line and Connection header of the answer, once it comes.
+ */
+function rawRequest(head: string, body: string | Buffer = "", from?: string) {
   const { hostname, port } = new URL(app.url);
   let answer: Answer | undefined;
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, ...(from && { localAddress: from }) });
   const answered = new Promise<Answer>((resolve, reject) => {
     let text = "";
     socket.on("data", (chunk) => {
@@ -65,7 +79,10 @@ function rawRequest(head: string, body = "") {
   });
   // A socket the test gives up on (destroy) rejects an answer no one waits for any more.
   answered.catch(() => {});
-  const written = new Promise<void>((resolve) => socket.write(head + body, () => resolve()));
+  // Once a body is refused, the server ends the connection and what is still being written fails.
+  const written = new Promise<void>((resolve) =>
+    socket.write(Buffer.concat([Buffer.from(head), Buffer.from(body)]), () => resolve()),
+  );
   return { answered, written, isAnswered: () => answer !== undefined, destroy: () => socket.destroy() };
 }
 
@@ -147,6 +164,79 @@ describe("webhook bodies that never arrive", () => {
   });
 });
 
+describe("a peer stalling bodies on a Remix webhook route", () => {
+  it("holds its own share: Shopify's privacy and lifecycle deliveries from another address are answered 200", async () => {
+    // The attack: three connections from one address to customers/data_request, each declaring
+    // 5 MB and sending 4 MB before it stalls, again each time the body deadline (5 s) cuts them.
+    // A peer holds at most 8 MB (a quarter of the 32 MB budget): one of the three is refused at
+    // once, two hold their 4 MB. Meanwhile Shopify, from another address, delivers the topics
+    // Remix answers, each in its own share.
+    const attacker = "127.0.0.2";
+    const shop = "stalled-beside.myshopify.com";
+    for (const round of [1, 2]) {
+      const stallers = [0, 1, 2].map(() =>
+        rawRequest(
+          webhookHead("/webhooks/customers/data_request", "customers/data_request", 5 * MB),
+          Buffer.alloc(4 * MB, "a"),
+          attacker,
+        ),
+      );
+      try {
+        expect(await Promise.race(stallers.map((each) => each.answered))).toMatchObject({
+          status: 429,
+          connection: "close",
+        });
+        // Once the other two have sent their 4 MB, the address's share (8 MB) is full. Watched on
+        // the metrics port, not by probing from the address: a probe's byte, held while a staller's
+        // last chunk arrives, would take that staller's place.
+        await expect.poll(bodyBytesHeld, { interval: 20, timeout: 4_000 }).toBe(8 * MB);
+        const probe = rawRequest(
+          webhookHead("/webhooks/customers/data_request", "customers/data_request", 1),
+          "x",
+          attacker,
+        );
+        try {
+          expect(await probe.answered).toMatchObject({ status: 429, connection: "close" });
+        } finally {
+          probe.destroy();
+        }
+        const signed = (path: string, topic: string, body: unknown) =>
+          deliver(app.url, path, { topic, shop, body, secret: SECRET });
+        const answers = await Promise.all([
+          signed("/webhooks/shop/redact", "shop/redact", { shop_id: 9, shop_domain: shop }),
+          signed("/webhooks/app/uninstalled", "app/uninstalled", {
+            id: 9,
+            name: shop,
+            domain: shop,
+            myshopify_domain: shop,
+          }),
+          signed("/webhooks/customers/data_request", "customers/data_request", {
+            shop_id: 9,
+            shop_domain: shop,
+            orders_requested: [],
+            customer: { id: 47 },
+            data_request: { id: round },
+          }),
+          signed("/webhooks/customers/redact", "customers/redact", {
+            shop_id: 9,
+            shop_domain: shop,
+            customer: { id: 47 },
+            orders_to_redact: [],
+          }),
+        ]);
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+        // Not because the staller was let go: two of its bodies are still being read.
+        expect(stallers.filter((each) => !each.isAnswered())).toHaveLength(2);
+        // Its bodies are cut at the deadline; it comes back for the next round.
+        const held = await Promise.all(stallers.map((each) => each.answered.catch(() => null)));
+        expect(held.filter((answer) => answer?.status === 408)).toHaveLength(2);
+      } finally {
+        for (const each of stallers) each.destroy();
+      }
+    }
+  });
+});
+
 describe("bodies over their cap", () => {
   const touchUrl = () =>
     `${app.url}/proxy/touch?${signedProxyQuery("", { shop: "untrusted.myshopify.com", apiSecret: SECRET }).toString()}`;
@@ -168,6 +258,64 @@ describe("bodies over their cap", () => {
     } finally {
       request.destroy();
     }
+  });
+});
+
+/** Sends `requestLine` and a Host on a socket of its own and reads the whole answer, until the server closes. */
+function rawExchange(requestLine: string): Promise<string> {
+  const { hostname, port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(requestLine)}`)));
+    socket.write(
+      Buffer.from(`${requestLine}\r\nHost: ${new URL(app.url).host}\r\nConnection: close\r\n\r\n`, "latin1"),
+    );
+  });
+}
+
+describe("request targets that are not a path", () => {
+  it("are answered 400 with a short reason in plain text, never a 5xx or a stack", async () => {
+    const { host } = new URL(app.url);
+    const targets = [
+      "GET http://evil.example/healthz HTTP/1.1",
+      `GET http://${host}/healthz HTTP/1.1`,
+      "POST http://evil.example/webhooks/orders/create HTTP/1.1",
+      "GET * HTTP/1.1",
+      "OPTIONS * HTTP/1.1",
+      "GET /a b HTTP/1.1",
+      "GET /a\x01b HTTP/1.1",
+      "GET /a\x7fb HTTP/1.1",
+      "GET /%zz HTTP/1.1",
+      "GET /app/%ff HTTP/1.1",
+      "GET /webhooks/% HTTP/1.1",
+      "GET  HTTP/1.1",
+      "GET ?shop=x HTTP/1.1",
+    ];
+    for (const target of targets) {
+      const answer = await rawExchange(target);
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      const shown = `${JSON.stringify(target)} answered ${JSON.stringify(answer.slice(0, 300))}`;
+      expect(head.split("\r\n")[0], shown).toBe("HTTP/1.1 400 Bad Request");
+      expect(head, shown).toMatch(/^content-type: text\/plain; charset=utf-8$/im);
+      expect(body.trim().length, shown).toBeGreaterThan(0);
+      expect(body.length, shown).toBeLessThan(200);
+      expect(body, shown).not.toMatch(/Error|\bat |<|node_modules|server\.mjs/);
+    }
+    // The same server still answers a path.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  });
+
+  it("names what is wrong: a URL, the asterisk, the encoding, a target the parser cannot read", async () => {
+    const bodyOf = async (target: string) => (await rawExchange(target)).split("\r\n\r\n")[1];
+    expect(await bodyOf("GET http://evil.example/healthz HTTP/1.1")).toMatch(/only a path is served/);
+    expect(await bodyOf("OPTIONS * HTTP/1.1")).toMatch(/asterisk-form/);
+    expect(await bodyOf("GET /%zz HTTP/1.1")).toMatch(/percent-encoding/);
+    expect(await bodyOf("GET /a\x01b HTTP/1.1")).toBe("malformed request target\n");
+    expect(await bodyOf("GET /a b HTTP/1.1")).toBe("malformed request\n");
   });
 });
 
@@ -220,10 +368,30 @@ describe("the access log", () => {
       redirect: "manual",
     });
 
-    await expect.poll(() => app.output()).toMatch(/^POST \/proxy\/touch 202 \S+ - [\d.]+ ms$/m);
-    await expect.poll(() => app.output()).toMatch(/^GET \/auth\/login \d{3} /m);
+    // One JSON line per request, its event named, its message as the access log read before.
+    const requests = () =>
+      app
+        .output()
+        .split("\n")
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, unknown>];
+          } catch {
+            return []; // not a JSON line, or one still being written
+          }
+        })
+        .filter((line) => line.event === "http.request");
+    await expect
+      .poll(() => requests().map((line) => line.message))
+      .toContainEqual(expect.stringMatching(/^POST \/proxy\/touch 202 \S+ - [\d.]+ ms$/));
+    await expect
+      .poll(() => requests().map((line) => line.message))
+      .toContainEqual(expect.stringMatching(/^GET \/auth\/login \d{3} /));
+    expect(requests()).toContainEqual(
+      expect.objectContaining({ level: "info", method: "POST", path: "/proxy/touch", status: 202 }),
+    );
     const output = app.output();
-    expect(output).toMatch(/^GET \/app \d{3} /m);
+    expect(output).toMatch(/"message":"GET \/app \d{3} /);
     for (const secret of [
       "id_token",
       "eyJhbGciOiJIUzI1NiJ9",

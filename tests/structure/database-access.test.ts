@@ -21,9 +21,10 @@ function sourceFiles(folder: string): string[] {
 
 const relative = (file: string) => path.relative(path.dirname(APP), file);
 
-// What db.server.ts offers the rest of the app: the dialect and its time values, and how to
-// recognise a duplicate. The client it holds serves the tests and the tools.
-const FROM_DB_SERVER = new Set(["dialect", "sqlTime", "isUniqueViolation"]);
+// What db.server.ts offers the rest of the app: the dialect and its time values, how to
+// recognise a duplicate, and closing the connections as the instance ends. The client it holds
+// serves the tests and the tools.
+const FROM_DB_SERVER = new Set(["dialect", "sqlTime", "isUniqueViolation", "closeDatabase"]);
 const CLIENT_METHOD = /^\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$/;
 const MODEL_METHOD =
   /^(findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy)$/;

@@ -169,6 +169,12 @@ export interface OrderSpec {
   appUrl?: string;
   /** The order's money beyond one line at `subtotal`: several lines, a discount, tax, shipping. */
   amounts?: Pick<OrderDescription, "lineItems" | "discount" | "tax" | "shipping">;
+  /**
+   * The order's landing_site. By default what Shopify records for the capture: the creator's
+   * link the shopper landed through (the expected tag on it; none when the tag was stripped)
+   * for cart_attributes, the page with the arrived tag for landing_site, the home page for none.
+   */
+  landingSite?: string | null;
 }
 
 export async function placeOrder(h: Harness, spec: OrderSpec) {
@@ -189,6 +195,9 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     attributes[CART_ATTRIBUTES.clickId] = clickId;
     attributes[CART_ATTRIBUTES.capturedAt] = clickedAt.toISOString();
     if (arrivedTag !== null) attributes[CART_ATTRIBUTES.arrivedTag] = arrivedTag;
+    const link = new URLSearchParams({ lb_click: clickId });
+    if (arrivedTag !== null) link.set("tag", spec.expectedTag ?? "alice-20");
+    landingSite = `/?${link.toString()}`;
   } else if (capture === "landing_site") {
     const query = new URLSearchParams({ lb_click: clickId });
     if (arrivedTag !== null) query.set("tag", arrivedTag);
@@ -199,7 +208,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     lineItems: [{ title: "Widget", price: spec.subtotal ?? "120.00" }],
     ...spec.amounts,
     noteAttributes: attributes,
-    landingSite,
+    landingSite: spec.landingSite === undefined ? landingSite : spec.landingSite,
     createdAt: new Date(h.clock.ms() - 60_000),
   });
   if (spec.cartToken) payload.cart_token = spec.cartToken;
@@ -229,6 +238,11 @@ export async function verificationOf(shop: string, orderId: number | string) {
     where: { kind_subject: { kind: "verify-order", subject: verification.id } },
   });
   return { ...verification, job };
+}
+
+/** The shop's record of a click (what lookup-click learned of it when the shopper landed). */
+export function clickRecordOf(shop: string, clickId: string) {
+  return prisma.clickRecord.findUniqueOrThrow({ where: { shop_clickId: { shop, clickId } } });
 }
 
 export function tagsAddCalls(h: Harness, orderGid: string): number {

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PixelReport } from "../../app/attribution/pixel-report";
-import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
-import { TEST_SECRET } from "./deliver";
-import type { TouchOptions } from "./touch";
+import { proxyQuery, type TouchOptions } from "./touch";
 
 /** POSTs a pixel report to the app's /proxy/pixel as Shopify's app proxy forwards it: signed query, text body. */
 export async function sendPixelReport(
@@ -11,10 +9,7 @@ export async function sendPixelReport(
   body: PixelReport | string,
   options: TouchOptions = {},
 ): Promise<Response> {
-  const query = options.unsigned
-    ? ""
-    : `?${signedProxyQuery("", { shop, apiSecret: options.secret ?? TEST_SECRET, timestamp: options.timestamp }).toString()}`;
-  return fetch(`${appUrl}/proxy/pixel${query}`, {
+  return fetch(`${appUrl}/proxy/pixel${proxyQuery(shop, options)}`, {
     method: "POST",
     // As the pixel sends it: a simple cross-origin request, no preflight.
     headers: { "content-type": "text/plain", ...(options.address && { "x-forwarded-for": options.address }) },
@@ -29,11 +24,18 @@ export const landingReport = (clientId: string, clickId: string, tag: string | n
   clickId,
   tag,
   orderId: null,
+  checkoutToken: null,
 });
 
+/**
+ * The pixel's checkout_completed report of an order. Its checkout token defaults to the one the
+ * stand-in's orders/create payload carries for that order (sandbox/shopify/order-payload.ts), so
+ * the report is bound to the order; null or another token makes it a report that binds nothing.
+ */
 export const checkoutReport = (
   clientId: string,
   orderId: string,
   clickId: string | null = null,
   tag: string | null = null,
-): PixelReport => ({ eventId: randomUUID(), kind: "checkout", clientId, clickId, tag, orderId });
+  checkoutToken: string | null = `checkout-${orderId}`,
+): PixelReport => ({ eventId: randomUUID(), kind: "checkout", clientId, clickId, tag, orderId, checkoutToken });

@@ -69,7 +69,8 @@ async function handle(routes: Record<string, RouteModule>, req: IncomingMessage,
   }
   let response: unknown;
   try {
-    response = await handler({ request, params: {}, context: {} });
+    // The load context server.mjs gives every route: the connection's peer.
+    response = await handler({ request, params: {}, context: { peerAddress: req.socket.remoteAddress } });
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
     response = thrown;

@@ -39,3 +39,11 @@ Object.assign(process.env, {
   WORKER_ENABLED: "false",
   LOG_LEVEL: "silent",
 });
+
+// Property tests replay: in CI every generated case comes from one fixed seed (FC_SEED overrides
+// it, as does any run that wants to replay a failure fast-check printed with its seed and path),
+// so a run that fails once fails again the same way. Locally each run draws afresh.
+if (process.env.CI === "true" || process.env.FC_SEED) {
+  const { default: fc } = await import("fast-check");
+  fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261127) });
+}

@@ -12,6 +12,12 @@ export interface TouchOptions {
   unsigned?: boolean;
 }
 
+/** The query Shopify's app proxy forwards to the app, signed (unless `unsigned`), with its leading "?". */
+export function proxyQuery(shop: string, options: TouchOptions = {}): string {
+  if (options.unsigned) return "";
+  return `?${signedProxyQuery("", { shop, apiSecret: options.secret ?? TEST_SECRET, timestamp: options.timestamp }).toString()}`;
+}
+
 /** POSTs a touch to the app's /proxy/touch the way Shopify's app proxy forwards it: signed query, JSON body. */
 export async function sendTouch(
   appUrl: string,
@@ -19,10 +25,7 @@ export async function sendTouch(
   body: TouchRequest | string,
   options: TouchOptions = {},
 ): Promise<Response> {
-  const query = options.unsigned
-    ? ""
-    : `?${signedProxyQuery("", { shop, apiSecret: options.secret ?? TEST_SECRET, timestamp: options.timestamp }).toString()}`;
-  return fetch(`${appUrl}/proxy/touch${query}`, {
+  return fetch(`${appUrl}/proxy/touch${proxyQuery(shop, options)}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",

@@ -40,6 +40,7 @@ describe("readOrderFacts", () => {
       cartAttributes: [],
       landingSite: null,
       cartToken: null,
+      checkoutToken: null,
       discountCodes: [],
     });
   });
@@ -218,6 +219,7 @@ describe("parseStoredFacts", () => {
       cartAttributes: noteAttributes,
       landingSite: null,
       cartToken: null,
+      checkoutToken: null,
       discountCodes: [],
     });
     expect(

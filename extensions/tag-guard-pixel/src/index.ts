@@ -5,7 +5,7 @@ import {
   DEFAULT_TAG_PARAMS,
   MAX_ATTRIBUTE_LENGTH,
 } from "../../../app/attribution/cart-attributes";
-import { MAX_CLICK_ID_LENGTH } from "../../../app/attribution/find-click";
+import { MAX_CLICK_ID_LENGTH } from "../../../app/attribution/click-claims";
 import { PIXEL_PATH, type PixelReport } from "../../../app/attribution/pixel-report";
 
 // The web pixel: a second witness beside the app embed, connected by the app with no merchant
@@ -13,8 +13,11 @@ import { PIXEL_PATH, type PixelReport } from "../../../app/attribution/pixel-rep
 // the query and no outsider can report for another shop), two things only:
 //   - a landing: a page viewed with a click id or a tag in its URL (the click id, the tag,
 //     clientId): a tag alone is the swap a coupon extension's redirect makes;
-//   - a completed checkout: the order's id, the click id and tag in its attributes, clientId.
-// clientId is Shopify's id for the visitor: it joins the order to the landings (decision 030).
+//   - a completed checkout: the order's id, the checkout's token, the click id and tag in its
+//     attributes, clientId.
+// The checkout token binds the report to the order (orders/create carries the same
+// checkout_token); clientId, Shopify's id for the visitor, joins it to the visitor's landings
+// (docs/attribution.md).
 // Nothing else leaves the pixel: no names, emails, addresses, line items or amounts.
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -71,7 +74,15 @@ register(({ analytics, init, settings, customerPrivacy }) => {
     const tag = tagParams.map((name) => lastValue(query, name)).find(Boolean) ?? null;
     // A page with neither says nothing; a click id longer than any is not one (the app would refuse it).
     if ((!clickId && !tag) || (clickId && clickId.length > MAX_CLICK_ID_LENGTH) || !event.clientId) return;
-    send({ eventId: event.id, kind: "landing", clientId: event.clientId, clickId, tag, orderId: null });
+    send({
+      eventId: event.id,
+      kind: "landing",
+      clientId: event.clientId,
+      clickId,
+      tag,
+      orderId: null,
+      checkoutToken: null,
+    });
   });
 
   analytics.subscribe("checkout_completed", (event) => {
@@ -88,6 +99,8 @@ register(({ analytics, init, settings, customerPrivacy }) => {
       clickId: clickId && clickId.length <= MAX_CLICK_ID_LENGTH ? clickId : null,
       tag: attribute(CART_ATTRIBUTES.arrivedTag),
       orderId,
+      // What binds this report to the order: orders/create carries the same checkout_token.
+      checkoutToken: /^[A-Za-z0-9_-]{1,128}$/.test(checkout.token ?? "") ? checkout.token! : null,
     });
   });
 });

@@ -1,14 +1,14 @@
 import { storableText, storableTime } from "../database/storable";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "./cart-attributes";
 
-// Where a click id and the tag that arrived with it come from, best source first: the cart
-// attributes the storefront extension wrote (they survive navigation, and carry the time of
-// the click), else the order's landing_site URL, which Shopify records from the first page.
+// The claims an order carries, a click id and the tag that arrived with it, read out of our cart
+// attributes (the storefront extension wrote them; any script can rewrite them) and a landing
+// page URL Shopify recorded (landing_site, a journey visit's landingPage).
 
 export interface ClickEvidence {
   /**
    * app_proxy: the touches the embed reported to the server; pixel: the web pixel's landings;
-   * else what the order carried.
+   * landing_site: a landing page Shopify recorded; cart_attributes: the order's attributes.
    */
   source: "app_proxy" | "pixel" | "cart_attributes" | "landing_site";
   clickId: string;
@@ -20,45 +20,57 @@ export interface ClickEvidence {
   tagHistory: { tag: string; at: string }[];
 }
 
-export type ClickSearch = { found: true; evidence: ClickEvidence } | { found: false; reason: string };
-
 /** Ids longer than this are not click ids; tags longer than this are cut before sending. */
 export const MAX_CLICK_ID_LENGTH = 256;
 export const MAX_TAG_LENGTH = 1024;
 /** Entries of the tag history kept as evidence (the storefront writes at most TAG_HISTORY_LIMIT). */
 const MAX_TAG_HISTORY = 10;
 
-interface OrderSources {
-  cartAttributes: { name: string; value: string }[];
-  landingSite: string | null;
+/** What our cart attributes on the order claim: a click id (null: none, or not one), its tag, when and which tags. */
+export interface CartClaim {
+  clickId: string | null;
+  /** Why the cart's click id was not taken, when it held one that is not a click id. */
+  refused?: string;
+  tag: string | null;
+  capturedAt: Date | null;
+  tagHistory: ClickEvidence["tagHistory"];
 }
 
-export function findClick(order: OrderSources, tagParams: readonly string[]): ClickSearch {
-  const attributes = new Map(order.cartAttributes.map((attribute) => [attribute.name, attribute.value]));
-  const fromCart = clean(attributes.get(CART_ATTRIBUTES.clickId));
-  if (fromCart) {
-    return checked({
-      source: "cart_attributes",
-      clickId: fromCart,
-      arrivedTag: clean(attributes.get(CART_ATTRIBUTES.arrivedTag)),
-      capturedAt: parseTime(attributes.get(CART_ATTRIBUTES.capturedAt)),
-      tagHistory: parseTagHistory(attributes.get(CART_ATTRIBUTES.tagHistory)),
-    });
-  }
-  const query = landingQuery(order.landingSite);
-  const fromLanding = query ? lastValue(query, CLICK_ID_PARAM) : null;
-  if (query && fromLanding) {
-    const arrivedTag = tagParams.map((name) => lastValue(query, name)).find((tag) => tag !== null) ?? null;
-    return checked({ source: "landing_site", clickId: fromLanding, arrivedTag, capturedAt: null, tagHistory: [] });
-  }
-  return { found: false, reason: "no click id in the order's attributes or landing page" };
+export function cartClaim(cartAttributes: readonly { name: string; value: string }[]): CartClaim {
+  const attributes = new Map(cartAttributes.map((attribute) => [attribute.name, attribute.value]));
+  const written = clean(attributes.get(CART_ATTRIBUTES.clickId));
+  const clickId = clickIdOf(written);
+  const tag = clean(attributes.get(CART_ATTRIBUTES.arrivedTag));
+  return {
+    clickId,
+    ...(written !== null &&
+      clickId === null && { refused: `the cart's click id is ${written.length} characters long, not a click id` }),
+    tag: cutTag(tag),
+    capturedAt: clickId ? parseTime(attributes.get(CART_ATTRIBUTES.capturedAt)) : null,
+    tagHistory: clickId ? parseTagHistory(attributes.get(CART_ATTRIBUTES.tagHistory)) : [],
+  };
+}
+
+/**
+ * A landing page Shopify recorded, read as the storefront reads a URL: its click id and the
+ * first of the shop's tag parameters it carries. null when there is no page (Shopify recorded none).
+ */
+export function recordedVisit(
+  landingPage: string | null,
+  tagParams: readonly string[],
+  at: Date | null = null,
+): { clickId: string | null; tag: string | null; at: Date | null } | null {
+  if (!landingPage) return null;
+  const query = landingQuery(landingPage);
+  const clickId = clickIdOf(query ? lastValue(query, CLICK_ID_PARAM) : null);
+  const tag =
+    query && clickId ? (tagParams.map((name) => lastValue(query, name)).find((t) => t !== null) ?? null) : null;
+  return { clickId, tag: cutTag(tag), at };
 }
 
 /** The click id of the order's landing page (Shopify's record of the session's first page), if any. */
 export function landingSiteClickId(landingSite: string | null): string | null {
-  const query = landingQuery(landingSite);
-  const clickId = query ? lastValue(query, CLICK_ID_PARAM) : null;
-  return clickId && clickId.length <= MAX_CLICK_ID_LENGTH ? clickId : null;
+  return recordedVisit(landingSite, [])?.clickId ?? null;
 }
 
 /**
@@ -75,12 +87,13 @@ function lastValue(query: URLSearchParams, name: string): string | null {
   );
 }
 
-function checked(evidence: ClickEvidence): ClickSearch {
-  if (evidence.clickId.length > MAX_CLICK_ID_LENGTH) {
-    return { found: false, reason: `the click id is ${evidence.clickId.length} characters long, not a click id` };
-  }
-  const arrivedTag = evidence.arrivedTag === null ? null : storableText(evidence.arrivedTag.slice(0, MAX_TAG_LENGTH));
-  return { found: true, evidence: { ...evidence, arrivedTag } };
+/** A click id as the app takes it: longer than any click id is none. */
+function clickIdOf(value: string | null): string | null {
+  return value !== null && value.length <= MAX_CLICK_ID_LENGTH ? value : null;
+}
+
+function cutTag(tag: string | null): string | null {
+  return tag === null ? null : storableText(tag.slice(0, MAX_TAG_LENGTH));
 }
 
 function clean(value: string | null | undefined): string | null {

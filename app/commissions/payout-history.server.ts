@@ -1,0 +1,111 @@
+import { Prisma, type Payout, type PayoutLine } from "@prisma/client";
+import { rowsOf, sql } from "../database/sql.server";
+import { formatMoney, type MoneyText } from "../units/money";
+import { creatorProfiles } from "./creator-profiles.server";
+import { Payout as PayoutTable, PayoutLine as PayoutLineTable } from "../database/tables";
+
+// The payouts a shop recorded, as the Payouts page lists them and as one payout's CSV carries
+// them: each with its lines by creator and currency, and when and why it was voided.
+
+export interface PayoutSummary {
+  id: string;
+  reference: string;
+  paidOn: string;
+  createdAt: string;
+  /** Set once voided: when, by whom (a staff member's id, when known) and why. */
+  voided: { at: string; by: string | null; reason: string } | null;
+  lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
+}
+
+export async function listPayouts(shop: string, limit = 50, money: MoneyText = formatMoney): Promise<PayoutSummary[]> {
+  const payouts = await withLines(
+    await rowsOf<Payout>(
+      sql,
+      "Payout",
+      Prisma.sql`
+        SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} ORDER BY ${PayoutTable.createdAt} DESC, ${PayoutTable.id} DESC LIMIT ${limit}`,
+    ),
+  );
+  const profiles = await creatorProfiles(
+    shop,
+    payouts.flatMap((payout) => payout.lines.map((line) => line.creatorId)),
+  );
+  return payouts.map((payout) => ({
+    id: payout.id,
+    reference: payout.reference,
+    paidOn: payout.paidOn.toISOString().slice(0, 10),
+    createdAt: payout.createdAt.toISOString(),
+    voided: payout.voidedAt
+      ? // Stryker disable next-line StringLiteral: never read, voidPayout sets the reason with the time
+        { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
+      : null,
+    lines: payout.lines.map((line) => ({
+      creatorId: line.creatorId,
+      creatorName: profiles.get(line.creatorId)?.name ?? "",
+      currency: line.currency,
+      amount: money(line.amountMinor, line.currency),
+      records: line.records,
+    })),
+  }));
+}
+
+export interface PayoutCsvRow {
+  reference: string;
+  paidOn: string;
+  creatorId: string;
+  creatorName: string;
+  creatorEmail: string;
+  amount: string;
+  currency: string;
+  records: number;
+  /** When the payout was voided (ISO time), empty while it stands. */
+  voidedAt: string;
+}
+
+/** One payout's rows for its CSV, or null when the shop has no such payout. */
+export async function payoutRows(
+  shop: string,
+  payoutId: string,
+): Promise<{ reference: string; paidOn: string; rows: PayoutCsvRow[] } | null> {
+  const [payout] = await withLines(
+    await rowsOf<Payout>(
+      sql,
+      "Payout",
+      Prisma.sql`SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} AND ${PayoutTable.id} = ${payoutId} LIMIT 1`,
+    ),
+  );
+  if (!payout) return null;
+  const profiles = await creatorProfiles(
+    shop,
+    payout.lines.map((line) => line.creatorId),
+  );
+  const paidOn = payout.paidOn.toISOString().slice(0, 10);
+  return {
+    reference: payout.reference,
+    paidOn,
+    rows: payout.lines.map((line) => ({
+      reference: payout.reference,
+      paidOn,
+      creatorId: line.creatorId,
+      creatorName: profiles.get(line.creatorId)?.name ?? "",
+      creatorEmail: profiles.get(line.creatorId)?.email ?? "",
+      amount: line.amount,
+      currency: line.currency,
+      records: line.records,
+      voidedAt: payout.voidedAt?.toISOString() ?? "",
+    })),
+  };
+}
+
+/** Each payout with its lines, by creator and currency. */
+async function withLines(payouts: Payout[]): Promise<(Payout & { lines: PayoutLine[] })[]> {
+  if (payouts.length === 0) return [];
+  const lines = await rowsOf<PayoutLine>(
+    sql,
+    "PayoutLine",
+    Prisma.sql`
+      SELECT * FROM ${PayoutLineTable} WHERE ${PayoutLineTable.payoutId} IN (${Prisma.join(payouts.map((payout) => payout.id))})
+      ORDER BY ${PayoutLineTable.creatorId}, ${PayoutLineTable.currency}`,
+  );
+  return payouts.map((payout) => ({ ...payout, lines: lines.filter((line) => line.payoutId === payout.id) }));
+}

@@ -1,0 +1,124 @@
+import { useNavigation, useSubmit } from "@remix-run/react";
+import { Badge, BlockStack, Button, InlineStack, List, Modal, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import type { PayoutSummary } from "../commissions/payout-history.server";
+import { t } from "../i18n";
+import { shownTime } from "../units/shop-format";
+import { CreatorName } from "./CreatorName";
+import { EmptyNote } from "./EmptyNote";
+import { SectionCard } from "./SectionCard";
+import { useDownload } from "./useDownload";
+
+/** The recorded payouts, newest first: each with its CSV, its lines, and Void while it stands. */
+export function PayoutHistoryCard({
+  payouts,
+  times,
+}: {
+  /** paidOnText: the paid-on day as the merchant reads it (paidOn stays YYYY-MM-DD). */
+  payouts: (PayoutSummary & { paidOnText: string })[];
+  times: Record<string, string>;
+}) {
+  return (
+    <SectionCard title={t("payouts.history")}>
+      {payouts.length === 0 ? (
+        <EmptyNote>{t("payouts.historyEmpty")}</EmptyNote>
+      ) : (
+        payouts.map((payout) => (
+          <BlockStack key={payout.id} gap="100">
+            <InlineStack align="space-between" blockAlign="center">
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h3" variant="headingSm">
+                  {t("payouts.historyRow", { date: payout.paidOnText, reference: payout.reference })}
+                </Text>
+                {payout.voided ? <Badge tone="critical">{t("payouts.voided")}</Badge> : null}
+              </InlineStack>
+              <InlineStack gap="200">
+                <PayoutCsvButton payoutId={payout.id} />
+                {payout.voided ? null : (
+                  <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOnText} />
+                )}
+              </InlineStack>
+            </InlineStack>
+            {payout.voided ? (
+              <Text as="p" tone="critical">
+                {t("payouts.voidedRow", {
+                  time: shownTime(times, payout.voided.at),
+                  by: payout.voided.by ?? t("payouts.voidedByUnknown"),
+                  reason: payout.voided.reason,
+                })}
+              </Text>
+            ) : null}
+            <List>
+              {payout.lines.map((line) => (
+                <List.Item key={`${line.creatorId}-${line.currency}`}>
+                  <CreatorName creatorId={line.creatorId} name={line.creatorName} />
+                  {": "}
+                  {t("payouts.lineAmount", { amount: line.amount, count: line.records })}
+                </List.Item>
+              ))}
+            </List>
+          </BlockStack>
+        ))
+      )}
+    </SectionCard>
+  );
+}
+
+/** Void asks why, in a confirmation that says what voiding does; it cannot be undone. */
+function VoidPayoutButton({ payoutId, reference, paidOn }: { payoutId: string; reference: string; paidOn: string }) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [hint, setHint] = useState<string | undefined>();
+  const voiding = navigation.state === "submitting" && navigation.formData?.get("payoutId") === payoutId;
+  const confirm = () => {
+    if (!reason.trim()) {
+      setHint(t("payouts.voidReasonMissing"));
+      return;
+    }
+    submit({ intent: "void", payoutId, reason }, { method: "post" });
+    setOpen(false);
+  };
+  return (
+    <>
+      <Button tone="critical" variant="secondary" onClick={() => setOpen(true)} loading={voiding}>
+        {t("payouts.void")}
+      </Button>
+      {open ? (
+        <Modal
+          open={open}
+          onClose={() => setOpen(false)}
+          title={t("payouts.voidTitle", { reference, date: paidOn })}
+          primaryAction={{ content: t("payouts.voidSubmit"), destructive: true, onAction: confirm }}
+          secondaryActions={[{ content: t("payouts.voidCancel"), onAction: () => setOpen(false) }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              <Text as="p">{t("payouts.voidBody")}</Text>
+              <TextField
+                label={t("payouts.voidReason")}
+                value={reason}
+                onChange={setReason}
+                autoComplete="off"
+                multiline={2}
+                helpText={t("payouts.voidReasonHelp")}
+                error={hint}
+              />
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
+    </>
+  );
+}
+
+/** The CSV through fetch, which App Bridge gives the session token (a plain link would not carry it). */
+function PayoutCsvButton({ payoutId }: { payoutId: string }) {
+  const { downloading, download } = useDownload("payout.csv");
+  return (
+    <Button onClick={() => void download(`/app/payouts/${payoutId}/export`)} loading={downloading}>
+      {t("payouts.export")}
+    </Button>
+  );
+}

@@ -1,0 +1,108 @@
+import { Prisma } from "@prisma/client";
+import { dialect, sqlTime } from "./db.server";
+import { sql, type Sql } from "./sql.server";
+import { sqliteWriteLock } from "./sqlite-write-lock.server";
+import { Job } from "./tables";
+import { TransactionGroups } from "./transaction-groups.server";
+
+// Where SQLite and PostgreSQL part ways, in one file: the few statements and fragments the app
+// writes differently for each. Everything outside app/database/ writes one text for both.
+
+/**
+ * A column compared without its index. SQLite's `+column` keeps the meaning but stops its planner
+ * (which has no statistics unless ANALYZE ran) from picking a broad index such as
+ * status = 'pending'; PostgreSQL plans from statistics and has no such operator for text.
+ */
+export function unindexed(column: Prisma.Sql): Prisma.Sql {
+  return dialect === "sqlite" ? Prisma.sql`+${column}` : column;
+}
+
+/** `FOR UPDATE` where rows can be locked (PostgreSQL); SQLite's single writer already serializes. */
+export function rowLock(): Prisma.Sql {
+  return dialect === "postgresql" ? Prisma.sql`FOR UPDATE` : Prisma.empty;
+}
+
+/** Holds the rows `where` picks until the transaction ends (PostgreSQL); nothing on SQLite. */
+export async function lockRows(tx: Sql, table: Prisma.Sql & { id: Prisma.Sql }, where: Prisma.Sql): Promise<void> {
+  if (dialect === "postgresql") await tx.rows(Prisma.sql`SELECT ${table.id} FROM ${table} WHERE ${where} FOR UPDATE`);
+}
+
+/**
+ * A time column's day, as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a
+ * timestamp), shifted by a zone's offset from UTC in whole minutes. Written into the text, not
+ * bound: PostgreSQL would see the SELECT's and the GROUP BY's parameters as two expressions.
+ */
+export function dayNumber(column: Prisma.Sql, offsetMinutes: number): Prisma.Sql {
+  const minutes = Math.trunc(offsetMinutes);
+  if (!Number.isSafeInteger(minutes) || Math.abs(minutes) > 24 * 60) throw new RangeError("offset out of range");
+  return dialect === "sqlite"
+    ? Prisma.sql`CAST((${column} + ${Prisma.raw(String(minutes * 60_000))}) / 86400000 AS INTEGER)`
+    : Prisma.sql`CAST(FLOOR((EXTRACT(EPOCH FROM ${column}) + ${Prisma.raw(String(minutes * 60))}) / 86400) AS INTEGER)`;
+}
+
+/**
+ * The statement that claims up to `limit` jobs for `owner`: those whose lease ran out first,
+ * then those due, oldest first. PostgreSQL skips rows another worker is claiming (SKIP LOCKED);
+ * SQLite has one writer, so the statement is the claim.
+ */
+export function claimJobs(owner: string, limit: number, now: Date, leaseUntil: Date): Prisma.Sql {
+  const at = sqlTime(now);
+  const lease = sqlTime(leaseUntil);
+  const claimed = Prisma.sql`${Job.state} = 'running', ${Job.attempts} = ${Job.attempts} + 1, ${Job.leaseOwner} = ${owner},
+                 ${Job.leaseExpiresAt} = ${lease}, ${Job.updatedAt} = ${at}`;
+  const returning = Prisma.sql`RETURNING ${Job.columns("id", "shop", "kind", "subject", "attempts", "runAt")}`;
+  if (dialect === "postgresql")
+    return Prisma.sql`
+      WITH expired AS (
+        SELECT ${Job.id} FROM ${Job} WHERE ${Job.state} = 'running' AND ${Job.leaseExpiresAt} < ${at}
+        ORDER BY ${Job.leaseExpiresAt} LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      ), due AS (
+        SELECT ${Job.id} FROM ${Job} WHERE ${Job.state} = 'queued' AND ${Job.runAt} <= ${at}
+        ORDER BY ${Job.runAt} LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      )
+      UPDATE ${Job} SET ${claimed}
+      WHERE ${Job.id} IN (SELECT ${Job.id} FROM (SELECT ${Job.id} FROM expired UNION ALL SELECT ${Job.id} FROM due) AS picked LIMIT ${limit})
+      ${returning}`;
+  return Prisma.sql`
+    UPDATE ${Job} SET ${claimed}
+    WHERE ${Job.id} IN (
+      SELECT ${Job.id} FROM (SELECT ${Job.id} FROM ${Job} WHERE ${Job.state} = 'running' AND ${Job.leaseExpiresAt} < ${at}
+                        ORDER BY ${Job.leaseExpiresAt} LIMIT ${limit})
+      UNION ALL
+      SELECT ${Job.id} FROM (SELECT ${Job.id} FROM ${Job} WHERE ${Job.state} = 'queued' AND ${Job.runAt} <= ${at}
+                        ORDER BY ${Job.runAt} LIMIT ${limit})
+      LIMIT ${limit})
+    ${returning}`;
+}
+
+/**
+ * How many jobs' writes go in one commit. A write is a few statements (a fraction of a
+ * millisecond). A group of 8 is cheap for intake to wait behind and gives most of the gain;
+ * past 8 a group goes on to 32 only while the main thread (intake) is not waiting for SQLite's
+ * writer (decision 021).
+ */
+const WRITES_PER_GROUP = { least: 8, most: 32 };
+let groups: TransactionGroups | undefined;
+
+/**
+ * A small write, all or nothing. On SQLite, writes that come together share a commit
+ * (transaction-groups.server.ts); PostgreSQL runs them side by side on the pool, and a shared
+ * transaction there would hold one writer's rows and advisory locks until the others are done.
+ */
+export function sharedCommit<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
+  if (dialect !== "sqlite") return sql.transaction(write);
+  groups ??= new TransactionGroups(
+    (fn) => sql.transaction(fn),
+    WRITES_PER_GROUP,
+    () => sqliteWriteLock.firstInLine(),
+  );
+  return groups.run(write);
+}
+
+/**
+ * One statement on its own: on SQLite it joins a group's commit (sharedCommit), on PostgreSQL it
+ * needs no transaction of its own.
+ */
+export function sharedStatement<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
+  return dialect === "sqlite" ? sharedCommit(write) : write(sql);
+}

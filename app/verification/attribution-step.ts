@@ -1,0 +1,128 @@
+import { recordedVisit } from "../attribution/click-claims";
+import { judgeWitnesses, type Attribution, type OrderWitnesses } from "../attribution/witnesses";
+import { orderValueOn } from "../settings/order-value-basis";
+import { done, stop, type Answered, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";
+import { clickDeadline, nextAttempt } from "./retry-policy";
+
+// The attribution step (docs/attribution.md): the witnesses Shopify's data binds to the order go
+// to the policy (judgeWitnesses); when the policy says Shopify's journey of the order can settle
+// what its landing page cannot, the journey is read, waiting a few minutes for Shopify to have
+// attributed the order's visits. What it learns is written with the report's start.
+
+/** How long after the order the app waits for Shopify to attribute its visits (the journey's `ready`). */
+export const JOURNEY_WAIT_MS = 5 * 60 * 1000;
+/** Between two reads of a journey that was not ready. */
+const JOURNEY_RECHECK_MS = 60 * 1000;
+/**
+ * How long after the order the app waits for the web pixel's checkout report when no storefront
+ * report reached it yet: Shopify publishes checkout_completed on the thank-you page, about when it
+ * sends orders/create, and with the embed off only the pixel's landings, bound by that report,
+ * show a tag swapped after landing. The report brings the order forward when it comes.
+ */
+export const PIXEL_WAIT_MS = 30 * 1000;
+const PIXEL_RECHECK_MS = 10 * 1000;
+
+export const attributionStep: OrderStep = {
+  name: "attribution",
+  begin(state) {
+    if (state.row.hijacked !== null || state.row.captureSource !== null) return done(state);
+    return { kind: "call", call: { kind: "witnesses" } };
+  },
+  after(state, answered) {
+    if (answered.call.kind === "witnesses") {
+      const witnesses = answered.result as OrderWitnesses;
+      const judged = judgeWitnesses(witnesses);
+      if (judged.kind === "read-journey") return { kind: "call", call: { kind: "journey", witnesses } };
+      const clickId = awaitsPixel(state, judged);
+      if (clickId) return { kind: "call", call: { kind: "pixel-saw-click", clickId, judged } };
+      return attributed(state, judged);
+    }
+    if (answered.call.kind === "pixel-saw-click") {
+      const { call, result } = answered as Extract<Answered, { call: { kind: "pixel-saw-click" } }>;
+      if (!result) return attributed(state, call.judged);
+      return stop({
+        to: "defer",
+        at: new Date(state.now.getTime() + PIXEL_RECHECK_MS),
+        reason: "waiting for the web pixel's checkout report",
+      });
+    }
+    if (answered.call.kind === "journey")
+      return afterJourney(state, answered as Extract<Answered, { call: { kind: "journey" } }>);
+    throw new Error(`attribution asked for no ${answered.call.kind}`);
+  },
+};
+
+function afterJourney(state: OrderState, { call, result }: Extract<Answered, { call: { kind: "journey" } }>) {
+  const judge = (journey: { ready: boolean; visits: ReturnType<typeof recordedVisit>[] }) =>
+    attributed(
+      state,
+      judgeWitnesses({
+        ...call.witnesses,
+        shopify: {
+          ...call.witnesses.shopify,
+          journey: { ready: journey.ready, visits: journey.visits.flatMap((v) => v ?? []) },
+        },
+      }),
+    );
+  const withoutIt = () => judge({ ready: false, visits: [] });
+  if (!result.ok) {
+    if ("waitMs" in result)
+      return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
+    if (result.retryable && state.attemptsLeft) {
+      const next = nextAttempt(state.attempts, state.now, null, state.random);
+      if ("retryAt" in next) return stop({ to: "retry", at: next.retryAt, error: `read-journey: ${result.message}` });
+    }
+    return withoutIt();
+  }
+  // Shopify keeps no journey for the order (not an online store order, or gone): none to wait for.
+  if (result.journey === null) return withoutIt();
+  if (result.journey.ready)
+    return judge({
+      ready: true,
+      visits: result.journey.visits.map((v) => recordedVisit(v.landingPage, state.settings.tagParams, v.occurredAt)),
+    });
+  if (state.now.getTime() >= state.row.orderCreatedAt.getTime() + JOURNEY_WAIT_MS) return withoutIt();
+  return stop({
+    to: "defer",
+    at: new Date(state.now.getTime() + JOURNEY_RECHECK_MS),
+    reason: "waiting for Shopify to attribute the order's visits",
+  });
+}
+
+/**
+ * The click to ask the pixel about: the order was attributed with no storefront report bound to
+ * it, it has a checkout the pixel can report, and it is young. null: nothing to wait for.
+ */
+function awaitsPixel(state: OrderState, judged: Attribution): string | null {
+  if (judged.kind !== "attributed") return null;
+  const { witnesses } = judged;
+  const waiting =
+    witnesses.landing.length === 0 &&
+    witnesses.pixelCheckout === null &&
+    state.facts?.checkoutToken != null &&
+    state.now.getTime() < state.row.orderCreatedAt.getTime() + PIXEL_WAIT_MS;
+  return waiting ? judged.evidence.clickId : null;
+}
+
+function attributed(state: OrderState, judged: Attribution): StepOutcome {
+  // Unreachable: the policy asks for the journey only while it has not been read.
+  if (judged.kind === "read-journey") throw new Error("attribution asked for the journey it was given");
+  const witnesses = JSON.stringify(judged.witnesses);
+  if (judged.kind === "unattributed")
+    return stop({ to: "end", outcome: "unattributed", reason: judged.reason, change: { row: { witnesses } } });
+  const { evidence, tamper, contest } = judged;
+  const orderValue = orderValueOn(state.facts?.amounts ?? {}, state.settings.orderValueBasis);
+  return done(state, {
+    captureSource: evidence.source,
+    clickId: evidence.clickId,
+    arrivedTag: evidence.arrivedTag,
+    capturedAt: evidence.capturedAt,
+    orderValue: orderValue.value,
+    orderValueBasis: orderValue.basis,
+    deadlineAt: clickDeadline(evidence.capturedAt, state.row.orderCreatedAt),
+    tampered: tamper !== null,
+    tamperEvidence: tamper ? JSON.stringify(tamper) : null,
+    witnesses,
+    contest: contest ? JSON.stringify(contest) : null,
+  });
+}

@@ -1,0 +1,68 @@
+import type { CommissionInput } from "../commissions/credit.server";
+import { rateForCreator } from "../settings/creator-rates";
+import { orderValueBasisOf } from "../settings/order-value-basis";
+import { stop, type OrderState, type OrderStep } from "./order-steps";
+
+// The order ends with its verdict and one commission record, credited to the creator of the
+// expected tag, never the arrived one; refunds and a cancellation that arrived first are applied
+// in the same transaction. A contested order's record waits in review for the merchant.
+
+export const creditingStep: OrderStep = {
+  name: "crediting",
+  begin(state) {
+    const { row } = state;
+    const outcome = row.hijacked === true ? "hijacked" : "matched";
+    return stop({
+      to: "end",
+      outcome,
+      reason: row.reason,
+      change: { credit: commissionFor(state), orderEvents: { outcome } },
+    });
+  },
+  after(_state, answered) {
+    throw new Error(`crediting asked for no ${answered.call.kind}`);
+  },
+};
+
+/**
+ * A decided order that runs again (a refund or cancellation reopened it, or a duplicate run):
+ * its pending events are applied to its commission, or marked as finding none, as the job ends.
+ */
+export const orderEventsStep: OrderStep = {
+  name: "order events",
+  begin() {
+    return { kind: "call", call: { kind: "pending-events" } };
+  },
+  after(state, answered) {
+    if (answered.call.kind !== "pending-events") throw new Error(`order events asked for no ${answered.call.kind}`);
+    if (!answered.result) return stop({ to: "finish" });
+    return stop({ to: "finish", change: { orderEvents: { outcome: state.row.outcome } } });
+  },
+};
+
+export function commissionFor({ row, settings }: Pick<OrderState, "row" | "settings">): CommissionInput {
+  // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
+  const creatorId = row.creatorId ?? "";
+  return {
+    shop: row.shop,
+    verificationId: row.id,
+    orderId: row.orderId,
+    orderName: row.orderName,
+    orderCreatedAt: row.orderCreatedAt,
+    creatorId,
+    // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
+    expectedTag: row.expectedTag ?? "",
+    arrivedTag: row.arrivedTag ?? "",
+    // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
+    orderValue: row.orderValue ?? "0",
+    // What the value was read on, whatever the setting says now (rows from before it was kept: the setting).
+    basis: orderValueBasisOf(row.orderValueBasis ?? settings.orderValueBasis),
+    // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency
+    currency: row.currency ?? "USD",
+    ratePercent: rateForCreator(settings, creatorId),
+    holdDays: settings.holdDays,
+    hijacked: row.hijacked === true,
+    // Contested: held for the merchant's decision, never approved or paid meanwhile.
+    review: row.contest !== null,
+  };
+}

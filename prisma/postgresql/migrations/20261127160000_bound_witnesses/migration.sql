@@ -1,0 +1,8 @@
+-- AlterTable
+ALTER TABLE "Verification" ADD COLUMN     "contest" TEXT;
+
+-- AlterTable
+ALTER TABLE "PixelSighting" ADD COLUMN     "checkoutToken" TEXT;
+
+-- CreateIndex
+CREATE INDEX "PixelSighting_shop_checkoutToken_idx" ON "PixelSighting"("shop", "checkoutToken");

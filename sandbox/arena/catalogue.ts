@@ -1,0 +1,326 @@
+// The arena's catalogue: every attack and every honest journey, one entry each, as data. An
+// entry says what the shopper does (the journey, played for real in Chromium), how the shop and
+// the browser are set up, and what the attacker does: the built-in attacker extension's action
+// (tests/fixtures/attacker-extension, told in arena-config.json's "strategy"), posts from outside
+// the page, or both. Every journey's rightful creator is alice (cr_alice) unless it expects
+// nobody (an organic order).
+
+export const RIGHTFUL_CREATOR = "cr_alice";
+export const ATTACKER_CREATOR = "cr_attacker";
+
+/** The creators whose tracked links a shopper follows (the click service's link flow). */
+export const CREATORS = {
+  alice: { creatorId: RIGHTFUL_CREATOR, tag: "alice-20" },
+  bob: { creatorId: "cr_bob", tag: "bob-10" },
+} as const;
+
+export type Step =
+  /** Follows a creator's tracked link: the click service records a click and redirects to the product. */
+  | { do: "link"; creator: keyof typeof CREATORS }
+  /** Opens a page of the shop directly (typed address, bookmark): path and query. */
+  | { do: "visit"; path: string }
+  | { do: "add-to-cart" }
+  | { do: "clear-cart" }
+  /** From the cart: Check out, the checkout page, Pay now, the thank-you page. */
+  | { do: "checkout" }
+  /** Buy it now on the product page: an accelerated checkout, without the cart. */
+  | { do: "buy-now" }
+  /** Time passes (the arena ages every record instead of waiting). */
+  | { do: "later"; minutes: number }
+  /** Opens another tab of the same browser; the next steps happen there. */
+  | { do: "new-tab" };
+
+/** Things the extension does, by the name arena-config.json's "strategy" gives them. */
+export type AttackerAction =
+  | "rewrite-cart"
+  | "affiliate-redirect"
+  | "own-touch"
+  | "race-embed"
+  | "strip-click"
+  | "swap-tag"
+  | "replay-expired"
+  | "click-pool"
+  | "forge-pixel-own"
+  | "forge-pixel-own-token"
+  | "forge-pixel-shopper"
+  | "forge-pixel-shopper-token"
+  | "late-report"
+  | "block-pixel-late-report"
+  | "leaked-code"
+  | "race-pixel"
+  | "rewrite-landing-request";
+
+/** Reports posted from outside the page (node, through the storefront's app proxy) before the order's webhook. */
+export type OutsideAction = "forge-pixel-own" | "forge-pixel-own-token";
+
+export interface Entry {
+  name: string;
+  kind: "attack" | "honest";
+  /** One line: what the attacker does, or what the shopper does. */
+  description: string;
+  expected: "rightful" | "nobody";
+  journey: Step[];
+  attacker?: AttackerAction;
+  outside?: OutsideAction;
+  /** After the order has its outcome, the shopper opens the order status page again. */
+  revisit?: boolean;
+  /** The theme's app embed is off. */
+  embedOff?: boolean;
+  /** The shopper's browser blocks Shopify's web pixels runtime (an ad blocker). */
+  pixelBlocked?: boolean;
+  /** The shop asks for consent and the shopper declines it. */
+  consentDenied?: boolean;
+  /**
+   * An attack the app is known not to stop, and where docs/attribution.md says why and what
+   * would close it. It still counts in attackerCredited; it does not fail the run.
+   */
+  knownException?: string;
+}
+
+const ALICE: Step[] = [{ do: "link", creator: "alice" }, { do: "add-to-cart" }, { do: "checkout" }];
+const ORGANIC: Step[] = [{ do: "visit", path: "/" }, { do: "add-to-cart" }, { do: "checkout" }];
+const attack = (entry: Omit<Entry, "kind" | "expected" | "journey"> & Partial<Entry>): Entry => ({
+  kind: "attack",
+  expected: "rightful",
+  journey: ALICE,
+  ...entry,
+});
+
+export const CATALOGUE: readonly Entry[] = [
+  attack({
+    name: "rewrite-cart",
+    attacker: "rewrite-cart",
+    description: "rewrites the cart attributes to a fresh click of its own on the cart page, before checkout",
+  }),
+  attack({
+    name: "affiliate-redirect",
+    attacker: "affiliate-redirect",
+    description: "sends the shopper through its own affiliate link (the click service's link flow) mid-session",
+  }),
+  attack({
+    name: "own-touch",
+    attacker: "own-touch",
+    description: "posts a touch of its own click with the shopper's cart token, read from the cart cookie",
+  }),
+  attack({
+    name: "race-embed",
+    attacker: "race-embed",
+    description: "holds the embed back at landing, creates the cart and posts its own touch first",
+  }),
+  attack({
+    name: "strip-click",
+    attacker: "strip-click",
+    description: "strips lb_click and the tag from the landing URL before the embed and the pixel read it",
+  }),
+  attack({
+    name: "swap-tag",
+    attacker: "swap-tag",
+    description: "keeps lb_click and replaces the tag in the landing URL before the embed and the pixel read it",
+  }),
+  attack({
+    name: "replay-expired",
+    attacker: "replay-expired",
+    description: "replays an old click of its own (expired at the service) into the cart and a touch",
+  }),
+  attack({
+    name: "click-pool",
+    attacker: "click-pool",
+    description: "posts a pool of fresh clicks made before the shopper landed, as touches and pixel landings",
+  }),
+  attack({
+    name: "forge-pixel-own",
+    attacker: "forge-pixel-own",
+    description: "posts a pixel landing and a checkout naming the order from a visitor id of its own, no token",
+  }),
+  attack({
+    name: "forge-pixel-own-token",
+    attacker: "forge-pixel-own-token",
+    description: "the same with the real checkout token, read from the thank-you page's URL",
+  }),
+  attack({
+    name: "forge-pixel-shopper",
+    attacker: "forge-pixel-shopper",
+    description: "posts a pixel landing and a checkout naming the order from the shopper's visitor id, no token",
+  }),
+  attack({
+    name: "forge-pixel-shopper-token",
+    attacker: "forge-pixel-shopper-token",
+    description: "the same with the real checkout token",
+  }),
+  attack({
+    name: "outside-pixel-own",
+    outside: "forge-pixel-own",
+    description:
+      "from outside the page (node, through the app proxy): landing and checkout from its own visitor, no token",
+  }),
+  attack({
+    name: "outside-pixel-own-token",
+    outside: "forge-pixel-own-token",
+    description: "from outside the page: landing and checkout from its own visitor with the real checkout token",
+  }),
+  attack({
+    name: "late-report",
+    attacker: "late-report",
+    revisit: true,
+    description: "after the order was judged, posts a landing and a checkout (with the token) naming it",
+  }),
+  attack({
+    name: "late-report-organic",
+    attacker: "late-report",
+    revisit: true,
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "the same on an organic order",
+  }),
+  attack({
+    name: "late-report-organic-pixel-blocked",
+    attacker: "block-pixel-late-report",
+    revisit: true,
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "keeps the shop's pixel from running, then reports late (with the token) on an organic order",
+  }),
+  attack({
+    name: "leaked-code",
+    attacker: "leaked-code",
+    description: "applies a leaked discount code (a discount link) before checkout: the order carries the code",
+  }),
+  attack({
+    name: "race-pixel",
+    attacker: "race-pixel",
+    description:
+      "holds the pixel back at landing and posts a landing of its own click under the shopper's visitor id first",
+  }),
+  attack({
+    name: "rewrite-landing-request",
+    attacker: "rewrite-landing-request",
+    knownException: "docs/attribution.md: a rewrite before Shopify sees the first page",
+    description:
+      "rewrites the landing request before it leaves the browser (declarativeNetRequest): the shop sees its click",
+  }),
+  attack({
+    name: "own-touch-organic",
+    attacker: "own-touch",
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "posts a touch of its own click with the shopper's cart token on an organic order",
+  }),
+  attack({
+    name: "forge-pixel-organic",
+    attacker: "forge-pixel-own-token",
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "posts a landing and a checkout with the real token from its own visitor on an organic order",
+  }),
+  {
+    name: "alice",
+    kind: "honest",
+    expected: "rightful",
+    journey: ALICE,
+    description: "follows alice's link, adds to cart, checks out",
+  },
+  {
+    name: "two-creators",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "later", minutes: 5 },
+      { do: "link", creator: "bob" },
+      { do: "add-to-cart" },
+      { do: "checkout" },
+    ],
+    description: "alice's link, then bob's in the same visit: the first click is alice's",
+  },
+  {
+    name: "returning-visitor",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "later", minutes: 3 * 24 * 60 },
+      { do: "visit", path: "/" },
+      { do: "add-to-cart" },
+      { do: "checkout" },
+    ],
+    description: "lands through alice's link, comes back directly three days later and buys",
+  },
+  {
+    name: "embed-off",
+    kind: "honest",
+    expected: "rightful",
+    journey: ALICE,
+    embedOff: true,
+    description: "alice's link with the app embed switched off in the theme",
+  },
+  {
+    name: "pixel-blocked",
+    kind: "honest",
+    expected: "rightful",
+    journey: ALICE,
+    pixelBlocked: true,
+    description: "alice's link in a browser that blocks Shopify's web pixels",
+  },
+  {
+    name: "consent-denied",
+    kind: "honest",
+    expected: "rightful",
+    journey: ALICE,
+    consentDenied: true,
+    description: "alice's link; the shopper declines tracking consent (no embed writes, no pixel reports)",
+  },
+  {
+    name: "two-tabs",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "new-tab" },
+      { do: "visit", path: "/products/merino-beanie" },
+      { do: "add-to-cart" },
+      { do: "checkout" },
+    ],
+    description: "alice's link in one tab, then buys from a second tab of the shop",
+  },
+  {
+    name: "buy-it-now",
+    kind: "honest",
+    expected: "rightful",
+    journey: [{ do: "link", creator: "alice" }, { do: "buy-now" }],
+    description: "alice's link, then Buy it now: an accelerated checkout without the cart",
+  },
+  {
+    name: "cleared-cart",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "add-to-cart" },
+      { do: "clear-cart" },
+      { do: "later", minutes: 40 },
+      { do: "visit", path: "/" },
+      { do: "add-to-cart" },
+      { do: "checkout" },
+    ],
+    description: "alice's link, clears the cart, comes back directly 40 minutes later and buys",
+  },
+  {
+    name: "organic",
+    kind: "honest",
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "no link: opens the shop, buys",
+  },
+];
+
+/** The catalogue's entries named in `only` (all when empty); an unknown name is an error. */
+export function selectEntries(only: readonly string[]): Entry[] {
+  const unknown = only.filter((name) => !CATALOGUE.some((entry) => entry.name === name));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown strategy ${unknown.join(", ")}; the catalogue: ${CATALOGUE.map((e) => e.name).join(", ")}`,
+    );
+  return only.length === 0 ? [...CATALOGUE] : CATALOGUE.filter((entry) => only.includes(entry.name));
+}
+
+export class UsageError extends Error {}

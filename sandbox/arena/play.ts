@@ -1,0 +1,220 @@
+import type { RunningClickService } from "../click-service/server";
+import { deliverWebhook, saveSettings, waitForOutcomes, type Stack } from "../demo/run-scenario";
+import { DEFAULT_SCENARIO_SETTINGS } from "../demo/scenario";
+import { buildOrderCreatePayload } from "../shopify";
+import { subtotalOf, ShopStorefront, type PaidCheckout } from "../storefront/shop";
+import { launchShopperBrowser, type ExtensionToLoad } from "./browser";
+import { ATTACKER_CREATOR, type Entry } from "./catalogue";
+import { goto, playStep, watch, type Shopper } from "./journey";
+import { postFromOutside } from "./outside";
+import { lookupsSettled } from "./time";
+import { readVerdict, type StrategyResult } from "./verdict";
+
+// One journey of the catalogue, end to end: a shop of its own installed in the app (its
+// settings saved through the settings page, its web pixel connected by the app), the stand-in
+// storefront for it, the shopper's Chromium (with the attacker's extension, or the outside one,
+// when the entry has one), the journey's steps, the order Shopify makes of the paid checkout and
+// its signed orders/create webhook, the outcome, and who was paid.
+
+export interface Arena {
+  stack: Stack;
+  clicks: RunningClickService;
+  /** The web pixel's bundle (scripts/build-extension.ts buildPixel). */
+  pixelBundle: string;
+  /** The built-in attacker's folder. */
+  attackerDir: string;
+  /** An outside extension loaded for every honest journey instead (--extension). */
+  outsideExtension: string | null;
+}
+
+interface PlacedOrder {
+  id: string;
+  checkoutToken: string;
+  payload: Record<string, unknown>;
+}
+
+/** Order ids of this run: one past another, far from the demo's and the tests'. */
+const RUN_ORDER_BASE = 7_100_000_000_000 + (Date.now() % 1_000_000) * 1_000;
+let ordersPlaced = 0;
+
+export async function playEntry(arena: Arena, entry: Entry, index: number): Promise<StrategyResult> {
+  const started = Date.now();
+  const { stack } = arena;
+  const shop = `arena-${index + 1}-${entry.name}`.slice(0, 60).replace(/-+$/, "") + ".myshopify.com";
+  const notes: string[] = [];
+  const orders: PlacedOrder[] = [];
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    await saveSettings({ ...stack, shop }, DEFAULT_SCENARIO_SETTINGS);
+    const webPixel = stack.shopify.store.shop(shop).webPixel;
+    if (!webPixel) throw new Error(`the app did not connect its web pixel for ${shop} at install`);
+    const storefront = new ShopStorefront({
+      shop,
+      appProxy: { appUrl: stack.appUrl, apiSecret: stack.apiSecret },
+      pixel: {
+        id: webPixel.id,
+        bundle: arena.pixelBundle,
+        settings: Object.fromEntries(Object.entries(webPixel.settings).map(([key, value]) => [key, String(value)])),
+      },
+      embed: !entry.embedOff,
+      consent: entry.consentDenied ? "denied" : "not-required",
+      tagParams: DEFAULT_SCENARIO_SETTINGS.tagParams,
+      placeOrder: (paid) => {
+        const order = placeOrder(stack, shop, paid);
+        orders.push(order);
+        return { id: order.id, name: String(order.payload.name) };
+      },
+    });
+    await storefront.start();
+    cleanups.push(() => storefront.stop());
+
+    const extension = extensionFor(arena, entry, storefront.origin);
+    const browser = await launchShopperBrowser(extension);
+    cleanups.push(() => browser.close());
+    // The attacker's own preparations (a pool of clicks) are done before the shopper lands.
+    if (extension && extension.dir === arena.attackerDir)
+      await browser.extensionWorker?.evaluate(() => (self as unknown as { arenaReady: Promise<unknown> }).arenaReady);
+    if (entry.pixelBlocked) await browser.context.route("**/cdn/wpm/**", (route) => route.abort("blockedbyclient"));
+
+    const shopper: Shopper = {
+      context: browser.context,
+      page: browser.context.pages()[0] ?? (await browser.context.newPage()),
+      storefront,
+      clickServiceUrl: stack.clickServiceUrl,
+      attacker: extension?.dir === arena.attackerDir,
+      pixelRuns: !entry.pixelBlocked && entry.attacker !== "block-pixel-late-report",
+      records: {
+        shop,
+        db: stack.db,
+        storefront,
+        clicks: arena.clicks,
+        clicksBefore: new Set(arena.clicks.state.clicks.keys()),
+      },
+      notes,
+    };
+    shopper.page.setDefaultTimeout(30_000);
+    watch(shopper);
+    for (const step of entry.journey) await playStep(shopper, step);
+
+    const order = orders[0];
+    if (!order) throw new Error("the journey placed no order");
+    if (entry.outside)
+      await postFromOutside(entry.outside, {
+        storefrontOrigin: storefront.origin,
+        clickServiceUrl: stack.clickServiceUrl,
+        orderId: order.id,
+        checkoutToken: order.checkoutToken,
+      });
+    if (!(await lookupsSettled(stack.db, shop)))
+      notes.push("the app had not looked up every click when the order came");
+    await deliverWebhook({ ...stack, shop }, "orders/create", order.payload, `arena-evt-${order.id}`);
+    await waitForOutcomes({ db: stack.db, shop }, [order.id]);
+    let rejudged: boolean | undefined;
+    if (entry.revisit) {
+      const judged = await judgedAt(stack, shop, order.id);
+      // The order status page, opened again once the order was judged: the attacker's late turn.
+      await goto(shopper, storefront.url(`/checkouts/cn/${order.checkoutToken}/thank-you`));
+      // A report that reopened the order was answered after the reopening: judged again here.
+      await waitForOutcomes({ db: stack.db, shop }, [order.id]);
+      rejudged = (await judgedAt(stack, shop, order.id)) !== judged;
+    }
+    return {
+      ...result(entry, started, await readVerdict(stack.db, shop, order.id), notes),
+      appProxyCalls: proxyCounts(storefront),
+      ...(rejudged !== undefined && { rejudged }),
+    };
+  } catch (error) {
+    const order = orders[0];
+    const verdict = order ? await readVerdict(stack.db, shop, order.id).catch(() => null) : null;
+    return {
+      ...result(entry, started, verdict, notes),
+      error: (error as Error).message.split("\n")[0]!,
+    };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+/** When the order's verification last ended (a late report that reopens it moves this). */
+async function judgedAt(stack: Stack, shop: string, orderId: string): Promise<number | undefined> {
+  const row = await stack.db.verification.findUnique({
+    where: { shop_orderId: { shop, orderId } },
+    select: { completedAt: true },
+  });
+  return row?.completedAt?.getTime();
+}
+
+/** The calls the shop's app proxy answered, by path and status: what the scripts (and the attacker) sent. */
+function proxyCounts(storefront: ShopStorefront): Record<string, Record<string, number>> {
+  const counts: Record<string, Record<string, number>> = {};
+  for (const call of storefront.proxyCalls) {
+    const byStatus = (counts[call.path] ??= {});
+    const status = String(call.status ?? "unanswered");
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The built-in attacker for an attack it plays; the outside extension for an honest journey; or none. */
+function extensionFor(arena: Arena, entry: Entry, storefrontOrigin: string): ExtensionToLoad | null {
+  const config = {
+    clickServiceUrl: arena.stack.clickServiceUrl,
+    storefrontOrigin,
+    attackerCreatorId: ATTACKER_CREATOR,
+  };
+  if (entry.kind === "attack" && entry.attacker)
+    return { dir: arena.attackerDir, config: { ...config, strategy: entry.attacker } };
+  if (entry.kind === "honest" && arena.outsideExtension) return { dir: arena.outsideExtension, config };
+  return null;
+}
+
+/**
+ * What Shopify does with a paid checkout: the order, with what the storefront knew (the cart's
+ * token and attributes, the checkout's token, the landing page of the visit, the journey),
+ * created in the stand-in. Its orders/create is sent once the thank-you page has loaded.
+ */
+function placeOrder(stack: Stack, shop: string, paid: PaidCheckout): PlacedOrder {
+  ordersPlaced += 1;
+  const id = RUN_ORDER_BASE + ordersPlaced;
+  // A code takes 10% off the lines.
+  const discount = paid.discountCode ? (Number(subtotalOf(paid.lines)) / 10).toFixed(2) : undefined;
+  const payload = {
+    ...buildOrderCreatePayload({
+      id,
+      number: 1000 + ordersPlaced,
+      shop,
+      lineItems: paid.lines.map((line) => ({ title: line.title, price: line.price, quantity: line.quantity })),
+      noteAttributes: paid.attributes,
+      landingSite: paid.landingSite,
+      ...(discount && { discount, discountCode: paid.discountCode! }),
+    }),
+    cart_token: paid.cartToken,
+    checkout_token: paid.token,
+  };
+  stack.shopify.store.createOrder(shop, payload, { visits: paid.journey });
+  return { id: String(id), checkoutToken: paid.token, payload };
+}
+
+function result(
+  entry: Entry,
+  started: number,
+  verdict: Awaited<ReturnType<typeof readVerdict>> | null,
+  notes: string[],
+): StrategyResult {
+  return {
+    name: entry.name,
+    kind: entry.kind,
+    expected: entry.expected,
+    credited: verdict?.credited ?? "nobody",
+    description: entry.description,
+    ...(entry.knownException && { knownException: entry.knownException }),
+    outcome: verdict?.outcome ?? null,
+    witness: verdict?.witness ?? null,
+    creatorId: verdict?.commission?.creatorId ?? null,
+    commissionStatus: verdict?.commission?.status ?? null,
+    verification: verdict?.verification ?? null,
+    discountCodes: verdict?.discountCodes ?? [],
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    ...(notes.length > 0 && { notes: [...notes] }),
+  };
+}
