@@ -194,7 +194,7 @@ export async function main(): Promise<boolean> {
     const { listLedger, ledgerQueries, parseLedgerFilter, decodeCursor } =
       await import("../app/commissions/ledger.server");
     const { periodStart } = await import("../app/units/periods");
-    const prisma = (await import("../app/database/db.server")).default;
+    const prisma = (await import("../app/database/db.server")).databaseClient();
 
     // Query plans of the exact statements the pages run.
     const db = new Database(file, { readonly: true });

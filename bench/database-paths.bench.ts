@@ -37,7 +37,10 @@ try {
     LOG_LEVEL: "silent",
   });
   const { Prisma } = await import("@prisma/client");
-  const { default: prisma, sqlTime } = await import("../app/database/db.server");
+  const { databaseClient, startDatabaseCheckpoints, sqlTime } = await import("../app/database/db.server");
+  // As the server runs it: checkpoints on their own thread.
+  startDatabaseCheckpoints();
+  const prisma = databaseClient();
   const { sql, insertRows } = await import("../app/database/sql.server");
   const { connectedDriver } = await import("../app/database/connect.server");
 

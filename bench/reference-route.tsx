@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { shopifyApp } from "@shopify/shopify-app-remix/server";
-import prisma from "../app/database/db.server";
+import { databaseClient } from "../app/database/db.server";
 import { logger } from "../app/platform/logger.server";
 import { intakeArrived } from "../app/queue/intake-first.server";
 import { settings } from "../app/shopify.server";
+
+const prisma = databaseClient();
 
 // The reference route `npm run bench` measures intake against: a webhook route as Shopify's app
 // template writes one (authenticate.webhook, a log line, 200), from the app's own settings with

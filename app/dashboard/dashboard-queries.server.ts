@@ -56,18 +56,12 @@ export function dashboardQueries(shop: string, since: Date, dayOffsetMinutes = 0
              (SELECT COUNT(*) FROM ${Verification}
               WHERE ${Verification.shop} = ${shop} AND ${Verification.tampered} = TRUE AND ${Verification.createdAt} >= ${time}) AS tampered`,
     /**
-     * Capture coverage: orders in the period per witness whose click id decided them (decision
-     * 030). Naming each source gives one covering range per source on (shop, captureSource,
-     * createdAt). The orders with none are the unattributed ones (outcomeCounts).
-     */
-    coverage: Prisma.sql`
-      SELECT ${Verification.captureSource} AS source, COUNT(*) AS n FROM ${Verification}
-      WHERE ${Verification.shop} = ${shop} AND ${Verification.captureSource} IN (${Prisma.join([...CAPTURE_SOURCES])}) AND ${Verification.createdAt} >= ${time}
-      GROUP BY ${Verification.captureSource}`,
-    /**
-     * The same, day by day (the shop's days since 1970), with the orders that carried none
-     * (unattributed) as source NULL: each half one covering range, on (shop, captureSource,
-     * createdAt) and (shop, outcome, createdAt).
+     * Capture coverage, day by day (the shop's days since 1970): orders in the period per witness
+     * whose click id decided them (decision 030), and the orders that carried none (unattributed)
+     * as source NULL. The period's totals per witness are these rows summed, not a statement of
+     * their own: at a million orders each range read is a fifth of the page's time. Naming each
+     * source gives one covering range per source on (shop, captureSource, createdAt); the NULL
+     * half one on (shop, outcome, createdAt).
      */
     coverageByDay: Prisma.sql`
       SELECT ${Verification.captureSource} AS source, ${DAY_OF} AS day, COUNT(*) AS n FROM ${Verification}

@@ -114,7 +114,6 @@ export async function getDashboard(
     landingRows,
     recentRows,
     requestRows,
-    coverageRows,
     dayRows,
     codeRows,
     attentionRows,
@@ -129,7 +128,6 @@ export async function getDashboard(
     sql.rows<{ savedFromExpiry: Count; tampered: Count }>(q.landing),
     sql.rows<RawRecent>(q.recent),
     sql.rows<RawDataRequest>(q.dataRequests),
-    sql.rows<{ source: string; n: Count }>(q.coverage),
     sql.rows<{ source: string | null; day: Count; n: Count }>(q.coverageByDay),
     codeTotals(shop, { period, search: "", hijackedOnly: true, sort: "harm" }, now, TOP_CODES),
     sql.rows<RawAttention>(q.attention),
@@ -150,7 +148,8 @@ export async function getDashboard(
   }
   counts.verified = counts.matched + counts.hijacked;
   const coverage = { landing: 0, pixel: 0, cart_attributes: 0, landing_site: 0, none: counts.unattributed };
-  for (const row of coverageRows) {
+  // The NULL rows (no click) are the unattributed orders, counted above.
+  for (const row of dayRows) {
     const witness = witnessOf(row.source);
     if (witness) coverage[witness] += Number(row.n);
   }

@@ -22,29 +22,44 @@ export function sqlTime(at: Date): Prisma.Sql {
   return dialect === "sqlite" ? Prisma.sql`${at.getTime()}` : Prisma.sql`${at}`;
 }
 
+let client: PrismaClient | undefined;
+
+/**
+ * This thread's client, made on first use: importing this module opens nothing. Prisma connects
+ * at the first query.
+ */
+export function databaseClient(): PrismaClient {
+  // Development reloads modules on every change; one client per process keeps SQLite's file
+  // handles, PostgreSQL's pool and the worker's connection stable across reloads.
+  client ??= globalThis.prismaGlobal ?? createClient();
+  if (env().NODE_ENV !== "production") globalThis.prismaGlobal = client;
+  return client;
+}
+
 function createClient(): PrismaClient {
   // What the app reads of the generated client beyond its promises, checked before any use.
   checkClient();
-  const client = createDatabaseClient(env().DATABASE_URL, { poolSize: poolShare(env()) });
+  const created = createDatabaseClient(env().DATABASE_URL, { poolSize: poolShare(env()) });
   if (dialect === "sqlite") {
     // Write-ahead logging lets readers (the admin, the demo's report) run beside the writer, and
     // synchronous=NORMAL syncs at checkpoints instead of at every commit: still durable across
     // an application crash, and several times faster for the webhook inbox. Checkpoints run on
-    // a thread of their own, off the event loop (app/database/wal-checkpoints.server.ts).
+    // the event loop (SQLite's own, every AUTOCHECKPOINT_PAGES) until the instance moves them to
+    // a thread (startDatabaseCheckpoints).
     // temp_store=MEMORY: a transaction's savepoints (the worker's group commits) and multi-row
     // statements keep the pages they may roll back in a journal of their own, which SQLite
     // otherwise moves into a new file on disk past 64 KiB. Creating, writing and dropping that
     // file held the single writer for up to tens of milliseconds at a time under load
     // (docs/lab/throughput-notes.md, "Temporary files in memory"); such a journal is only ever
     // as large as one transaction's changes.
-    void client
+    void created
       .$queryRawUnsafe("PRAGMA journal_mode = WAL")
-      .then(() => client.$queryRawUnsafe("PRAGMA synchronous = NORMAL"))
-      .then(() => client.$queryRawUnsafe("PRAGMA temp_store = MEMORY"))
-      .then(() => checkpointOffTheLoop(client))
+      .then(() => created.$queryRawUnsafe("PRAGMA synchronous = NORMAL"))
+      .then(() => created.$queryRawUnsafe("PRAGMA temp_store = MEMORY"))
+      .then(() => autocheckpoint(created, checkpointsOnThread() ? BACKSTOP_AUTOCHECKPOINT_PAGES : AUTOCHECKPOINT_PAGES))
       .catch(() => {});
   }
-  return client;
+  return created;
 }
 
 /**
@@ -61,31 +76,38 @@ export function poolShare(
   return Math.max(1, main ? Math.ceil(total / 2) : Math.floor(total / 2));
 }
 
-function checkpointOffTheLoop(client: PrismaClient): void {
-  const autocheckpoint = (pages: number) =>
-    client.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`).catch(() => {});
-  // The main thread's checkpoints serve the worker's thread too (one file); its own connection
-  // keeps the backstop.
-  if (!isMainThread) return void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES);
+let checkpointThreadRunning = false;
+
+/** The main thread's checkpoint thread serves the worker's thread too (one file): there, SQLite's own is the backstop. */
+function checkpointsOnThread(): boolean {
+  return checkpointThreadRunning || !isMainThread;
+}
+
+function autocheckpoint(on: PrismaClient, pages: number): Promise<unknown> {
+  return on.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${pages}`).catch(() => {});
+}
+
+/**
+ * SQLite: moves the database's checkpoints off the event loop, onto a thread of their own
+ * (decision 017), with SQLite's own kept as a backstop. The instance's start calls it on its
+ * main thread; nothing else starts the thread.
+ */
+export function startDatabaseCheckpoints(): void {
+  if (dialect !== "sqlite" || !isMainThread || checkpointThreadRunning) return;
+  checkpointThreadRunning = true;
   startWalCheckpoints(databaseFile(env().DATABASE_URL), {
-    onRunning: () => void autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES),
+    onRunning: () => void autocheckpoint(databaseClient(), BACKSTOP_AUTOCHECKPOINT_PAGES),
     onStopped: (reason) => {
+      checkpointThreadRunning = false;
       logger.warn("database.checkpoints_on_loop", "SQLite checkpoints are back on the event loop", { reason });
-      void autocheckpoint(AUTOCHECKPOINT_PAGES);
+      void autocheckpoint(databaseClient(), AUTOCHECKPOINT_PAGES);
     },
   });
 }
 
-// Development reloads modules on every change; one client per process keeps SQLite's
-// file handles, PostgreSQL's pool and the worker's connection stable across reloads.
-const prisma: PrismaClient = globalThis.prismaGlobal ?? createClient();
-if (env().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
-
-export default prisma;
-
 /** Closes this thread's connections (SQLite's file, PostgreSQL's pool): the instance's last step (app/instance). */
-export function closeDatabase(): Promise<void> {
-  return prisma.$disconnect();
+export async function closeDatabase(): Promise<void> {
+  await client?.$disconnect();
 }
 
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */

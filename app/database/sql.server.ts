@@ -1,6 +1,6 @@
 import { Prisma } from "@prisma/client";
 import { connectedDriver, type DriverQuery, type DriverQueryable } from "./connect.server";
-import prisma, { dialect, sqlTime } from "./db.server";
+import { databaseClient, dialect, sqlTime } from "./db.server";
 import {
   scalarFieldTypes,
   sqliteDatabaseOf as adapterDatabase,
@@ -124,14 +124,14 @@ const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /** The app's database, through its driver. */
 export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
-  ...on(() => connectedDriver(prisma), false),
+  ...on(() => connectedDriver(databaseClient()), false),
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
    * is sent by the caller, as the client sends it, before the connection is given back.
    */
   async transaction(fn) {
-    const driverTx = await (await connectedDriver(prisma)).startTransaction();
+    const driverTx = await (await connectedDriver(databaseClient())).startTransaction();
     let result;
     try {
       result = await transactionBody(() => fn(on(() => Promise.resolve(driverTx), true)));

@@ -1,6 +1,6 @@
 import { startBackgroundWork, startWorkerThread, stopBackgroundWork } from "../background.server";
 import { startDatabaseMonitor, type DatabaseMonitor, type Probe } from "../database/availability.server";
-import { closeDatabase } from "../database/db.server";
+import { closeDatabase, startDatabaseCheckpoints } from "../database/db.server";
 import { migrationState, shippedMigrations } from "../database/migrations.server";
 import { startMetricsEndpoint } from "../metrics/endpoint.server";
 import { registerQueueGauges } from "../metrics/queue-gauges.server";
@@ -28,7 +28,7 @@ export interface InstanceStart {
 }
 
 /**
- * Starts the instance: the database monitor (readiness, metrics), the metrics endpoint when
+ * Starts the instance: SQLite's checkpoint thread, the database monitor (readiness, metrics), the metrics endpoint when
  * METRICS_PORT is set, and the background work once the database's migrations are known to be
  * current. Resolves after the first look at the migrations, so the server can serve: with the
  * database away, it serves (intake answers 503, /readyz 503) and looks again until it answers.
@@ -38,6 +38,7 @@ export async function startInstance({ script, serverArgs }: InstanceStart): Prom
   const settings = env();
   // Throws when the app runs outside its folder: better now than a refusal on every check.
   const shipped = shippedMigrations();
+  startDatabaseCheckpoints();
   monitor = startDatabaseMonitor(noteProbe);
   if (settings.METRICS_PORT !== undefined) {
     registerQueueGauges(registry, JOB_KINDS);

@@ -8,7 +8,7 @@ import { SCHEMAS } from "./schemas";
 // committed copy drifts; `npm run migration:postgresql` rewrites it (prisma/tools/new-migration.ts).
 
 const HEADER = `// GENERATED from prisma/schema.prisma: do not edit. After changing that file, run
-// \`npm run migration:postgresql -- <migration name>\` (README, "Production database"), which
+// \`npm run migration:postgresql -- <migration name>\` (docs/database.md, "Changing the models"), which
 // rewrites this file and adds the matching PostgreSQL migration.
 `;
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+
+const prisma = databaseClient();
 
 // A shop as a merchant sees it after a few weeks: settings saved, matched and hijacked orders
 // with their commissions at each stage, a failed verification, a discount code that rode on a

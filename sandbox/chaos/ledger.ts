@@ -5,7 +5,7 @@ import type { PlannedOrder } from "./orders";
 
 // What each order's commission record must end at, worked out from the run's own plan (the
 // amounts it put in the orders and in the refunds it sent), never from what the app stored, by
-// the ledger's rules as the README states them: credit = order value x rate, half-up to the
+// the ledger's rules as docs/commissions.md states them: credit = order value x rate, half-up to the
 // currency's minor unit; after refunds, credit x (value - refunded so far) / value, half-up to
 // the minor unit, on the order-value basis (refunded shipping moves only the total price); a
 // cancellation takes it to zero. Then the record as the ledger holds it is checked against that.

@@ -5,7 +5,7 @@ import { CannotRun } from "./database";
 import { passed } from "./report";
 import { cleanUp, runChaos, type ChaosOptions } from "./run";
 
-// `npm run chaos -- --orders N --report FILE`: see README ("Chaos run"). Exit code 0 only when
+// `npm run chaos -- --orders N --report FILE`: see docs/chaos.md. Exit code 0 only when
 // no order was lost, tagged twice, credited twice, or found hijacked without its tag; 1 when
 // one was (or the run broke); 2 when it cannot run here or the options are wrong.
 

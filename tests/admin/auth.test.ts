@@ -62,7 +62,7 @@ describe("admin routes require a valid session token", () => {
       }),
     );
     expect(response.status).toBe(401);
-    const prisma = (await import("../../app/database/db.server")).default;
+    const prisma = (await import("../../app/database/db.server")).databaseClient();
     expect(await prisma.shopSettings.findUnique({ where: { shop: SHOP } })).toBeNull();
   });
 

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { formatAmount, formatMinor, formatMoney, percentage } from "../../app/units/money";
 import * as dashboardRoute from "../../app/routes/app._index";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { Period } from "../../app/units/periods";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 const SHOP = "dash-test.myshopify.com";
 const OTHER = "dash-other.myshopify.com";

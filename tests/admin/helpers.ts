@@ -1,7 +1,9 @@
 import { Session } from "@shopify/shopify-api";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { signSessionToken } from "../../sandbox/shopify";
+
+const prisma = databaseClient();
 
 // Requests as App Bridge sends them to the embedded admin: a session token (HS256 JWT signed
 // with the app's secret) in the Authorization header, against the real route modules, so

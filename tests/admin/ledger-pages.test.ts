@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { payoutsPage } from "../../app/commissions/payouts-page.server";
 import * as creatorsRoute from "../../app/routes/app.creators";
 import * as ledgerRoute from "../../app/routes/app.commissions";
@@ -7,6 +7,8 @@ import * as ordersRoute from "../../app/routes/app.orders.$id";
 import * as payoutsRoute from "../../app/routes/app.payouts";
 import * as payoutExport from "../../app/routes/app.payouts.$id.export";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 // The Creators and Payouts pages and the payout CSV through their real loaders and actions,
 // with App Bridge's session tokens, on a real database: what each creator is owed, a payout

@@ -8,10 +8,12 @@ import {
   parseLedgerFilter,
   type LedgerRow,
 } from "../../app/commissions/ledger.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as ledgerRoute from "../../app/routes/app.commissions";
 import * as exportRoute from "../../app/routes/app.commissions.export";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 const SHOP = "ledger-test.myshopify.com";
 const OTHER = "ledger-other.myshopify.com";

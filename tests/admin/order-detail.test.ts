@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as orderRoute from "../../app/routes/app.orders.$id";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { onWake } from "../../app/queue/wake.server";
 import { adminRequest, call, seedVerification, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 const SHOP = "order-test.myshopify.com";
 const OTHER = "order-other.myshopify.com";

@@ -5,7 +5,9 @@ import { codeTotalsQuery } from "../../app/codes/code-totals.server";
 import { creatorQueries } from "../../app/commissions/creators.server";
 import { ledgerQueries, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { dashboardQueries } from "../../app/dashboard/dashboard-queries.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
+
+const prisma = databaseClient();
 
 // Every statement the dashboard and the ledger run starts from an index that exists in the
 // migrated schema: EXPLAIN QUERY PLAN shows SEARCH ... USING INDEX, never a full SCAN of a

@@ -1,9 +1,11 @@
 import { installGlobals } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { beginReconciliation, reconciliationStatus } from "../../app/reconciliation/reconciliation.server";
 import * as reconcileRoute from "../../app/routes/app.reconcile";
 import { adminRequest, call, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 // "Check now": the merchant's own shop's sweep, brought forward through the admin's session
 // token, and nobody else's.

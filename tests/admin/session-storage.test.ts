@@ -4,13 +4,15 @@
 import { Session } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
 import { isSealed } from "../../app/platform/sealing.server";
 import { sessionStorage, unauthenticated } from "../../app/shopify.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { adminRequest, call } from "./helpers";
+
+const prisma = databaseClient();
 
 let standin: ShopifyStandin;
 let routing: StandinRouting;

@@ -1,12 +1,14 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { listen } from "../../sandbox/listen";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { adminRequest, call, resetTables, seedVerification, storeOfflineSession } from "./helpers";
+
+const prisma = databaseClient();
 
 // The settings page through its real loader and action: validation inline and nothing saved,
 // the key write-only (never in any response), requeue after a new key, the storefront push

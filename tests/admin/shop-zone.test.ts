@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as dashboardRoute from "../../app/routes/app._index";
 import * as orderRoute from "../../app/routes/app.orders.$id";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
@@ -7,6 +7,8 @@ import { readShopProfile, shopZone } from "../../app/shop-profile/shop-profile.s
 import { unauthenticated } from "../../app/shopify.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { adminRequest, call, seedVerification } from "./helpers";
+
+const prisma = databaseClient();
 
 // The shop's time zone comes from Shopify (Shop.ianaTimezone) when the app is authorized, the
 // moment the embedded admin exchanges its first session token, and is kept with the shop: the

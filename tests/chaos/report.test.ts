@@ -6,8 +6,8 @@ import { buildOrderCancelledPayload, buildOrderCreatePayload } from "../../sandb
 
 // The chaos report's safety figures, each shown to count the failure it names: a run that lost
 // an order or one of its refunds or cancellations, double-tagged, credited twice or to the wrong
-// amount, or left a hijack untagged must fail. And the ledger plan, shown to follow the README's
-// rules (half-up to the minor unit, pro-rated on the order-value basis).
+// amount, or left a hijack untagged must fail. And the ledger plan, shown to follow the rules of
+// docs/commissions.md (half-up to the minor unit, pro-rated on the order-value basis).
 
 const credited = (amountMinor: bigint, ...entries: LedgerRecord["entries"]): LedgerRecord => ({
   amountMinor,

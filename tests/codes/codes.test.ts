@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { parseCodeFilter } from "../../app/codes/code-filter";
 import { codeTotals } from "../../app/codes/code-totals.server";
 import { codesCsvStream } from "../../app/codes/codes-csv";
 import { codesAction } from "../../app/codes/codes-page.server";
 import { switchOffCode } from "../../app/codes/switch-off.server";
 import { startHarness, type Harness } from "../shopify-admin/support";
+
+const prisma = databaseClient();
 
 // The Codes page's numbers on a real database, and switching a code off through the real
 // Shopify library against the stand-in, which checks every document against the 2026-07

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
@@ -9,6 +9,8 @@ import { applyOrderEvents } from "../../app/commissions/order-events.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { recordPayout } from "../../app/commissions/payouts.server";
 import { COMMISSION_STATUSES } from "../../app/commissions/statuses";
+
+const prisma = databaseClient();
 
 // The ledger's totals come from a trigger-kept daily rollup. Whatever is inserted, updated or
 // deleted, and whatever the filter, they must equal a plain SUM over the records themselves.

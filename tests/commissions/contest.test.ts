@@ -3,11 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { decideContest } from "../../app/commissions/review.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import { placeOrder, refundOrder, useHarness, verificationOf, type Harness } from "../support/pipeline-harness";
 import { sendTouch } from "../support/touch";
+
+const prisma = databaseClient();
 
 // A contested order (docs/attribution.md): the storefront's reports bound to the order name
 // two creators and Shopify recorded no landing page to settle it. Its commission waits in status

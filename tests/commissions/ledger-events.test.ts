@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { approveDueCommissions, startApprovalSweep } from "../../app/commissions/approval.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { recordPayout } from "../../app/commissions/payouts.server";
-import prisma, { dialect } from "../../app/database/db.server";
+import { databaseClient, dialect } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
   alwaysThrowing,
@@ -14,6 +14,8 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // The ledger follows each order from its credit through refunds, cancellation, approval and
 // payout: real webhooks over HTTP through the app's routes (HMAC, dedupe, group commit), the

@@ -3,8 +3,10 @@ import { creatorTotals } from "../../app/commissions/creators.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { listPayouts, payoutRows } from "../../app/commissions/payout-history.server";
 import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { placeOrder, refundOrder, useHarness, verificationOf, type Harness } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // Voiding a payout, and one currency per payout: real orders credited by the real worker
 // through the app's webhook routes, paid and voided through the payouts module, on a real

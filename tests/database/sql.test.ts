@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Job } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma, { isUniqueViolation } from "../../app/database/db.server";
+import { databaseClient, isUniqueViolation } from "../../app/database/db.server";
 import {
   insertRows,
   modelRows,
@@ -11,6 +11,8 @@ import {
   updateRow,
   updateWhere,
 } from "../../app/database/sql.server";
+
+const prisma = databaseClient();
 
 // Raw SQL on the driver (app/database/sql.server.ts), on the test's database (SQLite, and PostgreSQL in
 // the postgresql project): what it reads comes back as the client would return it, what it

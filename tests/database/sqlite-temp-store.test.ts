@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/database/db.server";
+import { databaseClient, dialect } from "../../app/database/db.server";
 import { insertRows, sql } from "../../app/database/sql.server";
+
+const prisma = databaseClient();
 
 // The app's SQLite connection keeps temporary storage in memory (app/database/db.server.ts): the journal
 // a savepoint keeps of the pages it may roll back never becomes a file on disk, however many

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { insertRows, sql, type Sql } from "../../app/database/sql.server";
 import { TransactionGroups, type Transact } from "../../app/database/transaction-groups.server";
+
+const prisma = databaseClient();
 
 // Group commit (app/database/transaction-groups.server.ts) on the test's database (SQLite, and PostgreSQL
 // in the postgresql project): writes that come together share one transaction, each is still

@@ -4,13 +4,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/database/db.server";
+import { databaseClient, dialect, startDatabaseCheckpoints } from "../../app/database/db.server";
 import {
+  AUTOCHECKPOINT_PAGES,
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   startWalCheckpoints,
   type CheckpointResult,
   type WalCheckpoints,
 } from "../../app/database/wal-checkpoints.server";
+
+const prisma = databaseClient();
 
 // The app's connection must not copy the write-ahead log back into the database inside its own
 // commits (a blocked event loop); a thread does. A copy of the database file alone, without its
@@ -88,13 +91,17 @@ describe("WAL checkpoints on a thread of their own", () => {
   });
 
   it.runIf(dialect === "sqlite")("leaves the app's connection only a backstop once the thread runs", async () => {
-    await vi.waitFor(
-      async () => {
-        const [row] =
-          await prisma.$queryRawUnsafe<{ wal_autocheckpoint: number | bigint }[]>("PRAGMA wal_autocheckpoint");
-        expect(Number(row?.wal_autocheckpoint)).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    const autocheckpoint = async () => {
+      const [row] =
+        await prisma.$queryRawUnsafe<{ wal_autocheckpoint: number | bigint }[]>("PRAGMA wal_autocheckpoint");
+      return Number(row?.wal_autocheckpoint);
+    };
+    // Importing the app's database module started no thread: SQLite checkpoints on the loop.
+    await vi.waitFor(async () => expect(await autocheckpoint()).toBe(AUTOCHECKPOINT_PAGES), { timeout: 10_000 });
+    startDatabaseCheckpoints();
+    await vi.waitFor(async () => expect(await autocheckpoint()).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES), {
+      timeout: 10_000,
+      interval: 50,
+    });
   });
 });

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { logProblems, snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+
+const prisma = databaseClient();
 
 // The Codes page in a real browser against the built app and the Shopify stand-in: empty, with
 // codes, switching a code off without the optional discount scopes (the page asks for them

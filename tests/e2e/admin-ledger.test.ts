@@ -1,9 +1,11 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+
+const prisma = databaseClient();
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV

@@ -1,10 +1,12 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { formatShopTime } from "../../app/units/shop-format";
 import { snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+
+const prisma = databaseClient();
 
 // What a merchant reads first, in a real browser against the built app, for a shop in Tokyo:
 // the dashboard opens with the money Tag Guard recovered and what needs the merchant; an order

@@ -4,10 +4,12 @@ import type { Page, Response as PageResponse } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signSessionToken } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { appBridgeCalls, saveBarShown, snap, type AppBridgeStubOptions } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+
+const prisma = databaseClient();
 
 // The settings page in a real browser against the built app served by the app's production server: open it as
 // Shopify admin does (embedded, with an id_token), save an API key, see it masked, and prove

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { Storefront } from "../../sandbox/storefront/server";
 import { PixelVisitor } from "../../sandbox/storefront/web-pixel";
@@ -8,6 +8,8 @@ import { buildPixel, PIXEL_GZIP_BUDGET } from "../../scripts/build-extension";
 import { servePublicRoutes } from "../support/app-routes";
 import { TEST_SECRET } from "../support/deliver";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 // The web pixel's real bundle, run as Shopify's strict sandbox runs it (sandbox/storefront/web-pixel.ts),
 // reporting through the stand-in storefront's app proxy, signed, to the app's /proxy/pixel.

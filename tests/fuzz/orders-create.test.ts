@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 import { installShop, startHarness, worker, type Harness } from "../support/pipeline-harness";
 import { amount, anyJson, hostileText, landingSite, time } from "./generators";
+
+const prisma = databaseClient();
 
 // Generated orders/create payloads, correctly signed, through the real webhook route over HTTP
 // and then the real worker (the click sandbox and the Shopify stand-in behind it). Whatever the

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
 import { ORDER_VALUE_BASES } from "../../app/settings/order-value-basis";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
@@ -8,6 +8,8 @@ import { startClickService, type RunningClickService } from "../../sandbox/click
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { APP_URL, call, sessionToken, storeOfflineSession } from "../admin/helpers";
 import { anyJson, hostileText } from "./generators";
+
+const prisma = databaseClient();
 
 // Generated settings forms through the settings page's real action, authenticated with a real
 // session token. Whatever the form: never a 5xx or a throw; either saved, and then what was

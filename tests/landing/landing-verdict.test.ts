@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDashboard } from "../../app/dashboard/dashboard.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import {
@@ -20,6 +20,8 @@ import {
   type Harness,
 } from "../support/pipeline-harness";
 import { sendTouch } from "../support/touch";
+
+const prisma = databaseClient();
 
 // Orders judged on the server's own landing record: the touches the storefront reported through
 // the app proxy while the click was alive, and what lookup-click said of the click then.

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { purgeLandingRecord } from "../../app/landing/journey.server";
 import { usePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 import { sendTouch } from "../support/touch";
+
+const prisma = databaseClient();
 
 // The landing record keeps only what attribution needs, for as long as it can attribute, and
 // answers Shopify's privacy webhooks like the rest of what the app holds.

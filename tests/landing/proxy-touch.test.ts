@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { NEW_CLICKS_PER_CART_PER_HOUR, NEW_CLICKS_PER_LOOKUP } from "../../app/landing/record-touch.server";
 import { usePublicRoutes } from "../support/app-routes";
 import { appProxySignature, signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { TEST_SECRET } from "../support/deliver";
 import { sendTouch } from "../support/touch";
+
+const prisma = databaseClient();
 
 // POST /proxy/touch over real HTTP, signed as Shopify's app proxy signs and checked by the
 // library's authenticate.public.appProxy.

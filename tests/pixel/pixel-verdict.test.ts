@@ -6,6 +6,7 @@ import type { JobRunner } from "../../app/queue/runner.server";
 import {
   clickRecordOf,
   placeOrder,
+  type OrderSpec,
   refundOrder,
   useHarness,
   verificationOf,
@@ -60,14 +61,26 @@ async function checkedOut(shop: string, visitor: string, orderId: number | strin
   expect((await sendPixelReport(h.app.url, shop, checkoutReport(visitor, String(orderId)))).status).toBe(202);
 }
 
+/**
+ * An order whose checkout report the pixel sent before the worker looked at it. Intake wakes the
+ * worker at once, which would otherwise race the report (a report after the verdict moves no
+ * credit: late-witness.server.ts), so the worker is stopped while both arrive and started again.
+ */
+async function orderCheckedOut(visitor: string, spec: OrderSpec) {
+  await w.stop();
+  const placed = await placeOrder(h, spec);
+  await checkedOut(spec.shop, visitor, placed.payload.id);
+  w = startWorker();
+  return placed;
+}
+
 describe("the pixel as a witness", () => {
   it("the embed off (no attributes, no touches), the pixel on: verified with the click the pixel saw", async () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
     // The shopper came through alice's link: Shopify recorded it as the visit's landing page.
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
-    await checkedOut(shop, visitor, payload.id);
+    const { payload } = await orderCheckedOut(visitor, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -102,8 +115,7 @@ describe("the pixel as a witness", () => {
     const shop = await newShop();
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20", "honey-77"]);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
-    await checkedOut(shop, visitor, payload.id);
+    const { payload } = await orderCheckedOut(visitor, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "hijacked", captureSource: "pixel", arrivedTag: "honey-77" });
@@ -118,8 +130,7 @@ describe("the pixel as a witness", () => {
       (await sendPixelReport(h.app.url, shop, { ...landingReport(visitor, clickId, "honey-77"), clickId: null }))
         .status,
     ).toBe(202);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
-    await checkedOut(shop, visitor, payload.id);
+    const { payload } = await orderCheckedOut(visitor, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "hijacked", captureSource: "pixel", clickId, arrivedTag: "honey-77" });
@@ -131,8 +142,7 @@ describe("the pixel as a witness", () => {
     const visitor = clientId();
     const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
     h.clock.now = new Date(Date.now() + 3 * HOUR);
-    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
-    await checkedOut(shop, visitor, payload.id);
+    const { payload } = await orderCheckedOut(visitor, { shop, clickId, capture: "none", landingSite: link(clickId) });
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({
@@ -152,14 +162,13 @@ describe("the pixel as a witness", () => {
     const other = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
     const cartToken = `c1-${randomBytes(8).toString("hex")}`;
     expect((await sendTouch(h.app.url, shop, { clickId: other.clickId, tag: "bob-10", cartToken })).status).toBe(202);
-    const { payload } = await placeOrder(h, {
+    const { payload } = await orderCheckedOut(visitor, {
       shop,
       clickId: other.clickId,
       arrivedTag: "bob-10",
       cartToken,
       landingSite: `/?lb_click=${clickId}&tag=alice-20`,
     });
-    await checkedOut(shop, visitor, payload.id);
     await w.runOnce(); // the touch's lookup and the order
     await w.runOnce();
     const v = await verificationOf(shop, payload.id);
@@ -260,9 +269,8 @@ describe("the pixel as a witness", () => {
 
   it("a late checkout report reopens an unattributed order once: judged with a report already, it stays", async () => {
     const shop = await newShop();
-    const { payload } = await placeOrder(h, { shop, capture: "none" });
     const visitor = clientId();
-    await checkedOut(shop, visitor, payload.id);
+    const { payload } = await orderCheckedOut(visitor, { shop, capture: "none" });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
     await checkedOut(shop, visitor, payload.id);
@@ -272,8 +280,7 @@ describe("the pixel as a witness", () => {
   it("another visitor's landings do not attribute an order the pixel reported for its own visitor", async () => {
     const shop = await newShop();
     await pixelLanding(shop, clientId(), ["alice-20"]);
-    const { payload } = await placeOrder(h, { shop, capture: "none" });
-    await checkedOut(shop, clientId(), payload.id);
+    const { payload } = await orderCheckedOut(clientId(), { shop, capture: "none" });
     await w.runOnce();
     expect(await verificationOf(shop, payload.id)).toMatchObject({ outcome: "unattributed" });
   });

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { purgePixelSightings } from "../../app/pixel/sightings.server";
 import { usePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
+
+const prisma = databaseClient();
 
 // The pixel's reports answer Shopify's privacy webhooks as the landing touches do, and are kept
 // only for the attribution window.

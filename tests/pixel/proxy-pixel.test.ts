@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { NEW_CLICKS_PER_CLIENT_PER_HOUR } from "../../app/pixel/record-report.server";
 import { TOUCHES_PER_CART } from "../../app/landing/rate-limits.server";
 import { signedProxyQuery } from "../../sandbox/storefront/app-proxy";
 import { usePublicRoutes } from "../support/app-routes";
 import { TEST_SECRET } from "../support/deliver";
 import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel";
+
+const prisma = databaseClient();
 
 // POST /proxy/pixel over real HTTP, signed as Shopify's app proxy signs and checked by the
 // library's authenticate.public.appProxy: what the web pixel reports, and what it may not.

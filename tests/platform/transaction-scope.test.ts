@@ -1,10 +1,12 @@
 import { Prisma } from "@prisma/client";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { createClickServiceClient } from "../../app/click-service";
 import { refuseInsideTransaction, transactionBody } from "../../app/platform/transaction-scope";
 import { callAdmin } from "../../app/shopify-admin/admin-client.server";
+
+const prisma = databaseClient();
 
 // No database transaction waits on the network (docs/database.md): the clients of the click
 // service and of Shopify's Admin API refuse a call made from a transaction's body, in

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { LeaseLost, type ClaimedJob } from "../../app/queue/job-states";
 import { fenced, settle } from "../../app/queue/queue.server";
 import { insertRows, sql, updateWhere, type Sql } from "../../app/database/sql.server";
 import { Prisma } from "@prisma/client";
+
+const prisma = databaseClient();
 
 // The lease fence on jobs' writes that run at once: on SQLite they share a commit
 // (app/database/transaction-groups.server.ts), and the fence is still proved for each write on its own.

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner } from "../../app/queue/runner.server";
+
+const prisma = databaseClient();
 
 // The runner's changing limit (intake first, app/queue/intake-first.ts) on real job rows: it
 // never claims more jobs than the limit allows at that moment, and claims more once it rises.

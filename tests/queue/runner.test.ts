@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import type { Transition } from "../../app/queue/job-states";
 import { enqueue, reopen } from "../../app/queue/queue.server";
 import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../../app/queue/runner.server";
+
+const prisma = databaseClient();
 
 // The runner's drain on real job rows: it stops only once a claim has come back short, never
 // because jobs that ended together left it with nothing running and nothing claimed; and what

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { env } from "../../app/platform/env.server";
 import { beginReconciliation, reconciliationStatus } from "../../app/reconciliation/reconciliation.server";
 import { deliver } from "../support/deliver";
@@ -13,6 +13,8 @@ import {
   useHarness,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // The reconciliation sweep end to end: orders, refunds and cancellations that Shopify holds but
 // never delivered, found through the library's Admin client in the Shopify stand-in's `orders`

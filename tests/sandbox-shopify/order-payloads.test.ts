@@ -3,13 +3,15 @@
 // with what the tidy payloads never had: shop money unlike presentment money, a shop's UTC
 // offset, an id beyond 2^53, discounts, tax and shipping.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { buildOrderCreatePayload } from "../../sandbox/shopify/order-payload";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { DOCUMENTED_ORDERS_CREATE_2026_07 } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 const sample = JSON.parse(DOCUMENTED_ORDERS_CREATE_2026_07) as Record<string, unknown> & {
   line_items: Array<Record<string, unknown>>;

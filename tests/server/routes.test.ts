@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { seedShopWithData, type SeededShop } from "../../sandbox/admin-pages/seed-shop";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import type { AppProcess } from "../../sandbox/demo/app-process";
@@ -12,6 +12,8 @@ import { startBuiltApp } from "../support/built-app";
 import { API_VERSION } from "../support/deliver";
 import { landingReport } from "../support/pixel";
 import { coversRoute, routeReached } from "../support/route-coverage";
+
+const prisma = databaseClient();
 
 // Every loader and action under app/routes, called once through the production server (the
 // build, served by server.mjs, started once for this file) as its caller calls it: the embedded

@@ -20,7 +20,7 @@ async function restartWith(current: string, previous?: string) {
     sessions: new (await import("../../app/sessions/sealed-session-storage.server")).SealedSessionStorage(
       (await import("../../app/database/sql.server")).sql,
     ),
-    prisma: (await import("../../app/database/db.server")).default,
+    prisma: (await import("../../app/database/db.server")).databaseClient(),
   };
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { seal, unseal, SealError } from "../../app/platform/sealing.server";
 import { getPublicSettings, getServerSettings, saveSettings } from "../../app/settings/shop-settings.server";
+
+const prisma = databaseClient();
 
 const shop = "settings-shop.myshopify.com";
 const key = "ck_live_9f8e7d6c5b4a3210";

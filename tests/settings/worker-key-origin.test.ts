@@ -3,7 +3,7 @@
 // (an older version of the app, or a hand edit). Real worker, sandbox service and webhook route.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { clickService } from "../../app/worker/worker.server";
 import { listen } from "../../sandbox/listen";
 import {
@@ -14,6 +14,8 @@ import {
   worker,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 let h: Harness;
 const seen: IncomingHttpHeaders[] = [];

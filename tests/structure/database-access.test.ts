@@ -22,9 +22,15 @@ function sourceFiles(folder: string): string[] {
 const relative = (file: string) => path.relative(path.dirname(APP), file);
 
 // What db.server.ts offers the rest of the app: the dialect and its time values, how to
-// recognise a duplicate, and closing the connections as the instance ends. The client it holds
-// serves the tests and the tools.
-const FROM_DB_SERVER = new Set(["dialect", "sqlTime", "isUniqueViolation", "closeDatabase"]);
+// recognise a duplicate, and the instance's start and end (the checkpoint thread, closing the
+// connections). Its client (databaseClient) serves sql.server.ts, the tests and the tools.
+const FROM_DB_SERVER = new Set([
+  "dialect",
+  "sqlTime",
+  "isUniqueViolation",
+  "startDatabaseCheckpoints",
+  "closeDatabase",
+]);
 const CLIENT_METHOD = /^\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$/;
 const MODEL_METHOD =
   /^(findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy)$/;
@@ -44,7 +50,6 @@ function clientUsesIn(fileName: string, text: string): string[] {
       const named =
         clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
       if (/database\/db\.server$/.test(from)) {
-        if (clause?.name) uses.push(`imports the client from ${from}`);
         for (const element of named)
           if (!element.isTypeOnly && !FROM_DB_SERVER.has(element.name.text))
             uses.push(`imports ${element.name.text} from ${from}`);
@@ -101,13 +106,14 @@ describe("the database is reached one way", () => {
   it("sees a model call, a raw call through the client and an import of the client", () => {
     const uses = clientUsesIn(
       "app/x.server.ts",
-      `import prisma, { dialect } from "./database/db.server";
+      `import { databaseClient, dialect } from "./database/db.server";
+       const prisma = databaseClient();
        import { PrismaClient } from "@prisma/client";
        await prisma.payout.findMany();
        await prisma.$queryRaw\`SELECT 1\`;`,
     );
     expect(uses).toEqual([
-      "imports the client from ./database/db.server",
+      "imports databaseClient from ./database/db.server",
       "imports PrismaClient from @prisma/client",
       "calls prisma.payout.findMany",
       "calls prisma.$queryRaw",

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { Session } from "@shopify/shopify-api";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { buildOrderCreatePayload, type OrderDescription } from "../../sandbox/shopify";
+
+const prisma = databaseClient();
 
 let nextOrderId = 6_100_000_000_000;
 

@@ -2,7 +2,7 @@ import { Session } from "@shopify/shopify-api";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClickServiceClient } from "../../app/click-service";
 import { sessionStorage } from "../../app/shopify.server";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import type { SettingsInput } from "../../app/settings/settings-schema";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
@@ -25,6 +25,8 @@ import { servePublicRoutes } from "./app-routes";
 import { deliver, TEST_SECRET } from "./deliver";
 import { orderPayload, storeOfflineSession } from "./fixtures";
 import type { RouteServer } from "./route-server";
+
+const prisma = databaseClient();
 
 // Everything the order pipeline talks to, for real: the app's webhook routes over HTTP, the
 // sandbox click service over HTTP, and the Shopify stand-in reached through the library's

@@ -1,10 +1,12 @@
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import prisma, { dialect } from "../../app/database/db.server";
+import { databaseClient, dialect } from "../../app/database/db.server";
 import { recordOrderDelivery } from "../../app/verification/intake.server";
 import type { VerifiedDelivery } from "../../app/webhooks/receive.server";
 import { buildRefundCreatePayload } from "../../sandbox/shopify/refund-payload";
 import { orderPayload } from "../support/fixtures";
+
+const prisma = databaseClient();
 
 // Intake on several instances sharing PostgreSQL: another instance records copies of the same
 // events while a group is being written. The chaos run found groups failing with 500 after a

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { MAX_ATTEMPTS } from "../../app/queue/job-states";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { retryVerificationNow } from "../../app/verification/manual-retry.server";
@@ -17,6 +17,8 @@ import {
   VERIFY,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // Ways an order's verification goes wrong that the main pipeline suite does not walk: a shop
 // the app holds no offline access for, Shopify refusing the tag on every attempt, and a click

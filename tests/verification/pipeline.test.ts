@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
 import { sessionStorage } from "../../app/shopify.server";
@@ -24,6 +24,8 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 const suite = useHarness("pipeline");
 const { running, nextShop, newShop, startWorker } = suite;

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import * as dashboard from "../../app/routes/app._index";
 import { sessionStorage } from "../../app/shopify.server";
 import { EVIDENCE_METAFIELD } from "../../app/shopify-admin/documents";
@@ -19,6 +19,8 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // A shop's life around its orders, through the real webhooks and the worker: orders still
 // queued when the app is uninstalled, the merchant reinstalling (opening the app again, which

@@ -3,7 +3,7 @@
 // Real parts as in pipeline.test.ts: the app's webhook route, the sandbox click service, the
 // Shopify stand-in, SQLite.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { reopen, unpark } from "../../app/queue/queue.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
@@ -22,6 +22,8 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 const suite = useHarness("verify-order");
 const { newShop, startWorker } = suite;

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { MAX_KEPT_TEXT } from "../../app/verification/order-facts";
 import { webhookHeaders } from "../../sandbox/shopify";
@@ -8,6 +8,8 @@ import { servePublicRoutes } from "../support/app-routes";
 import { API_VERSION, deliver, TEST_SECRET } from "../support/deliver";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 // What an attacker tried against the running demo: webhooks the HMAC cannot vouch for (it signs
 // the body alone), bodies too large to read, bodies too deep to store, amounts out of range.

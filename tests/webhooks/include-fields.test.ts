@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import type { JobRunner } from "../../app/queue/runner.server";
 import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { deliver } from "../support/deliver";
 import { DOCUMENTED_ORDERS_CREATE_2026_07 } from "../support/fixtures";
 import { installShop, startHarness, verificationOf, worker, type Harness } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // shopify.app.toml asks Shopify for only some fields of orders/create (include_fields). An order
 // cut down to exactly those fields must still be verified end to end: a field the app reads but

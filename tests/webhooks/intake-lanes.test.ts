@@ -1,10 +1,12 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma, { dialect } from "../../app/database/db.server";
+import { databaseClient, dialect } from "../../app/database/db.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver, TEST_SECRET, type Delivery } from "../support/deliver";
 import { orderPayload, rowCounts } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 // The server answers intake topics on Node's own request (the lanes), in development as in
 // production: each delivery gets the answer Shopify's retries expect, and only signed ones are

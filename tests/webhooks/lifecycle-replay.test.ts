@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver, type Delivery } from "../support/deliver";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 // Captured lifecycle and compliance webhooks replayed (issue 38, item 4). The HMAC signs the body
 // alone: whoever holds a captured, correctly signed body can send it again with any event id and

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { buildOrderCancelledPayload, buildRefundCreatePayload } from "../../sandbox/shopify";
 import { servePublicRoutes } from "../support/app-routes";
 import { deliver } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 // refunds/create and orders/cancelled get what orders/create gets: the library's HMAC check,
 // the topic and shop checks, one record per delivery and per refund or cancellation, a fast

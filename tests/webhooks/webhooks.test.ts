@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { offlineAdmin } from "../../app/shopify.server";
 import { startWorker } from "../../app/worker/worker.server";
@@ -10,6 +10,8 @@ import { checkoutReport, landingReport, sendPixelReport } from "../support/pixel
 import { buildRefundCreatePayload } from "../../sandbox/shopify";
 import { orderPayload, rowCounts, storeOfflineSession } from "../support/fixtures";
 import type { RouteServer } from "../support/route-server";
+
+const prisma = databaseClient();
 
 let app: RouteServer;
 beforeAll(async () => {
