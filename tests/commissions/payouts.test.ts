@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { t } from "../../app/i18n";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { listPayouts, payoutRows } from "../../app/commissions/payout-history.server";
 import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
+
+const prisma = databaseClient();
 
 // Payouts rule by rule on records written straight into the database: which balances are
 // payable, what the payout form accepts, what a refused payout says, how payouts are listed and

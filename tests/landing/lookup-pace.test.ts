@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { inShopOrder, lookupsPerMinute, lookupTurn, waitBehindNewer } from "../../app/landing/lookup-pace.server";
+
+const prisma = databaseClient();
 
 // The pace of a shop's click lookups (decision 033), rule by rule: tests/landing/landing-verdict.test.ts
 // shows the same through the worker, a flood of made-up ids against a shopper's real click.

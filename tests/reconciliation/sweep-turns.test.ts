@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import prisma from "../../app/database/db.server";
+import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { env } from "../../app/platform/env.server";
 import type { ClaimedJob } from "../../app/queue/job-states";
@@ -11,6 +11,8 @@ import { noteThrottled, reserveRead } from "../../app/shopify-admin/write-schedu
 import { offlineAdmin } from "../../app/shopify.server";
 import { orderPayload } from "../support/fixtures";
 import { cancelOrder, placeOrder, refundOrder, useHarness, type Harness } from "../support/pipeline-harness";
+
+const prisma = databaseClient();
 
 // One run of the sweep at a time, called as the worker calls it, against the Shopify stand-in
 // through the library's client: what it asks Shopify, what it records, how far it moves the
