@@ -1,113 +1,16 @@
 import type { ClickRecord, Verification } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 import type { OrderWitnesses } from "../../app/attribution/witnesses";
-import type { ClickServiceError } from "../../app/click-service";
-import type { ServerSettings } from "../../app/settings/shop-settings.server";
 import { attributionStep, JOURNEY_WAIT_MS } from "../../app/verification/attribution-step";
 import { commissionFor, creditingStep } from "../../app/verification/crediting";
-import type { Answered, OrderState, StepOutcome } from "../../app/verification/order-steps";
 import { taggingStep } from "../../app/verification/tagging";
 import { verdictStep } from "../../app/verification/verdict";
+import { failure, MINUTE, NOW, play, state } from "../support/order-steps";
 
 // The order's steps on their own: values in, decisions out, no database and no network. The
-// pipeline suites (pipeline.test.ts and the rest) play the same steps through the worker.
-
-const NOW = new Date("2026-11-27T12:00:00.000Z");
-const MINUTE = 60_000;
-
-function row(fields: Partial<Verification> = {}): Verification {
-  return {
-    id: "v1",
-    shop: "steps.myshopify.com",
-    orderId: "1001",
-    orderGid: "gid://shopify/Order/1001",
-    orderName: "#1001",
-    orderCreatedAt: new Date(NOW.getTime() - MINUTE),
-    outcome: null,
-    reason: null,
-    captureSource: "cart_attributes",
-    clickId: "clk-1",
-    arrivedTag: "alice-20",
-    capturedAt: new Date(NOW.getTime() - 5 * MINUTE),
-    orderValue: "100.00",
-    orderValueBasis: "subtotal_after_discounts",
-    currency: "USD",
-    deadlineAt: new Date(NOW.getTime() + 55 * MINUTE),
-    reportStartedAt: null,
-    reportConfirmed: null,
-    expectedTag: null,
-    creatorId: null,
-    verdict: null,
-    verdictSource: null,
-    tampered: false,
-    tamperEvidence: null,
-    witnesses: null,
-    contest: null,
-    hijacked: null,
-    recorded: null,
-    tagStartedAt: null,
-    taggedAt: null,
-    evidenceAt: null,
-    lastError: null,
-    orderFacts: "{}",
-    createdAt: NOW,
-    updatedAt: NOW,
-    completedAt: null,
-    ...fields,
-  };
-}
-
-const settings = {
-  hijackTag: "affiliate-hijacked",
-  tagParams: ["tag"],
-  orderValueBasis: "subtotal_after_discounts",
-  commissionRate: "10",
-  creatorRates: { cr_bob: "20" },
-  holdDays: 30,
-} as unknown as ServerSettings;
-
-let ids = 0;
-function state(fields: Partial<Verification> = {}, over: Partial<OrderState> = {}): OrderState {
-  return {
-    row: row(fields),
-    facts: {
-      id: "1001",
-      gid: "gid://shopify/Order/1001",
-      name: "#1001",
-      createdAt: NOW.toISOString(),
-      currency: "USD",
-      amounts: { subtotal_after_discounts: "100.00" },
-      cartAttributes: [],
-      landingSite: null,
-      cartToken: null,
-      checkoutToken: null,
-      discountCodes: [],
-    },
-    settings,
-    now: NOW,
-    attempts: 1,
-    attemptsLeft: true,
-    random: () => 0.5,
-    newId: () => `attempt-${++ids}`,
-    ...over,
-  };
-}
-
-const failure = (error: Partial<ClickServiceError> & { kind: ClickServiceError["kind"] }) =>
-  ({ ok: false, error: { message: "went wrong", ...error } as ClickServiceError }) as const;
-
-/** Follows a step's calls with the answers given, in order, and returns where it stops. */
-function play(step: typeof verdictStep, at: OrderState, answers: unknown[]): StepOutcome[] {
-  const seen: StepOutcome[] = [];
-  let outcome = step.begin(at);
-  seen.push(outcome);
-  for (const result of answers) {
-    if (outcome.kind !== "call") throw new Error(`no call to answer: ${outcome.kind}`);
-    outcome = step.after(at, { call: outcome.call, result } as Answered);
-    seen.push(outcome);
-  }
-  return seen;
-}
+// pipeline suites (pipeline.test.ts and the rest) play the same steps through the worker; each
+// step's own suite (verdict.test.ts, attribution-step.test.ts, crediting.test.ts) pins its
+// branches one by one.
 
 describe("the verdict step", () => {
   it("marks the report started before it goes, and keeps the service's verdict for the next write", () => {
