@@ -41,6 +41,7 @@ const SUITES_BY_MODULE = {
   "verification/{verdict,attribution-step,tagging,crediting,order-steps,order-run.server}": [
     "tests/verification/order-steps.test.ts",
     "tests/verification/attribution-step.test.ts",
+    "tests/verification/verdict.test.ts",
     "tests/verification/verify-order.test.ts",
     "tests/verification/pipeline.test.ts",
     "tests/verification/pipeline-failures.test.ts",
