@@ -43,6 +43,7 @@ const SUITES_BY_MODULE = {
     "tests/verification/attribution-step.test.ts",
     "tests/verification/verdict.test.ts",
     "tests/verification/crediting.test.ts",
+    "tests/verification/order-run.test.ts",
     "tests/verification/verify-order.test.ts",
     "tests/verification/pipeline.test.ts",
     "tests/verification/pipeline-failures.test.ts",
