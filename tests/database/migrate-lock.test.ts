@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { onServer, postgresqlDatabaseUrl } from "../../sandbox/postgresql";
 import { postgresqlBinaries, startCluster, type Cluster } from "../support/postgresql-cluster";
 
@@ -22,37 +22,69 @@ interface Run {
   output: string;
 }
 
-function migrate(databaseUrl: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "prisma/tools/migrate.mjs")], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => resolve({ code, output }));
+/** A run of the release's migrations: its end, and what it has printed so far. */
+function startMigrate(databaseUrl: string): { done: Promise<Run>; output: () => string } {
+  const child = spawn(process.execPath, [path.join(ROOT, "prisma/tools/migrate.mjs")], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    done: new Promise((resolve) => child.once("exit", (code) => resolve({ code, output }))),
+    output: () => output,
+  };
 }
+
+const migrate = (databaseUrl: string) => startMigrate(databaseUrl).done;
 
 const WAITED = "another migration is running on this database: waiting for it to finish";
 
 describe("migrations on SQLite", () => {
-  it("two runs at once take turns: each migration applied once, both succeed", { timeout: 120_000 }, async () => {
-    const file = path.join(scratch, "app.sqlite");
-    const runs = await Promise.all([migrate(`file:${file}`), migrate(`file:${file}`)]);
-    for (const run of runs) expect(run.code, run.output).toBe(0);
-    expect(runs.filter((run) => run.output.includes(WAITED))).toHaveLength(1);
-    const db = new Database(file, { readonly: true });
-    const counts = db
-      .prepare(`SELECT COUNT(*) AS "all", COUNT(DISTINCT "migration_name") AS "distinct" FROM "_prisma_migrations"`)
-      .get() as { all: number; distinct: number };
-    db.close();
-    expect(counts.all).toBe(counts.distinct);
-    expect(counts.all).toBeGreaterThan(10);
-  });
+  it(
+    "runs wait while another holds the release's lock, then take turns: each migration once, both succeed",
+    { timeout: 120_000 },
+    async () => {
+      const file = path.join(scratch, "app.sqlite");
+      // A release still migrating holds the lock: both runs started now must wait for it (and
+      // then for each other). Two runs left to race alone may both find the new lock file busy
+      // for an instant, or not overlap at all, so which of them waits is not theirs to show.
+      const holder = new Database(`${file}.migrate-lock`);
+      holder.exec("BEGIN EXCLUSIVE");
+      const started = [startMigrate(`file:${file}`), startMigrate(`file:${file}`)];
+      try {
+        await vi.waitFor(() => expect(started.map((run) => run.output().includes(WAITED))).toEqual([true, true]), {
+          timeout: 60_000,
+          interval: 50,
+        });
+        expect(existsSync(file) && tableExists(file, "_prisma_migrations")).toBe(false);
+      } finally {
+        holder.exec("ROLLBACK");
+        holder.close();
+      }
+      const runs = await Promise.all(started.map((run) => run.done));
+      for (const run of runs) expect(run.code, run.output).toBe(0);
+      const db = new Database(file, { readonly: true });
+      const counts = db
+        .prepare(`SELECT COUNT(*) AS "all", COUNT(DISTINCT "migration_name") AS "distinct" FROM "_prisma_migrations"`)
+        .get() as { all: number; distinct: number };
+      db.close();
+      expect(counts.all).toBe(counts.distinct);
+      expect(counts.all).toBeGreaterThan(10);
+    },
+  );
 });
+
+function tableExists(file: string, table: string): boolean {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table) !== undefined;
+  } finally {
+    db.close();
+  }
+}
 
 const binaries = postgresqlBinaries();
 
