@@ -1,4 +1,13 @@
-import { Button, Checkbox, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import {
+  Button,
+  Checkbox,
+  FormLayout,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+  type TextFieldProps,
+} from "@shopify/polaris";
 import { t } from "../i18n";
 import { settingsFieldId as fieldId, type SettingsFormValues } from "../settings/form-values";
 import type { ConnectionResult } from "../settings/test-connection.server";
@@ -38,6 +47,40 @@ function keyFieldMessage(result: ConnectionResult | undefined): string | undefin
   return connectionMessage(result).text;
 }
 
+/** What binds a field to the form: its value, its change handler and its error, all by its name. */
+interface FormBinding {
+  values: SettingsFormValues;
+  set<K extends keyof SettingsFormValues>(name: K): (value: SettingsFormValues[K]) => void;
+  errors: Partial<Record<string, string>>;
+}
+
+type TextFieldName = {
+  [K in keyof SettingsFormValues]: SettingsFormValues[K] extends string ? K : never;
+}[keyof SettingsFormValues];
+
+/** A text field of the form, bound by its name; the browser completes none unless asked. */
+function FormTextField({
+  form,
+  name,
+  autoComplete = "off",
+  ...props
+}: { form: FormBinding; name: TextFieldName; autoComplete?: string } & Omit<
+  TextFieldProps,
+  "name" | "value" | "onChange" | "id" | "error" | "autoComplete"
+>) {
+  return (
+    <TextField
+      {...props}
+      name={name}
+      value={form.values[name]}
+      onChange={form.set(name)}
+      id={fieldId(name)}
+      autoComplete={autoComplete}
+      error={form.errors[name]}
+    />
+  );
+}
+
 export function SettingsFields({
   values,
   set,
@@ -58,21 +101,19 @@ export function SettingsFields({
   testing: boolean;
   onTest(): void;
 }) {
+  const form: FormBinding = { values, set, errors };
   const connection = testResult ? connectionMessage(testResult) : null;
   const keyTestMessage = keyFieldMessage(testResult);
   return (
     <>
       <SectionCard title={t("settings.serviceSection")} gap="300">
         <FormLayout>
-          <TextField
-            label={t("settings.serviceUrl")}
+          <FormTextField
+            form={form}
             name="clickServiceUrl"
-            value={values.clickServiceUrl}
-            onChange={set("clickServiceUrl")}
-            id={fieldId("clickServiceUrl")}
+            label={t("settings.serviceUrl")}
             autoComplete="url"
             helpText={t("settings.serviceUrlHelp")}
-            error={errors.clickServiceUrl}
           />
           <TextField
             label={t("settings.apiKey")}
@@ -101,40 +142,28 @@ export function SettingsFields({
       </SectionCard>
       <SectionCard title={t("settings.trackingSection")} gap="300">
         <FormLayout>
-          <TextField
-            label={t("settings.tagParams")}
+          <FormTextField
+            form={form}
             name="tagParams"
-            value={values.tagParams}
-            onChange={set("tagParams")}
-            id={fieldId("tagParams")}
-            autoComplete="off"
+            label={t("settings.tagParams")}
             helpText={t("settings.tagParamsHelp")}
-            error={errors.tagParams}
           />
-          <TextField
-            label={t("settings.hijackTag")}
+          <FormTextField
+            form={form}
             name="hijackTag"
-            value={values.hijackTag}
-            onChange={set("hijackTag")}
-            id={fieldId("hijackTag")}
-            autoComplete="off"
+            label={t("settings.hijackTag")}
             helpText={t("settings.hijackTagHelp")}
-            error={errors.hijackTag}
           />
         </FormLayout>
       </SectionCard>
       <SectionCard title={t("settings.commissionSection")} gap="300">
         <FormLayout>
-          <TextField
-            label={t("settings.commissionRate")}
+          <FormTextField
+            form={form}
             name="commissionRate"
-            value={values.commissionRate}
-            onChange={set("commissionRate")}
-            id={fieldId("commissionRate")}
+            label={t("settings.commissionRate")}
             suffix="%"
             inputMode="decimal"
-            autoComplete="off"
-            error={errors.commissionRate}
           />
           <Select
             label={t("settings.orderValueBasis")}
@@ -161,57 +190,41 @@ export function SettingsFields({
         </Text>
         <FormLayout>
           <FormLayout.Group>
-            <TextField
+            <FormTextField
+              form={form}
+              name="attributionWindowDays"
               label={t("settings.attributionWindowDays")}
               helpText={t("settings.attributionWindowDaysHelp")}
-              name="attributionWindowDays"
-              value={values.attributionWindowDays}
-              onChange={set("attributionWindowDays")}
-              id={fieldId("attributionWindowDays")}
               suffix={t("settings.days")}
               inputMode="numeric"
-              autoComplete="off"
-              error={errors.attributionWindowDays}
             />
-            <TextField
+            <FormTextField
+              form={form}
+              name="landingLookupsPerHour"
               label={t("settings.landingLookupsPerHour")}
               helpText={t("settings.landingLookupsPerHourHelp")}
-              name="landingLookupsPerHour"
-              value={values.landingLookupsPerHour}
-              onChange={set("landingLookupsPerHour")}
-              id={fieldId("landingLookupsPerHour")}
               inputMode="numeric"
-              autoComplete="off"
-              error={errors.landingLookupsPerHour}
             />
           </FormLayout.Group>
         </FormLayout>
       </SectionCard>
       <SectionCard title={t("settings.ledgerSection")} gap="300">
         <FormLayout>
-          <TextField
-            label={t("settings.holdDays")}
+          <FormTextField
+            form={form}
             name="holdDays"
-            value={values.holdDays}
-            onChange={set("holdDays")}
-            id={fieldId("holdDays")}
+            label={t("settings.holdDays")}
             suffix={t("settings.holdDaysSuffix")}
             inputMode="numeric"
-            autoComplete="off"
             helpText={t("settings.holdDaysHelp")}
-            error={errors.holdDays}
           />
-          <TextField
-            label={t("settings.creatorRates")}
+          <FormTextField
+            form={form}
             name="creatorRates"
-            value={values.creatorRates}
-            onChange={set("creatorRates")}
-            id={fieldId("creatorRates")}
+            label={t("settings.creatorRates")}
             multiline={4}
-            autoComplete="off"
             placeholder="cr_alice = 12.5"
             helpText={t("settings.creatorRatesHelp")}
-            error={errors.creatorRates}
           />
         </FormLayout>
       </SectionCard>
