@@ -166,15 +166,18 @@ describe("webhook bodies that never arrive", () => {
 
 describe("a peer stalling bodies on a Remix webhook route", () => {
   it("holds its own share: Shopify's privacy and lifecycle deliveries from another address are answered 200", async () => {
-    // The attack: three connections from one address to customers/data_request, each declaring
-    // 5 MB and sending 4 MB before it stalls, again each time the body deadline (5 s) cuts them.
-    // A peer holds at most 8 MB (a quarter of the 32 MB budget): one of the three is refused at
-    // once, two hold their 4 MB. Meanwhile Shopify, from another address, delivers the topics
-    // Remix answers, each in its own share.
+    // The attack: connections from one address to customers/data_request, each declaring 5 MB
+    // and sending 4 MB before it stalls, again each time the body deadline (5 s) cuts them. A
+    // peer holds at most 8 MB (a quarter of the 32 MB budget): two stallers hold their 4 MB, and
+    // the address's next body is refused at its first byte. Meanwhile Shopify, from another
+    // address, delivers the topics Remix answers, each in its own share. (A third staller sent
+    // at once with the two is refused in the middle of its 4 MB; the server then closes a
+    // connection the client is still writing to, and whether the client reads the 429 before
+    // the reset is TCP's race: the refusal is shown by the probe, which has nothing more to send.)
     const attacker = "127.0.0.2";
     const shop = "stalled-beside.myshopify.com";
     for (const round of [1, 2]) {
-      const stallers = [0, 1, 2].map(() =>
+      const stallers = [0, 1].map(() =>
         rawRequest(
           webhookHead("/webhooks/customers/data_request", "customers/data_request", 5 * MB),
           Buffer.alloc(4 * MB, "a"),
@@ -182,12 +185,8 @@ describe("a peer stalling bodies on a Remix webhook route", () => {
         ),
       );
       try {
-        expect(await Promise.race(stallers.map((each) => each.answered))).toMatchObject({
-          status: 429,
-          connection: "close",
-        });
-        // Once the other two have sent their 4 MB, the address's share (8 MB) is full. Watched on
-        // the metrics port, not by probing from the address: a probe's byte, held while a staller's
+        // Once both have sent their 4 MB, the address's share (8 MB) is full. Watched on the
+        // metrics port, not by probing from the address: a probe's byte, held while a staller's
         // last chunk arrives, would take that staller's place.
         await expect.poll(bodyBytesHeld, { interval: 20, timeout: 4_000 }).toBe(8 * MB);
         const probe = rawRequest(
@@ -225,7 +224,7 @@ describe("a peer stalling bodies on a Remix webhook route", () => {
           }),
         ]);
         expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-        // Not because the staller was let go: two of its bodies are still being read.
+        // Not because the staller was let go: both its bodies are still being read.
         expect(stallers.filter((each) => !each.isAnswered())).toHaveLength(2);
         // Its bodies are cut at the deadline; it comes back for the next round.
         const held = await Promise.all(stallers.map((each) => each.answered.catch(() => null)));
