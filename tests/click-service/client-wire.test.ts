@@ -221,6 +221,25 @@ describe("bodies", () => {
     });
   });
 
+  it("reads an answer over the cap only up to the cap, whatever it says past it", async () => {
+    const limit = 100_000;
+    const head = '{"error":"Click not found or expired","pad":"';
+    // Whole, the contract's clickNotFound; its closing brace is the first byte past the cap.
+    const body = `${head}${"x".repeat(limit - head.length - 1)}"}`.padEnd(180_000, " ");
+    expect(JSON.parse(body)).toMatchObject({ error: "Click not found or expired" });
+    handle = (_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.write(body.slice(0, 60_000));
+      res.write(body.slice(60_000, 120_000));
+      res.end(body.slice(120_000));
+    };
+    // Cut at the cap it is no JSON, so not the contract's word: a 404 off the contract.
+    expect(await client({ maxResponseBytes: limit }).lookupClick("c1")).toMatchObject({
+      ok: false,
+      error: { kind: "retryable", reason: "not-found-off-contract", status: 404 },
+    });
+  });
+
   it("says a success that is not JSON is not JSON", async () => {
     answer(200, "<html>welcome</html>");
     expect(await client().lookupClick("c1")).toEqual({
