@@ -10,8 +10,9 @@ const prisma = databaseClient();
 
 // Payouts rule by rule on records written straight into the database: which balances are
 // payable, what the payout form accepts, what a refused payout says, how payouts are listed and
-// exported, and what a void accepts. tests/commissions/payout-void.test.ts and
-// ledger-events.test.ts take real orders through the worker to the same functions.
+// exported, what a void accepts, and a balance of more records than one statement can name.
+// tests/commissions/payout-void.test.ts and ledger-events.test.ts take real orders through the
+// worker to the same functions.
 
 let shops = 0;
 let orders = 0;

@@ -1,6 +1,7 @@
-// sealing.server.ts on its own: the format, what each malformed or foreign value fails with, and
-// which key opens what during a rotation. The environment is read once per process, so each
+// sealing.server.ts on its own: the format, what each malformed or foreign value fails with,
+// what it keeps of the values it opened, and which key opens what during a rotation. The environment is read once per process, so each
 // step loads the module afresh under the keys it names, as a restart would.
+import type * as NodeCrypto from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { keyId, restartUnderKeys } from "../support/sealing-keys";
 
@@ -11,7 +12,7 @@ const KEY_C = Buffer.alloc(32, 22).toString("base64");
 
 // Each decipher counted, so that what the module keeps in memory can be seen.
 vi.mock("node:crypto", async (importOriginal) => {
-  const crypto = await importOriginal<typeof import("node:crypto")>();
+  const crypto = await importOriginal<typeof NodeCrypto>();
   return { ...crypto, createDecipheriv: vi.fn(crypto.createDecipheriv) };
 });
 
