@@ -60,7 +60,15 @@ export async function payableBalances(shop: string, money: MoneyText = formatMon
   }
   for (const row of owed) entry(row.creatorId, row.currency).owed += BigInt(row.owed);
   return [...balances.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) =>
+      // Stryker disable next-line EqualityOperator: the keys are distinct, a key is never weighed against itself
+      a < b
+        ? -1
+        : // Stryker disable next-line EqualityOperator,ConditionalExpression: the keys are distinct and V8's sort only asks whether the answer is below 0, so 0 and 1 for a later key sort alike
+          a > b
+          ? 1
+          : 0,
+    )
     .map(([key, b]) => ({
       key,
       creatorId: b.creatorId,
@@ -70,6 +78,9 @@ export async function payableBalances(shop: string, money: MoneyText = formatMon
       balance: money(b.approved + b.owed, b.currency),
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
-      payable: b.records > 0 && b.approved + b.owed > 0n,
+      payable:
+        b.approved + b.owed > 0n &&
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: with no approved record approved is 0 and a clawback's amount is below 0, so the sum is not above 0
+        b.records > 0,
     }));
 }

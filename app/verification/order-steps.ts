@@ -45,6 +45,7 @@ export function merged(a: Change | undefined, b: Change | undefined): Change {
   if (!b) return a;
   return {
     ...((a.row || b.row) && { row: { ...a.row, ...b.row } }),
+    // Stryker disable next-line ConditionalExpression: an empty attempt list writes nothing, the run loops over no attempt, and a write of nothing with the job's transition settles it as the queue does
     ...((a.attempts || b.attempts) && { attempts: [...(a.attempts ?? []), ...(b.attempts ?? [])] }),
     ...((a.credentialsRejected || b.credentialsRejected) && { credentialsRejected: true }),
     ...((b.credit ?? a.credit) && { credit: b.credit ?? a.credit }),

@@ -95,6 +95,7 @@ function withoutTag(state: OrderState, message: string, change: Change = {}): St
 function retry(state: OrderState, error: string, change: Change = {}): StepOutcome {
   const next = nextAttempt(state.attempts, state.now, null, state.random);
   if ("retryAt" in next) return stop({ to: "retry", at: next.retryAt, error, change });
+  // Stryker disable next-line StringLiteral: never read, retry is called only with attempts left and no deadline, so nextAttempt always gives a time
   return stop({ to: "end", outcome: "failed", reason: `${next.giveUp} (last error: ${error})`, change });
 }
 

@@ -58,6 +58,14 @@ export class BodyBudget {
     return this.capacity - this.#free;
   }
 
+  /**
+   * How many sources hold bytes now. A source is forgotten once its holds end: the addresses
+   * that come and go (any peer can) leave nothing behind.
+   */
+  get sources(): number {
+    return this.#bySource.size;
+  }
+
   /** Bytes held now by `source`'s open holds. */
   heldBy(source: string): number {
     return this.#bySource.get(source) ?? 0;

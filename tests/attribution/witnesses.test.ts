@@ -257,6 +257,133 @@ describe("judgeWitnesses", () => {
       null,
     ]);
   });
+
+  it("with nothing named, the reason says where no click id was found, or why the cart's was refused", () => {
+    expect(judgeWitnesses(witnesses())).toMatchObject({
+      reason: "no click id in Shopify's record of the visit, the storefront's reports or the order's attributes",
+    });
+    const refused = { clickId: null, refused: "not a click id", tag: null, capturedAt: null, tagHistory: [] };
+    expect(judgeWitnesses(witnesses({ cart: refused }))).toMatchObject({ reason: "not a click id" });
+  });
+
+  it("the scripts' timeline is one: a pixel landing before the embed's touch is the first click reported", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({ touches: [seen("a1", "t", 5)], pixel: { checkout: [], landings: [seen("p1", "t", 1)] } }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ source: "pixel", clickId: "p1", capturedAt: at(1) });
+    expect(judged.tamper?.competingClicks).toMatchObject([{ clickId: "a1", witness: "landing" }]);
+  });
+
+  it("on the same instant the embed's touch goes before the pixel's landing", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({ touches: [seen("a1", "t", 1)], pixel: { checkout: [], landings: [seen("p1", "t", 1)] } }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ source: "app_proxy", clickId: "a1" });
+  });
+
+  it("a landing page's click that no script reported, against a script's other click, is worth the journey's read", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit("alice-click", "alice-20"), journey: null },
+      touches: [seen("attacker-click", "evil-1", 1)],
+    });
+    expect(judgeWitnesses(facts)).toEqual({ kind: "read-journey" });
+  });
+
+  it("lists at most 20 clicks per witness on the order, each once, and the journey's visits that carried one", () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `c${i}`);
+    const judged = judgeWitnesses(
+      witnesses({
+        shopify: {
+          landingSite: visit("c0", "t"),
+          journey: { ready: true, visits: [visit("c0", "t", 0), visit(null, null, 1), visit("c0", "t", 2)] },
+        },
+        touches: [...ids, "c0"].map((id, i) => seen(id, "t", i)),
+        pixel: { checkout: [], landings: ids.map((id, i) => seen(id, "t", i)) },
+        unbound: [...ids, ...ids],
+      }),
+    );
+    expect(judged).toMatchObject({ witnesses: { journey: { ready: true, clicks: ["c0"] } } });
+    const listed = attributed(judged).witnesses;
+    expect(listed.landing).toEqual(ids.slice(0, 20));
+    expect(listed.pixel).toEqual(ids.slice(0, 20));
+    expect(listed.unbound).toEqual(ids.slice(0, 20));
+    // The other clicks stand against the credited one, each once, 20 at most.
+    expect(attributed(judged).tamper?.competingClicks?.map((c) => c.clickId)).toEqual(ids.slice(1, 21));
+  });
+
+  it("a contest lists at most 20 claims", () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `c${i}`);
+    const judged = attributed(judgeWitnesses(witnesses({ touches: ids.map((id, i) => seen(id, "t", i)) })));
+    expect(judged.contest?.reason).toBe("creators-differ");
+    expect(judged.contest?.claims.map((c) => c.clickId)).toEqual(ids.slice(0, 20));
+  });
+
+  it("one click whose creator nobody knows, with no landing page recorded, stands uncontested", () => {
+    const judged = attributed(judgeWitnesses(witnesses({ touches: [seen("a1", "t", 1)] })));
+    expect(judged.evidence.clickId).toBe("a1");
+    expect(judged.contest).toBeNull();
+  });
+
+  it("each other click stands once against the credited one, and the cart's own click after the reports", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", "t", 1), seen("x1", "t", 2), seen("x1", "t", 3), seen("x2", "t", 4)],
+          cart: { clickId: "x3", tag: "t", capturedAt: null, tagHistory: [] },
+        }),
+      ),
+    );
+    expect(judged.tamper?.competingClicks).toEqual([
+      { clickId: "x1", witness: "landing", firstSeenAt: at(2).toISOString(), why: "later" },
+      { clickId: "x2", witness: "landing", firstSeenAt: at(4).toISOString(), why: "later" },
+      { clickId: "x3", witness: "cart_attributes", firstSeenAt: null, why: "later" },
+    ]);
+  });
+
+  it("a report without a tag is kept in the tag's history as an empty tag", () => {
+    const judged = attributed(judgeWitnesses(witnesses({ touches: [seen("a1", null, 1), seen("a1", "t", 2)] })));
+    expect(judged.evidence.tagHistory).toEqual([
+      { tag: "", at: at(1).toISOString() },
+      { tag: "t", at: at(2).toISOString() },
+    ]);
+  });
+
+  it("the cart is held against the embed's touches only: the pixel alone, or a cart agreeing with the touches, finds nothing", () => {
+    const pixelOnly = attributed(
+      judgeWitnesses(witnesses({ pixel: { checkout: [], landings: [seen("p1", "t", 1)] } })),
+    );
+    expect(pixelOnly.tamper).toBeNull();
+    // The touches carried no tag and the cart none either: nothing was removed.
+    const untagged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", null, 1)],
+          cart: { clickId: "a1", tag: null, capturedAt: null, tagHistory: [] },
+        }),
+      ),
+    );
+    expect(untagged.tamper).toBeNull();
+  });
+
+  it("a finding with no other click reported lists no competing clicks", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          touches: [seen("a1", "alice-20", 1)],
+          cart: { clickId: "a1", tag: "evil-1", capturedAt: null, tagHistory: [] },
+        }),
+      ),
+    );
+    expect(judged.tamper).toEqual({
+      cartClickId: "a1",
+      cartTag: "evil-1",
+      findings: ["the cart names an affiliate tag the storefront never reported for this cart"],
+    });
+  });
 });
 
 describe("judgeWitnesses against any script", () => {

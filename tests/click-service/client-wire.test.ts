@@ -12,6 +12,7 @@ import {
 } from "../../app/click-service";
 import { DestinationRefused } from "../../app/click-service/destination";
 import { classifyError, DEFAULT_TIMEOUTS, poolFor } from "../../app/click-service/http";
+import { registry } from "../../app/metrics/registry.server";
 import { LOCAL_SANDBOX } from "./harness";
 import { CLICK } from "../support/click-fixture";
 
@@ -217,6 +218,25 @@ describe("bodies", () => {
     expect(await client({ maxResponseBytes: limit }).lookupClick("c1")).toEqual({
       ok: false,
       error: { kind: "invalid-response", status: 200, field: "(body)", message: "(body): response too large" },
+    });
+  });
+
+  it("reads an answer over the cap only up to the cap, whatever it says past it", async () => {
+    const limit = 100_000;
+    const head = '{"error":"Click not found or expired","pad":"';
+    // Whole, the contract's clickNotFound; its closing brace is the first byte past the cap.
+    const body = `${head}${"x".repeat(limit - head.length - 1)}"}`.padEnd(180_000, " ");
+    expect(JSON.parse(body)).toMatchObject({ error: "Click not found or expired" });
+    handle = (_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.write(body.slice(0, 60_000));
+      res.write(body.slice(60_000, 120_000));
+      res.end(body.slice(120_000));
+    };
+    // Cut at the cap it is no JSON, so not the contract's word: a 404 off the contract.
+    expect(await client({ maxResponseBytes: limit }).lookupClick("c1")).toMatchObject({
+      ok: false,
+      error: { kind: "retryable", reason: "not-found-off-contract", status: 404 },
     });
   });
 
@@ -514,5 +534,115 @@ describe("connections", () => {
     expect(await closedWithin(sockets[0]!, 2_000)).toBe(true);
     expect(await once.lookupClick("c2")).toEqual({ ok: true, value: click });
     expect(sockets).toHaveLength(2);
+  });
+});
+
+describe("each exchange in the metrics", () => {
+  /** The lookup_click requests counted by outcome, and the seconds timed, right now. */
+  async function lookupMetrics() {
+    const counted = await registry.getSingleMetric("tagguard_click_service_requests_total")!.get();
+    const timed = await registry.getSingleMetric("tagguard_click_service_request_duration_seconds")!.get();
+    const byOutcome = new Map(
+      counted.values
+        .filter((v) => v.labels.operation === "lookup_click")
+        .map((v) => [String(v.labels.outcome), v.value]),
+    );
+    const seconds = timed.values.find(
+      (v) => (v as { metricName?: string }).metricName?.endsWith("_sum") && v.labels.operation === "lookup_click",
+    );
+    return { byOutcome, seconds: seconds?.value ?? 0 };
+  }
+  /** The outcomes one call added to the count, each with how many requests. */
+  async function countedBy(call: () => Promise<unknown>): Promise<Record<string, number>> {
+    const before = (await lookupMetrics()).byOutcome;
+    await call();
+    const after = (await lookupMetrics()).byOutcome;
+    return Object.fromEntries(
+      [...after]
+        .filter(([outcome, n]) => n !== (before.get(outcome) ?? 0))
+        .map(([outcome, n]) => [outcome, n - (before.get(outcome) ?? 0)]),
+    );
+  }
+
+  it("counts an answer by its class, naming 401, 404 and 429 on their own", async () => {
+    const classes: [number, string][] = [
+      [200, "ok"],
+      [299, "ok"],
+      [300, "other"],
+      [399, "other"],
+      [400, "4xx"],
+      [401, "401"],
+      [403, "4xx"],
+      [404, "404"],
+      [408, "4xx"],
+      [429, "429"],
+      [499, "4xx"],
+      [500, "5xx"],
+      [503, "5xx"],
+    ];
+    for (const [status, outcome] of classes) {
+      answer(status, JSON.stringify(click));
+      expect({ status, counted: await countedBy(() => client({ maxAttempts: 1 }).lookupClick("c1")) }).toEqual({
+        status,
+        counted: { [outcome]: 1 },
+      });
+    }
+  });
+
+  it("takes the final answer, never an informational 1xx sent before it", async () => {
+    handle = (_req, res) => {
+      res.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(click));
+    };
+    const counted = await countedBy(async () => {
+      expect(await client({ maxAttempts: 1 }).lookupClick("c1")).toEqual({ ok: true, value: click });
+    });
+    expect(counted).toEqual({ ok: 1 });
+  });
+
+  it("counts what kept an exchange from an answer: a timeout, a failed connection, an abort, a refused destination", async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"clickId":');
+    };
+    expect(await countedBy(() => client({ maxAttempts: 1, bodyTimeoutMs: 200 }).lookupClick("c1"))).toEqual({
+      timeout: 1,
+    });
+    handle = (req) => req.socket.destroy();
+    expect(await countedBy(() => client({ maxAttempts: 1 }).lookupClick("c1"))).toEqual({ connection: 1 });
+    handle = () => {}; // never answers
+    const controller = new AbortController();
+    const sent = requests.length;
+    expect(
+      await countedBy(async () => {
+        const pending = client().lookupClick("c1", { signal: controller.signal });
+        await expect.poll(() => requests.length).toBe(sent + 1);
+        controller.abort("lease lost");
+        await pending;
+      }),
+    ).toEqual({ aborted: 1 });
+    const port = new URL(baseUrl).port;
+    const refusing = client({
+      baseUrl: `http://clicks.example.com:${port}`,
+      destination: {
+        requireHttps: false,
+        loopbackOrigins: new Set(),
+        resolve: (_hostname, callback) => callback(null, [{ address: "127.0.0.1", family: 4 }]),
+      },
+    });
+    expect(await countedBy(() => refusing.lookupClick("c1"))).toEqual({ refused: 1 });
+  });
+
+  it("times each exchange in seconds, within the span the caller saw it take", async () => {
+    answer(200, JSON.stringify(click));
+    const before = await lookupMetrics();
+    const started = performance.now();
+    await client().lookupClick("c1");
+    const took = (performance.now() - started) / 1000;
+    const timed = (await lookupMetrics()).seconds - before.seconds;
+    // A bound, not a duration: the exchange happened inside the call, so its time cannot exceed the call's.
+    expect(timed).toBeGreaterThan(0);
+    expect(timed).toBeLessThanOrEqual(took);
   });
 });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { databaseClient } from "../../app/database/db.server";
+import { describe, expect, it, vi } from "vitest";
+import { databaseClient, dialect } from "../../app/database/db.server";
+import { insertRows, sql } from "../../app/database/sql.server";
 import { t } from "../../app/i18n";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { listPayouts, payoutRows } from "../../app/commissions/payout-history.server";
@@ -9,8 +10,9 @@ const prisma = databaseClient();
 
 // Payouts rule by rule on records written straight into the database: which balances are
 // payable, what the payout form accepts, what a refused payout says, how payouts are listed and
-// exported, and what a void accepts. tests/commissions/payout-void.test.ts and
-// ledger-events.test.ts take real orders through the worker to the same functions.
+// exported, what a void accepts, and a balance of more records than one statement can name.
+// tests/commissions/payout-void.test.ts and ledger-events.test.ts take real orders through the
+// worker to the same functions.
 
 let shops = 0;
 let orders = 0;
@@ -217,6 +219,23 @@ describe("the payout form", () => {
   });
 });
 
+describe("a form recorded by another submission at once", () => {
+  it("is found only on a unique violation: any other failure is thrown, whatever was recorded meanwhile", async () => {
+    const shop = newShop();
+    await record(shop, "cr_u", "USD", 700n);
+    const sent = form([{ key: "USD:cr_u", shownMinor: "700" }]);
+    // Another submission of the same form records it while this one fails for another reason.
+    const transaction = vi.spyOn(sql, "transaction").mockImplementationOnce(async () => {
+      expect(await recordPayout(shop, sent)).toMatchObject({ ok: true, duplicate: false });
+      throw new Error("disk I/O error");
+    });
+    await expect(recordPayout(shop, sent)).rejects.toThrow("disk I/O error");
+    transaction.mockRestore();
+    // Sent again, it finds what the other submission recorded.
+    expect(await recordPayout(shop, sent)).toMatchObject({ ok: true, duplicate: true, lines: 1 });
+  });
+});
+
 describe("the payouts list and a payout's CSV", () => {
   it("gives each payout its own lines, the day paid, and the creator's name where the merchant gave one", async () => {
     const shop = newShop();
@@ -331,5 +350,73 @@ describe("the void form", () => {
       t("payouts.voidNettedLater", { payouts: [...both].reverse().join(", ") }),
     ]).toContain(message);
     expect(await prisma.payout.findUniqueOrThrow({ where: { id: `${shop}-p1` } })).toMatchObject({ voidedAt: null });
+  });
+});
+
+// SQLite takes at most 32,766 values in one statement: the rows are marked a thousand at a time.
+// 33,000 is over that limit and a whole number of thousands, the edge of the last batch.
+// PostgreSQL's limit is 65,535, twice the rows for the same point, and marking rows a thousand
+// at a time is far slower there (over a minute for these 33,000): SQLite only.
+describe.runIf(dialect === "sqlite")("payouts of many records", () => {
+  it("pays, then voids, a balance of more records and clawbacks than one statement can name", async () => {
+    const shop = newShop();
+    const count = 33_000;
+    const ids = Array.from({ length: count }, (_, i) => `${shop}-${i}`);
+    const verifications = ids.map((id, i) => ({
+      id,
+      shop,
+      orderId: String(i),
+      orderGid: `gid://shopify/Order/${i}`,
+      orderCreatedAt: new Date("2026-11-01T10:00:00Z"),
+      outcome: "matched",
+      clickId: `clk-${i}`,
+      currency: "USD",
+      orderFacts: "{}",
+    }));
+    const commissions = ids.map((id, i) => ({
+      id,
+      shop,
+      verificationId: id,
+      orderId: String(i),
+      creatorId: "cr_many",
+      expectedTag: "t",
+      arrivedTag: "t",
+      orderValue: "100.00",
+      currency: "USD",
+      rate: "10",
+      amount: "0",
+      amountMinor: 10n,
+      status: "approved",
+    }));
+    const clawbacks = ids.map((id) => ({
+      shop,
+      commissionId: id,
+      kind: "clawback",
+      amountMinor: -1n,
+      amount: "0",
+      eventId: `r-${id}`,
+    }));
+    // Written a thousand rows a statement, in one transaction: the client's own createMany takes long.
+    await sql.transaction(async (tx) => {
+      for (let at = 0; at < count; at += 1_000) {
+        await insertRows(tx, "Verification", verifications.slice(at, at + 1_000));
+        await insertRows(tx, "Commission", commissions.slice(at, at + 1_000));
+        await insertRows(tx, "CommissionEntry", clawbacks.slice(at, at + 1_000));
+      }
+    });
+    const paid = await recordPayout(shop, form([{ key: "USD:cr_many", shownMinor: String(9 * count) }]));
+    expect(paid).toMatchObject({ ok: true, lines: 1 });
+    const payoutId = paid.ok ? paid.payoutId : "";
+    expect(await prisma.commission.count({ where: { shop, status: "paid", payoutId } })).toBe(count);
+    expect(await prisma.commissionEntry.count({ where: { shop, kind: "clawback", payoutId } })).toBe(count);
+    expect(await voidPayout(shop, { payoutId, reason: "bounced" }, null)).toEqual({
+      ok: true,
+      payoutId,
+      records: count,
+      clawbacks: count,
+    });
+    expect(await prisma.commission.count({ where: { shop, status: "approved", payoutId: null } })).toBe(count);
+    expect(await prisma.commissionEntry.count({ where: { shop, kind: "clawback", payoutId: null } })).toBe(count);
+    expect(await prisma.commissionEntry.count({ where: { shop, kind: "payout_void", payoutId } })).toBe(count);
   });
 });

@@ -39,6 +39,21 @@ describe("a pixel report as read", () => {
     expect(errorOf({ ...checkout, orderId: "1".repeat(20) })).toBe("accepted");
   });
 
+  it("takes a checkout's token as orders/create's checkout_token has it, and never on a landing", () => {
+    expect(errorOf({ ...checkout, checkoutToken: 7 })).toBe("checkoutToken must be a string");
+    for (const checkoutToken of ["!tok", "tok!", "t k", "", "t".repeat(129)])
+      expect([checkoutToken, errorOf({ ...checkout, checkoutToken })]).toEqual([
+        checkoutToken,
+        "checkoutToken is not a checkout token",
+      ]);
+    expect(readPixelReport({ ...checkout, checkoutToken: "Z2NwLXVz_1-a".padEnd(128, "x") })).toMatchObject({
+      ok: true,
+      report: { checkoutToken: "Z2NwLXVz_1-a".padEnd(128, "x") },
+    });
+    expect(errorOf({ ...landing, checkoutToken: "tok" })).toBe("a landing carries no checkoutToken");
+    expect(errorOf({ ...landing, checkoutToken: null })).toBe("accepted");
+  });
+
   it("refuses what is no object at all", () => {
     expect(readPixelReport(null)).toMatchObject({ ok: false });
     expect(readPixelReport("landing")).toMatchObject({ ok: false });

@@ -1,6 +1,7 @@
-// sealing.server.ts on its own: the format, what each malformed or foreign value fails with, and
-// which key opens what during a rotation. The environment is read once per process, so each
+// sealing.server.ts on its own: the format, what each malformed or foreign value fails with,
+// what it keeps of the values it opened, and which key opens what during a rotation. The environment is read once per process, so each
 // step loads the module afresh under the keys it names, as a restart would.
+import type * as NodeCrypto from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { keyId, restartUnderKeys } from "../support/sealing-keys";
 
@@ -8,6 +9,12 @@ const original = { ...process.env };
 const KEY_A = process.env.SETTINGS_ENCRYPTION_KEY!;
 const KEY_B = Buffer.alloc(32, 21).toString("base64");
 const KEY_C = Buffer.alloc(32, 22).toString("base64");
+
+// Each decipher counted, so that what the module keeps in memory can be seen.
+vi.mock("node:crypto", async (importOriginal) => {
+  const crypto = await importOriginal<typeof NodeCrypto>();
+  return { ...crypto, createDecipheriv: vi.fn(crypto.createDecipheriv) };
+});
 
 async function restartWith(current: string, previous?: string) {
   restartUnderKeys(current, previous);
@@ -105,6 +112,25 @@ describe("unsealing", () => {
     expect(() =>
       unseal([version, id, iv, otherTag.toString("base64url"), body].join("."), "shop-a.myshopify.com"),
     ).toThrow(failed);
+  });
+});
+
+describe("values opened lately", () => {
+  it("are deciphered once, and the last 1,000 of them kept", async () => {
+    const { seal, unseal } = await restartWith(KEY_A);
+    // The module's own node:crypto, loaded afresh with it.
+    const { createDecipheriv } = await import("node:crypto");
+    const values = Array.from({ length: 1_001 }, (_, i) => seal(`secret-${i}`, "x"));
+    const deciphers = (value: string) => {
+      const before = vi.mocked(createDecipheriv).mock.calls.length;
+      expect(unseal(value, "x").plaintext).toBe(`secret-${values.indexOf(value)}`);
+      return vi.mocked(createDecipheriv).mock.calls.length - before;
+    };
+    expect([deciphers(values[0]!), deciphers(values[1]!)]).toEqual([1, 1]);
+    expect([deciphers(values[0]!), deciphers(values[1]!)]).toEqual([0, 0]);
+    for (const value of values.slice(2)) expect(deciphers(value)).toBe(1);
+    // The 1,001st value opened let the oldest go.
+    expect([deciphers(values[1_000]!), deciphers(values[1]!), deciphers(values[0]!)]).toEqual([0, 0, 1]);
   });
 });
 

@@ -221,6 +221,25 @@ describe("a sweep's run", () => {
     expect(await rowOf(shop)).toMatchObject({ watermark: new Date(last.updatedAt), sweptAt: now, foundOrders: 0 });
   });
 
+  it("never moves the watermark back to a listed order changed earlier in the watermark's own second", async () => {
+    const shop = await installedShop();
+    // Shopify keeps times to the second: an order changed at .200 says .000, and is listed from
+    // a watermark of .500 (the install's own time, say).
+    const second = h.clock.ms();
+    h.clock.now = new Date(second + 200);
+    const { payload } = await placeOrder(h, { shop, deliveries: 1 });
+    expect(new Date(h.shopify.store.findOrder(payload.id)!.order.updatedAt)).toEqual(new Date(second));
+    const watermark = new Date(second + 500);
+    await prisma.shopReconciliation.update({ where: { shop }, data: { watermark } });
+    const now = pastTheLag();
+    h.shopify.clearRequests();
+    expect(await run(shop)).toEqual(nextSweep(now));
+    expect(calls(shop).map((c) => c.variables.query)).toEqual([
+      `updated_at:>='${searchTime(watermark)}' AND updated_at:<='${searchTime(new Date(now.getTime() - env().RECONCILE_LAG_MS))}'`,
+    ]);
+    expect(await rowOf(shop)).toMatchObject({ watermark, sweptAt: now });
+  });
+
   it("hands the worker back after ten pages and comes again at once", async () => {
     const shop = await installedShop();
     const at = new Date(h.clock.ms() - 30_000);

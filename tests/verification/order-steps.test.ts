@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { OrderWitnesses } from "../../app/attribution/witnesses";
 import { attributionStep, JOURNEY_WAIT_MS } from "../../app/verification/attribution-step";
 import { commissionFor, creditingStep } from "../../app/verification/crediting";
-import { taggingStep } from "../../app/verification/tagging";
+import { evidenceOf, taggingStep } from "../../app/verification/tagging";
 import { verdictStep } from "../../app/verification/verdict";
-import { failure, MINUTE, NOW, play, state } from "../support/order-steps";
+import { failure, MINUTE, misrouted, NOW, play, settings, state } from "../support/order-steps";
 
 // The order's steps on their own: values in, decisions out, no database and no network. The
 // pipeline suites (pipeline.test.ts and the rest) play the same steps through the worker; each
@@ -151,6 +151,65 @@ describe("the tagging step", () => {
     expect(play(taggingStep, lastTry, [0, { ok: false, retryable: true, message: "no token" }])[2]).toMatchObject({
       kind: "done",
       hold: { row: { lastError: "tag-order: no token", reason: "hijack detected; no token" } },
+    });
+  });
+});
+
+describe("the tagging step, each branch", () => {
+  const hijacked = { hijacked: true, expectedTag: "alice-20", creatorId: "cr_alice", verdict: "hijacked" };
+  const access = { ok: true, graphql: (() => undefined) as never };
+
+  it("leaves alone an order already tagged, or one that was not hijacked", () => {
+    expect(taggingStep.begin(state({ ...hijacked, taggedAt: NOW }))).toMatchObject({ kind: "done" });
+    expect(taggingStep.begin(state({ hijacked: false }))).toMatchObject({ kind: "done" });
+    expect(taggingStep.begin(state(hijacked))).toMatchObject({ kind: "call", call: { kind: "tag-slot" } });
+  });
+
+  it("says why it waits: the rate limit before sending, the empty bucket after a refusal", () => {
+    expect(play(taggingStep, state(hijacked), [2_000])[1]).toMatchObject({
+      stop: { to: "defer", reason: "waiting for the shop's Admin API rate limit" },
+    });
+    const throttled = { ok: false, retryable: true, message: "slow", throttledForMs: 4_000 };
+    expect(play(taggingStep, state(hijacked), [0, access, throttled])[3]).toMatchObject({
+      stop: { to: "defer", reason: "the shop's Admin API bucket is empty" },
+    });
+  });
+
+  it("a write that failed and may go again is retried, its error and attempt logged", () => {
+    expect(play(taggingStep, state(hijacked), [0, access, { ok: false, retryable: true, message: "slow" }])[3]).toEqual(
+      {
+        kind: "stop",
+        stop: {
+          to: "retry",
+          at: expect.any(Date),
+          error: "tag-order: slow",
+          change: { attempts: [{ end: { id: expect.any(String), result: "retryable", error: "slow" } }] },
+        },
+      },
+    );
+  });
+
+  it("refuses an answer to a call it never made", () => {
+    expect(() => taggingStep.after(state(hijacked), misrouted("pending-events"))).toThrow(
+      "tagging asked for no pending-events",
+    );
+  });
+
+  it("writes on the order the service's verdict as it stands, or what the hijack alone says", () => {
+    const bare = state({ hijacked: true, expectedTag: null, creatorId: null, verdict: null });
+    expect(evidenceOf(bare, settings).evidence).toEqual({
+      expectedTag: "",
+      arrivedTag: "alice-20",
+      creatorId: "",
+      verdict: "hijacked",
+      decidedAt: NOW.toISOString(),
+      clickId: "clk-1",
+    });
+    const verdict = "hijacked: the arrived tag is not the click's expected tag";
+    expect(evidenceOf(state({ ...hijacked, verdict }), settings)).toEqual({
+      orderGid: "gid://shopify/Order/1001",
+      tag: "affiliate-hijacked",
+      evidence: expect.objectContaining({ expectedTag: "alice-20", creatorId: "cr_alice", verdict }),
     });
   });
 });

@@ -281,6 +281,21 @@ describe("BodyBudget", () => {
     expect([budget.held, budget.heldBy("a"), budget.heldBy("b")]).toEqual([0, 0, 0]);
   });
 
+  it("forgets a source once its holds end, so peers that come and go leave nothing behind", () => {
+    const budget = new BodyBudget(100, { sourceShare: 30 });
+    const holds = ["a", "a", "b"].map((source) => budget.hold(source));
+    for (const hold of holds) expect(hold.take(10)).toBe(true);
+    expect(budget.sources).toBe(2);
+    holds[0]!.release();
+    expect([budget.sources, budget.heldBy("a")]).toEqual([2, 10]);
+    holds[1]!.release();
+    holds[2]!.release();
+    expect(budget.sources).toBe(0);
+    // A hold that took nothing leaves nothing either.
+    budget.hold("c").release();
+    expect(budget.sources).toBe(0);
+  });
+
   it("gives the process's budget a quarter to a source, or one body at the cap if that is more", () => {
     const budget = newWebhookBodyBudget();
     expect(budget.sourceShare).toBe(Math.max(budget.capacity / 4, 5 * MB));
