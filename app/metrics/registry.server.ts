@@ -37,7 +37,7 @@ const deliveryChild = children((topic, status) => webhookDeliveries.labels(topic
 
 const intakeDuration = new Histogram({
   name: "tagguard_webhook_intake_duration_seconds",
-  help: "Time from a delivery's arrival to its answer on the intake lanes (orders/create, refunds/create, orders/cancelled)",
+  help: "Time from a delivery's arrival to its answer on the intake lanes (orders/create, refunds/create, orders/cancelled, orders/edited)",
   labelNames: ["topic"] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers,

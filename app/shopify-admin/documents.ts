@@ -246,6 +246,24 @@ export const ORDER_JOURNEY = `#graphql
   }
 `;
 
+/**
+ * An order's amounts as they stand after its edits, before returns (decision 045): what an edit
+ * moves the commission to. orders/edited lists what the edit added and removed, not the totals.
+ * subtotalPriceSet and totalPriceSet change with every committed edit and not with refunds,
+ * which the ledger takes from refunds/create. About 3 points a read.
+ */
+export const ORDER_AMOUNTS = `#graphql
+  query TagGuardOrderAmounts($id: ID!) {
+    order(id: $id) {
+      id
+      currencyCode
+      subtotalPriceSet { shopMoney { amount currencyCode } }
+      totalPriceSet { shopMoney { amount currencyCode } }
+      totalDiscountsSet { shopMoney { amount } }
+    }
+  }
+`;
+
 /** The shop's time zone and currency, read at each authorization so the admin speaks the shop's time and money. */
 export const SHOP_PROFILE = `#graphql
   query TagGuardShopProfile {

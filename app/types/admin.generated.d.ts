@@ -167,6 +167,16 @@ export type TagGuardOrderJourneyQuery = { order?: AdminTypes.Maybe<(
     )> }
   )> };
 
+export type TagGuardOrderAmountsQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type TagGuardOrderAmountsQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id' | 'currencyCode'>
+    & { subtotalPriceSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }>, totalPriceSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, totalDiscountsSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount'> }> }
+  )> };
+
 export type TagGuardShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
 
@@ -181,6 +191,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      checkoutToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 20, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
   "#graphql\n  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {\n    refund(id: $id) {\n      id\n      legacyResourceId\n      order { id legacyResourceId }\n      refundLineItems(first: 20, after: $linesAfter) {\n        nodes {\n          quantity\n          subtotalSet { shopMoney { amount currencyCode } }\n          totalTaxSet { shopMoney { amount currencyCode } }\n          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n      refundShippingLines(first: 10) {\n        nodes {\n          subtotalAmountSet { shopMoney { amount currencyCode } }\n          taxAmountSet { shopMoney { amount currencyCode } }\n        }\n      }\n    }\n  }\n": {return: TagGuardReconcileRefundQuery, variables: TagGuardReconcileRefundQueryVariables},
   "#graphql\n  query TagGuardOrderJourney($id: ID!) {\n    order(id: $id) {\n      id\n      customerJourneySummary {\n        ready\n        firstVisit { landingPage occurredAt }\n        lastVisit { landingPage occurredAt }\n      }\n    }\n  }\n": {return: TagGuardOrderJourneyQuery, variables: TagGuardOrderJourneyQueryVariables},
+  "#graphql\n  query TagGuardOrderAmounts($id: ID!) {\n    order(id: $id) {\n      id\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      totalDiscountsSet { shopMoney { amount } }\n    }\n  }\n": {return: TagGuardOrderAmountsQuery, variables: TagGuardOrderAmountsQueryVariables},
   "#graphql\n  query TagGuardShopProfile {\n    shop { ianaTimezone currencyCode }\n  }\n": {return: TagGuardShopProfileQuery, variables: TagGuardShopProfileQueryVariables},
 }
 
