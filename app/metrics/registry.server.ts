@@ -169,7 +169,7 @@ const reconciled = new Counter({
   registers,
 });
 
-export function countReconciled(kind: "order" | "refund" | "cancellation"): void {
+export function countReconciled(kind: "order" | "refund" | "cancellation" | "edit"): void {
   reconciled.labels(kind).inc();
 }
 

@@ -18,6 +18,7 @@ import { noteSpent, noteThrottled, reserveRead } from "../shopify-admin/write-sc
 import { recordOrderDelivery, recordOrderEventDelivery, type IntakeResult } from "../verification/intake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
 import type { WebhookTopic } from "../webhooks/topics";
+import { editedWithoutDelivery, foundEditPayload } from "./edits-found.server";
 import { reconciliationOf } from "./reconciliation.server";
 import {
   cancellationPayloadFrom,
@@ -146,13 +147,29 @@ function updatedBetween(from: Date, to: Date): string {
   return `updated_at:>=${at(from)} AND updated_at:<=${at(to)}`;
 }
 
+type Money = { shopMoney: { amount: unknown; currencyCode?: unknown } } | null | undefined;
 type ListedOrder = {
   id: string;
   legacyResourceId: unknown;
   updatedAt: unknown;
   cancelledAt?: unknown;
   refunds: { id: string; legacyResourceId: unknown }[];
+  subtotalPriceSet?: Money;
+  totalPriceSet?: Money;
+  totalDiscountsSet?: Money;
 };
+
+/** The listing's amounts of an order, as its edits left them. */
+function listedReading(order: ListedOrder) {
+  const amount = (money: Money) => (typeof money?.shopMoney.amount === "string" ? money.shopMoney.amount : null);
+  const currency = order.subtotalPriceSet?.shopMoney.currencyCode;
+  return {
+    currency: typeof currency === "string" ? currency : "",
+    subtotal: amount(order.subtotalPriceSet),
+    total: amount(order.totalPriceSet),
+    discounts: amount(order.totalDiscountsSet),
+  };
+}
 
 /**
  * Records what the app lacks of the listed orders: each order it never saw (placed since
@@ -214,6 +231,16 @@ async function recordMissing(
         countReconciled("cancellation");
       }
     }
+  }
+  // Orders the app knew whose value moved with no orders/edited recorded (decision 045).
+  const edited = await editedWithoutDelivery(
+    shop,
+    orders.filter((order) => known.has(order.orderId)).map((order) => ({ ...order, reading: listedReading(order) })),
+  );
+  for (const order of edited) {
+    const { eventId, payload } = foundEditPayload(order);
+    if (counts(await recordOrderEventDelivery(delivery(shop, "orders/edited", eventId, payload))))
+      countReconciled("edit");
   }
 }
 

@@ -147,7 +147,8 @@ export const WEB_PIXEL_UPDATE = `#graphql
 /**
  * The reconciliation sweep's listing (app/reconciliation): orders updated in a window, oldest
  * change first, with only what tells whether the app has seen them (the order, its refunds, its
- * cancellation). The orders it has not seen are read whole with RECONCILE_ORDER.
+ * cancellation, and its amounts after edits, which tell an edit no webhook brought: decision
+ * 045). The orders it has not seen are read whole with RECONCILE_ORDER.
  * `query` is Shopify's search syntax: updated_at:>='…' AND updated_at:<='…'.
  */
 export const RECONCILE_ORDERS = `#graphql
@@ -159,6 +160,9 @@ export const RECONCILE_ORDERS = `#graphql
         updatedAt
         cancelledAt
         refunds(first: 20) { id legacyResourceId }
+        subtotalPriceSet { shopMoney { amount currencyCode } }
+        totalPriceSet { shopMoney { amount } }
+        totalDiscountsSet { shopMoney { amount } }
       }
       pageInfo { hasNextPage endCursor }
     }

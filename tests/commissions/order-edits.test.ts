@@ -178,7 +178,7 @@ describe("an order edited", () => {
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "unattributed", commission: null });
     expect((await eventsOf(shop, payload.id))[0]?.result).toMatch(/^not applied: the order has no commission/);
-    expect(h.shopify.requests().filter((r) => r.operationName === "TagGuardOrderAmounts" && r.variables?.id === payload.admin_graphql_api_id)).toHaveLength(0);
+    expect(h.shopify.requests().filter((r) => r.operationName === "TagGuardOrderAmounts" && (r.variables as { id?: string } | undefined)?.id === payload.admin_graphql_api_id)).toHaveLength(0);
   });
 
   it("rounds half-up at a 0-decimal currency's unit", async () => {
