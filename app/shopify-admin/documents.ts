@@ -147,8 +147,8 @@ export const WEB_PIXEL_UPDATE = `#graphql
 /**
  * The reconciliation sweep's listing (app/reconciliation): orders updated in a window, oldest
  * change first, with only what tells whether the app has seen them (the order, its refunds, its
- * cancellation, and its amounts after edits, which tell an edit no webhook brought: decision
- * 045). The orders it has not seen are read whole with RECONCILE_ORDER.
+ * cancellation, and whether it was ever edited: a scalar, so the page costs no more; an edited
+ * order with a live commission then has its amounts read with ORDER_AMOUNTS, decision 045). The orders it has not seen are read whole with RECONCILE_ORDER.
  * `query` is Shopify's search syntax: updated_at:>='…' AND updated_at:<='…'.
  */
 export const RECONCILE_ORDERS = `#graphql
@@ -160,9 +160,7 @@ export const RECONCILE_ORDERS = `#graphql
         updatedAt
         cancelledAt
         refunds(first: 20) { id legacyResourceId }
-        subtotalPriceSet { shopMoney { amount currencyCode } }
-        totalPriceSet { shopMoney { amount } }
-        totalDiscountsSet { shopMoney { amount } }
+        edited
       }
       pageInfo { hasNextPage endCursor }
     }
@@ -254,7 +252,7 @@ export const ORDER_JOURNEY = `#graphql
  * An order's amounts as they stand after its edits, before returns (decision 045): what an edit
  * moves the commission to. orders/edited lists what the edit added and removed, not the totals.
  * subtotalPriceSet and totalPriceSet change with every committed edit and not with refunds,
- * which the ledger takes from refunds/create. About 3 points a read.
+ * which the ledger takes from refunds/create. About 7 points a read.
  */
 export const ORDER_AMOUNTS = `#graphql
   query TagGuardOrderAmounts($id: ID!) {

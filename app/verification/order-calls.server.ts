@@ -41,8 +41,8 @@ export interface CallContext {
 
 /** What a journey read costs, as Shopify counts it: a point for each object (the order, its summary, two visits). */
 const JOURNEY_READ_COST = 4;
-/** What an order's amounts cost to read: the order and its three money bags, about 3 points (4 kept). */
-const AMOUNTS_READ_COST = 4;
+/** What an order's amounts cost to read: the order, its three money bags and their shop money, 7 points. */
+const AMOUNTS_READ_COST = 7;
 /** Clicks whose creator the policy reads, at most. */
 const MAX_CLAIMED = 50;
 
