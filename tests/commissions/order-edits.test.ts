@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { ledgerCsvStream } from "../../app/commissions/csv";
+import { ledgerRecords, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
+import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import { recordPayout } from "../../app/commissions/payouts.server";
 import { databaseClient } from "../../app/database/db.server";
 import {
@@ -78,6 +81,23 @@ describe("an order edited", () => {
     // 10 % of 150.05 = 15.005, half-up 15.01.
     expect(ledger.entries.at(-1)).toEqual(["edit", "7.01"]);
     expect(ledger.record).toMatchObject({ amount: "15.01", orderValue: "150.05" });
+
+    // The order page: each edit's entry with the value and commission before and after it, and
+    // the edits among the order's events; the ledger's CSV with each record's entries.
+    const detail = await getOrderDetail(shop, String(payload.id));
+    expect(detail?.commission?.entries.map((e) => [e.kind, e.amount, e.edit])).toEqual([
+      ["credit", "10.00", null],
+      ["edit", "-2.00", "order value 100.00 -> 80.00, commission 10.00 -> 8.00"],
+      ["edit", "7.01", "order value 80.00 -> 150.05, commission 8.00 -> 15.01"],
+    ]);
+    expect(detail?.events.map((e) => e.kind)).toEqual(["edit", "edit"]);
+    const rows = [];
+    for await (const row of ledgerRecords(shop, parseLedgerFilter(new URLSearchParams()))) rows.push(row);
+    expect(rows.map((row) => row.entries)).toEqual(["credit 10.00; edit -2.00; edit 7.01"]);
+    let csv = "";
+    for await (const chunk of ledgerCsvStream(rows)) csv += String(chunk);
+    expect(csv.split("\r\n")[0]).toContain("Entries (kind amount)");
+    expect(csv).toContain("credit 10.00; edit -2.00; edit 7.01");
   });
 
   it("applies an edit delivered three times, and again under a new event id, once", async () => {
