@@ -26,7 +26,8 @@ export interface OrderAmountsReading {
 }
 
 /** The reading handed to the ledger with a run's events, or why there is none. */
-export type EditReading = { ok: true; values: Partial<Record<OrderValueBasis, string>>; currency: string } | { ok: false; reason: string };
+export type EditReading =
+  { ok: true; values: Partial<Record<OrderValueBasis, string>>; currency: string } | { ok: false; reason: string };
 
 const isAmount = (value: string | null | undefined): value is string =>
   typeof value === "string" && /^-?\d{1,13}(\.\d+)?$/.test(value);
@@ -50,8 +51,7 @@ export function editedValues(
     const after = created.subtotal_after_discounts;
     if (isAmount(before) && isAmount(after))
       values.subtotal_before_discounts = bounded(subtotal.minus(after).plus(before));
-    else if (isAmount(reading.discounts))
-      values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
+    else if (isAmount(reading.discounts)) values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
   }
   if (isAmount(reading.total)) values.total_price = bounded(new ExactDecimal(reading.total));
   for (const basis of Object.keys(values) as OrderValueBasis[]) if (values[basis] === undefined) delete values[basis];

@@ -105,7 +105,10 @@ async function applyEdit(
   const decision = decideEdit(record, reading, cancelled);
   if (!decision.change) {
     const moved = decision.orderValue !== undefined && decision.orderValue !== record.orderValue;
-    return { record: moved ? await updated(tx, record, { orderValue: decision.orderValue }) : record, result: decision.result };
+    return {
+      record: moved ? await updated(tx, record, { orderValue: decision.orderValue }) : record,
+      result: decision.result,
+    };
   }
   await insertRows(tx, "CommissionEntry", [
     {

@@ -188,7 +188,8 @@ export function readEdit(payload: unknown, rawBody: string): OrderEventRead {
   if (!parsed.success) return problem(parsed.error);
   const edit = parsed.data.order_edit;
   const orderId = exactId(edit.order_id, null, "Order", rawBody, "order_id");
-  if (!orderId) return { ok: false, reason: "order_edit.order_id is beyond 2^53 and the body does not give it exactly" };
+  if (!orderId)
+    return { ok: false, reason: "order_edit.order_id is beyond 2^53 and the body does not give it exactly" };
   const editId =
     typeof edit.id === "string" && RECONCILED_EDIT_ID.test(edit.id)
       ? edit.id

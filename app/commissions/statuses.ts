@@ -19,7 +19,16 @@
 export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed", "review"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback", "payout_void", "review", "edit", "top_up"] as const;
+export const ENTRY_KINDS = [
+  "credit",
+  "refund",
+  "reversal",
+  "clawback",
+  "payout_void",
+  "review",
+  "edit",
+  "top_up",
+] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export function isCommissionStatus(value: unknown): value is CommissionStatus {

@@ -49,11 +49,18 @@ export const orderEventsStep: OrderStep = {
 };
 
 /** The order's amounts read: its edits applied with them; a bucket to wait for, or a failure retried while attempts last. */
-function afterAmounts(state: OrderState, { result }: Extract<Answered, { call: { kind: "order-amounts" } }>): StepOutcome {
+function afterAmounts(
+  state: OrderState,
+  { result }: Extract<Answered, { call: { kind: "order-amounts" } }>,
+): StepOutcome {
   const outcome = state.row.outcome;
   if (result.ok) {
     const reading = result.amounts
-      ? { ok: true as const, values: editedValues(result.amounts, state.facts?.amounts ?? {}), currency: result.amounts.currency }
+      ? {
+          ok: true as const,
+          values: editedValues(result.amounts, state.facts?.amounts ?? {}),
+          currency: result.amounts.currency,
+        }
       : { ok: false as const, reason: "Shopify no longer has the order" };
     return stop({ to: "finish", change: { orderEvents: { outcome, reading } } });
   }
@@ -61,7 +68,8 @@ function afterAmounts(state: OrderState, { result }: Extract<Answered, { call: {
     return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
   if (result.retryable && state.attemptsLeft) {
     const next = nextAttempt(state.attempts, state.now, null, state.random);
-    if ("retryAt" in next) return stop({ to: "retry", at: next.retryAt, error: `read-order-amounts: ${result.message}` });
+    if ("retryAt" in next)
+      return stop({ to: "retry", at: next.retryAt, error: `read-order-amounts: ${result.message}` });
   }
   const reason = `the order's amounts could not be read (${result.message})`;
   return stop({ to: "finish", change: { orderEvents: { outcome, reading: { ok: false, reason } } } });

@@ -12,7 +12,11 @@ const record = {
   amountMinor: 1000n,
   basis: "subtotal_after_discounts",
 };
-const reading = (subtotal: string) => ({ ok: true as const, currency: "USD", values: { subtotal_after_discounts: subtotal } });
+const reading = (subtotal: string) => ({
+  ok: true as const,
+  currency: "USD",
+  values: { subtotal_after_discounts: subtotal },
+});
 
 describe("the order's value after its edits", () => {
   it("takes the subtotal and total as Shopify gives them, and moves the subtotal before discounts by what the subtotal moved", () => {
@@ -73,6 +77,8 @@ describe("an edit applied to a record", () => {
       orderValue: "100.00",
       result: "nothing to adjust (order value 100.00 -> 100.00)",
     });
-    expect(decideEdit(record, { ok: false, reason: "it failed" }, false)).toMatchObject({ result: "not applied: it failed" });
+    expect(decideEdit(record, { ok: false, reason: "it failed" }, false)).toMatchObject({
+      result: "not applied: it failed",
+    });
   });
 });

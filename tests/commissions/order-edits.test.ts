@@ -198,7 +198,15 @@ describe("an order edited", () => {
     const v = await verificationOf(shop, payload.id);
     expect(v).toMatchObject({ outcome: "unattributed", commission: null });
     expect((await eventsOf(shop, payload.id))[0]?.result).toMatch(/^not applied: the order has no commission/);
-    expect(h.shopify.requests().filter((r) => r.operationName === "TagGuardOrderAmounts" && (r.variables as { id?: string } | undefined)?.id === payload.admin_graphql_api_id)).toHaveLength(0);
+    expect(
+      h.shopify
+        .requests()
+        .filter(
+          (r) =>
+            r.operationName === "TagGuardOrderAmounts" &&
+            (r.variables as { id?: string } | undefined)?.id === payload.admin_graphql_api_id,
+        ),
+    ).toHaveLength(0);
   });
 
   it("rounds half-up at a 0-decimal currency's unit", async () => {
@@ -280,7 +288,10 @@ describe("an order edited after its commission was paid", () => {
     expect(await payableBalances(shop, undefined, later)).toMatchObject([
       { creatorId: "cr_up", owed: "USD 5.00", balance: "USD 5.00", records: 0, payable: true },
     ]);
-    const shown = (await payableBalances(shop, undefined, later)).map((b) => ({ key: b.key, shownMinor: b.balanceMinor }));
+    const shown = (await payableBalances(shop, undefined, later)).map((b) => ({
+      key: b.key,
+      shownMinor: b.balanceMinor,
+    }));
     const topUp = await recordPayout(
       shop,
       { idempotencyKey: "payout-cr_up-2", reference: "top-up", paidOn: "2026-12-01", balances: shown },

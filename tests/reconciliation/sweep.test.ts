@@ -165,7 +165,9 @@ describe("reconciliation sweep", () => {
     expect(v.commission).toMatchObject({ amount: "7.00", orderValue: "70.00" });
 
     // Shopify's own delivery of the edit, late: a new event, which finds nothing left to move.
-    expect((await deliver(h.app.url, "/webhooks/orders/edited", { topic: "orders/edited", shop, body: edit })).status).toBe(200);
+    expect(
+      (await deliver(h.app.url, "/webhooks/orders/edited", { topic: "orders/edited", shop, body: edit })).status,
+    ).toBe(200);
     later(MINUTE);
     pastTheLag();
     await sweepNow(shop, w);

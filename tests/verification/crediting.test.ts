@@ -68,11 +68,14 @@ describe("a decided order with edits pending", () => {
     expect(last(orderEventsStep, decided, ["edits", { ok: false, waitMs: 2000, reason: "bucket" }])).toMatchObject({
       stop: { to: "defer", reason: "bucket" },
     });
+    expect(last(orderEventsStep, decided, ["edits", { ok: false, retryable: true, message: "502" }])).toMatchObject({
+      stop: { to: "retry", error: "read-order-amounts: 502" },
+    });
     expect(
-      last(orderEventsStep, decided, ["edits", { ok: false, retryable: true, message: "502" }]),
-    ).toMatchObject({ stop: { to: "retry", error: "read-order-amounts: 502" } });
-    expect(
-      last(orderEventsStep, { ...decided, attemptsLeft: false }, ["edits", { ok: false, retryable: true, message: "502" }]),
+      last(orderEventsStep, { ...decided, attemptsLeft: false }, [
+        "edits",
+        { ok: false, retryable: true, message: "502" },
+      ]),
     ).toMatchObject({
       stop: {
         to: "finish",
