@@ -25,7 +25,17 @@ export interface OrderAmountsReading {
   discounts: string | null;
 }
 
-/** The reading handed to the ledger with a run's events, or why there is none. */
+/**
+ * The order's amounts handed to the ledger with a run's events (or why there are none), and the
+ * pending edits they were read for: an edit recorded after the read may not be in the amounts,
+ * so it waits for the next run's read.
+ */
+export interface EditsRead {
+  edits: readonly string[];
+  reading: EditReading;
+}
+
+/** The order's value on each basis after its edits, in its currency, or why it could not be read. */
 export type EditReading =
   { ok: true; values: Partial<Record<OrderValueBasis, string>>; currency: string } | { ok: false; reason: string };
 

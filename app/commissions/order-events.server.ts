@@ -5,7 +5,7 @@ import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } 
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { reopen } from "../queue/queue.server";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
-import { decideEdit, type EditReading } from "./order-edits";
+import { decideEdit, type EditReading, type EditsRead } from "./order-edits";
 import { parseEventFacts, type EditFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
 import { Commission as CommissionTable, OrderEvent as OrderEventTable } from "../database/tables";
@@ -25,7 +25,7 @@ export interface OrderForEvents {
    * The order's amounts as Shopify gave them in this run, for its edits (decision 045). Without
    * it, edits to a live commission stay pending and the order's job runs again to read them.
    */
-  reading?: EditReading;
+  reading?: EditsRead;
 }
 
 /**
@@ -35,20 +35,21 @@ export interface OrderForEvents {
 export const NO_COMMISSION = "not applied: the order has no commission";
 
 /**
- * Whether the order has events still to apply (read outside any transaction, to skip one), and
- * "edits" when some are edits the ledger needs the order's amounts for: its commission is live.
+ * Whether the order has events still to apply (read outside any transaction, to skip one); when
+ * some are edits of a live commission, their ids: the ledger needs the order's amounts for them.
  */
-export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean | "edits"> {
-  const pending = await sql.rows<{ kind: string }>(
-    Prisma.sql`SELECT DISTINCT ${OrderEventTable.kind} FROM ${OrderEventTable}
+export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean | { edits: string[] }> {
+  const pending = await sql.rows<{ id: string; kind: string }>(
+    Prisma.sql`SELECT ${OrderEventTable.id}, ${OrderEventTable.kind} FROM ${OrderEventTable}
                WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.appliedAt} IS NULL`,
   );
   if (pending.length === 0) return false;
-  if (!pending.some((row) => row.kind === "edit")) return true;
+  const edits = pending.filter((row) => row.kind === "edit").map((row) => row.id);
+  if (edits.length === 0) return true;
   const live = await sql.rows(
     Prisma.sql`SELECT 1 AS "live" FROM ${CommissionTable} WHERE ${CommissionTable.shop} = ${shop} AND ${CommissionTable.orderId} = ${orderId} AND ${CommissionTable.status} <> 'reversed'`,
   );
-  return live.length > 0 && !(await isCancelled(sql, shop, orderId)) ? "edits" : true;
+  return live.length > 0 && !(await isCancelled(sql, shop, orderId)) ? { edits } : true;
 }
 
 /** Whether a cancellation of the order is recorded, applied or not: no edit moves its commission then. */
@@ -78,12 +79,14 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
     if (!facts) result = "not applied: its stored facts cannot be read";
     else if (!record) result = `${NO_COMMISSION} (${order.outcome ?? "not verified"})`;
     else if (facts.kind === "edit") {
-      if (!order.reading && record.status !== "reversed" && !cancelled) {
-        // Its amounts are read outside any transaction (decision 025): the job runs again for them.
+      const read = order.reading?.edits.includes(event.id) ? order.reading.reading : null;
+      if (!read && record.status !== "reversed" && !cancelled) {
+        // Its amounts are read outside any transaction (decision 025), after it was recorded:
+        // the job runs again for them.
         await reopen(tx, "verify-order", order.verificationId, now);
         continue;
       }
-      ({ record, result } = await applyEdit(tx, record, event.id, order.reading ?? NO_READING, cancelled, now));
+      ({ record, result } = await applyEdit(tx, record, event.id, read ?? NO_READING, cancelled, now));
     } else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
     await updateWhere(tx, "OrderEvent", Prisma.sql`${OrderEventTable.id} = ${event.id}`, { appliedAt: now, result });
     settled += 1;

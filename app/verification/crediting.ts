@@ -42,8 +42,9 @@ export const orderEventsStep: OrderStep = {
     if (answered.call.kind === "order-amounts")
       return afterAmounts(state, answered as Extract<Answered, { call: { kind: "order-amounts" } }>);
     if (answered.call.kind !== "pending-events") throw new Error(`order events asked for no ${answered.call.kind}`);
-    if (!answered.result) return stop({ to: "finish" });
-    if (answered.result === "edits") return { kind: "call", call: { kind: "order-amounts" } };
+    const { result } = answered as Extract<Answered, { call: { kind: "pending-events" } }>;
+    if (!result) return stop({ to: "finish" });
+    if (typeof result === "object") return { kind: "call", call: { kind: "order-amounts", edits: result.edits } };
     return stop({ to: "finish", change: { orderEvents: { outcome: state.row.outcome } } });
   },
 };
@@ -51,7 +52,7 @@ export const orderEventsStep: OrderStep = {
 /** The order's amounts read: its edits applied with them; a bucket to wait for, or a failure retried while attempts last. */
 function afterAmounts(
   state: OrderState,
-  { result }: Extract<Answered, { call: { kind: "order-amounts" } }>,
+  { call, result }: Extract<Answered, { call: { kind: "order-amounts" } }>,
 ): StepOutcome {
   const outcome = state.row.outcome;
   if (result.ok) {
@@ -62,7 +63,7 @@ function afterAmounts(
           currency: result.amounts.currency,
         }
       : { ok: false as const, reason: "Shopify no longer has the order" };
-    return stop({ to: "finish", change: { orderEvents: { outcome, reading } } });
+    return stop({ to: "finish", change: { orderEvents: { outcome, reading: { edits: call.edits, reading } } } });
   }
   if ("waitMs" in result)
     return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
@@ -72,7 +73,8 @@ function afterAmounts(
       return stop({ to: "retry", at: next.retryAt, error: `read-order-amounts: ${result.message}` });
   }
   const reason = `the order's amounts could not be read (${result.message})`;
-  return stop({ to: "finish", change: { orderEvents: { outcome, reading: { ok: false, reason } } } });
+  const reading = { edits: call.edits, reading: { ok: false as const, reason } };
+  return stop({ to: "finish", change: { orderEvents: { outcome, reading } } });
 }
 
 export function commissionFor({ row, settings }: Pick<OrderState, "row" | "settings">): CommissionInput {

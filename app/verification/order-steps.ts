@@ -8,7 +8,7 @@ import type {
   VerifyClickInput,
 } from "../click-service";
 import type { CommissionInput } from "../commissions/credit.server";
-import type { EditReading, OrderAmountsReading } from "../commissions/order-edits";
+import type { EditsRead, OrderAmountsReading } from "../commissions/order-edits";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { AdminResult } from "../shopify-admin/admin-client.server";
@@ -37,7 +37,7 @@ export interface Change {
    * Apply the order's pending refunds, edits and cancellation; `outcome` is said on those that
    * find no commission, `reading` is the order's amounts its edits move the commission to.
    */
-  orderEvents?: { outcome: string | null; reading?: EditReading };
+  orderEvents?: { outcome: string | null; reading?: EditsRead };
 }
 
 export type AttemptWrite =
@@ -122,11 +122,11 @@ export interface Calls {
   };
   /** Whether the web pixel reported a landing with this click: its checkout report is worth waiting for. */
   "pixel-saw-click": { call: { clickId: string; judged: Attribution }; result: boolean };
-  /** Whether a decided order has refunds, edits or a cancellation still to apply; "edits" when its edits need its amounts. */
-  "pending-events": { call: object; result: boolean | "edits" };
-  /** The order's amounts as they stand after its edits, within the shop's API bucket (decision 045). */
+  /** Whether a decided order has refunds, edits or a cancellation still to apply; the edits that need its amounts. */
+  "pending-events": { call: object; result: boolean | { edits: string[] } };
+  /** The order's amounts as they stand after its edits `edits`, within the shop's API bucket (decision 045). */
   "order-amounts": {
-    call: object;
+    call: { edits: string[] };
     result:
       | { ok: true; amounts: OrderAmountsReading | null }
       | { ok: false; waitMs: number; reason: string }

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerCsvStream } from "../../app/commissions/csv";
 import { ledgerRecords, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
+import { applyOrderEvents } from "../../app/commissions/order-events.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
+import { sql } from "../../app/database/sql.server";
 import { recordPayout } from "../../app/commissions/payouts.server";
 import { databaseClient } from "../../app/database/db.server";
 import {
@@ -137,6 +139,35 @@ describe("an order edited", () => {
       ["credit", "10.00"],
       ["edit", "2.00"],
     ]);
+  });
+
+  it("never applies amounts read before an edit was recorded to that edit: it waits for the next read", async () => {
+    const shop = await newShop();
+    const w = startWorker();
+    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
+    await settle(w);
+    await w.stop();
+    await editOrder(h, shop, payload, { subtotal: "70.00" });
+    const v = await verificationOf(shop, payload.id);
+    // A run that read the order's amounts (still 100.00) just before this edit was recorded.
+    const stale = { ok: true as const, currency: "USD", values: { subtotal_after_discounts: "100.00" } };
+    await sql.transaction((tx) =>
+      applyOrderEvents(
+        tx,
+        {
+          shop,
+          orderId: String(payload.id),
+          verificationId: v.id,
+          outcome: v.outcome,
+          reading: { edits: [], reading: stale },
+        },
+        new Date(),
+      ),
+    );
+    expect(await eventsOf(shop, payload.id)).toMatchObject([{ kind: "edit", appliedAt: null }]);
+    expect((await verificationOf(shop, payload.id)).job.state).toBe("queued");
+    await settle(startWorker());
+    expect((await ledgerOf(shop, payload.id)).record).toMatchObject({ amount: "7.00", orderValue: "70.00" });
   });
 
   for (const order of ["edit then refund", "refund then edit"] as const) {

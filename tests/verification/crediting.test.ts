@@ -48,8 +48,8 @@ describe("a decided order with edits pending", () => {
   const amounts = { currency: "USD", subtotal: "80.0", total: "90.0", discounts: "0.0" };
 
   it("reads the order's amounts, then applies its events with the values each basis has after the edits", () => {
-    const played = play(orderEventsStep, decided, ["edits", { ok: true, amounts }]);
-    expect(played[1]).toEqual({ kind: "call", call: { kind: "order-amounts" } });
+    const played = play(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: true, amounts }]);
+    expect(played[1]).toEqual({ kind: "call", call: { kind: "order-amounts", edits: ["e1"] } });
     expect(played[2]).toMatchObject({
       kind: "stop",
       stop: {
@@ -57,7 +57,10 @@ describe("a decided order with edits pending", () => {
         change: {
           orderEvents: {
             outcome: "matched",
-            reading: { ok: true, currency: "USD", values: { subtotal_after_discounts: "80", total_price: "90" } },
+            reading: {
+              edits: ["e1"],
+              reading: { ok: true, currency: "USD", values: { subtotal_after_discounts: "80", total_price: "90" } },
+            },
           },
         },
       },
@@ -65,21 +68,29 @@ describe("a decided order with edits pending", () => {
   });
 
   it("waits for the shop's bucket, retries a failed read while attempts last, and otherwise says why", () => {
-    expect(last(orderEventsStep, decided, ["edits", { ok: false, waitMs: 2000, reason: "bucket" }])).toMatchObject({
+    expect(
+      last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, waitMs: 2000, reason: "bucket" }]),
+    ).toMatchObject({
       stop: { to: "defer", reason: "bucket" },
     });
-    expect(last(orderEventsStep, decided, ["edits", { ok: false, retryable: true, message: "502" }])).toMatchObject({
+    expect(
+      last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, retryable: true, message: "502" }]),
+    ).toMatchObject({
       stop: { to: "retry", error: "read-order-amounts: 502" },
     });
     expect(
       last(orderEventsStep, { ...decided, attemptsLeft: false }, [
-        "edits",
+        { edits: ["e1"] },
         { ok: false, retryable: true, message: "502" },
       ]),
     ).toMatchObject({
       stop: {
         to: "finish",
-        change: { orderEvents: { reading: { ok: false, reason: "the order's amounts could not be read (502)" } } },
+        change: {
+          orderEvents: {
+            reading: { edits: ["e1"], reading: { ok: false, reason: "the order's amounts could not be read (502)" } },
+          },
+        },
       },
     });
   });
