@@ -114,10 +114,14 @@ export async function observeOrders(
     ]),
   );
   const events = await db.orderEvent.findMany({
-    select: { id: true, shop: true, kind: true, sourceId: true, appliedAt: true },
+    select: { id: true, shop: true, orderId: true, kind: true, sourceId: true, appliedAt: true },
   });
   const eventSource = new Map(events.map((e) => [e.id, `${e.kind} ${e.sourceId}`]));
   const applied = new Set(events.flatMap((e) => (e.appliedAt ? [`${e.shop} ${e.kind} ${e.sourceId}`] : [])));
+  // An edit the sweep found is recorded under an id of its own: any applied edit of the order counts.
+  const editApplied = new Set(
+    events.flatMap((e) => (e.kind === "edit" && e.appliedAt ? [`${e.shop} edited ${e.orderId}`] : [])),
+  );
   // Grouped by order rather than read through the verification: the unique key that forbids a
   // second record today is exactly what this figure must not take on trust.
   const commissions = new Map<string, LedgerRecord[]>();
@@ -150,13 +154,18 @@ export async function observeOrders(
     const sent = [
       ...order.refunds.map((refund) => `refund ${refund.id}`),
       ...(order.cancellation ? [`cancel ${orderId}`] : []),
+      // An edit moves a commission that is not cancelled; of any other order it moves nothing,
+      // and the sweep rightly never looks for it when its webhook was dropped (decision 045).
+      ...(order.edit && records.length > 0 && !order.cancellation ? [`edited ${orderId}`] : []),
     ];
     return {
       outcome: FINAL(verifications.get(key(order.shop, orderId)) ?? null),
       commissionRecords: records.length,
       ledger: records[0] ?? null,
       plannedLedger: plannedCommission(order, settings),
-      eventsNotApplied: sent.filter((event) => !applied.has(`${order.shop} ${event}`)).length,
+      eventsNotApplied: sent.filter(
+        (event) => !applied.has(`${order.shop} ${event}`) && !editApplied.has(`${order.shop} ${event}`),
+      ).length,
       tagsAddApplied: inShopify?.tagsAddApplied ?? 0,
       hijackTagged: inShopify?.tags.includes(settings.hijackTag) ?? false,
       verifyCalls: order.clickId ? (verifyCalls[order.clickId] ?? 0) : 0,

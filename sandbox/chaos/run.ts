@@ -136,12 +136,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     const refunds = orders.reduce((n, order) => n + order.refunds.length, 0);
     const cancellations = orders.filter((order) => order.cancellation).length;
+    const edits = orders.filter((order) => order.edit).length;
+    // Edits that must reach a commission: those of orders planned to have one, not cancelled.
+    const editsThatMove = orders.filter(
+      (order) => order.edit && !order.cancellation && (order.expected === "matched" || order.expected === "hijacked"),
+    ).length;
     log(
-      `Sent ${counts.sent} deliveries for ${orders.length} orders, ${refunds} refunds and ${cancellations} cancellations ` +
+      `Sent ${counts.sent} deliveries for ${orders.length} orders, ${edits} edits, ${refunds} refunds and ${cancellations} cancellations ` +
         `(answers: ${JSON.stringify(counts.answers)}), withheld every copy of ${droppedDeliveries} events; ` +
         `waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
     );
-    await drain(db, { orders: orders.length, events: refunds + cancellations }, DRAIN_MS, log);
+    await drain(db, { orders: orders.length, events: editsThatMove + refunds + cancellations }, DRAIN_MS, log);
     const reconciled = await reconciledEvents(db);
     log(`The reconciliation sweep recorded ${JSON.stringify(reconciled)} that no webhook had brought`);
 
@@ -155,10 +160,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const line of unexpected.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     const mismatches = ledgerMismatches(orders, observations);
     const records = orders.filter((_, i) => observations[i]!.ledger !== null);
-    const moved = records.filter((order) => order.refunds.length > 0 || order.cancellation !== null).length;
+    const moved = records.filter(
+      (order) => order.refunds.length > 0 || order.cancellation !== null || order.edit !== null,
+    ).length;
     log(
       `${mismatches.length} of ${records.length} commission records differ from the plan ` +
-        `(${moved} of them refunded or cancelled)${mismatches.length ? ":" : ""}`,
+        `(${moved} of them edited, refunded or cancelled)${mismatches.length ? ":" : ""}`,
     );
     for (const line of mismatches.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
@@ -179,7 +186,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       kills,
       databaseRestarts,
       droppedDeliveries,
-      reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations,
+      reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations + reconciled.edits,
       faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
       ...safetyFigures(observations),
       errorLogLines: fleet.errorLines(),
@@ -335,12 +342,16 @@ async function belowInFlight(db: PrismaClient, sent: number, limit: number): Pro
   }
 }
 
-/** Refunds and cancellations the order jobs have applied (or marked as finding no commission). */
-function appliedEvents(db: PrismaClient): Promise<number> {
-  return whileRestarting(() => db.orderEvent.count({ where: { appliedAt: { not: null } } }));
+/** Edits, refunds and cancellations the order jobs have applied (or marked as finding no commission), and those still waiting. */
+async function appliedEvents(db: PrismaClient): Promise<{ applied: number; waiting: number }> {
+  const [applied, waiting] = await Promise.all([
+    whileRestarting(() => db.orderEvent.count({ where: { appliedAt: { not: null } } })),
+    whileRestarting(() => db.orderEvent.count({ where: { appliedAt: null } })),
+  ]);
+  return { applied, waiting };
 }
 
-/** Waits until every order is decided and every refund and cancellation applied, or the time is over. */
+/** Waits until every order is decided and every edit, refund and cancellation applied, or the time is over. */
 async function drain(
   db: PrismaClient,
   sent: { orders: number; events: number },
@@ -351,17 +362,19 @@ async function drain(
   let said = Date.now();
   for (;;) {
     const decided = await decidedOrders(db);
-    const applied = await appliedEvents(db);
-    if (decided >= sent.orders && applied >= sent.events) return;
+    const { applied, waiting } = await appliedEvents(db);
+    // An edit of an order without a commission is applied too when delivered: counts alone could
+    // be met while an edit the sweep found still waits, so nothing may be waiting either.
+    if (decided >= sent.orders && applied >= sent.events && waiting === 0) return;
     if (Date.now() > deadline)
       return log(
         `Drain time over: ${sent.orders - decided} orders without an outcome, ` +
-          `${sent.events - applied} refunds and cancellations not applied`,
+          `${Math.max(sent.events - applied, waiting)} edits, refunds and cancellations not applied`,
       );
     if (Date.now() - said > 15_000) {
       said = Date.now();
       log(
-        `  ${decided} of ${sent.orders} orders decided, ${applied} of ${sent.events} refunds and cancellations applied`,
+        `  ${decided} of ${sent.orders} orders decided, ${applied} of ${sent.events} edits, refunds and cancellations applied`,
       );
     }
     await pause(500);
@@ -374,7 +387,12 @@ async function reconciledEvents(db: PrismaClient) {
     db.webhookDelivery.groupBy({ by: ["topic"], _count: true, where: { source: "reconciled", status: "recorded" } }),
   );
   const of = (topic: string) => rows.find((row) => row.topic === topic)?._count ?? 0;
-  return { orders: of("orders/create"), refunds: of("refunds/create"), cancellations: of("orders/cancelled") };
+  return {
+    orders: of("orders/create"),
+    refunds: of("refunds/create"),
+    cancellations: of("orders/cancelled"),
+    edits: of("orders/edited"),
+  };
 }
 
 /** Whether the run made the races it means to: events recorded before their order, and after its outcome. */
@@ -384,7 +402,7 @@ async function eventTimings(db: PrismaClient): Promise<string> {
            COUNT(*) FILTER (WHERE e."receivedAt" > v."completedAt") AS late
     FROM "OrderEvent" e JOIN "Verification" v ON v."shop" = e."shop" AND v."orderId" = e."orderId"`;
   return (
-    `${row?.early ?? 0} refunds and cancellations reached the app before their order, ` +
+    `${row?.early ?? 0} edits, refunds and cancellations reached the app before their order, ` +
     `${row?.late ?? 0} after its outcome`
   );
 }

@@ -107,16 +107,20 @@ describe("npm run chaos", () => {
       expect(outcomes.hijacked).toBeGreaterThan(0);
       expect(outcomes.matched).toBeGreaterThan(0);
       expect(stdout).toMatch(/^0 orders ended otherwise than planned$/m);
-      // Refunds and cancellations were among the deliveries, and every credited order's record
-      // ended where the plan says (lost and doubleCredited above count the rest).
-      const [, refunds, cancellations] = /, (\d+) refunds and (\d+) cancellations /.exec(stdout) ?? [];
+      // Edits, refunds and cancellations were among the deliveries, and every credited order's
+      // record ended where the plan says (lost and doubleCredited above count the rest).
+      const [, edits, refunds, cancellations] =
+        /, (\d+) edits, (\d+) refunds and (\d+) cancellations /.exec(stdout) ?? [];
+      expect(Number(edits)).toBeGreaterThan(0);
       expect(Number(refunds)).toBeGreaterThan(0);
       expect(Number(cancellations)).toBeGreaterThan(0);
-      const [, early] = /^(\d+) refunds and cancellations reached the app before their order/m.exec(stdout) ?? [];
+      const [, early] =
+        /^(\d+) edits, refunds and cancellations reached the app before their order/m.exec(stdout) ?? [];
       expect(Number(early)).toBeGreaterThan(0);
       const [, moved] =
-        /^0 of \d+ commission records differ from the plan \((\d+) of them refunded or cancelled\)$/m.exec(stdout) ??
-        [];
+        /^0 of \d+ commission records differ from the plan \((\d+) of them edited, refunded or cancelled\)$/m.exec(
+          stdout,
+        ) ?? [];
       expect(Number(moved)).toBeGreaterThan(0);
       expect(stdout).toMatch(/^kill -9 \d+ \(instance 1/m);
       // What an operator's Prometheus saw of it: the restart's 503s and the seconds the database
