@@ -5,7 +5,7 @@ import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { applyOrderEvents } from "../../app/commissions/order-events.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import { sql } from "../../app/database/sql.server";
-import { recordPayout } from "../../app/commissions/payouts.server";
+import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
 import { databaseClient } from "../../app/database/db.server";
 import {
   cancelOrder,
@@ -335,5 +335,11 @@ describe("an order edited after its commission was paid", () => {
       topUp.ok ? topUp.payoutId : null,
     );
     expect(await payableBalances(shop, undefined, later)).toEqual([]);
+
+    // The top-up's payout voided: the top-up is open and due again, as a voided clawback is.
+    const voided = await voidPayout(shop, { payoutId: topUp.ok ? topUp.payoutId : "", reason: "bounced" }, null, later);
+    expect(voided).toMatchObject({ ok: true, records: 0, clawbacks: 1 });
+    expect((await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up")?.payoutId).toBeNull();
+    expect(await payableBalances(shop, undefined, later)).toMatchObject([{ balance: "USD 5.00", payable: true }]);
   });
 });
