@@ -164,7 +164,7 @@ export function countShopifyThrottle(): void {
 
 const reconciled = new Counter({
   name: "tagguard_reconciliation_found_total",
-  help: "Orders, refunds and cancellations the reconciliation sweep recorded because no webhook had brought them",
+  help: "Orders, refunds, cancellations and edits the reconciliation sweep recorded because no webhook had brought them",
   labelNames: ["kind"] as const,
   registers,
 });
