@@ -181,7 +181,7 @@ export function orderFactory(options: {
 
 /**
  * An edit committed in the stand-in: the order's lines' total set to a random amount from 60% to
- * 140% of what it was, in whole minor units, and above what the partial refunds give back, so
+ * 140% of what it was (never the same), in whole minor units, and above what the partial refunds give back, so
  * an edit alone never takes a record to zero (only a cancellation or a whole refund does).
  */
 function planEdit(
@@ -201,7 +201,10 @@ function planEdit(
   );
   const low = Math.max(refunded + 1, Math.floor(total * 0.6));
   const high = Math.max(low, Math.ceil(total * 1.4));
-  const edited = low + Math.floor(random() * (high - low + 1));
+  const drawn = low + Math.floor(random() * (high - low + 1));
+  // An edit that leaves the total where it was moves nothing, and the sweep rightly finds nothing
+  // when its webhook is dropped: one minor unit more, so every planned edit is a change.
+  const edited = drawn === total ? total + 1 : drawn;
   const linesTotal = (edited / unit).toFixed(digits);
   const payload = shopify.store.editOrder(shop, order.id, linesTotal);
   return { id: Number((payload.order_edit as { id: number }).id), linesTotal, payload };
