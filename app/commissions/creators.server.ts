@@ -59,7 +59,7 @@ export function creatorQueries(shop: string, creatorId: string | null = null) {
       GROUP BY ${Commission.creatorId}, ${Commission.currency} ORDER BY ${Commission.creatorId}, ${Commission.currency} LIMIT ${CREATORS_LIMIT}`,
     entries: Prisma.sql`
       SELECT c.${Commission.creatorId}, c.${Commission.currency},
-             CAST(SUM(-e.${CommissionEntry.amountMinor}) AS TEXT) AS reversed,
+             CAST(SUM(CASE WHEN e.${CommissionEntry.kind} IN ('edit', 'top_up') THEN 0 ELSE -e.${CommissionEntry.amountMinor} END) AS TEXT) AS reversed,
              CAST(SUM(CASE WHEN e.${CommissionEntry.kind} = 'clawback' AND e.${CommissionEntry.payoutId} IS NULL THEN e.${CommissionEntry.amountMinor} ELSE 0 END) AS TEXT) AS owed
       FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
       WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.kind} <> 'credit'${entryCreator}

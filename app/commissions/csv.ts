@@ -23,6 +23,7 @@ export const CSV_COLUMNS = [
   { key: "rate", header: "Rate (%)" },
   { key: "amount", header: "Commission" },
   { key: "status", header: "Status" },
+  { key: "entries", header: "Entries (kind amount)" },
 ] as const satisfies readonly { key: keyof LedgerRow; header: string }[];
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -16,7 +16,7 @@ import { shopFormat } from "../shop-profile/shop-profile.server";
 import { PERIODS, periodStart } from "../units/periods";
 import { creatorProfiles } from "./creator-profiles.server";
 import { COMMISSION_STATUSES, isCommissionStatus } from "./statuses";
-import { Commission, CommissionDay } from "../database/tables";
+import { Commission, CommissionDay, CommissionEntry } from "../database/tables";
 
 // The commission ledger: filtered, keyset-paginated on (createdAt, id) newest first, totals
 // per currency of the whole filtered set summed in SQL over integer minor units, and an
@@ -57,6 +57,11 @@ export interface LedgerRow {
   /** The merchant's name and email for the creator (CreatorProfile), empty when not given. */
   creatorName: string;
   creatorEmail: string;
+  /**
+   * The export only: the record's entries oldest first, each its kind and amount ("credit 10.00;
+   * edit -2.00"), so a spreadsheet shows what moved a record since its credit (decision 045).
+   */
+  entries?: string;
 }
 
 export interface LedgerPage {
@@ -245,7 +250,7 @@ export async function listLedgerFor(shop: string, params: URLSearchParams, local
   return listLedger(shop, params, new Date(), await shopFormat(shop, locale));
 }
 
-/** Every record of the filtered set, newest first, read in keyset batches. */
+/** Every record of the filtered set, newest first, read in keyset batches, each with its entries. */
 export async function* ledgerRecords(
   shop: string,
   filter: LedgerFilter,
@@ -255,7 +260,23 @@ export async function* ledgerRecords(
   let cursor: LedgerCursor | null = null;
   do {
     const { rows, next } = await fetchPage(shop, filter, cursor, batchSize, now);
-    for (const row of await toRows(shop, rows)) yield row;
+    const entries = await entriesOf(rows.map((row) => row.id));
+    for (const row of await toRows(shop, rows)) yield { ...row, entries: entries.get(row.id) ?? "" };
     cursor = next;
   } while (cursor);
+}
+
+/** Each record's entries as the export writes them, read for a batch in one statement. */
+async function entriesOf(ids: string[]): Promise<Map<string, string>> {
+  const written = new Map<string, string>();
+  if (ids.length === 0) return written;
+  const rows = await sql.rows<{ commissionId: string; kind: string; amount: string }>(Prisma.sql`
+    SELECT ${CommissionEntry.columns("commissionId", "kind", "amount")} FROM ${CommissionEntry}
+    WHERE ${CommissionEntry.commissionId} IN (${Prisma.join(ids)})
+    ORDER BY ${CommissionEntry.commissionId}, ${CommissionEntry.createdAt}, ${CommissionEntry.amountMinor} DESC`);
+  for (const row of rows) {
+    const before = written.get(row.commissionId);
+    written.set(row.commissionId, `${before ? `${before}; ` : ""}${row.kind} ${row.amount}`);
+  }
+  return written;
 }

@@ -3,8 +3,10 @@ import Decimal from "decimal.js";
 import { rowLock } from "../database/dialect-sql.server";
 import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } from "../database/sql.server";
 import { orderValueBasisOf } from "../settings/order-value-basis";
+import { reopen } from "../queue/queue.server";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
-import { parseEventFacts, type OrderEventFacts } from "./order-events";
+import { decideEdit, type EditReading, type EditsRead } from "./order-edits";
+import { parseEventFacts, type EditFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
 import { Commission as CommissionTable, OrderEvent as OrderEventTable } from "../database/tables";
 
@@ -19,6 +21,11 @@ export interface OrderForEvents {
   verificationId: string;
   /** How the order's verification ended: said on events that find no commission. */
   outcome: string | null;
+  /**
+   * The order's amounts as Shopify gave them in this run, for its edits (decision 045). Without
+   * it, edits to a live commission stay pending and the order's job runs again to read them.
+   */
+  reading?: EditsRead;
 }
 
 /**
@@ -27,13 +34,30 @@ export interface OrderForEvents {
  */
 export const NO_COMMISSION = "not applied: the order has no commission";
 
-/** Whether the order has events still to apply (read outside any transaction, to skip one). */
-export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean> {
-  const pending = await sql.rows(
-    Prisma.sql`SELECT 1 AS "pending" FROM ${OrderEventTable}
-               WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.appliedAt} IS NULL LIMIT 1`,
+/**
+ * Whether the order has events still to apply (read outside any transaction, to skip one); when
+ * some are edits of a live commission, their ids: the ledger needs the order's amounts for them.
+ */
+export async function hasPendingEvents(shop: string, orderId: string): Promise<boolean | { edits: string[] }> {
+  const pending = await sql.rows<{ id: string; kind: string }>(
+    Prisma.sql`SELECT ${OrderEventTable.id}, ${OrderEventTable.kind} FROM ${OrderEventTable}
+               WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.appliedAt} IS NULL`,
   );
-  return pending.length > 0;
+  if (pending.length === 0) return false;
+  const edits = pending.filter((row) => row.kind === "edit").map((row) => row.id);
+  if (edits.length === 0) return true;
+  const live = await sql.rows(
+    Prisma.sql`SELECT 1 AS "live" FROM ${CommissionTable} WHERE ${CommissionTable.shop} = ${shop} AND ${CommissionTable.orderId} = ${orderId} AND ${CommissionTable.status} <> 'reversed'`,
+  );
+  return live.length > 0 && !(await isCancelled(sql, shop, orderId)) ? { edits } : true;
+}
+
+/** Whether a cancellation of the order is recorded, applied or not: no edit moves its commission then. */
+async function isCancelled(tx: Sql, shop: string, orderId: string): Promise<boolean> {
+  const rows = await tx.rows(
+    Prisma.sql`SELECT 1 AS "cancelled" FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.kind} = 'cancel' AND ${OrderEventTable.sourceId} = ${orderId}`,
+  );
+  return rows.length > 0;
 }
 
 /** Applies every pending event of the order, oldest first; returns how many were settled. */
@@ -47,15 +71,65 @@ export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date
   );
   if (events.length === 0) return 0;
   let record = await lockedRecord(tx, order.verificationId);
+  const cancelled = await isCancelled(tx, order.shop, order.orderId);
+  let settled = 0;
   for (const event of events) {
     const facts = parseEventFacts(event.facts);
     let result: string;
     if (!facts) result = "not applied: its stored facts cannot be read";
     else if (!record) result = `${NO_COMMISSION} (${order.outcome ?? "not verified"})`;
-    else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
+    else if (facts.kind === "edit") {
+      const read = order.reading?.edits.includes(event.id) ? order.reading.reading : null;
+      if (!read && record.status !== "reversed" && !cancelled) {
+        // Its amounts are read outside any transaction (decision 025), after it was recorded:
+        // the job runs again for them.
+        await reopen(tx, "verify-order", order.verificationId, now);
+        continue;
+      }
+      ({ record, result } = await applyEdit(tx, record, event.id, read ?? NO_READING, cancelled, now));
+    } else ({ record, result } = await applyEvent(tx, record, event.id, facts, now));
     await updateWhere(tx, "OrderEvent", Prisma.sql`${OrderEventTable.id} = ${event.id}`, { appliedAt: now, result });
+    settled += 1;
   }
-  return events.length;
+  return settled;
+}
+
+const NO_READING: EditReading = { ok: false, reason: "the order's amounts were not read" };
+
+/** An edit applied to the record: its value and amount moved, with an entry naming the edit. */
+async function applyEdit(
+  tx: Sql,
+  record: Commission,
+  eventId: string,
+  reading: EditReading,
+  cancelled: boolean,
+  now: Date,
+): Promise<{ record: Commission; result: string }> {
+  const decision = decideEdit(record, reading, cancelled);
+  if (!decision.change) {
+    const moved = decision.orderValue !== undefined && decision.orderValue !== record.orderValue;
+    return {
+      record: moved ? await updated(tx, record, { orderValue: decision.orderValue }) : record,
+      result: decision.result,
+    };
+  }
+  await insertRows(tx, "CommissionEntry", [
+    {
+      shop: record.shop,
+      commissionId: record.id,
+      kind: decision.kind,
+      amountMinor: decision.delta,
+      amount: minorToAmount(decision.delta, record.currency),
+      eventId,
+      createdAt: now,
+    },
+  ]);
+  const after = await updated(tx, record, {
+    orderValue: decision.orderValue,
+    amountMinor: decision.amountMinor,
+    amount: minorToAmount(decision.amountMinor, record.currency),
+  });
+  return { record: after, result: decision.result };
 }
 
 /**
@@ -90,7 +164,7 @@ async function applyEvent(
   tx: Sql,
   record: Commission,
   eventId: string,
-  facts: OrderEventFacts,
+  facts: Exclude<OrderEventFacts, EditFacts>,
   now: Date,
 ): Promise<{ record: Commission; result: string }> {
   let refunded = record.refunded;
@@ -151,7 +225,7 @@ function unpaidAndOpen(record: Commission): boolean {
 }
 
 /** A cancellation, or refunds that now cover the whole order value. */
-function endsTheOrder(facts: OrderEventFacts, refunded: string, record: Commission): boolean {
+function endsTheOrder(facts: Exclude<OrderEventFacts, EditFacts>, refunded: string, record: Commission): boolean {
   return facts.kind === "cancel" || new Decimal(refunded).gte(record.orderValue);
 }
 

@@ -4,12 +4,14 @@ import { ORDER_VALUE_BASES, type OrderValueBasis } from "../settings/order-value
 import { Amount, MAX_ORDER_VALUE } from "../units/amounts";
 import { SHOPIFY_ID, SHOPIFY_ID_DIGITS, shopifyGid } from "../units/shopify-ids";
 
-// The slice of a refunds/create or orders/cancelled payload the ledger needs, and nothing else:
-// which order, which refund, and how much of each order-value basis the refund gives back.
+// The slice of a refunds/create, orders/cancelled or orders/edited payload the ledger needs, and
+// nothing else: which order, which refund or edit, and how much of each order-value basis the
+// refund gives back. An edit carries no amount (its payload lists what it added and removed):
+// the order's value after it is read from Shopify when it is applied (decision 045).
 // Amounts are read from the `*_set.shop_money` strings (exact, in the shop's currency, as the
 // order's own amounts are); the bare numbers beside them are JSON floats.
 
-export type OrderEventKind = "refund" | "cancel";
+export type OrderEventKind = "refund" | "cancel" | "edit";
 
 export interface RefundFacts {
   kind: "refund";
@@ -26,7 +28,15 @@ export interface CancelFacts {
   cancelledAt: string | null;
 }
 
-export type OrderEventFacts = RefundFacts | CancelFacts;
+export interface EditFacts {
+  kind: "edit";
+  orderId: string;
+  /** The order edit's id; `reconciled-…` for an edit the sweep found with no delivery (decision 045). */
+  editId: string;
+  committedAt: string | null;
+}
+
+export type OrderEventFacts = RefundFacts | CancelFacts | EditFacts;
 export type OrderEventRead = { ok: true; facts: OrderEventFacts } | { ok: false; reason: string };
 
 const Digits = z.string().regex(SHOPIFY_ID);
@@ -37,6 +47,8 @@ const Money = z.object({ shop_money: z.object({ amount: Amount, currency_code: C
 const Id = z.union([z.number().nonnegative(), Digits]);
 /** More units of one line than any order holds: a quantity beyond it is not a refund. */
 const MAX_REFUND_QUANTITY = 1_000_000;
+/** The id the reconciliation sweep gives an edit it found: the order's id and the second it changed. */
+export const RECONCILED_EDIT_ID = /^reconciled-\d{1,20}-\d{1,16}$/;
 
 const RefundLine = z.object({
   quantity: z.number().int().nonnegative().max(MAX_REFUND_QUANTITY).nullish(),
@@ -64,6 +76,16 @@ const CancelPayload = z.object({
   id: Id,
   admin_graphql_api_id: z.string().max(100).nullish(),
   cancelled_at: z.string().max(64).nullish(),
+});
+
+const EditPayload = z.object({
+  order_edit: z.object({
+    // A number or digits from Shopify; the sweep names the edits it found by the order's update.
+    id: z.union([Id, z.string().regex(RECONCILED_EDIT_ID)]),
+    order_id: Id,
+    committed_at: z.string().max(64).nullish(),
+    created_at: z.string().max(64).nullish(),
+  }),
 });
 
 const ZERO = new Decimal(0);
@@ -161,9 +183,26 @@ export function readCancellation(payload: unknown, rawBody: string): OrderEventR
   return { ok: true, facts: { kind: "cancel", orderId, cancelledAt } };
 }
 
-/** The id an event is unique by within its shop and kind: the refund's, or the cancelled order's. */
+export function readEdit(payload: unknown, rawBody: string): OrderEventRead {
+  const parsed = EditPayload.safeParse(payload);
+  if (!parsed.success) return problem(parsed.error);
+  const edit = parsed.data.order_edit;
+  const orderId = exactId(edit.order_id, null, "Order", rawBody, "order_id");
+  if (!orderId)
+    return { ok: false, reason: "order_edit.order_id is beyond 2^53 and the body does not give it exactly" };
+  const editId =
+    typeof edit.id === "string" && RECONCILED_EDIT_ID.test(edit.id)
+      ? edit.id
+      : exactId(edit.id, null, "OrderEdit", rawBody, "id");
+  if (!editId) return { ok: false, reason: "order_edit.id is beyond 2^53 and the body does not give it exactly" };
+  const at = edit.committed_at ?? edit.created_at;
+  const committedAt = at && !Number.isNaN(Date.parse(at)) ? at : null;
+  return { ok: true, facts: { kind: "edit", orderId, editId, committedAt } };
+}
+
+/** The id an event is unique by within its shop and kind: the refund's, the edit's, or the cancelled order's. */
 export function eventSourceId(facts: OrderEventFacts): string {
-  return facts.kind === "refund" ? facts.refundId : facts.orderId;
+  return facts.kind === "refund" ? facts.refundId : facts.kind === "edit" ? facts.editId : facts.orderId;
 }
 
 /** A refunded amount as intake stores it: a decimal of at least 0 and at most the largest order value. */
@@ -178,8 +217,10 @@ function isRefundedAmount(value: unknown): boolean {
  */
 export function parseEventFacts(text: string): OrderEventFacts | null {
   try {
-    const value = JSON.parse(text) as Partial<RefundFacts> & Partial<CancelFacts>;
+    const value = JSON.parse(text) as Partial<RefundFacts> & Partial<CancelFacts> & Partial<EditFacts>;
     if (value.kind === "cancel" && typeof value.orderId === "string") return value as CancelFacts;
+    if (value.kind === "edit" && typeof value.orderId === "string" && typeof value.editId === "string")
+      return value as EditFacts;
     if (
       value.kind === "refund" &&
       typeof value.orderId === "string" &&

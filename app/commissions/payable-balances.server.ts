@@ -1,10 +1,35 @@
 import { Prisma } from "@prisma/client";
-import { sql } from "../database/sql.server";
+import { sqlTime } from "../database/db.server";
+import { sql, type Sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
-import { Commission, CommissionEntry } from "../database/tables";
+import { Commission, CommissionEntry, ShopSettings } from "../database/tables";
+import { DEFAULT_HOLD_DAYS } from "./statuses";
 
 // What the merchant can pay each creator: approved records less the clawbacks no payout has
-// netted yet, per creator and currency. The Payouts page lists them; a payout sums them again.
+// netted yet, plus the top-ups (an order edited up after its record was paid) whose hold has
+// passed, per creator and currency. The Payouts page lists them; a payout sums them again.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The entries of `e` a payout settles, and not yet settled: every clawback, and each top-up
+ * created before `dueBy`, so a top-up waits the shop's hold as a new record does (decision 045).
+ */
+export function openAdjustments(shop: string, dueBy: Date): Prisma.Sql {
+  return Prisma.sql`e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.payoutId} IS NULL
+    AND (e.${CommissionEntry.kind} = 'clawback' OR (e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.createdAt} <= ${sqlTime(dueBy)}))`;
+}
+
+/** Entry kinds a payout settles, and a void opens again. */
+export const ADJUSTMENT_KINDS = Prisma.sql`('clawback', 'top_up')`;
+
+/** The end of the shop's hold for a top-up created now: its hold days before `now`. */
+export async function topUpsDueBy(tx: Sql, shop: string, now: Date): Promise<Date> {
+  const [row] = await tx.rows<{ holdDays: number | bigint | string }>(
+    Prisma.sql`SELECT ${ShopSettings.holdDays} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
+  );
+  return new Date(now.getTime() - Number(row?.holdDays ?? DEFAULT_HOLD_DAYS) * DAY_MS);
+}
 
 export interface PayableBalance {
   /** `${currency}:${creatorId}`: what the form sends back for a chosen balance. */
@@ -12,7 +37,7 @@ export interface PayableBalance {
   creatorId: string;
   currency: string;
   approved: string;
-  /** Clawbacks not netted yet (negative or zero). */
+  /** Clawbacks not netted yet (negative), with top-ups due (positive). */
   owed: string;
   balance: string;
   balanceMinor: string;
@@ -29,8 +54,13 @@ export function parseBalanceKey(key: string): { creatorId: string; currency: str
   return match ? { currency: match[1]!, creatorId: match[2]! } : null;
 }
 
-/** Every creator and currency with approved records or clawbacks to net; payable when the sum is positive. */
-export async function payableBalances(shop: string, money: MoneyText = formatMoney): Promise<PayableBalance[]> {
+/** Every creator and currency with approved records or adjustments to net; payable when the sum is positive. */
+export async function payableBalances(
+  shop: string,
+  money: MoneyText = formatMoney,
+  now: Date = new Date(),
+): Promise<PayableBalance[]> {
+  const dueBy = await topUpsDueBy(sql, shop, now);
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
   const [approved, owed] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
@@ -40,7 +70,7 @@ export async function payableBalances(shop: string, money: MoneyText = formatMon
     sql.rows<{ creatorId: string; currency: string; owed: string }>(Prisma.sql`
       SELECT c.${Commission.creatorId}, c.${Commission.currency}, CAST(SUM(e.${CommissionEntry.amountMinor}) AS TEXT) AS "owed"
       FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
-      WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.kind} = 'clawback' AND e.${CommissionEntry.payoutId} IS NULL
+      WHERE ${openAdjustments(shop, dueBy)}
       GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`),
   ]);
   const balances = new Map<
@@ -78,9 +108,7 @@ export async function payableBalances(shop: string, money: MoneyText = formatMon
       balance: money(b.approved + b.owed, b.currency),
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
-      payable:
-        b.approved + b.owed > 0n &&
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: with no approved record approved is 0 and a clawback's amount is below 0, so the sum is not above 0
-        b.records > 0,
+      // A top-up alone (no approved record) is payable too.
+      payable: b.approved + b.owed > 0n,
     }));
 }

@@ -6,7 +6,7 @@ import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../dat
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
-import { parseBalanceKey } from "./payable-balances.server";
+import { ADJUSTMENT_KINDS, openAdjustments, parseBalanceKey, topUpsDueBy } from "./payable-balances.server";
 import { fieldErrors, PayoutForm, VoidForm, type ChosenBalance } from "./payout-forms";
 import {
   Commission as CommissionTable,
@@ -67,7 +67,8 @@ export async function recordPayout(
         },
       ]);
       const dues = [];
-      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance) });
+      const dueBy = await topUpsDueBy(tx, shop, now);
+      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance, dueBy) });
       if (dues.every(({ due }) => due === null)) throw new NothingToPay();
       // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
       const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
@@ -113,6 +114,7 @@ async function dueOf(
   tx: Sql,
   shop: string,
   { creatorId, currency }: { creatorId: string; currency: string },
+  dueBy: Date,
 ): Promise<Due | null> {
   const records = Prisma.sql`${CommissionTable.shop} = ${shop} AND ${CommissionTable.creatorId} = ${creatorId} AND ${CommissionTable.currency} = ${currency}`;
   // Held until commit, so neither a refund nor the approval sweep changes these rows between the
@@ -128,16 +130,12 @@ async function dueOf(
     "CommissionEntry",
     Prisma.sql`
       SELECT e.${CommissionEntryTable.id}, e.${CommissionEntryTable.amountMinor} FROM ${CommissionEntryTable} e
-      WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} = 'clawback' AND e.${CommissionEntryTable.payoutId} IS NULL
+      WHERE ${openAdjustments(shop, dueBy)}
         AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionEntryTable.id} FROM ${CommissionTable} WHERE ${records})`,
   );
   const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
-  if (
-    total <= 0n ||
-    // Stryker disable next-line ConditionalExpression: a clawback takes money back, its amount is below 0, so with no approved record the total is never above 0
-    approved.length === 0
-  )
-    return null;
+  // Without approved records, only top-ups make it positive: an order edited up after payment.
+  if (total <= 0n) return null;
   return {
     total,
     records: approved.length,
@@ -259,7 +257,7 @@ export async function voidPayout(
       // one statement takes values (32,766 on SQLite).
       const nettedLater = await tx.rows<{ reference: string; paidOn: unknown }>(Prisma.sql`
         SELECT DISTINCT p.${Payout.reference}, p.${Payout.paidOn} FROM ${CommissionEntryTable} e JOIN ${Payout} p ON p.${Payout.id} = e.${CommissionEntryTable.payoutId}
-        WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} = 'clawback' AND e.${CommissionEntryTable.payoutId} <> ${payoutId}
+        WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND e.${CommissionEntryTable.payoutId} <> ${payoutId}
           AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${ofPayout} AND ${CommissionTable.status} = 'paid')`);
       if (nettedLater.length > 0)
         throw new VoidRefused(
@@ -270,7 +268,7 @@ export async function voidPayout(
           }),
         );
       const reopened = await tx.rows<{ id: string; commissionId: string }>(
-        Prisma.sql`SELECT ${CommissionEntryTable.id}, ${CommissionEntryTable.commissionId} FROM ${CommissionEntryTable} WHERE ${CommissionEntryTable.shop} = ${shop} AND ${CommissionEntryTable.kind} = 'clawback' AND ${CommissionEntryTable.payoutId} = ${payoutId}`,
+        Prisma.sql`SELECT ${CommissionEntryTable.id}, ${CommissionEntryTable.commissionId} FROM ${CommissionEntryTable} WHERE ${CommissionEntryTable.shop} = ${shop} AND ${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND ${CommissionEntryTable.payoutId} = ${payoutId}`,
       );
       for (let at = 0; at < recordIds.length; at += IDS_PER_UPDATE) {
         const ids = Prisma.join(recordIds.slice(at, at + IDS_PER_UPDATE));
@@ -288,7 +286,7 @@ export async function voidPayout(
         await updateWhere(
           tx,
           "CommissionEntry",
-          Prisma.sql`${CommissionEntryTable.commissionId} IN (${ids}) AND ${CommissionEntryTable.kind} = 'clawback' AND ${CommissionEntryTable.payoutId} IS NULL`,
+          Prisma.sql`${CommissionEntryTable.commissionId} IN (${ids}) AND ${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND ${CommissionEntryTable.payoutId} IS NULL`,
           { payoutId },
         );
       }

@@ -11,11 +11,24 @@
 //             it as they move a pending one, but the hold never approves it and no payout takes
 //             it; the merchant's decision (a review entry) makes it pending, approved or reversed,
 //             credited to the creator they chose.
+//   edits     an order edit moves the record's value and amount, either way, and keeps its status
+//             (decision 045): an `edit` entry before payment; after it, a lower amount is a
+//             clawback as a refund's is, a higher one a `top_up` entry the next payout pays once
+//             the shop's hold has passed since it.
 
 export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed", "review"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-export const ENTRY_KINDS = ["credit", "refund", "reversal", "clawback", "payout_void", "review"] as const;
+export const ENTRY_KINDS = [
+  "credit",
+  "refund",
+  "reversal",
+  "clawback",
+  "payout_void",
+  "review",
+  "edit",
+  "top_up",
+] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export function isCommissionStatus(value: unknown): value is CommissionStatus {

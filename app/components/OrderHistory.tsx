@@ -6,7 +6,7 @@ import { EmptyNote } from "./EmptyNote";
 import { SectionCard } from "./SectionCard";
 
 // The order page's trail, after its evidence: each attempt at verifying it, the commission
-// record's ledger entries, and the refunds and cancellation Shopify sent for it.
+// record's ledger entries, and the refunds, edits and cancellation Shopify sent for it.
 
 /** A time as the page shows it: the shop's zone, formatted by the loader. */
 type Time = (iso: string | null | undefined) => string;
@@ -65,10 +65,11 @@ export function LedgerEntriesCard({
         <List>
           {entries.map((e, index) => (
             <List.Item key={`${e.kind}-${e.createdAt}-${index}`}>
-              {t("order.entryRow", {
+              {t(e.edit ? "order.entryRowEdit" : "order.entryRow", {
                 kind: worded("order.entryKind", e.kind),
                 amount: e.amountText,
                 time: time(e.createdAt),
+                edit: e.edit ?? "",
               })}
             </List.Item>
           ))}

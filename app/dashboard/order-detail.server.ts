@@ -137,10 +137,14 @@ export interface OrderDetail {
     redirected: boolean;
     createdAt: string;
     holdUntil: string | null;
-    /** The record's ledger entries, oldest first: the credit, then what refunds and a cancellation took back. */
-    entries: { kind: string; amount: string; amountText: string; createdAt: string }[];
+    /**
+     * The record's ledger entries, oldest first: the credit, then what refunds, edits and a
+     * cancellation moved. `edit`: for an entry an order edit made, the order's value and the
+     * commission before and after it, as its event said when applied.
+     */
+    entries: { kind: string; amount: string; amountText: string; createdAt: string; edit: string | null }[];
   } | null;
-  /** The order's refunds and cancellation as received, and what applying them did. */
+  /** The order's refunds, edits and cancellation as received, and what applying them did. */
   events: { kind: string; receivedAt: string; appliedAt: string | null; result: string | null }[];
   canRetry: boolean;
 }
@@ -283,6 +287,7 @@ export async function getOrderDetail(
             amount: e.amount,
             amountText: money(e.amount, c.currency),
             createdAt: e.createdAt.toISOString(),
+            edit: editOf(events.find((event) => event.id === e.eventId)),
           })),
         }
       : null,
@@ -295,6 +300,12 @@ export async function getOrderDetail(
     canRetry: await canRetry(row, now),
   };
   return { ...detail, times: timesIn(detail, format) };
+}
+
+/** What an edit's event said it moved: "order value 100.00 -> 80.00, commission 10.00 -> 8.00". */
+function editOf(event: OrderEvent | undefined): string | null {
+  if (event?.kind !== "edit" || !event.result) return null;
+  return /\((order value [^)]*)\)$/.exec(event.result)?.[1] ?? null;
 }
 
 /** A contested order's claims, each with the creator lookup-click knows for it now (it may have learned it since). */

@@ -37,7 +37,7 @@ const deliveryChild = children((topic, status) => webhookDeliveries.labels(topic
 
 const intakeDuration = new Histogram({
   name: "tagguard_webhook_intake_duration_seconds",
-  help: "Time from a delivery's arrival to its answer on the intake lanes (orders/create, refunds/create, orders/cancelled)",
+  help: "Time from a delivery's arrival to its answer on the intake lanes (orders/create, refunds/create, orders/cancelled, orders/edited)",
   labelNames: ["topic"] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers,
@@ -164,12 +164,12 @@ export function countShopifyThrottle(): void {
 
 const reconciled = new Counter({
   name: "tagguard_reconciliation_found_total",
-  help: "Orders, refunds and cancellations the reconciliation sweep recorded because no webhook had brought them",
+  help: "Orders, refunds, cancellations and edits the reconciliation sweep recorded because no webhook had brought them",
   labelNames: ["kind"] as const,
   registers,
 });
 
-export function countReconciled(kind: "order" | "refund" | "cancellation"): void {
+export function countReconciled(kind: "order" | "refund" | "cancellation" | "edit"): void {
   reconciled.labels(kind).inc();
 }
 

@@ -14,10 +14,12 @@ import {
 import { apiVersion } from "../shopify-admin/api-version";
 import { RECONCILE_ORDER, RECONCILE_ORDERS, RECONCILE_REFUND } from "../shopify-admin/documents";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
+import { readOrderAmounts } from "../shopify-admin/orders.server";
 import { noteSpent, noteThrottled, reserveRead } from "../shopify-admin/write-schedule.server";
 import { recordOrderDelivery, recordOrderEventDelivery, type IntakeResult } from "../verification/intake.server";
 import type { VerifiedDelivery } from "../webhooks/receive.server";
 import type { WebhookTopic } from "../webhooks/topics";
+import { editCandidates, foundEditPayload, valueMoved } from "./edits-found.server";
 import { reconciliationOf } from "./reconciliation.server";
 import {
   cancellationPayloadFrom,
@@ -50,8 +52,8 @@ export interface SweepDeps {
 const PAGE_SIZE = 50;
 /** Pages one run goes through before it hands the worker back (and comes again at once). */
 const PAGES_PER_RUN = 10;
-/** What each call is assumed to cost until Shopify says: the listing, an order read whole, a refund. */
-const COST = { list: 160, order: 90, refund: 180 } as const;
+/** What each call is assumed to cost until Shopify says: the listing, an order read whole, a refund, an order's amounts. */
+const COST = { list: 160, order: 90, refund: 180, amounts: 7 } as const;
 
 type PageInfo = { hasNextPage: boolean; endCursor?: string | null };
 type Found = { orders: number; refunds: number; cancellations: number };
@@ -153,6 +155,7 @@ type ListedOrder = {
   legacyResourceId: unknown;
   updatedAt: unknown;
   cancelledAt?: unknown;
+  edited?: unknown;
   refunds: { id: string; legacyResourceId: unknown }[];
 };
 
@@ -216,6 +219,21 @@ async function recordMissing(
         countReconciled("cancellation");
       }
     }
+  }
+  // Orders the app knew whose value moved with no orders/edited recorded (decision 045).
+  const candidates = await editCandidates(
+    shop,
+    orders.filter((order) => known.has(order.orderId)),
+  );
+  for (const candidate of candidates) {
+    bucketTurn(ctx, COST.amounts);
+    const read = await readOrderAmounts(graphql, candidate.orderGid, { maxAttempts: 1 });
+    if (!read.ok) throw adminFailure(`reading order ${candidate.orderGid}'s amounts`, read);
+    noteSpent(shop, ctx.now(), read.cost);
+    if (!read.amounts || !valueMoved(candidate, read.amounts)) continue;
+    const { eventId, payload } = foundEditPayload(candidate);
+    if (counts(await recordOrderEventDelivery(delivery(shop, "orders/edited", eventId, payload))))
+      countReconciled("edit");
   }
 }
 

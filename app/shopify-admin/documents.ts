@@ -147,7 +147,8 @@ export const WEB_PIXEL_UPDATE = `#graphql
 /**
  * The reconciliation sweep's listing (app/reconciliation): orders updated in a window, oldest
  * change first, with only what tells whether the app has seen them (the order, its refunds, its
- * cancellation). The orders it has not seen are read whole with RECONCILE_ORDER.
+ * cancellation, and whether it was ever edited: a scalar, so the page costs no more; an edited
+ * order with a live commission then has its amounts read with ORDER_AMOUNTS, decision 045). The orders it has not seen are read whole with RECONCILE_ORDER.
  * `query` is Shopify's search syntax: updated_at:>='…' AND updated_at:<='…'.
  */
 export const RECONCILE_ORDERS = `#graphql
@@ -159,6 +160,7 @@ export const RECONCILE_ORDERS = `#graphql
         updatedAt
         cancelledAt
         refunds(first: 20) { id legacyResourceId }
+        edited
       }
       pageInfo { hasNextPage endCursor }
     }
@@ -242,6 +244,24 @@ export const ORDER_JOURNEY = `#graphql
         firstVisit { landingPage occurredAt }
         lastVisit { landingPage occurredAt }
       }
+    }
+  }
+`;
+
+/**
+ * An order's amounts as they stand after its edits, before returns (decision 045): what an edit
+ * moves the commission to. orders/edited lists what the edit added and removed, not the totals.
+ * subtotalPriceSet and totalPriceSet change with every committed edit and not with refunds,
+ * which the ledger takes from refunds/create. About 7 points a read.
+ */
+export const ORDER_AMOUNTS = `#graphql
+  query TagGuardOrderAmounts($id: ID!) {
+    order(id: $id) {
+      id
+      currencyCode
+      subtotalPriceSet { shopMoney { amount currencyCode } }
+      totalPriceSet { shopMoney { amount currencyCode } }
+      totalDiscountsSet { shopMoney { amount } }
     }
   }
 `;

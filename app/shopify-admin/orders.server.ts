@@ -18,6 +18,7 @@ import {
   EVIDENCE_METAFIELD,
   MARK_ORDER_HIJACKED,
   METAFIELDS_SET,
+  ORDER_AMOUNTS,
   ORDER_JOURNEY,
   ORDER_TAG_GUARD_STATE,
 } from "./documents";
@@ -179,6 +180,36 @@ export async function readOrderJourney(
       : null;
   const visits = [visit(summary.firstVisit), visit(summary.lastVisit)].filter((v) => v !== null);
   return { ok: true, journey: { ready: summary.ready, visits }, cost: result.cost };
+}
+
+/** An order's amounts after its edits, in its shop's money (null amounts: Shopify gave none). */
+export interface OrderAmounts {
+  currency: string;
+  subtotal: string | null;
+  total: string | null;
+  discounts: string | null;
+}
+
+export async function readOrderAmounts(
+  graphql: AdminGraphql,
+  orderGid: string,
+  options?: RetryOptions,
+): Promise<{ ok: true; amounts: OrderAmounts | null; cost?: QueryCost } | AdminFailure> {
+  const result = await requestAdmin(graphql, ORDER_AMOUNTS, { id: orderGid }, options);
+  if (!result.ok) return result;
+  const order = result.data.order;
+  if (!order) return { ok: true, amounts: null, cost: result.cost };
+  const amount = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    ok: true,
+    amounts: {
+      currency: order.subtotalPriceSet?.shopMoney.currencyCode ?? order.currencyCode,
+      subtotal: amount(order.subtotalPriceSet?.shopMoney.amount),
+      total: amount(order.totalPriceSet.shopMoney.amount),
+      discounts: amount(order.totalDiscountsSet?.shopMoney.amount),
+    },
+    cost: result.cost,
+  };
 }
 
 export type OrderTagGuardState = NonNullable<AdminData<typeof ORDER_TAG_GUARD_STATE>["order"]>;

@@ -113,7 +113,7 @@ export type TagGuardReconcileOrdersQueryVariables = AdminTypes.Exact<{
 
 
 export type TagGuardReconcileOrdersQuery = { orders: { nodes: Array<(
-      Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'updatedAt' | 'cancelledAt'>
+      Pick<AdminTypes.Order, 'id' | 'legacyResourceId' | 'updatedAt' | 'cancelledAt' | 'edited'>
       & { refunds: Array<Pick<AdminTypes.Refund, 'id' | 'legacyResourceId'>> }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } };
 
@@ -167,6 +167,16 @@ export type TagGuardOrderJourneyQuery = { order?: AdminTypes.Maybe<(
     )> }
   )> };
 
+export type TagGuardOrderAmountsQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type TagGuardOrderAmountsQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id' | 'currencyCode'>
+    & { subtotalPriceSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }>, totalPriceSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, totalDiscountsSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount'> }> }
+  )> };
+
 export type TagGuardShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
 
@@ -177,10 +187,11 @@ interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
   "#graphql\n  query TagGuardCodeDiscountByCode($code: String!) {\n    codeDiscountNodeByCode(code: $code) {\n      id\n      codeDiscount {\n        __typename\n        ... on DiscountCodeBasic { title status }\n        ... on DiscountCodeBxgy { title status }\n        ... on DiscountCodeFreeShipping { title status }\n        ... on DiscountCodeApp { title status }\n      }\n    }\n  }\n": {return: TagGuardCodeDiscountByCodeQuery, variables: TagGuardCodeDiscountByCodeQueryVariables},
   "#graphql\n  query TagGuardWebPixel {\n    webPixel { id settings }\n  }\n": {return: TagGuardWebPixelQuery, variables: TagGuardWebPixelQueryVariables},
-  "#graphql\n  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {\n    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        legacyResourceId\n        updatedAt\n        cancelledAt\n        refunds(first: 20) { id legacyResourceId }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: TagGuardReconcileOrdersQuery, variables: TagGuardReconcileOrdersQueryVariables},
+  "#graphql\n  query TagGuardReconcileOrders($query: String!, $first: Int!, $after: String) {\n    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        legacyResourceId\n        updatedAt\n        cancelledAt\n        refunds(first: 20) { id legacyResourceId }\n        edited\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: TagGuardReconcileOrdersQuery, variables: TagGuardReconcileOrdersQueryVariables},
   "#graphql\n  query TagGuardReconcileOrder($id: ID!, $linesAfter: String) {\n    order(id: $id) {\n      id\n      legacyResourceId\n      name\n      createdAt\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      customAttributes { key value }\n      cartToken\n      checkoutToken\n      customerJourneySummary { lastVisit { landingPage } }\n      totalDiscountsSet { shopMoney { amount } }\n      discountApplications(first: 5) {\n        nodes {\n          targetType\n          value { __typename }\n          ... on DiscountCodeApplication { code }\n        }\n      }\n      lineItems(first: 20, after: $linesAfter) {\n        nodes { originalTotalSet { shopMoney { amount } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: TagGuardReconcileOrderQuery, variables: TagGuardReconcileOrderQueryVariables},
   "#graphql\n  query TagGuardReconcileRefund($id: ID!, $linesAfter: String) {\n    refund(id: $id) {\n      id\n      legacyResourceId\n      order { id legacyResourceId }\n      refundLineItems(first: 20, after: $linesAfter) {\n        nodes {\n          quantity\n          subtotalSet { shopMoney { amount currencyCode } }\n          totalTaxSet { shopMoney { amount currencyCode } }\n          lineItem { originalUnitPriceSet { shopMoney { amount currencyCode } } }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n      refundShippingLines(first: 10) {\n        nodes {\n          subtotalAmountSet { shopMoney { amount currencyCode } }\n          taxAmountSet { shopMoney { amount currencyCode } }\n        }\n      }\n    }\n  }\n": {return: TagGuardReconcileRefundQuery, variables: TagGuardReconcileRefundQueryVariables},
   "#graphql\n  query TagGuardOrderJourney($id: ID!) {\n    order(id: $id) {\n      id\n      customerJourneySummary {\n        ready\n        firstVisit { landingPage occurredAt }\n        lastVisit { landingPage occurredAt }\n      }\n    }\n  }\n": {return: TagGuardOrderJourneyQuery, variables: TagGuardOrderJourneyQueryVariables},
+  "#graphql\n  query TagGuardOrderAmounts($id: ID!) {\n    order(id: $id) {\n      id\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      totalDiscountsSet { shopMoney { amount } }\n    }\n  }\n": {return: TagGuardOrderAmountsQuery, variables: TagGuardOrderAmountsQueryVariables},
   "#graphql\n  query TagGuardShopProfile {\n    shop { ianaTimezone currencyCode }\n  }\n": {return: TagGuardShopProfileQuery, variables: TagGuardShopProfileQueryVariables},
 }
 

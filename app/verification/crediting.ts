@@ -1,7 +1,9 @@
 import type { CommissionInput } from "../commissions/credit.server";
+import { editedValues } from "../commissions/order-edits";
 import { rateForCreator } from "../settings/creator-rates";
 import { orderValueBasisOf } from "../settings/order-value-basis";
-import { stop, type OrderState, type OrderStep } from "./order-steps";
+import { nextAttempt } from "./retry-policy";
+import { stop, type Answered, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";
 
 // The order ends with its verdict and one commission record, credited to the creator of the
 // expected tag, never the arrived one; refunds and a cancellation that arrived first are applied
@@ -26,8 +28,9 @@ export const creditingStep: OrderStep = {
 };
 
 /**
- * A decided order that runs again (a refund or cancellation reopened it, or a duplicate run):
- * its pending events are applied to its commission, or marked as finding none, as the job ends.
+ * A decided order that runs again (a refund, edit or cancellation reopened it, or a duplicate
+ * run): its pending events are applied to its commission, or marked as finding none, as the job
+ * ends. Edits of a live commission first read the order's amounts from Shopify (decision 045).
  */
 export const orderEventsStep: OrderStep = {
   // Stryker disable next-line StringLiteral: never read, nothing logs or looks up a step by its name
@@ -36,11 +39,43 @@ export const orderEventsStep: OrderStep = {
     return { kind: "call", call: { kind: "pending-events" } };
   },
   after(state, answered) {
+    if (answered.call.kind === "order-amounts")
+      return afterAmounts(state, answered as Extract<Answered, { call: { kind: "order-amounts" } }>);
     if (answered.call.kind !== "pending-events") throw new Error(`order events asked for no ${answered.call.kind}`);
-    if (!answered.result) return stop({ to: "finish" });
+    const { result } = answered as Extract<Answered, { call: { kind: "pending-events" } }>;
+    if (!result) return stop({ to: "finish" });
+    if (typeof result === "object") return { kind: "call", call: { kind: "order-amounts", edits: result.edits } };
     return stop({ to: "finish", change: { orderEvents: { outcome: state.row.outcome } } });
   },
 };
+
+/** The order's amounts read: its edits applied with them; a bucket to wait for, or a failure retried while attempts last. */
+function afterAmounts(
+  state: OrderState,
+  { call, result }: Extract<Answered, { call: { kind: "order-amounts" } }>,
+): StepOutcome {
+  const outcome = state.row.outcome;
+  if (result.ok) {
+    const reading = result.amounts
+      ? {
+          ok: true as const,
+          values: editedValues(result.amounts, state.facts?.amounts ?? {}),
+          currency: result.amounts.currency,
+        }
+      : { ok: false as const, reason: "Shopify no longer has the order" };
+    return stop({ to: "finish", change: { orderEvents: { outcome, reading: { edits: call.edits, reading } } } });
+  }
+  if ("waitMs" in result)
+    return stop({ to: "defer", at: new Date(state.now.getTime() + result.waitMs), reason: result.reason });
+  if (result.retryable && state.attemptsLeft) {
+    const next = nextAttempt(state.attempts, state.now, null, state.random);
+    if ("retryAt" in next)
+      return stop({ to: "retry", at: next.retryAt, error: `read-order-amounts: ${result.message}` });
+  }
+  const reason = `the order's amounts could not be read (${result.message})`;
+  const reading = { edits: call.edits, reading: { ok: false as const, reason } };
+  return stop({ to: "finish", change: { orderEvents: { outcome, reading } } });
+}
 
 export function commissionFor({ row, settings }: Pick<OrderState, "row" | "settings">): CommissionInput {
   // Stryker disable next-line StringLiteral: never read, a decided order has its creator, tag, value and currency

@@ -7,4 +7,5 @@ export const intakeLanes: Record<string, NodeLane> = {
   "/webhooks/orders/create": nodeLane("orders/create", recordOrderDelivery),
   "/webhooks/refunds/create": nodeLane("refunds/create", recordOrderEventDelivery),
   "/webhooks/orders/cancelled": nodeLane("orders/cancelled", recordOrderEventDelivery),
+  "/webhooks/orders/edited": nodeLane("orders/edited", recordOrderEventDelivery),
 };

@@ -3,6 +3,7 @@ import { Prisma } from "@prisma/client";
 import {
   eventSourceId,
   readCancellation,
+  readEdit,
   readRefund,
   type OrderEventFacts,
   type OrderEventRead,
@@ -20,8 +21,8 @@ import { OrderEvent } from "../database/tables";
 
 // Records order deliveries durably and answers at once; the worker does the rest.
 // - orders/create: an order is verified once per (shop, order id).
-// - refunds/create, orders/cancelled: an order event, once per refund id and per cancelled
-//   order, holding only the amounts the ledger needs; the order's verify-order job applies it
+// - refunds/create, orders/cancelled, orders/edited: an order event, once per refund id, per
+//   order edit id and per cancelled order, holding only the amounts the ledger needs; the order's verify-order job applies it
 //   (reopened here when the order is already known; an event for an order not seen yet waits
 //   for its orders/create, whose job then runs again once it has an outcome).
 // A delivery is recorded once per (shop, topic, event id). Deliveries that arrive together are
@@ -64,9 +65,10 @@ export function recordOrderDelivery(delivery: VerifiedDelivery): Promise<IntakeR
   });
 }
 
-/** refunds/create and orders/cancelled. */
+/** refunds/create, orders/cancelled and orders/edited. */
 export function recordOrderEventDelivery(delivery: VerifiedDelivery): Promise<IntakeResult> {
-  const readEvent = delivery.topic === "refunds/create" ? readRefund : readCancellation;
+  const readEvent =
+    delivery.topic === "refunds/create" ? readRefund : delivery.topic === "orders/edited" ? readEdit : readCancellation;
   return enter(delivery, () => {
     const read: OrderEventRead = readEvent(delivery.payload, delivery.rawBody);
     return read.ok ? { ok: true, event: read.facts } : read;

@@ -6,7 +6,12 @@ import { sql } from "../database/sql.server";
 import { cartTouches, knownClick } from "../landing/journey.server";
 import { pixelSawClick, pixelWitness } from "../pixel/sightings.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
-import { markOrderHijacked, readOrderJourney, readOrderTagGuardState } from "../shopify-admin/orders.server";
+import {
+  markOrderHijacked,
+  readOrderAmounts,
+  readOrderJourney,
+  readOrderTagGuardState,
+} from "../shopify-admin/orders.server";
 import {
   noteSpent,
   noteThrottled,
@@ -15,6 +20,7 @@ import {
   reserveWrite,
 } from "../shopify-admin/write-schedule.server";
 import type { JobContext } from "../queue/runner.server";
+import type { AdminFailure, AdminGraphql, QueryCost } from "../shopify-admin/admin-client.server";
 import { countTagWrite } from "../metrics/registry.server";
 import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
@@ -35,6 +41,8 @@ export interface CallContext {
 
 /** What a journey read costs, as Shopify counts it: a point for each object (the order, its summary, two visits). */
 const JOURNEY_READ_COST = 4;
+/** What an order's amounts cost to read: the order, its three money bags and their shop money, 7 points. */
+const AMOUNTS_READ_COST = 7;
 /** Clicks whose creator the policy reads, at most. */
 const MAX_CLAIMED = 50;
 
@@ -46,18 +54,16 @@ export async function perform(call: Call, on: CallContext): Promise<Answered> {
     case "witnesses":
       return answer(await witnessesOf(on));
     case "journey": {
-      const waitMs = reserveRead(row.shop, now, JOURNEY_READ_COST);
-      if (waitMs > 0) return answer({ ok: false, waitMs, reason: "waiting for the shop's Admin API rate limit" });
-      const access = await deps.shopifyAdmin(row.shop);
-      if (!access.ok) return answer({ ok: false, retryable: access.retryable, message: access.message });
-      const read = await readOrderJourney(access.graphql, row.orderGid, { maxAttempts: 1 });
-      if (!read.ok) {
-        if (read.throttledForMs !== undefined)
-          return answer({ ok: false, waitMs: read.throttledForMs, reason: "the shop's Admin API bucket is empty" });
-        return answer({ ok: false, retryable: read.retryable, message: read.message });
-      }
-      noteSpent(row.shop, now, read.cost);
-      return answer({ ok: true, journey: read.journey });
+      const read = await readWithinBucket(on, JOURNEY_READ_COST, (graphql) =>
+        readOrderJourney(graphql, row.orderGid, { maxAttempts: 1 }),
+      );
+      return answer(read.ok ? { ok: true, journey: read.journey } : read);
+    }
+    case "order-amounts": {
+      const read = await readWithinBucket(on, AMOUNTS_READ_COST, (graphql) =>
+        readOrderAmounts(graphql, row.orderGid, { maxAttempts: 1 }),
+      );
+      return answer(read.ok ? { ok: true, amounts: read.amounts } : read);
     }
     case "verify-click":
       return answer(
@@ -95,6 +101,32 @@ export async function perform(call: Call, on: CallContext): Promise<Answered> {
     case "pending-events":
       return answer(await hasPendingEvents(row.shop, row.orderId));
   }
+}
+
+type BucketFailure = { ok: false; waitMs: number; reason: string } | { ok: false; retryable: boolean; message: string };
+
+/**
+ * One Admin API read for the order, within the shop's bucket as the tag writes track it: a wait
+ * when it is too low or Shopify throttled the read, the failure otherwise; what it cost is noted.
+ */
+async function readWithinBucket<T extends { ok: true; cost?: QueryCost }>(
+  { ctx, deps, row }: CallContext,
+  cost: number,
+  read: (graphql: AdminGraphql) => Promise<T | AdminFailure>,
+): Promise<T | BucketFailure> {
+  const now = ctx.now();
+  const waitMs = reserveRead(row.shop, now, cost);
+  if (waitMs > 0) return { ok: false, waitMs, reason: "waiting for the shop's Admin API rate limit" };
+  const access = await deps.shopifyAdmin(row.shop);
+  if (!access.ok) return { ok: false, retryable: access.retryable, message: access.message };
+  const result = await read(access.graphql);
+  if (!result.ok) {
+    if (result.throttledForMs !== undefined)
+      return { ok: false, waitMs: result.throttledForMs, reason: "the shop's Admin API bucket is empty" };
+    return { ok: false, retryable: result.retryable, message: result.message };
+  }
+  noteSpent(row.shop, now, result.cost);
+  return result;
 }
 
 /** What Shopify's data binds to the order, and what the app knows of each click's creator. */

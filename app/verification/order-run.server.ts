@@ -122,6 +122,7 @@ export class OrderRun {
           orderId: this.orderId,
           verificationId: this.ctx.job.subject,
           outcome: change.orderEvents.outcome,
+          reading: change.orderEvents.reading,
         },
         now,
       );

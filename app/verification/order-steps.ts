@@ -8,6 +8,7 @@ import type {
   VerifyClickInput,
 } from "../click-service";
 import type { CommissionInput } from "../commissions/credit.server";
+import type { EditsRead, OrderAmountsReading } from "../commissions/order-edits";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { AdminResult } from "../shopify-admin/admin-client.server";
@@ -32,8 +33,11 @@ export interface Change {
   credentialsRejected?: boolean;
   /** The order's commission to credit; its pending refunds and cancellation are applied with it. */
   credit?: CommissionInput;
-  /** Apply the order's pending refunds and cancellation; `outcome` is said on those that find no commission. */
-  orderEvents?: { outcome: string | null };
+  /**
+   * Apply the order's pending refunds, edits and cancellation; `outcome` is said on those that
+   * find no commission, `reading` is the order's amounts its edits move the commission to.
+   */
+  orderEvents?: { outcome: string | null; reading?: EditsRead };
 }
 
 export type AttemptWrite =
@@ -119,8 +123,16 @@ export interface Calls {
   };
   /** Whether the web pixel reported a landing with this click: its checkout report is worth waiting for. */
   "pixel-saw-click": { call: { clickId: string; judged: Attribution }; result: boolean };
-  /** Whether a decided order has refunds or a cancellation still to apply. */
-  "pending-events": { call: object; result: boolean };
+  /** Whether a decided order has refunds, edits or a cancellation still to apply; the edits that need its amounts. */
+  "pending-events": { call: object; result: boolean | { edits: string[] } };
+  /** The order's amounts as they stand after its edits `edits`, within the shop's API bucket (decision 045). */
+  "order-amounts": {
+    call: { edits: string[] };
+    result:
+      | { ok: true; amounts: OrderAmountsReading | null }
+      | { ok: false; waitMs: number; reason: string }
+      | { ok: false; retryable: boolean; message: string };
+  };
 }
 
 export type CallKind = keyof Calls;
@@ -133,6 +145,7 @@ export type Answered = {
 /** Calls that leave the process: what the run holds is written before them (no network inside a transaction, decision 025). */
 export const OUTSIDE_CALLS: ReadonlySet<CallKind> = new Set<CallKind>([
   "journey",
+  "order-amounts",
   "verify-click",
   "lookup-click",
   "tag-access",

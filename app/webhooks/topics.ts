@@ -5,6 +5,7 @@
 export const WEBHOOK_TOPICS = [
   "orders/create",
   "orders/cancelled",
+  "orders/edited",
   "refunds/create",
   "app/uninstalled",
   "app/scopes_update",

@@ -31,6 +31,11 @@ export const ORDER_TOPICS: readonly {
     events: (order) => [{ eventId: `chaos-create-${order.payload.id}`, payload: order.payload }],
   },
   {
+    topic: "orders/edited",
+    path: "/webhooks/orders/edited",
+    events: (order) => (order.edit ? [{ eventId: `chaos-edit-${order.edit.id}`, payload: order.edit.payload }] : []),
+  },
+  {
     topic: "refunds/create",
     path: "/webhooks/refunds/create",
     events: (order) =>

@@ -7,8 +7,8 @@ import type { PlannedOrder } from "./orders";
 // amounts it put in the orders and in the refunds it sent), never from what the app stored, by
 // the ledger's rules as docs/commissions.md states them: credit = order value x rate, half-up to the
 // currency's minor unit; after refunds, credit x (value - refunded so far) / value, half-up to
-// the minor unit, on the order-value basis (refunded shipping moves only the total price); a
-// cancellation takes it to zero. Then the record as the ledger holds it is checked against that.
+// the minor unit, on the order-value basis (refunded shipping moves only the total price), the
+// value being the order's after its edit when it was edited; a cancellation takes it to zero. Then the record as the ledger holds it is checked against that.
 
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 const ZERO = new Exact(0);
@@ -43,7 +43,10 @@ export function plannedCommission(order: PlannedOrder, terms: CommissionTerms): 
   const withShipping = terms.orderValueBasis === "total_price";
   const lines = (items: { price: string; quantity: number }[]) =>
     sum(items.map((line) => new Exact(line.price).times(line.quantity)));
-  const value = lines(order.lines).plus(withShipping ? order.shipping : 0);
+  // An edit sets the lines' total (decision 045): the order is worth that much from then on,
+  // whenever the app learns of it, and refunds are pro-rated on it.
+  const linesTotal = order.edit ? new Exact(order.edit.linesTotal) : lines(order.lines);
+  const value = linesTotal.plus(withShipping ? order.shipping : 0);
   const refunded = Exact.min(
     value,
     sum(order.refunds.map((refund) => lines(refund.lines).plus(withShipping ? refund.shipping : 0))),

@@ -15,7 +15,9 @@ import {
 // own, made at the sandbox service just before the order, so every click lives through the run
 // and the service's per-click call count is a per-order count. What happens to an order next is
 // planned with it: about 15% get one or two partial refunds, about 5% are cancelled (with the
-// refund of everything left that Shopify sends beside the cancellation).
+// refund of everything left that Shopify sends beside the cancellation), about 10% are edited
+// once (their lines' total set up or down, never to or below what the partial refunds give
+// back, committed in the Shopify stand-in before the refunds: decision 045).
 
 export const ORDER_KINDS = {
   /** The creator's tag reached the cart. */
@@ -46,6 +48,7 @@ const CURRENCIES = ["USD", "EUR", "JPY", "GBP"] as const;
 /** Shares of orders partly refunded (once or twice) and cancelled; drawn apart, so a few are both. */
 const PARTLY_REFUNDED = 0.15;
 const CANCELLED = 0.05;
+const EDITED = 0.1;
 
 /** An order line as planned: its line item in the order, unit price (shop currency) and units. */
 export interface PlannedLine {
@@ -76,6 +79,8 @@ export interface PlannedOrder {
   refunds: PlannedRefund[];
   /** The orders/cancelled payload, when the order is cancelled. */
   cancellation: OrderWebhookPayload | null;
+  /** The order's edit, when it was edited: its lines' total after it, and its orders/edited payload. */
+  edit: { id: number; linesTotal: string; payload: Record<string, unknown> } | null;
 }
 
 export interface OrderFactory {
@@ -153,7 +158,8 @@ export function orderFactory(options: {
       const partlyRefunded = random() < PARTLY_REFUNDED;
       const refunds = planRefunds(random, { orderId: id, currency, lines, shipping, partlyRefunded, cancelled, now });
       const cancellation = cancelled ? buildOrderCancelledPayload(payload, { at: now }) : null;
-      // Shopify holds the refunds and the cancellation whether or not their webhooks arrive.
+      // Shopify holds the edit, the refunds and the cancellation whether or not their webhooks arrive.
+      const edit = random() < EDITED ? planEdit(random, shopify, shop, { id, currency, lines, refunds }) : null;
       for (const refund of refunds) shopify.store.addRefund(shop, refund.payload);
       if (cancellation) shopify.store.cancelOrder(shop, cancellation);
       return {
@@ -167,9 +173,41 @@ export function orderFactory(options: {
         shipping,
         refunds,
         cancellation,
+        edit,
       };
     },
   };
+}
+
+/**
+ * An edit committed in the stand-in: the order's lines' total set to a random amount from 60% to
+ * 140% of what it was (never the same), in whole minor units, and above what the partial refunds give back, so
+ * an edit alone never takes a record to zero (only a cancellation or a whole refund does).
+ */
+function planEdit(
+  random: Random,
+  shopify: ShopifyStandin,
+  shop: string,
+  order: { id: number; currency: string; lines: PlannedLine[]; refunds: PlannedRefund[] },
+): PlannedOrder["edit"] {
+  const digits = order.currency === "JPY" ? 0 : 2;
+  const unit = 10 ** digits;
+  const minor = (items: { price: string; quantity: number }[]) =>
+    items.reduce((sum, line) => sum + Math.round(Number(line.price) * unit) * line.quantity, 0);
+  const total = minor(order.lines);
+  const refunded = Math.max(
+    0,
+    ...order.refunds.map((_, k) => minor(order.refunds.slice(0, k + 1).flatMap((r) => r.lines))),
+  );
+  const low = Math.max(refunded + 1, Math.floor(total * 0.6));
+  const high = Math.max(low, Math.ceil(total * 1.4));
+  const drawn = low + Math.floor(random() * (high - low + 1));
+  // An edit that leaves the total where it was moves nothing, and the sweep rightly finds nothing
+  // when its webhook is dropped: one minor unit more, so every planned edit is a change.
+  const edited = drawn === total ? total + 1 : drawn;
+  const linesTotal = (edited / unit).toFixed(digits);
+  const payload = shopify.store.editOrder(shop, order.id, linesTotal);
+  return { id: Number((payload.order_edit as { id: number }).id), linesTotal, payload };
 }
 
 /**

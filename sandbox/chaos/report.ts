@@ -71,6 +71,8 @@ export interface OrderObservation {
   plannedLedger: PlannedCommission;
   /** The order's refunds and cancellation that were never marked applied. */
   eventsNotApplied: number;
+  /** Which ("refund <id>", "cancel <order>", "edited <order>"), for the person reading the run. */
+  notApplied?: string[];
   tagsAddApplied: number;
   /** The order in Shopify carries the shop's hijack tag. */
   hijackTagged: boolean;
@@ -114,10 +116,17 @@ export async function observeOrders(
     ]),
   );
   const events = await db.orderEvent.findMany({
-    select: { id: true, shop: true, kind: true, sourceId: true, appliedAt: true },
+    select: { id: true, shop: true, orderId: true, kind: true, sourceId: true, appliedAt: true },
   });
   const eventSource = new Map(events.map((e) => [e.id, `${e.kind} ${e.sourceId}`]));
   const applied = new Set(events.flatMap((e) => (e.appliedAt ? [`${e.shop} ${e.kind} ${e.sourceId}`] : [])));
+  // Edits are held to what they must do rather than to being recorded: a dropped edit the sweep
+  // had no need to record (the order it read whole already had the edit's value, or its commission
+  // could not move) is rightly never applied, and one it missed leaves the record off the plan.
+  // An edit recorded and never applied is lost as a refund is.
+  const editWaiting = new Set(
+    events.flatMap((e) => (e.kind === "edit" && !e.appliedAt ? [`${e.shop} edited ${e.orderId}`] : [])),
+  );
   // Grouped by order rather than read through the verification: the unique key that forbids a
   // second record today is exactly what this figure must not take on trust.
   const commissions = new Map<string, LedgerRecord[]>();
@@ -151,12 +160,17 @@ export async function observeOrders(
       ...order.refunds.map((refund) => `refund ${refund.id}`),
       ...(order.cancellation ? [`cancel ${orderId}`] : []),
     ];
+    const notApplied = [
+      ...sent.filter((event) => !applied.has(`${order.shop} ${event}`)),
+      ...(editWaiting.has(`${order.shop} edited ${orderId}`) ? [`edited ${orderId}`] : []),
+    ];
     return {
       outcome: FINAL(verifications.get(key(order.shop, orderId)) ?? null),
       commissionRecords: records.length,
       ledger: records[0] ?? null,
       plannedLedger: plannedCommission(order, settings),
-      eventsNotApplied: sent.filter((event) => !applied.has(`${order.shop} ${event}`)).length,
+      eventsNotApplied: notApplied.length,
+      notApplied,
       tagsAddApplied: inShopify?.tagsAddApplied ?? 0,
       hijackTagged: inShopify?.tags.includes(settings.hijackTag) ?? false,
       verifyCalls: order.clickId ? (verifyCalls[order.clickId] ?? 0) : 0,
@@ -170,6 +184,16 @@ export function unexpectedOutcomes(orders: readonly PlannedOrder[], observations
     const outcome = observations[i]!.outcome;
     return outcome !== null && outcome !== order.expected
       ? [{ order: String(order.payload.id), kind: order.kind, expected: order.expected, outcome }]
+      : [];
+  });
+}
+
+/** Orders lost (no final outcome, or an event never applied), and what of them: printed, as they fail the run. */
+export function lostOrders(orders: readonly PlannedOrder[], observations: OrderObservation[]) {
+  return orders.flatMap((order, i) => {
+    const { outcome, eventsNotApplied, notApplied } = observations[i]!;
+    return outcome === null || eventsNotApplied > 0
+      ? [{ order: String(order.payload.id), outcome, notApplied: notApplied ?? [] }]
       : [];
   });
 }

@@ -13,7 +13,14 @@ import { startFleet, type Fleet } from "./fleet";
 import { metricsScraper } from "./metrics";
 import type { CommissionTerms } from "./ledger";
 import { orderFactory, type PlannedOrder } from "./orders";
-import { ledgerMismatches, observeOrders, safetyFigures, unexpectedOutcomes, type ChaosReport } from "./report";
+import {
+  ledgerMismatches,
+  lostOrders,
+  observeOrders,
+  safetyFigures,
+  unexpectedOutcomes,
+  type ChaosReport,
+} from "./report";
 
 // One chaos run: the app's production build as several processes on one PostgreSQL database,
 // a click service that fails about 30% of calls, a Shopify that throttles about 20% of
@@ -58,6 +65,11 @@ const DATABASE_DOWN_MS = 3_000;
  * that what was never delivered is found within the drain (production: 5 min, 2 min behind).
  */
 const RECONCILE = { intervalMs: 5_000, lagMs: 10_000 };
+/**
+ * How long everything must stay applied before the drain ends: past the sweep's lag and two of
+ * its turns, so an edit whose webhook was dropped is found and applied (decision 045).
+ */
+const SWEEP_TURN_MS = RECONCILE.lagMs + 2 * RECONCILE.intervalMs;
 /** How often the instances' metrics endpoints are scraped (a Prometheus's usual 15 s, shortened to the run's scale). */
 const METRICS_SCRAPE_MS = 2_000;
 /** Orders whose events are shuffled together. */
@@ -124,7 +136,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     clicks.chaos({ seed: deriveSeed(options.seed, "click-service"), rate: options.serviceFaultRate });
     shopify.chaos({ seed: deriveSeed(options.seed, "shopify"), throttleMutations: options.throttleRate });
     const counts: DeliveryCounts = { sent: 0, abandoned: 0, answers: {} };
-    const { orders, kills, databaseRestarts, droppedDeliveries } = await sendOrders(options, {
+    const { orders, kills, databaseRestarts, droppedDeliveries, droppedEdits } = await sendOrders(options, {
       db,
       database,
       fleet,
@@ -136,9 +148,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     const refunds = orders.reduce((n, order) => n + order.refunds.length, 0);
     const cancellations = orders.filter((order) => order.cancellation).length;
+    const edits = orders.filter((order) => order.edit).length;
     log(
-      `Sent ${counts.sent} deliveries for ${orders.length} orders, ${refunds} refunds and ${cancellations} cancellations ` +
-        `(answers: ${JSON.stringify(counts.answers)}), withheld every copy of ${droppedDeliveries} events; ` +
+      `Sent ${counts.sent} deliveries for ${orders.length} orders, ${edits} edits, ${refunds} refunds and ${cancellations} cancellations ` +
+        `(answers: ${JSON.stringify(counts.answers)}), withheld every copy of ${droppedDeliveries} events ` +
+        `(${droppedEdits} of them edits, which the sweep records only where one would move a commission); ` +
         `waiting up to ${DRAIN_MS / 60_000} min for their outcomes...`,
     );
     await drain(db, { orders: orders.length, events: refunds + cancellations }, DRAIN_MS, log);
@@ -153,12 +167,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const unexpected = unexpectedOutcomes(orders, observations);
     log(`${unexpected.length} orders ended otherwise than planned${unexpected.length ? ":" : ""}`);
     for (const line of unexpected.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
+    const lost = lostOrders(orders, observations);
+    if (lost.length > 0) log(`${lost.length} orders lost:`);
+    for (const line of lost.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     const mismatches = ledgerMismatches(orders, observations);
     const records = orders.filter((_, i) => observations[i]!.ledger !== null);
-    const moved = records.filter((order) => order.refunds.length > 0 || order.cancellation !== null).length;
+    const moved = records.filter(
+      (order) => order.refunds.length > 0 || order.cancellation !== null || order.edit !== null,
+    ).length;
     log(
       `${mismatches.length} of ${records.length} commission records differ from the plan ` +
-        `(${moved} of them refunded or cancelled)${mismatches.length ? ":" : ""}`,
+        `(${moved} of them edited, refunded or cancelled)${mismatches.length ? ":" : ""}`,
     );
     for (const line of mismatches.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
@@ -179,7 +198,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       kills,
       databaseRestarts,
       droppedDeliveries,
-      reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations,
+      reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations + reconciled.edits,
       faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
       ...safetyFigures(observations),
       errorLogLines: fleet.errorLines(),
@@ -237,9 +256,16 @@ async function sendOrders(
     drops: Random;
     factory: ReturnType<typeof orderFactory>;
   },
-): Promise<{ orders: PlannedOrder[]; kills: number; databaseRestarts: number; droppedDeliveries: number }> {
+): Promise<{
+  orders: PlannedOrder[];
+  kills: number;
+  databaseRestarts: number;
+  droppedDeliveries: number;
+  droppedEdits: number;
+}> {
   const { db, database, fleet, counts, random, drops, factory } = parts;
   let droppedDeliveries = 0;
+  let droppedEdits = 0;
   const sender = { pickInstance: () => fleet.pick(), apiSecret: parts.apiSecret };
   const killAt = Array.from({ length: options.kills }, (_, k) =>
     Math.floor((options.orders * (k + 1)) / (options.kills + 1)),
@@ -259,10 +285,11 @@ async function sendOrders(
     const events = shuffle(
       batch.flatMap((order) => eventsOf(order)),
       random,
-    ).filter(() => {
+    ).filter((event) => {
       // As if Shopify gave up on it: not one copy reaches the app.
       const dropped = drops() < options.dropDeliveries;
       if (dropped) droppedDeliveries += 1;
+      if (dropped && event.topic === "orders/edited") droppedEdits += 1;
       return !dropped;
     });
     const copies = events.map(() => 2 + Math.floor(random() * 2));
@@ -291,7 +318,7 @@ async function sendOrders(
     }
   }
   await Promise.all([...kills, ...restarts]);
-  return { orders, kills: kills.length, databaseRestarts: restarts.length, droppedDeliveries };
+  return { orders, kills: kills.length, databaseRestarts: restarts.length, droppedDeliveries, droppedEdits };
 }
 
 /** kill -9 once the instances are busy with jobs (so leases are held and work is cut off). */
@@ -335,12 +362,16 @@ async function belowInFlight(db: PrismaClient, sent: number, limit: number): Pro
   }
 }
 
-/** Refunds and cancellations the order jobs have applied (or marked as finding no commission). */
-function appliedEvents(db: PrismaClient): Promise<number> {
-  return whileRestarting(() => db.orderEvent.count({ where: { appliedAt: { not: null } } }));
+/** Edits, refunds and cancellations the order jobs have applied (or marked as finding no commission), and those still waiting. */
+async function appliedEvents(db: PrismaClient): Promise<{ applied: number; waiting: number }> {
+  const [applied, waiting] = await Promise.all([
+    whileRestarting(() => db.orderEvent.count({ where: { appliedAt: { not: null } } })),
+    whileRestarting(() => db.orderEvent.count({ where: { appliedAt: null } })),
+  ]);
+  return { applied, waiting };
 }
 
-/** Waits until every order is decided and every refund and cancellation applied, or the time is over. */
+/** Waits until every order is decided and every edit, refund and cancellation applied, or the time is over. */
 async function drain(
   db: PrismaClient,
   sent: { orders: number; events: number },
@@ -349,19 +380,26 @@ async function drain(
 ) {
   const deadline = Date.now() + timeoutMs;
   let said = Date.now();
+  let settledSince: number | null = null;
   for (;;) {
     const decided = await decidedOrders(db);
-    const applied = await appliedEvents(db);
-    if (decided >= sent.orders && applied >= sent.events) return;
+    const { applied, waiting } = await appliedEvents(db);
+    // Edits are not counted (a dropped one may rightly never be recorded): nothing may be
+    // waiting, and that must hold across a turn of the sweep, which may still find a dropped edit.
+    if (decided >= sent.orders && applied >= sent.events && waiting === 0) {
+      if (settledSince === null) settledSince = Date.now();
+      if (Date.now() - settledSince >= SWEEP_TURN_MS) return;
+    } else settledSince = null;
     if (Date.now() > deadline)
       return log(
         `Drain time over: ${sent.orders - decided} orders without an outcome, ` +
-          `${sent.events - applied} refunds and cancellations not applied`,
+          `${Math.max(sent.events - applied, waiting)} edits, refunds and cancellations not applied`,
       );
     if (Date.now() - said > 15_000) {
       said = Date.now();
       log(
-        `  ${decided} of ${sent.orders} orders decided, ${applied} of ${sent.events} refunds and cancellations applied`,
+        `  ${decided} of ${sent.orders} orders decided, ${applied} edits, refunds and cancellations applied ` +
+          `(${sent.events} refunds and cancellations sent), ${waiting} waiting`,
       );
     }
     await pause(500);
@@ -374,7 +412,12 @@ async function reconciledEvents(db: PrismaClient) {
     db.webhookDelivery.groupBy({ by: ["topic"], _count: true, where: { source: "reconciled", status: "recorded" } }),
   );
   const of = (topic: string) => rows.find((row) => row.topic === topic)?._count ?? 0;
-  return { orders: of("orders/create"), refunds: of("refunds/create"), cancellations: of("orders/cancelled") };
+  return {
+    orders: of("orders/create"),
+    refunds: of("refunds/create"),
+    cancellations: of("orders/cancelled"),
+    edits: of("orders/edited"),
+  };
 }
 
 /** Whether the run made the races it means to: events recorded before their order, and after its outcome. */
@@ -384,7 +427,7 @@ async function eventTimings(db: PrismaClient): Promise<string> {
            COUNT(*) FILTER (WHERE e."receivedAt" > v."completedAt") AS late
     FROM "OrderEvent" e JOIN "Verification" v ON v."shop" = e."shop" AND v."orderId" = e."orderId"`;
   return (
-    `${row?.early ?? 0} refunds and cancellations reached the app before their order, ` +
+    `${row?.early ?? 0} edits, refunds and cancellations reached the app before their order, ` +
     `${row?.late ?? 0} after its outcome`
   );
 }

@@ -65,10 +65,11 @@ async function main(): Promise<number> {
     const deliveries = scenario.orders.reduce((sum, order) => sum + order.deliveries, 0);
     const refunds = scenario.orders.reduce((sum, order) => sum + order.refunds.length, 0);
     const cancellations = scenario.orders.filter((order) => order.cancel).length;
+    const edits = scenario.orders.reduce((sum, order) => sum + order.edits.length, 0);
     log(
       `Sent ${deliveries} signed orders/create deliveries for ${scenario.orders.length} orders` +
-        (refunds + cancellations > 0
-          ? `, then ${counted(refunds, "refund")} and ${counted(cancellations, "cancellation")}`
+        (edits + refunds + cancellations > 0
+          ? `, then ${edits > 0 ? `${counted(edits, "edit")}, ` : ""}${counted(refunds, "refund")} and ${counted(cancellations, "cancellation")}`
           : "") +
         "; waiting for verification...",
     );

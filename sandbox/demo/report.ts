@@ -102,7 +102,7 @@ export function formatSummary(summary: Summary): string {
         .map(([status, count]) => `${status} ${count}`)
         .join(", ") || "none"
     })`,
-    `Commission owed after refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
+    `Commission owed after edits, refunds and cancellations: ${money(summary.commissionTotals)} (redirected to the rightful creator: ${money(summary.redirectedTotals)})`,
     `Landing record: ${summary.savedFromExpiry} saved from expiry, ${summary.tamperedCarts} tampered cart${summary.tamperedCarts === 1 ? "" : "s"} judged on it`,
     `Click captured by: ${Object.entries(summary.witnesses)
       .map(([witness, count]) => `${witness} ${count}`)

@@ -54,7 +54,7 @@ export interface OrderReport {
     creatorId: string;
     expectedTag: string;
     arrivedTag: string;
-    /** Net of refunds and a cancellation. */
+    /** Net of edits, refunds and a cancellation. */
     amount: string;
     currency: string;
     redirected: boolean;
@@ -209,6 +209,12 @@ export async function placeOrders(
     }
     await sendWebhook(stack, order, "orders/create", payload, `demo-evt-${payload.id}`);
     // What happened to the order next, sent at once, while it may still be being verified.
+    for (const edit of order.edits) {
+      // Shopify commits the edit (a new version of the order), then sends orders/edited.
+      const edited = stack.shopify.store.editOrder(stack.shop, payload.id, edit.subtotal);
+      const editId = String((edited.order_edit as { id: unknown }).id);
+      await sendWebhook(stack, order, "orders/edited", edited, `demo-evt-edit-${editId}`);
+    }
     for (const refund of order.refunds) {
       const refundPayload = buildRefundCreatePayload({
         orderId: payload.id,

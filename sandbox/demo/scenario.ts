@@ -61,8 +61,15 @@ const Order = z
         path: ["click"],
       })
       .optional(),
-    // After the order's own deliveries, without waiting for its verification: one refunds/create
-    // per entry (that much of the order-value basis refunded), and orders/cancelled.
+    // After the order's own deliveries, without waiting for its verification: each edit committed
+    // in the Shopify stand-in (the order's subtotal after discounts becomes that amount; its other
+    // bases move with it, shipping and taxes unchanged) and its orders/edited sent, then
+    // one refunds/create per refund (that much of the order-value basis refunded), then
+    // orders/cancelled. Each as many times as `deliveries`.
+    edits: z
+      .array(z.object({ subtotal: Money }).strict())
+      .max(20)
+      .default([]),
     refunds: z
       .array(z.object({ subtotal: Money }))
       .max(20)

@@ -16,4 +16,5 @@ export { ShopifyStandinStore } from "./store";
 export { TOKEN_LIFETIMES } from "./tokens";
 export type { IssueOptions, TokenRecord } from "./tokens";
 export { buildOrderCancelledPayload, buildRefundCreatePayload } from "./refund-payload";
+export { buildOrderEditedPayload, editedOrderPayload } from "./edit-payload";
 export type { RefundDescription, RefundLineDescription } from "./refund-payload";

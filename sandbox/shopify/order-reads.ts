@@ -164,6 +164,8 @@ export function orderReadFields(shop: ShopState, order: OrderRecord, clock: () =
   return {
     updatedAt: order.updatedAt,
     cancelledAt: order.cancelledAt,
+    // Order.edited: whether any edit was committed (store.editOrder).
+    edited: order.edits > 0,
     cartToken: p.cart_token ?? null,
     checkoutToken: p.checkout_token ?? null,
     subtotalPriceSet: moneyBag(p.subtotal_price_set, currency),

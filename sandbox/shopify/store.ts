@@ -3,6 +3,7 @@
 // throttle state. Business rules mirror the Admin API's documented behaviour for the few
 // operations the app uses.
 import { createHash } from "node:crypto";
+import { buildOrderEditedPayload, editedOrderPayload } from "./edit-payload";
 import { TokenStore, type IssueOptions, type TokenRecord } from "./tokens";
 
 export interface MetafieldRecord {
@@ -39,6 +40,8 @@ export interface OrderRecord {
   tagsAddApplied: number;
   /** Order.updatedAt: every change (created, tagged, refunded, cancelled), to the second as Shopify keeps it. */
   updatedAt: string;
+  /** Edits committed to it: its payload is the latest version of the order. */
+  edits: number;
   /** Its refunds as refunds/create describes them (REST payloads), in the order they were issued. */
   refunds: { gid: string; id: string; payload: Record<string, unknown> }[];
   cancelledAt: string | null;
@@ -179,6 +182,7 @@ export class ShopifyStandinStore {
       tagsAddApplied: 0,
       updatedAt: this.secondNow(),
       refunds: [],
+      edits: 0,
       cancelledAt: null,
       journey: journey
         ? {
@@ -206,6 +210,20 @@ export class ShopifyStandinStore {
     const gid = String(payload.admin_graphql_api_id ?? `gid://shopify/Refund/${String(payload.id)}`);
     order.refunds.push({ gid, id: gid.slice(gid.lastIndexOf("/") + 1), payload });
     order.updatedAt = this.secondNow();
+  }
+
+  /**
+   * An order edit committed (orderEditBegin ... orderEditCommit): the order becomes its next
+   * version, its subtotal after discounts `subtotal` (editedOrderPayload), and is updated; the
+   * orders/edited payload of the edit is returned, for the caller to deliver (then orders/updated).
+   */
+  editOrder(domain: string, orderId: number | string, subtotal: string): Record<string, unknown> {
+    const order = this.shop(domain).orders.get(`gid://shopify/Order/${String(orderId)}`);
+    if (!order) throw new Error(`no order ${String(orderId)} in ${domain}`);
+    order.payload = editedOrderPayload(order.payload, subtotal);
+    order.edits += 1;
+    order.updatedAt = this.secondNow();
+    return buildOrderEditedPayload({ orderId: order.id, committedAt: new Date(this.clock()) });
   }
 
   /** An order cancelled (orders/cancelled's payload); the order is updated. */

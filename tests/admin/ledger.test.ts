@@ -162,7 +162,7 @@ describe("CSV export", () => {
     const text = await response.text();
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines[0]).toBe(
-      "Recorded at (UTC),Order,Order ID,Creator,Creator name,Creator email,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status",
+      "Recorded at (UTC),Order,Order ID,Creator,Creator name,Creator email,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status,Entries (kind amount)",
     );
     expect(text).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
     expect(text).not.toContain(",=HYPERLINK");
@@ -189,7 +189,9 @@ describe("CSV export", () => {
     const chunks: Buffer[] = [];
     for await (const chunk of ledgerCsvStream([row])) chunks.push(Buffer.from(chunk));
     const text = Buffer.concat(chunks).toString("utf8");
-    expect(text.split("\r\n")[1]).toBe('2026-01-01T00:00:00.000Z,#1,1,c,,,e,"a, ""b""\nc",no,1.00,USD,10,0.10,pending');
+    expect(text.split("\r\n")[1]).toBe(
+      '2026-01-01T00:00:00.000Z,#1,1,c,,,e,"a, ""b""\nc",no,1.00,USD,10,0.10,pending,',
+    );
   });
 
   it("exports only the session's shop", async () => {

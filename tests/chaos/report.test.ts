@@ -137,6 +137,8 @@ describe("the chaos run's ledger plan", () => {
     shipping?: string;
     refunds?: { lines: [price: string, quantity: number][]; shipping?: string }[];
     cancelled?: boolean;
+    /** The lines' total after an edit. */
+    edited?: string;
   }): PlannedOrder {
     const lines = spec.lines.map(([price, quantity], i) => ({ lineItemId: i + 1, price, quantity }));
     const payload = buildOrderCreatePayload({
@@ -160,8 +162,22 @@ describe("the chaos run's ledger plan", () => {
         payload: {},
       })),
       cancellation: spec.cancelled ? buildOrderCancelledPayload(payload) : null,
+      edit: spec.edited ? { id: 1, linesTotal: spec.edited, payload: {} } : null,
     };
   }
+
+  it("takes an edited order at its value after the edit, refunds pro-rated on it", () => {
+    // 10% of 80.00; then 30.00 of it refunded: 8.00 x 50 / 80 = 5.00.
+    expect(plannedCommission(order({ lines: [["100.00", 1]], edited: "80.00" }), terms).amountMinor).toBe(800n);
+    expect(
+      plannedCommission(order({ lines: [["50.00", 2]], edited: "80.00", refunds: [{ lines: [["30.00", 1]] }] }), terms)
+        .amountMinor,
+    ).toBe(500n);
+    expect(plannedCommission(order({ lines: [["100.00", 1]], edited: "150.00", cancelled: true }), terms)).toEqual({
+      amountMinor: 0n,
+      status: "reversed",
+    });
+  });
 
   it("credits the rate of the order value, half-up to the currency's minor unit", () => {
     expect(plannedCommission(order({ lines: [["0.05", 1]] }), terms)).toEqual({ amountMinor: 1n, status: "pending" });

@@ -21,6 +21,7 @@ const row: LedgerRow = {
   status: "pending",
   creatorName: "Alice Liddell",
   creatorEmail: "alice@example.com",
+  entries: "credit 12.00",
 };
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
@@ -32,9 +33,9 @@ async function text(stream: NodeJS.ReadableStream): Promise<string> {
 describe("ledgerCsvStream", () => {
   it("writes the header and each row in column order, CRLF-terminated, yes/no for redirected", async () => {
     expect(await text(ledgerCsvStream([row, { ...row, redirected: false, orderName: "#1002" }]))).toBe(
-      "Recorded at (UTC),Order,Order ID,Creator,Creator name,Creator email,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status\r\n" +
-        "2026-01-01T00:00:00.000Z,#1001,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending\r\n" +
-        "2026-01-01T00:00:00.000Z,#1002,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,no,120.00,USD,10,12.00,pending\r\n",
+      "Recorded at (UTC),Order,Order ID,Creator,Creator name,Creator email,Expected tag,Arrived tag,Redirected,Order value,Currency,Rate (%),Commission,Status,Entries (kind amount)\r\n" +
+        "2026-01-01T00:00:00.000Z,#1001,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending,credit 12.00\r\n" +
+        "2026-01-01T00:00:00.000Z,#1002,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,no,120.00,USD,10,12.00,pending,credit 12.00\r\n",
     );
   });
 
@@ -45,7 +46,7 @@ describe("ledgerCsvStream", () => {
   it("leaves a missing value empty, never 'null'", async () => {
     const lines = (await text(ledgerCsvStream([{ ...row, orderName: null }]))).split("\r\n");
     expect(lines[1]).toBe(
-      "2026-01-01T00:00:00.000Z,,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending",
+      "2026-01-01T00:00:00.000Z,,820982911946154508,cr_alice,Alice Liddell,alice@example.com,alice-20,honey-77,yes,120.00,USD,10,12.00,pending,credit 12.00",
     );
   });
 
@@ -66,7 +67,7 @@ describe("ledgerCsvStream", () => {
       )
     ).split("\r\n");
     expect(lines[1]).toBe(
-      "2026-01-01T00:00:00.000Z,'-2,820982911946154508,'=cmd(),'=HYPERLINK(),'@x,'+1,'@A1,yes,120.00,USD,10,12.00,pending",
+      "2026-01-01T00:00:00.000Z,'-2,820982911946154508,'=cmd(),'=HYPERLINK(),'@x,'+1,'@A1,yes,120.00,USD,10,12.00,pending,credit 12.00",
     );
   });
 

@@ -107,6 +107,16 @@ const scenario = {
     { ref: "l", click: "k8", arrivedTag: "sam-5", landing: true, embed: false, subtotal: "24.00" },
     // The pixel blocked, the embed on.
     { ref: "m", click: "k9", arrivedTag: "rex-2", landing: true, pixel: false, subtotal: "8.00" },
+    // Edited down, then up, then partly refunded, each delivered twice (decision 045).
+    {
+      ref: "n",
+      click: "k5",
+      arrivedTag: "val-8",
+      subtotal: "100.00",
+      deliveries: 2,
+      edits: [{ subtotal: "80.00" }, { subtotal: "90.10" }],
+      refunds: [{ subtotal: "10.00" }],
+    },
   ],
   // Switched off through the admin's Codes page once the orders are verified.
   deactivate: ["LEAK10"],
@@ -219,6 +229,7 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       k: "landing",
       l: "pixel",
       m: "landing",
+      n: "cart_attributes",
     });
     expect(byRef.i).toMatchObject({
       outcome: "hijacked",
@@ -249,15 +260,20 @@ describe("npm run demo", { timeout: 180_000 }, () => {
       commission: { creatorId: "cr_sam", amount: "3.00", redirected: false },
     });
     expect(byRef.m).toMatchObject({ outcome: "matched", commission: { creatorId: "cr_rex", amount: "1.00" } });
+    // 12.5% of (90.10 edited - 10.00 refunded) = 10.0125, half-up 10.01; approved (a hold of 0).
+    expect(byRef.n).toMatchObject({
+      outcome: "matched",
+      commission: { creatorId: "cr_val", amount: "10.01", status: "approved" },
+    });
     expect(report.summary).toMatchObject({
-      orders: 13,
-      deliveries: 18,
+      orders: 14,
+      deliveries: 20,
       hijackTagged: 2,
-      commissions: 10,
-      statuses: { approved: 9, reversed: 1 },
+      commissions: 11,
+      statuses: { approved: 10, reversed: 1 },
       savedFromExpiry: 2,
       tamperedCarts: 2,
-      witnesses: { cart_attributes: 4, landing_site: 2, landing: 4, pixel: 2, none: 1 },
+      witnesses: { cart_attributes: 5, landing_site: 2, landing: 4, pixel: 2, none: 1 },
     });
   });
 
@@ -279,11 +295,18 @@ describe("npm run demo", { timeout: 180_000 }, () => {
     expect(stderr).toMatch(/orders\.0\.subtotal/);
     expect(stderr).toMatch(/orders\.1\.embed: `embed` applies with `landing: true`/);
     expect(stderr).toMatch(/orders\.0\.discountCodes\.0/);
+
     // A code to switch off that no order carries: Shopify would not know it.
     writeFileSync(bad, JSON.stringify({ orders: [{ ref: "o", discountCodes: ["A"] }], deactivate: ["NONE"] }));
     const unknown = await runDemo(["--scenario", bad]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/deactivate\.0: names code "NONE", which no order of the scenario carries/);
+    // An edit takes only the subtotal after it: another field, or a wrong amount, is named.
+    writeFileSync(bad, JSON.stringify({ orders: [{ ref: "o", edits: [{ total: "80.00" }, { subtotal: "eighty" }] }] }));
+    const edits = await runDemo(["--scenario", bad]);
+    expect(edits.code).toBe(2);
+    expect(edits.stderr).toMatch(/orders\.0\.edits\.0: Unrecognized key: "total"/);
+    expect(edits.stderr).toMatch(/orders\.0\.edits\.1\.subtotal: must be a decimal amount/);
   });
 
   it("--serve prints DEMO_READY and keeps the admin serving until SIGTERM", async () => {

@@ -5,6 +5,7 @@ import { beginReconciliation, reconciliationStatus } from "../../app/reconciliat
 import { deliver } from "../support/deliver";
 import {
   cancelOrder,
+  editOrder,
   placeOrder,
   refundOrder,
   reportRequestCount,
@@ -143,6 +144,44 @@ describe("reconciliation sweep", () => {
     expect(events.every((e) => e.appliedAt !== null)).toBe(true);
     const status = await reconciliationStatus(shop, h.clock.date());
     expect(status?.found).toEqual({ orders: 0, refunds: 1, cancellations: 1 });
+  });
+
+  it("applies an edit no webhook brought, as if it had come; its late webhook and the next sweep change nothing", async () => {
+    const shop = await newShop();
+    h.clock.now = new Date();
+    await beginReconciliation(shop, h.clock.date());
+    later(MINUTE);
+    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
+    const w = startWorker();
+    expect((await runOrderToEnd(h, w, shop, payload.id)).commission).toMatchObject({ amount: "10.00" });
+
+    later(MINUTE);
+    const { edit } = await editOrder(h, shop, payload, { subtotal: "70.00", deliveries: 0 });
+    pastTheLag();
+    await sweepNow(shop, w);
+    const found = await prisma.webhookDelivery.findFirstOrThrow({ where: { shop, topic: "orders/edited" } });
+    expect(found).toMatchObject({ source: "reconciled", status: "recorded", orderId: String(payload.id) });
+    let v = await runOrderToEnd(h, w, shop, payload.id);
+    expect(v.commission).toMatchObject({ amount: "7.00", orderValue: "70.00" });
+
+    // Shopify's own delivery of the edit, late: a new event, which finds nothing left to move.
+    expect(
+      (await deliver(h.app.url, "/webhooks/orders/edited", { topic: "orders/edited", shop, body: edit })).status,
+    ).toBe(200);
+    later(MINUTE);
+    pastTheLag();
+    await sweepNow(shop, w);
+    v = await runOrderToEnd(h, w, shop, payload.id);
+    const entries = await prisma.commissionEntry.findMany({ where: { commissionId: v.commission!.id } });
+    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([
+      ["credit", "10.00"],
+      ["edit", "-3.00"],
+    ]);
+    const events = await prisma.orderEvent.findMany({ where: { shop, kind: "edit" }, orderBy: { receivedAt: "asc" } });
+    expect(events.map((e) => e.result)).toEqual([
+      "edit -3.00 USD (order value 100.00 -> 70.00, commission 10.00 -> 7.00)",
+      "nothing to adjust (order value 70.00 -> 70.00)",
+    ]);
   });
 
   it("imports nothing placed before the install, and keeps its watermark when Shopify fails", async () => {

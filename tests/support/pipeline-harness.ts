@@ -290,6 +290,23 @@ export async function refundOrder(
   return { refund, statuses };
 }
 
+/**
+ * Commits an edit of the order in the stand-in (its subtotal after discounts becomes `subtotal`)
+ * and sends orders/edited `deliveries` times at once under one event id (0: Shopify never
+ * delivered it); returns the edit's payload.
+ */
+export async function editOrder(
+  h: Harness,
+  shop: string,
+  order: OrderWebhookPayload,
+  options: { subtotal: string; deliveries?: number },
+) {
+  const edit = h.shopify.store.editOrder(shop, order.id, options.subtotal);
+  const id = String((edit.order_edit as { id: number }).id);
+  const statuses = await sendTimes(h, "orders/edited", shop, edit, `evt-edit-${id}`, options.deliveries);
+  return { edit, statuses };
+}
+
 /** Sends orders/cancelled for the order, `deliveries` times at once under one event id. */
 export async function cancelOrder(h: Harness, shop: string, order: OrderWebhookPayload, deliveries = 1) {
   const payload = buildOrderCancelledPayload(order, { at: h.clock.date() });

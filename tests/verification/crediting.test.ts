@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commissionFor, creditingStep, orderEventsStep } from "../../app/verification/crediting";
-import { misrouted, play, state } from "../support/order-steps";
+import { last, misrouted, play, state } from "../support/order-steps";
 
 // The order's last steps on their own: the credit that ends a verified order, and a decided
 // order's refunds and cancellation applied when it runs again (tests/support/order-steps.ts).
@@ -40,5 +40,58 @@ describe("a decided order run again", () => {
 
   it("refuses an answer to a call it never made, naming the call, rather than finishing the job", () => {
     expect(() => orderEventsStep.after(decided, misrouted("tag-slot"))).toThrow("order events asked for no tag-slot");
+  });
+});
+
+describe("a decided order with edits pending", () => {
+  const decided = state({ outcome: "matched", hijacked: false });
+  const amounts = { currency: "USD", subtotal: "80.0", total: "90.0", discounts: "0.0" };
+
+  it("reads the order's amounts, then applies its events with the values each basis has after the edits", () => {
+    const played = play(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: true, amounts }]);
+    expect(played[1]).toEqual({ kind: "call", call: { kind: "order-amounts", edits: ["e1"] } });
+    expect(played[2]).toMatchObject({
+      kind: "stop",
+      stop: {
+        to: "finish",
+        change: {
+          orderEvents: {
+            outcome: "matched",
+            reading: {
+              edits: ["e1"],
+              reading: { ok: true, currency: "USD", values: { subtotal_after_discounts: "80", total_price: "90" } },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it("waits for the shop's bucket, retries a failed read while attempts last, and otherwise says why", () => {
+    expect(
+      last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, waitMs: 2000, reason: "bucket" }]),
+    ).toMatchObject({
+      stop: { to: "defer", reason: "bucket" },
+    });
+    expect(
+      last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, retryable: true, message: "502" }]),
+    ).toMatchObject({
+      stop: { to: "retry", error: "read-order-amounts: 502" },
+    });
+    expect(
+      last(orderEventsStep, { ...decided, attemptsLeft: false }, [
+        { edits: ["e1"] },
+        { ok: false, retryable: true, message: "502" },
+      ]),
+    ).toMatchObject({
+      stop: {
+        to: "finish",
+        change: {
+          orderEvents: {
+            reading: { edits: ["e1"], reading: { ok: false, reason: "the order's amounts could not be read (502)" } },
+          },
+        },
+      },
+    });
   });
 });

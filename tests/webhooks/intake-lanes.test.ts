@@ -53,6 +53,23 @@ describe("an intake lane", () => {
       (shop) => ({ topic: "orders/cancelled", shop, body: { id: 78, cancelled_at: "2026-11-22T08:00:00Z" } }),
       200,
     ],
+    [
+      "an order edit",
+      "/webhooks/orders/edited",
+      (shop) => ({ topic: "orders/edited", shop, body: { order_edit: { id: 79, order_id: 1 } } }),
+      200,
+    ],
+    [
+      "an order edit under another topic's header",
+      "/webhooks/orders/edited",
+      (shop) => ({
+        topic: "orders/edited",
+        shop,
+        body: { order_edit: { id: 80, order_id: 1 } },
+        headers: { "X-Shopify-Topic": "orders/updated" },
+      }),
+      400,
+    ],
   ];
 
   it.each(cases)("%s", async (_name, path, make, status) => {

@@ -207,3 +207,34 @@ describe("orders/cancelled", () => {
     expect(deliveries.map((d) => d.status).sort()).toEqual(["duplicate-event", "recorded"]);
   });
 });
+
+describe("orders/edited", () => {
+  const DOCUMENTED_EDIT = readFileSync(
+    new URL("../fixtures/webhooks/orders-edited-2026-07.json", import.meta.url),
+    "utf8",
+  );
+  const editDelivery = (body: unknown, eventId?: string) =>
+    deliver(app.url, "/webhooks/orders/edited", { topic: "orders/edited", shop: SHOP, body, eventId });
+
+  it("records Shopify's documented sample once, by its edit id, with no amount (they are read when applied)", async () => {
+    expect((await editDelivery(DOCUMENTED_EDIT, "evt-documented-edit")).status).toBe(200);
+    expect((await editDelivery(DOCUMENTED_EDIT, "evt-documented-edit-again")).status).toBe(200);
+    const events = await prisma.orderEvent.findMany({ where: { shop: SHOP, kind: "edit" } });
+    // Both ids were rounded when the sample was written down; the body's digits are what it says.
+    expect(events.map((e) => [e.orderId, e.sourceId])).toEqual([["820982911946154500", "78912328793123780"]]);
+    expect(JSON.parse(events[0]!.facts)).toEqual({
+      kind: "edit",
+      orderId: "820982911946154500",
+      editId: "78912328793123780",
+      committedAt: "2021-12-31T19:00:00-05:00",
+    });
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { shop: SHOP, topic: "orders/edited" } });
+    expect(deliveries.map((d) => d.status).sort()).toEqual(["duplicate-event", "recorded"]);
+  });
+
+  it("records a payload that is not an order edit as invalid, saying which field", async () => {
+    expect((await editDelivery({ order_edit: { id: 5 } }, "evt-bad-edit")).status).toBe(200);
+    const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { shop: SHOP, eventId: "evt-bad-edit" } });
+    expect(delivery).toMatchObject({ status: "invalid", reason: expect.stringContaining("order_edit.order_id") });
+  });
+});

@@ -1,0 +1,122 @@
+import type { Commission } from "@prisma/client";
+import type Decimal from "decimal.js";
+import { orderValueBasisOf, type OrderValueBasis } from "../settings/order-value-basis";
+import { MAX_ORDER_VALUE } from "../units/amounts";
+import { ExactDecimal, minorDigits } from "../units/minor-units";
+import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import type { EntryKind } from "./statuses";
+
+// What an order edit does to a commission, decided without a database (decision 045). Shopify's
+// orders/edited lists what an edit added and removed, not what the order is worth after it, so
+// the order's amounts are read from Shopify when the edit is applied; the record then owes
+// rate x (edited value - refunded so far), exactly as a refund computes it. The value read is
+// the order's as it stands (every edit up to now, before refunds), so edits and refunds applied
+// in any order, or an edit delivered twice, end at the same amount: a second reading that finds
+// nothing new moves nothing.
+
+/** The order's amounts as the Admin API gives them now, before refunds (ORDER_AMOUNTS). */
+export interface OrderAmountsReading {
+  currency: string;
+  /** subtotalPriceSet: line items after discounts, every edit applied, before returns. */
+  subtotal: string | null;
+  /** totalPriceSet: with taxes and shipping, every edit applied, before returns. */
+  total: string | null;
+  /** totalDiscountsSet: what discounts took, before returns. */
+  discounts: string | null;
+}
+
+/**
+ * The order's amounts handed to the ledger with a run's events (or why there are none), and the
+ * pending edits they were read for: an edit recorded after the read may not be in the amounts,
+ * so it waits for the next run's read.
+ */
+export interface EditsRead {
+  edits: readonly string[];
+  reading: EditReading;
+}
+
+/** The order's value on each basis after its edits, in its currency, or why it could not be read. */
+export type EditReading =
+  { ok: true; values: Partial<Record<OrderValueBasis, string>>; currency: string } | { ok: false; reason: string };
+
+const isAmount = (value: string | null | undefined): value is string =>
+  typeof value === "string" && /^-?\d{1,13}(\.\d+)?$/.test(value);
+
+/**
+ * The order's value on each basis after its edits. The subtotal before discounts is no field of
+ * a GraphQL order after an edit (a line's `quantity` still counts removed units): it moves by
+ * what the subtotal after discounts moved since the order was placed, from the amounts
+ * orders/create brought (`created`); without them, the subtotal plus the order's discounts.
+ */
+export function editedValues(
+  reading: OrderAmountsReading,
+  created: Partial<Record<OrderValueBasis, string>>,
+): Partial<Record<OrderValueBasis, string>> {
+  const values: Partial<Record<OrderValueBasis, string>> = {};
+  const bounded = (value: Decimal) => (value.gte(0) && value.lte(MAX_ORDER_VALUE) ? value.toFixed() : undefined);
+  if (isAmount(reading.subtotal)) {
+    const subtotal = new ExactDecimal(reading.subtotal);
+    values.subtotal_after_discounts = bounded(subtotal);
+    const before = created.subtotal_before_discounts;
+    const after = created.subtotal_after_discounts;
+    if (isAmount(before) && isAmount(after))
+      values.subtotal_before_discounts = bounded(subtotal.minus(after).plus(before));
+    else if (isAmount(reading.discounts)) values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
+  }
+  if (isAmount(reading.total)) values.total_price = bounded(new ExactDecimal(reading.total));
+  for (const basis of Object.keys(values) as OrderValueBasis[]) if (values[basis] === undefined) delete values[basis];
+  return values;
+}
+
+export type EditDecision =
+  | { change: false; result: string; orderValue?: string }
+  | {
+      change: true;
+      kind: EntryKind;
+      orderValue: string;
+      amountMinor: bigint;
+      delta: bigint;
+      result: string;
+    };
+
+/**
+ * An edit applied to a record: its new value and amount, and the entry that says so. A record
+ * paid already keeps its status: a lower amount is a clawback the next payout nets, a higher one
+ * a top-up paid once its hold has passed. A reversed record, or one whose order was cancelled,
+ * stays as it is: nothing revives it.
+ */
+export function decideEdit(
+  record: Pick<Commission, "status" | "orderValue" | "refunded" | "rate" | "currency" | "amountMinor" | "basis">,
+  reading: EditReading,
+  cancelled: boolean,
+): EditDecision {
+  if (record.status === "reversed" || cancelled)
+    return { change: false, result: "nothing to adjust: the commission is already reversed" };
+  if (!reading.ok) return { change: false, result: `not applied: ${reading.reason}` };
+  if (reading.currency !== record.currency)
+    return {
+      change: false,
+      result: `not applied: the order is in ${reading.currency}, the commission is in ${record.currency}`,
+    };
+  const basis = orderValueBasisOf(record.basis);
+  const value = reading.values[basis];
+  if (value === undefined) return { change: false, result: `not applied: Shopify gave no ${basis} for the order` };
+  // Written as the order's amounts are, to the currency's minor unit ("80.00"), as the credit wrote it.
+  const digits = minorDigits(record.currency);
+  const orderValue = new ExactDecimal(value).toFixed(digits);
+  const credit = commissionAmount(orderValue, record.rate, record.currency).amountMinor;
+  const amountMinor = remainingAfterRefunds(credit, orderValue, record.refunded);
+  const delta = amountMinor - record.amountMinor;
+  const before = new ExactDecimal(record.orderValue).toFixed(digits);
+  const moved = `order value ${before} -> ${orderValue}`;
+  if (delta === 0n) return { change: false, orderValue, result: `nothing to adjust (${moved})` };
+  const kind: EntryKind = record.status !== "paid" ? "edit" : delta < 0n ? "clawback" : "top_up";
+  return {
+    change: true,
+    kind,
+    orderValue,
+    amountMinor,
+    delta,
+    result: `${kind} ${minorToAmount(delta, record.currency)} ${record.currency} (${moved}, commission ${minorToAmount(record.amountMinor, record.currency)} -> ${minorToAmount(amountMinor, record.currency)})`,
+  };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { decideEdit, editedValues } from "../../app/commissions/order-edits";
+
+// What an edit does to a record, decided without a database (app/commissions/order-edits.ts).
+
+const record = {
+  status: "pending",
+  orderValue: "100.00",
+  refunded: "0",
+  rate: "10",
+  currency: "USD",
+  amountMinor: 1000n,
+  basis: "subtotal_after_discounts",
+};
+const reading = (subtotal: string) => ({
+  ok: true as const,
+  currency: "USD",
+  values: { subtotal_after_discounts: subtotal },
+});
+
+describe("the order's value after its edits", () => {
+  it("takes the subtotal and total as Shopify gives them, and moves the subtotal before discounts by what the subtotal moved", () => {
+    expect(
+      editedValues(
+        { currency: "USD", subtotal: "80.0", total: "95.5", discounts: "10.0" },
+        { subtotal_after_discounts: "90.00", subtotal_before_discounts: "100.00" },
+      ),
+    ).toEqual({ subtotal_after_discounts: "80", subtotal_before_discounts: "90", total_price: "95.5" });
+  });
+
+  it("without the amounts the order was placed with, adds the order's discounts back; leaves out what Shopify did not give", () => {
+    expect(editedValues({ currency: "USD", subtotal: "80.0", total: null, discounts: "5.0" }, {})).toEqual({
+      subtotal_after_discounts: "80",
+      subtotal_before_discounts: "85",
+    });
+    expect(editedValues({ currency: "USD", subtotal: null, total: "abc", discounts: null }, {})).toEqual({});
+  });
+});
+
+describe("an edit applied to a record", () => {
+  it("moves an unpaid record by the difference, half-up at the currency's unit", () => {
+    expect(decideEdit(record, reading("80.05"), false)).toEqual({
+      change: true,
+      kind: "edit",
+      orderValue: "80.05",
+      amountMinor: 801n,
+      delta: -199n,
+      result: "edit -1.99 USD (order value 100.00 -> 80.05, commission 10.00 -> 8.01)",
+    });
+  });
+
+  it("pays rate x (edited value - refunded): refunds before the edit still count", () => {
+    const refunded = { ...record, refunded: "30", amountMinor: 700n };
+    expect(decideEdit(refunded, reading("80.00"), false)).toMatchObject({ amountMinor: 500n, delta: -200n });
+    // Refunds beyond the edited value leave nothing.
+    expect(decideEdit(refunded, reading("20.00"), false)).toMatchObject({ amountMinor: 0n, delta: -700n });
+  });
+
+  it("after payment: a clawback down, a top-up up", () => {
+    const paid = { ...record, status: "paid" };
+    expect(decideEdit(paid, reading("50.00"), false)).toMatchObject({ kind: "clawback", delta: -500n });
+    expect(decideEdit(paid, reading("150.00"), false)).toMatchObject({ kind: "top_up", delta: 500n });
+  });
+
+  it("moves nothing on a reversed record or a cancelled order, a reading of another currency, or the same value", () => {
+    expect(decideEdit({ ...record, status: "reversed" }, reading("150.00"), false)).toMatchObject({ change: false });
+    expect(decideEdit(record, reading("150.00"), true)).toEqual({
+      change: false,
+      result: "nothing to adjust: the commission is already reversed",
+    });
+    expect(decideEdit(record, { ...reading("150.00"), currency: "EUR" }, false)).toMatchObject({
+      change: false,
+      result: "not applied: the order is in EUR, the commission is in USD",
+    });
+    expect(decideEdit(record, reading("100.0"), false)).toEqual({
+      change: false,
+      orderValue: "100.00",
+      result: "nothing to adjust (order value 100.00 -> 100.00)",
+    });
+    expect(decideEdit(record, { ok: false, reason: "it failed" }, false)).toMatchObject({
+      result: "not applied: it failed",
+    });
+  });
+});
