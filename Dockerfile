@@ -53,5 +53,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `npm start`'s own command (package.json; tests/structure/start-command.test.ts holds them equal),
 # run directly: npm (11) passes no stop signal on and exits at once, and with it the container,
-# killing the server mid-answer instead of letting it drain (decision 042).
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "server.mjs", "./build/server/index.js"]
+# killing the server mid-answer instead of letting it drain (decision 042). `env` sets the malloc
+# arenas (decision 046) and becomes node, which so receives the stop signal itself.
+CMD ["env", "MALLOC_ARENA_MAX=2", "node", "--max-semi-space-size=8", "--max-old-space-size=256", "server.mjs", "./build/server/index.js"]

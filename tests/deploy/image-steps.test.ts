@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClicks, orderDelivery, registerOrders, type OrderDelivery } from "../../bench/deliveries";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { APP_SCOPES } from "../../sandbox/demo/app-process";
+import { APP_ENV, APP_SCOPES } from "../../sandbox/demo/app-process";
 import { saveSettings } from "../../sandbox/demo/run-scenario";
 import { DEFAULT_SCENARIO_SETTINGS } from "../../sandbox/demo/scenario";
 import { freePort } from "../../sandbox/listen";
@@ -227,8 +227,10 @@ function snapshot(dir: string, except: string): Map<string, string> {
 
 describe("the image's run stage", () => {
   it("holds the build and production dependencies only, runs as a user that is not root, and declares its port, volume, health check and command", () => {
-    // What `npm start` runs (tests/structure/start-command.test.ts), without npm in between.
-    expect(image.cmd!.slice(0, 1)).toEqual(["node"]);
+    // What `npm start` runs (tests/structure/start-command.test.ts), without npm in between: env
+    // sets the process's environment (decision 046) and becomes node.
+    const environment = Object.entries(APP_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(image.cmd!.slice(0, environment.length + 2)).toEqual(["env", ...environment, "node"]);
     expect(image.cmd).toContain("server.mjs");
     expect(image.user).toBeTruthy();
     expect(["root", "0"]).not.toContain(image.user!.split(":")[0]);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { APP_SERVER_ARGS, startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import { APP_ENV, APP_SERVER_ARGS, startApp, type AppProcess } from "../../sandbox/demo/app-process";
 import { freePort } from "../../sandbox/listen";
 import { parseMetrics, total } from "../../sandbox/prometheus";
 import { signWebhook } from "../../sandbox/shopify";
@@ -74,7 +74,7 @@ describe("an instance on a database whose migrations are behind the build", () =
     const port = await freePort();
     const child = spawn(process.execPath, APP_SERVER_ARGS, {
       cwd: ROOT,
-      env: { ...process.env, ...ENV, DATABASE_URL: `file:${file}`, PORT: String(port), HOST: "127.0.0.1" },
+      env: { ...process.env, ...APP_ENV, ...ENV, DATABASE_URL: `file:${file}`, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

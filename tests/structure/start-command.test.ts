@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
+import { APP_ENV, APP_SERVER_ARGS } from "../../sandbox/demo/app-process";
 import { commandOf, readDockerfile } from "../support/dockerfile";
 
 // The demo, the benchmarks and the browser tests start the built app as a host does with
-// `npm start`: the same node flags, the same server, the same build.
+// `npm start`: the same environment, the same node flags, the same server, the same build.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -15,7 +15,8 @@ describe("npm start", () => {
     const relative = APP_SERVER_ARGS.map((arg) =>
       path.isAbsolute(arg) ? `./${path.relative(ROOT, arg)}`.replace(/^\.\/server\.mjs$/, "server.mjs") : arg,
     );
-    expect(scripts.start).toBe(["node", ...relative].join(" "));
+    const environment = Object.entries(APP_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(scripts.start).toBe(["env", ...environment, "node", ...relative].join(" "));
   });
 
   it("is the image's command, run without npm in between (npm passes no stop signal on)", () => {
