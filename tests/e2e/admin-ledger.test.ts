@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { databaseClient } from "../../app/database/db.server";
+import { routeShopifyTrafficTo } from "../../app/platform/shopify-standin-routing.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { startWorker } from "../../app/worker/worker.server";
+import { deliver } from "../support/deliver";
+import { orderPayload, storeOfflineSession } from "../support/fixtures";
+import { testDeps } from "../support/pipeline-harness";
 import { snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
 
@@ -9,7 +15,8 @@ const prisma = databaseClient();
 
 // The ledger's pages in a real browser against the built app: the Creators totals, a payout
 // recorded from the Payouts page (its records become paid, the clawback is netted, its CSV
-// downloads), the ledger filtered by the new statuses, and an order's entries. Embedded as
+// downloads), the ledger filtered by the new statuses, an order's entries, and an order edited
+// after its credit (its edit's entry and event on its page, in the ledger's CSV). Embedded as
 // Shopify admin opens it, with App Bridge replaced by a stub that adds the session token to
 // the page's own requests (its CDN script cannot load offline), as tests/e2e/embedded-admin.ts sets up.
 
@@ -328,6 +335,102 @@ describe("the ledger's pages in the embedded admin", () => {
       });
       expect(await prisma.commissionEntry.count({ where: { shop: SHOP, kind: "review" } })).toBe(1);
       await home.context().close();
+    },
+  );
+
+  it(
+    "an order edited after its credit: the edit's entry and event on its page, and its entry in the ledger CSV",
+    { timeout: 120_000 },
+    async () => {
+      // Made as Shopify and the app make it: orders/create and orders/edited delivered to the
+      // built app's webhook routes, the order and its edit held by the Shopify stand-in, and the
+      // order's job run by the app's worker (here in this process: the built app runs none),
+      // which verifies the click with the click service and reads the edited order's amounts.
+      const routing = routeShopifyTrafficTo(suite.standin.url);
+      const worker = startWorker({ concurrency: 1, pollIntervalMs: 3_600_000, intakeFirst: false, deps: testDeps() });
+      const send = (topic: string, body: unknown, eventId: string) =>
+        deliver(suite.appUrl, `/webhooks/${topic}`, { topic, shop: SHOP, body, eventId, secret: API_SECRET });
+      const record = (orderId: string) => prisma.commission.findFirst({ where: { shop: SHOP, orderId } });
+      try {
+        const issued = suite.standin.issueToken(SHOP, { scope: ["read_orders", "write_orders"] });
+        await storeOfflineSession(SHOP, issued.token);
+        const clickedAt = new Date(Date.now() - 5 * 60_000);
+        const { clickId } = suite.clicks.addClick({
+          expectedTag: "carol-20",
+          creatorId: "cr_carol",
+          timestamp: clickedAt.toISOString(),
+        });
+        const order = orderPayload({
+          currency: "USD",
+          lineItems: [{ title: "Widget", price: "120.00" }],
+          noteAttributes: {
+            [CART_ATTRIBUTES.clickId]: clickId,
+            [CART_ATTRIBUTES.capturedAt]: clickedAt.toISOString(),
+            [CART_ATTRIBUTES.arrivedTag]: "carol-20",
+          },
+          landingSite: `/?lb_click=${clickId}&tag=carol-20`,
+          createdAt: new Date(Date.now() - 60_000),
+        });
+        const orderId = String(order.id);
+        suite.standin.createOrder(SHOP, order);
+        expect((await send("orders/create", order, `evt-${orderId}`)).status).toBe(200);
+        await worker.runOnce();
+        // Credited at the shop's 10 %, held (pending) for its 30 days.
+        expect(await record(orderId)).toMatchObject({ creatorId: "cr_carol", amount: "12.00", status: "pending" });
+
+        // The merchant takes something off the order by phone: Shopify commits the edit (its
+        // subtotal 80.00 now) and sends orders/edited; the order's job reads the edited amounts.
+        const edit = suite.standin.store.editOrder(SHOP, orderId, "80.00");
+        expect((await send("orders/edited", edit, `evt-edit-${orderId}`)).status).toBe(200);
+        await worker.runOnce();
+        expect(await record(orderId)).toMatchObject({ amount: "8.00", orderValue: "80.00", status: "pending" });
+        const verification = await prisma.verification.findUniqueOrThrow({
+          where: { shop_orderId: { shop: SHOP, orderId } },
+        });
+
+        const page = await openPage(`/app/orders/${verification.id}`);
+        await page.getByText("Ledger entries").waitFor();
+        await page.getByText(/^Credit \$12\.00 — /).waitFor();
+        // The edit's entry: the difference, and the value and commission before and after it.
+        await page
+          .getByText(/^Order edited -\$4\.00 — .+ \(order value 120\.00 -> 80\.00, commission 12\.00 -> 8\.00\)$/)
+          .waitFor();
+        // Among the order's events, applied: what it moved.
+        await page.getByText("Refunds, edits and cancellations").waitFor();
+        await page
+          .getByText(
+            /^Order edit received .+: edit -4\.00 USD \(order value 120\.00 -> 80\.00, commission 12\.00 -> 8\.00\)$/,
+          )
+          .waitFor();
+        expect(await page.getByText("waiting to be applied").count()).toBe(0);
+        await snap(page, "order-edited");
+        await page.context().close();
+
+        // The ledger's CSV, downloaded from its page for carol, carries the edit in its entries.
+        const ledger = await openPage("/app/commissions", "&creator=cr_carol");
+        await ledger.getByText("$8.00 across 1 record").waitFor();
+        const [download] = await Promise.all([
+          ledger.waitForEvent("download"),
+          ledger.getByRole("button", { name: "Export CSV" }).click(),
+        ]);
+        const chunks: Buffer[] = [];
+        for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+        const [header = "", row = "", ...rest] = Buffer.concat(chunks).toString("utf8").split("\r\n");
+        // One record, then the file's closing line break.
+        expect(rest).toEqual([""]);
+        const columns = header.split(",");
+        const cells = row.split(",");
+        expect(columns).toContain("Entries (kind amount)");
+        const cell = (name: string) => cells[columns.indexOf(name)];
+        expect(cell("Order ID")).toBe(orderId);
+        expect(cell("Order value")).toBe("80.00");
+        expect(cell("Commission")).toBe("8.00");
+        expect(cell("Entries (kind amount)")).toBe("credit 12.00; edit -4.00");
+        await ledger.context().close();
+      } finally {
+        await worker.stop();
+        await routing.restore();
+      }
     },
   );
 });
