@@ -38,6 +38,8 @@ const config = {
     "app/codes/code-filter.ts",
     "app/landing/lookup-pace.server.ts",
     "app/webhooks/body-budget.ts",
+    // Added with issue 44: what an order edit does to a commission.
+    "app/commissions/order-edits.ts",
   ],
   testRunner: "vitest",
   // The suites these modules need, on SQLite; never the "build" or "postgresql" projects.

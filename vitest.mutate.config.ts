@@ -50,6 +50,7 @@ const SUITES_BY_MODULE = {
     "tests/verification/shop-lifecycle.test.ts",
     "tests/verification/order-value.test.ts",
     "tests/commissions/ledger-events.test.ts",
+    "tests/commissions/order-edits.test.ts",
     "tests/landing/landing-verdict.test.ts",
   ],
   // The pixel's report as the app proxy reads it.
@@ -66,7 +67,11 @@ const SUITES_BY_MODULE = {
     "tests/commissions/payout-void.test.ts",
     "tests/commissions/ledger-events.test.ts",
     "tests/commissions/commission-day.test.ts",
+    // Top-ups and clawbacks of edited orders, paid and voided (decision 045).
+    "tests/commissions/order-edits.test.ts",
   ],
+  // What an order edit does to a commission (decision 045): the decision alone, then applied.
+  "commissions/order-edits": ["tests/commissions/order-edits-decisions.test.ts", "tests/commissions/order-edits.test.ts"],
   "codes/{code-totals.server,codes-csv,code-filter}": ["tests/codes/code-filter.test.ts", "tests/codes/codes.test.ts"],
   // The pace of click lookups: alone, then through the proxy's touches and the verdicts.
   "landing/lookup-pace.server": [
