@@ -71,7 +71,10 @@ const SUITES_BY_MODULE = {
     "tests/commissions/order-edits.test.ts",
   ],
   // What an order edit does to a commission (decision 045): the decision alone, then applied.
-  "commissions/order-edits": ["tests/commissions/order-edits-decisions.test.ts", "tests/commissions/order-edits.test.ts"],
+  "commissions/order-edits": [
+    "tests/commissions/order-edits-decisions.test.ts",
+    "tests/commissions/order-edits.test.ts",
+  ],
   "codes/{code-totals.server,codes-csv,code-filter}": ["tests/codes/code-filter.test.ts", "tests/codes/codes.test.ts"],
   // The pace of click lookups: alone, then through the proxy's touches and the verdicts.
   "landing/lookup-pace.server": [
