@@ -408,8 +408,14 @@ describe.skipIf(missing)(
         k: ["matched", "landing"],
         l: ["matched", "pixel"],
         m: ["matched", "landing"],
+        n: ["matched", "cart_attributes"],
       });
       expect(report.orders.find((order) => order.ref === "k")?.commission).toMatchObject({ creatorId: "cr_tom" });
+      // Its edits and refund on PostgreSQL as on SQLite: 12.5% of (90.10 - 10.00), half-up.
+      expect(report.orders.find((order) => order.ref === "n")?.commission).toMatchObject({
+        creatorId: "cr_val",
+        amount: "10.01",
+      });
       expect(report.orders.find((order) => order.ref === "a")?.commission).toMatchObject({
         creatorId: "cr_zoe",
         amount: "2.78",
