@@ -4,6 +4,7 @@ import { orderValueBasisOf, type OrderValueBasis } from "../settings/order-value
 import { MAX_ORDER_VALUE } from "../units/amounts";
 import { ExactDecimal, minorDigits } from "../units/minor-units";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import type { OrderAmounts } from "../shopify-admin/orders.server";
 import type { EntryKind } from "./statuses";
 
 // What an order edit does to a commission, decided without a database (decision 045). Shopify's
@@ -13,17 +14,6 @@ import type { EntryKind } from "./statuses";
 // the order's as it stands (every edit up to now, before refunds), so edits and refunds applied
 // in any order, or an edit delivered twice, end at the same amount: a second reading that finds
 // nothing new moves nothing.
-
-/** The order's amounts as the Admin API gives them now, before refunds (ORDER_AMOUNTS). */
-export interface OrderAmountsReading {
-  currency: string;
-  /** subtotalPriceSet: line items after discounts, every edit applied, before returns. */
-  subtotal: string | null;
-  /** totalPriceSet: with taxes and shipping, every edit applied, before returns. */
-  total: string | null;
-  /** totalDiscountsSet: what discounts took, before returns. */
-  discounts: string | null;
-}
 
 /**
  * The order's amounts handed to the ledger with a run's events (or why there are none), and the
@@ -44,24 +34,32 @@ const isAmount = (value: string | null | undefined): value is string =>
 
 /**
  * The order's value on each basis after its edits. The subtotal before discounts is no field of
- * a GraphQL order after an edit (a line's `quantity` still counts removed units): it moves by
- * what the subtotal after discounts moved since the order was placed, from the amounts
- * orders/create brought (`created`); without them, the subtotal plus the order's discounts.
+ * a GraphQL order after an edit (a line's `quantity` still counts removed units): it moves from
+ * the value orders/create brought (`placed`) by what the subtotal after discounts moved and by
+ * what the order's discounts moved, since an edit adds and removes lines with their line
+ * discounts and a shipping discount, which no edit changes, cancels out. Facts kept before the
+ * order's discounts were (no `discounts`) move it by the subtotal alone; without the amounts
+ * orders/create brought, it is the subtotal plus the order's discounts.
  */
 export function editedValues(
-  reading: OrderAmountsReading,
-  created: Partial<Record<OrderValueBasis, string>>,
+  reading: OrderAmounts,
+  placed: { amounts: Partial<Record<OrderValueBasis, string>>; discounts?: string },
 ): Partial<Record<OrderValueBasis, string>> {
   const values: Partial<Record<OrderValueBasis, string>> = {};
   const bounded = (value: Decimal) => (value.gte(0) && value.lte(MAX_ORDER_VALUE) ? value.toFixed() : undefined);
   if (isAmount(reading.subtotal)) {
     const subtotal = new ExactDecimal(reading.subtotal);
     values.subtotal_after_discounts = bounded(subtotal);
-    const before = created.subtotal_before_discounts;
-    const after = created.subtotal_after_discounts;
-    if (isAmount(before) && isAmount(after))
-      values.subtotal_before_discounts = bounded(subtotal.minus(after).plus(before));
-    else if (isAmount(reading.discounts)) values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
+    const before = placed.amounts.subtotal_before_discounts;
+    const after = placed.amounts.subtotal_after_discounts;
+    if (isAmount(before) && isAmount(after)) {
+      const discountsMoved =
+        isAmount(placed.discounts) && isAmount(reading.discounts)
+          ? new ExactDecimal(reading.discounts).minus(placed.discounts)
+          : 0;
+      values.subtotal_before_discounts = bounded(subtotal.minus(after).plus(discountsMoved).plus(before));
+    } else if (isAmount(reading.discounts))
+      values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
   }
   if (isAmount(reading.total)) values.total_price = bounded(new ExactDecimal(reading.total));
   for (const basis of Object.keys(values) as OrderValueBasis[]) if (values[basis] === undefined) delete values[basis];
@@ -110,7 +108,9 @@ export function decideEdit(
   const before = new ExactDecimal(record.orderValue).toFixed(digits);
   const moved = `order value ${before} -> ${orderValue}`;
   if (delta === 0n) return { change: false, orderValue, result: `nothing to adjust (${moved})` };
-  const kind: EntryKind = record.status !== "paid" ? "edit" : delta < 0n ? "clawback" : "top_up";
+  // Stryker disable next-line EqualityOperator: a difference of 0 returned above, so `delta <= 0n` is this
+  const lower = delta < 0n;
+  const kind: EntryKind = record.status !== "paid" ? "edit" : lower ? "clawback" : "top_up";
   return {
     change: true,
     kind,

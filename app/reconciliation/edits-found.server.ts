@@ -1,9 +1,10 @@
 import { Prisma } from "@prisma/client";
 import Decimal from "decimal.js";
-import { editedValues, type OrderAmountsReading } from "../commissions/order-edits";
+import { editedValues } from "../commissions/order-edits";
+import type { OrderAmounts } from "../shopify-admin/orders.server";
 import { sql } from "../database/sql.server";
-import { orderValueBasisOf, type OrderValueBasis } from "../settings/order-value-basis";
-import { parseStoredFacts } from "../verification/order-facts";
+import { orderValueBasisOf } from "../settings/order-value-basis";
+import { parseStoredFacts, type OrderFacts } from "../verification/order-facts";
 import { Commission, OrderEvent, Verification } from "../database/tables";
 
 // Edits Shopify never delivered (decision 045): the sweep's listing says whether each order was
@@ -21,8 +22,8 @@ export interface EditCandidate {
   orderValue: string;
   basis: string;
   currency: string;
-  /** The amounts orders/create brought, which the subtotal before discounts moves from. */
-  created: Partial<Record<OrderValueBasis, string>>;
+  /** The amounts and discounts orders/create brought, which the subtotal before discounts moves from. */
+  placed: Pick<OrderFacts, "amounts" | "discounts">;
 }
 
 /** The orders/edited payload of an edit the sweep found: named by the order and the second it changed. */
@@ -45,9 +46,9 @@ export function foundEditPayload(order: Pick<EditCandidate, "orderId" | "updated
 }
 
 /** Whether the amounts read put the order's value on the commission's basis elsewhere than the ledger holds it. */
-export function valueMoved(candidate: EditCandidate, reading: OrderAmountsReading): boolean {
+export function valueMoved(candidate: EditCandidate, reading: OrderAmounts): boolean {
   if (reading.currency !== candidate.currency) return false;
-  const value = editedValues(reading, candidate.created)[orderValueBasisOf(candidate.basis)];
+  const value = editedValues(reading, candidate.placed)[orderValueBasisOf(candidate.basis)];
   return value !== undefined && !new Decimal(value).eq(candidate.orderValue);
 }
 
@@ -75,7 +76,11 @@ export async function editCandidates(
     const record = byOrder.get(order.orderId);
     if (!record || passedOver.has(order.orderId)) return [];
     const { orderFacts, ...held } = record;
-    const created = parseStoredFacts(orderFacts)?.amounts ?? {};
-    return [{ ...held, orderGid: order.id, updatedAt: order.updatedAt, created }];
+    const facts = parseStoredFacts(orderFacts);
+    const placed = {
+      amounts: facts?.amounts ?? {},
+      ...(facts?.discounts !== undefined && { discounts: facts.discounts }),
+    };
+    return [{ ...held, orderGid: order.id, updatedAt: order.updatedAt, placed }];
   });
 }

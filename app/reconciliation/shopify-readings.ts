@@ -41,6 +41,7 @@ export function orderPayloadFrom(order: OrderNode, lineTotals: readonly string[]
     subtotal_price: amount(order.subtotalPriceSet?.shopMoney.amount),
     total_price: amount(order.totalPriceSet.shopMoney.amount),
     total_line_items_price: lineTotals.reduce((sum, total) => sum.plus(total), ZERO).toFixed(),
+    total_discounts: amount(order.totalDiscountsSet?.shopMoney.amount),
     note_attributes: order.customAttributes.map(({ key, value }) => ({ name: key, value: value ?? null })),
     landing_site: order.customerJourneySummary?.lastVisit?.landingPage ?? null,
     cart_token: order.cartToken ?? null,

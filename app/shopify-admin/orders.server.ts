@@ -182,11 +182,14 @@ export async function readOrderJourney(
   return { ok: true, journey: { ready: summary.ready, visits }, cost: result.cost };
 }
 
-/** An order's amounts after its edits, in its shop's money (null amounts: Shopify gave none). */
+/** An order's amounts after its edits, before returns, in its shop's money (null: Shopify gave none). */
 export interface OrderAmounts {
   currency: string;
+  /** subtotalPriceSet: line items after discounts. */
   subtotal: string | null;
+  /** totalPriceSet: with taxes and shipping. */
   total: string | null;
+  /** totalDiscountsSet: what discounts took. */
   discounts: string | null;
 }
 

@@ -59,7 +59,7 @@ function afterAmounts(
     const reading = result.amounts
       ? {
           ok: true as const,
-          values: editedValues(result.amounts, state.facts?.amounts ?? {}),
+          values: editedValues(result.amounts, state.facts ?? { amounts: {} }),
           currency: result.amounts.currency,
         }
       : { ok: false as const, reason: "Shopify no longer has the order" };

@@ -90,6 +90,8 @@ const OrderPayload = z.object({
   current_subtotal_price: Amount.nullish(),
   total_price: Amount.nullish(),
   total_line_items_price: Amount.nullish(),
+  // Only an edit's subtotal before discounts reads it: one Shopify garbled costs that, not the order.
+  total_discounts: Amount.nullish().catch(undefined),
   note_attributes: z.array(z.object({ name: z.string(), value: AttributeValue })).nullish(),
   landing_site: z.string().transform(kept(MAX_KEPT_TEXT)).nullish(),
   cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
@@ -104,6 +106,12 @@ export interface OrderFacts {
   createdAt: string;
   currency: string;
   amounts: Partial<Record<OrderValueBasis, string>>;
+  /**
+   * What discounts took off the order as placed (total_discounts): an edit's line discounts move
+   * its subtotal before discounts apart from its subtotal after (decision 045). Absent from
+   * facts kept before it was.
+   */
+  discounts?: string;
   /** Our cart attributes as they reached the order (its note_attributes), each cut to MAX_KEPT_TEXT. */
   cartAttributes: { name: string; value: string }[];
   landingSite: string | null;
@@ -157,6 +165,7 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
         ...(order.total_line_items_price != null && { subtotal_before_discounts: order.total_line_items_price }),
         ...(order.total_price != null && { total_price: order.total_price }),
       },
+      ...(order.total_discounts != null && { discounts: order.total_discounts }),
       cartAttributes: (order.note_attributes ?? [])
         .filter((attribute) => OUR_ATTRIBUTES.has(attribute.name))
         .map(({ name, value }) => ({ name, value: kept(MAX_KEPT_TEXT)(value) })),
@@ -181,6 +190,7 @@ export function parseStoredFacts(text: string): OrderFacts | null {
       createdAt: value.createdAt,
       currency: value.currency ?? "USD",
       amounts: value.amounts ?? {},
+      ...(typeof value.discounts === "string" && { discounts: value.discounts }),
       cartAttributes: value.cartAttributes ?? value.noteAttributes ?? [],
       landingSite: value.landingSite ?? null,
       cartToken: value.cartToken ?? null,

@@ -8,11 +8,11 @@ import type {
   VerifyClickInput,
 } from "../click-service";
 import type { CommissionInput } from "../commissions/credit.server";
-import type { EditsRead, OrderAmountsReading } from "../commissions/order-edits";
+import type { EditsRead } from "../commissions/order-edits";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import type { AdminResult } from "../shopify-admin/admin-client.server";
-import type { readOrderTagGuardState } from "../shopify-admin/orders.server";
+import type { OrderAmounts, readOrderTagGuardState } from "../shopify-admin/orders.server";
 import type { OrderFacts } from "./order-facts";
 import type { Outcome } from "./outcomes";
 
@@ -129,7 +129,7 @@ export interface Calls {
   "order-amounts": {
     call: { edits: string[] };
     result:
-      | { ok: true; amounts: OrderAmountsReading | null }
+      | { ok: true; amounts: OrderAmounts | null }
       | { ok: false; waitMs: number; reason: string }
       | { ok: false; retryable: boolean; message: string };
   };

@@ -10,40 +10,44 @@ import { shopTime } from "./order-payload";
 type Payload = Record<string, any>;
 
 /** The order-level amounts an edit of the line items moves, each with its `*_set`. */
-const MOVED = [
-  "subtotal_price",
-  "total_price",
-  "total_line_items_price",
-  "current_subtotal_price",
-  "current_total_price",
-] as const;
+const AFTER_DISCOUNTS = ["subtotal_price", "total_price", "current_subtotal_price", "current_total_price"] as const;
+/** The lines' total before discounts: moved by the edit's subtotal and by the discounts it added. */
+const BEFORE_DISCOUNTS = ["total_line_items_price"] as const;
+/** What discounts took: moved by the line discounts the edit added. */
+const DISCOUNTS = ["total_discounts", "current_total_discounts"] as const;
 
 /**
- * The order's payload after an edit that sets its subtotal after discounts to `subtotal`: the
- * lines' total before discounts and the total move by the same difference (shipping and taxes
- * unchanged), as adding or removing an undiscounted, untaxed item does.
+ * The order's payload after an edit that sets its subtotal after discounts to `subtotal` and adds
+ * `discount` of line discounts (as adding an item with a discount on it does): the lines' total
+ * before discounts moves by the subtotal's difference plus that discount, the total by the
+ * subtotal's difference (shipping and taxes unchanged), the order's discounts by the discount.
  */
-export function editedOrderPayload(order: Payload, subtotal: string): Payload {
+export function editedOrderPayload(order: Payload, subtotal: string, discount = "0"): Payload {
   const delta = new Decimal(subtotal).minus(String(order.subtotal_price ?? order.current_subtotal_price ?? "0"));
   const next: Payload = { ...order };
-  for (const field of MOVED) {
-    if (order[field] === undefined || order[field] === null) continue;
-    const moved = (value: unknown) => {
-      const text = String(value);
-      const digits = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
-      return new Decimal(text).plus(delta).toFixed(digits);
-    };
-    next[field] = moved(order[field]);
-    const set = order[`${field}_set`] as Payload | undefined;
-    if (set?.shop_money)
-      next[`${field}_set`] = {
-        shop_money: { ...set.shop_money, amount: moved(set.shop_money.amount) },
-        presentment_money: set.presentment_money && {
-          ...set.presentment_money,
-          amount: moved(set.presentment_money.amount),
-        },
+  const move = (fields: readonly string[], by: Decimal) => {
+    for (const field of fields) {
+      if (order[field] === undefined || order[field] === null) continue;
+      const moved = (value: unknown) => {
+        const text = String(value);
+        const digits = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
+        return new Decimal(text).plus(by).toFixed(digits);
       };
-  }
+      next[field] = moved(order[field]);
+      const set = order[`${field}_set`] as Payload | undefined;
+      if (set?.shop_money)
+        next[`${field}_set`] = {
+          shop_money: { ...set.shop_money, amount: moved(set.shop_money.amount) },
+          presentment_money: set.presentment_money && {
+            ...set.presentment_money,
+            amount: moved(set.presentment_money.amount),
+          },
+        };
+    }
+  };
+  move(AFTER_DISCOUNTS, delta);
+  move(BEFORE_DISCOUNTS, delta.plus(discount));
+  move(DISCOUNTS, new Decimal(discount));
   return next;
 }
 

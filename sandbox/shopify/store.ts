@@ -214,13 +214,14 @@ export class ShopifyStandinStore {
 
   /**
    * An order edit committed (orderEditBegin ... orderEditCommit): the order becomes its next
-   * version, its subtotal after discounts `subtotal` (editedOrderPayload), and is updated; the
-   * orders/edited payload of the edit is returned, for the caller to deliver (then orders/updated).
+   * version, its subtotal after discounts `subtotal` with `discount` more of line discounts
+   * (editedOrderPayload), and is updated; the orders/edited payload of the edit is returned, for
+   * the caller to deliver (then orders/updated).
    */
-  editOrder(domain: string, orderId: number | string, subtotal: string): Record<string, unknown> {
+  editOrder(domain: string, orderId: number | string, subtotal: string, discount?: string): Record<string, unknown> {
     const order = this.shop(domain).orders.get(`gid://shopify/Order/${String(orderId)}`);
     if (!order) throw new Error(`no order ${String(orderId)} in ${domain}`);
-    order.payload = editedOrderPayload(order.payload, subtotal);
+    order.payload = editedOrderPayload(order.payload, subtotal, discount);
     order.edits += 1;
     order.updatedAt = this.secondNow();
     return buildOrderEditedPayload({ orderId: order.id, committedAt: new Date(this.clock()) });

@@ -18,22 +18,65 @@ const reading = (subtotal: string) => ({
   values: { subtotal_after_discounts: subtotal },
 });
 
+const amounts = (subtotal: string | null, total: string | null, discounts: string | null) => ({
+  currency: "USD",
+  subtotal,
+  total,
+  discounts,
+});
+
 describe("the order's value after its edits", () => {
+  const placed = { amounts: { subtotal_after_discounts: "90.00", subtotal_before_discounts: "100.00" } };
+
   it("takes the subtotal and total as Shopify gives them, and moves the subtotal before discounts by what the subtotal moved", () => {
-    expect(
-      editedValues(
-        { currency: "USD", subtotal: "80.0", total: "95.5", discounts: "10.0" },
-        { subtotal_after_discounts: "90.00", subtotal_before_discounts: "100.00" },
-      ),
-    ).toEqual({ subtotal_after_discounts: "80", subtotal_before_discounts: "90", total_price: "95.5" });
+    expect(editedValues(amounts("80.0", "95.5", "4.0"), placed)).toEqual({
+      subtotal_after_discounts: "80",
+      subtotal_before_discounts: "90",
+      total_price: "95.5",
+    });
+  });
+
+  it("moves the subtotal before discounts by what the order's discounts moved too, when orders/create said what they were", () => {
+    // Placed at 100.00 before a 10.00 discount. The edit adds a 30.00 item with 10.00 off it:
+    // after discounts 90.00 -> 110.00, discounts 10.00 -> 20.00, before discounts 130.00.
+    const withDiscounts = { ...placed, discounts: "10.00" };
+    expect(editedValues(amounts("110.00", null, "20.00"), withDiscounts)).toMatchObject({
+      subtotal_before_discounts: "130",
+    });
+    // Removing a discounted unit (25.00 with 5.00 off) takes its discount with it: before discounts 75.00.
+    expect(editedValues(amounts("70.00", null, "5.00"), withDiscounts)).toMatchObject({
+      subtotal_before_discounts: "75",
+    });
+    // A shipping discount no edit touches is in both discounts and cancels out.
+    expect(editedValues(amounts("70.00", null, "12.00"), { ...placed, discounts: "17.00" })).toMatchObject({
+      subtotal_before_discounts: "75",
+    });
+    // Without what Shopify says the discounts are now, only the subtotal moves it.
+    expect(editedValues(amounts("70.00", null, null), withDiscounts)).toMatchObject({
+      subtotal_before_discounts: "80",
+    });
   });
 
   it("without the amounts the order was placed with, adds the order's discounts back; leaves out what Shopify did not give", () => {
-    expect(editedValues({ currency: "USD", subtotal: "80.0", total: null, discounts: "5.0" }, {})).toEqual({
+    expect(editedValues(amounts("80", null, "5.0"), { amounts: {} })).toEqual({
       subtotal_after_discounts: "80",
       subtotal_before_discounts: "85",
     });
-    expect(editedValues({ currency: "USD", subtotal: null, total: "abc", discounts: null }, {})).toEqual({});
+    expect(editedValues(amounts("80.0", null, "5.0"), { amounts: { subtotal_after_discounts: "90.00" } })).toEqual({
+      subtotal_after_discounts: "80",
+      subtotal_before_discounts: "85",
+    });
+    expect(editedValues(amounts(null, "abc", null), { amounts: {} })).toEqual({});
+  });
+
+  it("reads only whole decimal amounts, and none below zero or beyond the largest order value", () => {
+    for (const garbled of ["x80.00", "80.00x", "80.", "1e3"])
+      expect(editedValues(amounts(garbled, garbled, null), placed)).toEqual({});
+    expect(editedValues(amounts("-0.01", "1000000000000.01", null), { amounts: {} })).toEqual({});
+    expect(editedValues(amounts("0", "1000000000000", null), { amounts: {} })).toEqual({
+      subtotal_after_discounts: "0",
+      total_price: "1000000000000",
+    });
   });
 });
 
@@ -79,6 +122,10 @@ describe("an edit applied to a record", () => {
     });
     expect(decideEdit(record, { ok: false, reason: "it failed" }, false)).toMatchObject({
       result: "not applied: it failed",
+    });
+    expect(decideEdit(record, { ok: true, currency: "USD", values: { total_price: "150.00" } }, false)).toEqual({
+      change: false,
+      result: "not applied: Shopify gave no subtotal_after_discounts for the order",
     });
   });
 });

@@ -102,6 +102,27 @@ describe("an order edited", () => {
     expect(csv).toContain("credit 10.00; edit -2.00; edit 7.01");
   });
 
+  it("on the subtotal before discounts, moves the commission by the line discounts the edit added too", async () => {
+    const shop = await newShop({ orderValueBasis: "subtotal_before_discounts" });
+    const w = startWorker();
+    // Placed: a 100.00 item with 10.00 off, 90.00 after discounts.
+    const { payload } = await placeOrder(h, {
+      shop,
+      amounts: { lineItems: [{ title: "Widget", price: "100.00" }], discount: "10.00" },
+    });
+    await settle(w);
+    expect((await ledgerOf(shop, payload.id)).record).toMatchObject({ orderValue: "100.00", amount: "10.00" });
+    // The edit adds a 30.00 item with 10.00 off it: 110.00 after discounts, 130.00 before.
+    await editOrder(h, shop, payload, { subtotal: "110.00", discount: "10.00" });
+    await settle(w);
+    const ledger = await ledgerOf(shop, payload.id);
+    expect(ledger.entries).toEqual([
+      ["credit", "10.00"],
+      ["edit", "3.00"],
+    ]);
+    expect(ledger.record).toMatchObject({ orderValue: "130.00", amount: "13.00" });
+  });
+
   it("applies an edit delivered three times, and again under a new event id, once", async () => {
     const shop = await newShop();
     const w = startWorker();

@@ -56,6 +56,7 @@ describe("the sweep's orders/create payload", () => {
       subtotal_price: "90.0",
       total_price: "99.5",
       total_line_items_price: "90",
+      total_discounts: "10.0",
       note_attributes: [
         { name: "_tag_guard_click", value: "clk_1" },
         { name: "gift", value: null },
@@ -74,6 +75,7 @@ describe("the sweep's orders/create payload", () => {
         totalPriceSet: money(99.5),
         cartToken: null,
         customerJourneySummary: null,
+        totalDiscountsSet: null,
       }),
       [],
     );
@@ -81,6 +83,7 @@ describe("the sweep's orders/create payload", () => {
       subtotal_price: null,
       total_price: null,
       total_line_items_price: "0",
+      total_discounts: null,
       landing_site: null,
       cart_token: null,
     });

@@ -299,9 +299,9 @@ export async function editOrder(
   h: Harness,
   shop: string,
   order: OrderWebhookPayload,
-  options: { subtotal: string; deliveries?: number },
+  options: { subtotal: string; discount?: string; deliveries?: number },
 ) {
-  const edit = h.shopify.store.editOrder(shop, order.id, options.subtotal);
+  const edit = h.shopify.store.editOrder(shop, order.id, options.subtotal, options.discount);
   const id = String((edit.order_edit as { id: number }).id);
   const statuses = await sendTimes(h, "orders/edited", shop, edit, `evt-edit-${id}`, options.deliveries);
   return { edit, statuses };

@@ -37,6 +37,7 @@ describe("readOrderFacts", () => {
       createdAt: "2022-01-01T00:00:00.000Z",
       currency: "USD",
       amounts: { subtotal_after_discounts: "404.95", subtotal_before_discounts: "414.95", total_price: "404.95" },
+      discounts: "20.00",
       cartAttributes: [],
       landingSite: null,
       cartToken: null,
@@ -137,6 +138,20 @@ describe("readOrderFacts", () => {
     });
     expect(facts({ ...minimal, total_price: MAX_ORDER_VALUE }).amounts).toEqual({ total_price: MAX_ORDER_VALUE });
     expect(facts({ ...minimal, total_price: "0.123456" }).amounts).toEqual({ total_price: "0.123456" });
+  });
+
+  it("keeps what discounts took, for an edit's subtotal before discounts; one it cannot read costs only that", () => {
+    expect(facts({ ...minimal, total_discounts: "5.25" }).discounts).toBe("5.25");
+    expect(facts({ ...minimal, total_discounts: 3 }).discounts).toBe("3");
+    for (const garbled of ["-1.00", "1,000.00", { amount: 1 }, null]) {
+      const read = facts({ ...minimal, total_discounts: garbled, total_price: "9.00" });
+      expect(read.amounts).toEqual({ total_price: "9.00" });
+      expect(read).not.toHaveProperty("discounts");
+    }
+    expect(parseStoredFacts(JSON.stringify(facts({ ...minimal, total_discounts: "5.25" })))?.discounts).toBe("5.25");
+    expect(
+      parseStoredFacts(JSON.stringify({ id: "1", createdAt: minimal.created_at, discounts: 5 })),
+    ).not.toHaveProperty("discounts");
   });
 
   it("falls back to the current subtotal when the subtotal is missing", () => {
