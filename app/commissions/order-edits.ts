@@ -120,3 +120,24 @@ export function decideEdit(
     result: `${kind} ${minorToAmount(delta, record.currency)} ${record.currency} (${moved}, commission ${minorToAmount(record.amountMinor, record.currency)} -> ${minorToAmount(amountMinor, record.currency)})`,
   };
 }
+
+/** What an edit's entry moved, as decideEdit's result says: the order's value and the commission, each before and after. */
+export interface EditMoves {
+  valueBefore: string;
+  valueAfter: string;
+  commissionBefore: string;
+  commissionAfter: string;
+}
+
+/** The moves an applied edit's result names (decideEdit writes it above); null for any other result. */
+export function editMoves(result: string): EditMoves | null {
+  const match = /\(order value ([\d.]+) -> ([\d.]+), commission ([\d.]+) -> ([\d.]+)\)$/.exec(result);
+  if (!match) return null;
+  const [valueBefore, valueAfter, commissionBefore, commissionAfter] = match.slice(1) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  return { valueBefore, valueAfter, commissionBefore, commissionAfter };
+}

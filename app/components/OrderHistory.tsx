@@ -69,7 +69,7 @@ export function LedgerEntriesCard({
                 kind: worded("order.entryKind", e.kind),
                 amount: e.amountText,
                 time: time(e.createdAt),
-                edit: e.edit ?? "",
+                edit: e.edit ? t("order.editMoved", { ...e.edit }) : "",
               })}
             </List.Item>
           ))}

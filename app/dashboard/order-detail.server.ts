@@ -21,6 +21,7 @@ import {
   type Witness,
   type WitnessSummary,
 } from "../attribution/witnesses";
+import { editMoves, type EditMoves } from "../commissions/order-edits";
 import { readContest, type StoredContest } from "../commissions/review.server";
 import { rowsOf, sql } from "../database/sql.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
@@ -140,9 +141,9 @@ export interface OrderDetail {
     /**
      * The record's ledger entries, oldest first: the credit, then what refunds, edits and a
      * cancellation moved. `edit`: for an entry an order edit made, the order's value and the
-     * commission before and after it, as its event said when applied.
+     * commission before and after it, as its event said when applied, in the shop's money.
      */
-    entries: { kind: string; amount: string; amountText: string; createdAt: string; edit: string | null }[];
+    entries: { kind: string; amount: string; amountText: string; createdAt: string; edit: EditMoves | null }[];
   } | null;
   /** The order's refunds, edits and cancellation as received, and what applying them did. */
   events: { kind: string; receivedAt: string; appliedAt: string | null; result: string | null }[];
@@ -287,7 +288,10 @@ export async function getOrderDetail(
             amount: e.amount,
             amountText: money(e.amount, c.currency),
             createdAt: e.createdAt.toISOString(),
-            edit: editOf(events.find((event) => event.id === e.eventId)),
+            edit: editOf(
+              events.find((event) => event.id === e.eventId),
+              (amount) => money(amount, c.currency),
+            ),
           })),
         }
       : null,
@@ -302,10 +306,16 @@ export async function getOrderDetail(
   return { ...detail, times: timesIn(detail, format) };
 }
 
-/** What an edit's event said it moved: "order value 100.00 -> 80.00, commission 10.00 -> 8.00". */
-function editOf(event: OrderEvent | undefined): string | null {
-  if (event?.kind !== "edit" || !event.result) return null;
-  return /\((order value [^)]*)\)$/.exec(event.result)?.[1] ?? null;
+/** What an edit's event said it moved, each amount in the shop's money. */
+function editOf(event: OrderEvent | undefined, money: (amount: string) => string): EditMoves | null {
+  const moves = event?.kind === "edit" && event.result ? editMoves(event.result) : null;
+  if (!moves) return null;
+  return {
+    valueBefore: money(moves.valueBefore),
+    valueAfter: money(moves.valueAfter),
+    commissionBefore: money(moves.commissionBefore),
+    commissionAfter: money(moves.commissionAfter),
+  };
 }
 
 /** A contested order's claims, each with the creator lookup-click knows for it now (it may have learned it since). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideEdit, editedValues } from "../../app/commissions/order-edits";
+import { decideEdit, editedValues, editMoves } from "../../app/commissions/order-edits";
 
 // What an edit does to a record, decided without a database (app/commissions/order-edits.ts).
 
@@ -127,5 +127,23 @@ describe("an edit applied to a record", () => {
       change: false,
       result: "not applied: Shopify gave no subtotal_after_discounts for the order",
     });
+  });
+});
+
+describe("what an applied edit's result says it moved", () => {
+  it("reads back the value and commission decideEdit wrote, and nothing from any other result", () => {
+    const decision = decideEdit({ ...record, status: "paid" }, reading("150.05"), false);
+    expect(editMoves(decision.result)).toEqual({
+      valueBefore: "100.00",
+      valueAfter: "150.05",
+      commissionBefore: "10.00",
+      commissionAfter: "15.01",
+    });
+    for (const other of [
+      "nothing to adjust (order value 100.00 -> 100.00)",
+      "refund -1.00 USD (order value 100.00 -> 80.00, commission 10.00 -> 8.00) and more",
+      "edit -2.00 USD (order value 1O0.00 -> 80.00, commission 10.00 -> 8.00)",
+    ])
+      expect(editMoves(other)).toBeNull();
   });
 });

@@ -393,7 +393,7 @@ describe("the ledger's pages in the embedded admin", () => {
         await page.getByText(/^Credit \$12\.00 — /).waitFor();
         // The edit's entry: the difference, and the value and commission before and after it.
         await page
-          .getByText(/^Order edited -\$4\.00 — .+ \(order value 120\.00 -> 80\.00, commission 12\.00 -> 8\.00\)$/)
+          .getByText(/^Order edited -\$4\.00 — .+ \(order value \$120\.00 → \$80\.00, commission \$12\.00 → \$8\.00\)$/)
           .waitFor();
         // Among the order's events, applied: what it moved.
         await page.getByText("Refunds, edits and cancellations").waitFor();
