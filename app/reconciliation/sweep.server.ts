@@ -223,6 +223,7 @@ async function recordMissing(
   // Orders the app knew whose value moved with no orders/edited recorded (decision 045).
   const candidates = await editCandidates(
     shop,
+    // Stryker disable next-line MethodExpression: an order read whole by this sweep was credited on its edited amounts, so it has no commission yet or one on the value a read would give: no edit either way
     orders.filter((order) => known.has(order.orderId)),
   );
   for (const candidate of candidates) {

@@ -63,6 +63,8 @@ export interface FaultPlan {
   serverError?: number;
   /** Status for serverError faults (default 500). */
   status?: number;
+  /** Only calls of this operation (by name) meet the throttle and serverError faults; any call when unset. */
+  operation?: string;
   /** Refuse the next N refresh_token grants (400 invalid_grant unless refreshStatus says otherwise). */
   refreshFailures?: number;
   /** Status for refreshFailures: 400 (default, invalid_grant) or a 5xx (the token endpoint failing). */
@@ -113,7 +115,14 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   if (options.shopProfile) store.shopDefaults = { ...options.shopProfile };
   const log: RecordedRequest[] = [];
   const validationFailures: ValidationFailure[] = [];
-  const pending = { throttle: 0, serverError: 0, status: 500, refreshFailures: 0, refreshStatus: 400 };
+  const pending = {
+    throttle: 0,
+    serverError: 0,
+    status: 500,
+    operation: null as string | null,
+    refreshFailures: 0,
+    refreshStatus: 400,
+  };
   const invalidQueryStatus = options.invalidQueryStatus ?? 200;
   let chaos: { plan: StandinChaosPlan; random: Random } | null = null;
   const injected = { throttle: 0 };
@@ -216,7 +225,8 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     }
     const operationName = operation.name?.value ?? null;
     const requested = queryCost(schema, document, operation, variables);
-    if (pending.serverError > 0) {
+    const faulted = pending.operation === null || pending.operation === operationName;
+    if (pending.serverError > 0 && faulted) {
       pending.serverError -= 1;
       record({ ...base, status: pending.status, operationName, query, variables, fault: "server-error" });
       return send(
@@ -231,9 +241,10 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     const available = store.bucketNow(shop);
     const chaosThrottle =
       chaos !== null && operation.operation === "mutation" && chaos.random() < chaos.plan.throttleMutations;
-    if (pending.throttle > 0 || chaosThrottle || requested > available) {
-      const injectedNow = pending.throttle > 0 || chaosThrottle;
-      if (pending.throttle > 0) pending.throttle -= 1;
+    const throttleNow = pending.throttle > 0 && faulted;
+    if (throttleNow || chaosThrottle || requested > available) {
+      const injectedNow = throttleNow || chaosThrottle;
+      if (throttleNow) pending.throttle -= 1;
       if (chaosThrottle) injected.throttle += 1;
       record({ ...base, status: 200, operationName, query, variables, fault: injectedNow ? "throttle" : undefined });
       return send(res, 200, {
@@ -375,6 +386,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   function applyFaults(plan: FaultPlan) {
     if (plan.throttle !== undefined) pending.throttle = Math.max(0, Math.floor(plan.throttle));
     if (plan.serverError !== undefined) pending.serverError = Math.max(0, Math.floor(plan.serverError));
+    if (plan.throttle !== undefined || plan.serverError !== undefined) pending.operation = plan.operation ?? null;
     if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
     if (plan.refreshFailures !== undefined) pending.refreshFailures = Math.max(0, Math.floor(plan.refreshFailures));
     if (plan.refreshStatus !== undefined)

@@ -184,6 +184,43 @@ describe("reconciliation sweep", () => {
     ]);
   });
 
+  it("reads an edited order's amounts once a sweep, fails on a read that fails, and finds no edit where the value did not move", async () => {
+    const shop = await newShop();
+    h.clock.now = new Date();
+    await beginReconciliation(shop, h.clock.date());
+    later(MINUTE);
+    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
+    const w = startWorker();
+    await runOrderToEnd(h, w, shop, payload.id);
+    later(MINUTE);
+    // Edited, and its webhook delivered and applied: the ledger holds the edited value.
+    await editOrder(h, shop, payload, { subtotal: "70.00" });
+    expect((await runOrderToEnd(h, w, shop, payload.id)).commission).toMatchObject({ orderValue: "70.00" });
+    pastTheLag();
+    // A failed read of the amounts fails the sweep, saying which read failed.
+    h.shopify.faults({ serverError: 1, status: 502, operation: "TagGuardOrderAmounts" });
+    await sweepNow(shop, w);
+    let row = await prisma.shopReconciliation.findUniqueOrThrow({ where: { shop } });
+    expect(row.lastError).toContain(`reading order gid://shopify/Order/${payload.id}'s amounts`);
+    // A throttled one puts the sweep off to a later turn rather than holding the worker to wait.
+    h.shopify.faults({ throttle: 1, operation: "TagGuardOrderAmounts" });
+    const job = await sweepJob(shop);
+    if (job.runAt > h.clock.date()) h.clock.now = new Date(job.runAt.getTime());
+    const turn = h.clock.date();
+    await w.runOnce();
+    row = await prisma.shopReconciliation.findUniqueOrThrow({ where: { shop } });
+    expect(row.sweptAt === null || row.sweptAt < turn).toBe(true);
+    expect((await sweepJob(shop)).runAt.getTime()).toBeGreaterThan(turn.getTime());
+    // Its next turn reads them, finds the value where the ledger holds it, and records no edit.
+    await sweepNow(shop, w);
+    row = await prisma.shopReconciliation.findUniqueOrThrow({ where: { shop } });
+    expect(row.lastError).toBeNull();
+    expect(await prisma.webhookDelivery.count({ where: { shop, topic: "orders/edited", source: "reconciled" } })).toBe(
+      0,
+    );
+    expect(await prisma.orderEvent.count({ where: { shop, kind: "edit" } })).toBe(1);
+  });
+
   it("imports nothing placed before the install, and keeps its watermark when Shopify fails", async () => {
     const shop = await newShop();
     h.clock.now = new Date();

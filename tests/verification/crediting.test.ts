@@ -71,7 +71,7 @@ describe("a decided order with edits pending", () => {
     expect(
       last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, waitMs: 2000, reason: "bucket" }]),
     ).toMatchObject({
-      stop: { to: "defer", reason: "bucket" },
+      stop: { to: "defer", at: new Date(decided.now.getTime() + 2000), reason: "bucket" },
     });
     expect(
       last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: false, retryable: true, message: "502" }]),
@@ -89,6 +89,19 @@ describe("a decided order with edits pending", () => {
         change: {
           orderEvents: {
             reading: { edits: ["e1"], reading: { ok: false, reason: "the order's amounts could not be read (502)" } },
+          },
+        },
+      },
+    });
+  });
+
+  it("says Shopify no longer has the order when the read finds none, and applies the edits as not read", () => {
+    expect(last(orderEventsStep, decided, [{ edits: ["e1"] }, { ok: true, amounts: null }])).toMatchObject({
+      stop: {
+        to: "finish",
+        change: {
+          orderEvents: {
+            reading: { edits: ["e1"], reading: { ok: false, reason: "Shopify no longer has the order" } },
           },
         },
       },
