@@ -130,7 +130,7 @@ async function dueOf(
     Prisma.sql`
       SELECT e.${CommissionEntryTable.id}, e.${CommissionEntryTable.amountMinor} FROM ${CommissionEntryTable} e
       WHERE ${openAdjustments(shop, now)}
-        AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionEntryTable.id} FROM ${CommissionTable} WHERE ${records})`,
+        AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${records})`,
   );
   const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
   // Without approved records, only top-ups make it positive: an order edited up after payment.
