@@ -384,6 +384,52 @@ describe("an order edited after its commission was paid", () => {
     expect(await payableBalances(shop, undefined, later)).toMatchObject([{ balance: "USD 5.00", payable: true }]);
   });
 
+  it("keeps each top-up's own hold: one written after the hold was shortened is due first", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const { w, payload } = await paidOrder(shop, "cr_two");
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 14 })).toMatchObject({ ok: true });
+    await editOrder(h, shop, payload, { subtotal: "250.00" });
+    await settle(w);
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 3 })).toMatchObject({ ok: true });
+    await editOrder(h, shop, payload, { subtotal: "275.00" });
+    await settle(w);
+    const [first, second] = (await ledgerOf(shop, payload.id)).rows.filter((e) => e.kind === "top_up");
+    expect([first?.amount, second?.amount]).toEqual(["5.00", "2.50"]);
+    expect(second!.dueAt).toEqual(new Date(second!.createdAt.getTime() + 3 * DAY));
+    const written = first!.createdAt.getTime();
+
+    // Both in their hold: the later, shorter one is the first to become payable.
+    expect(await payableBalances(shop, undefined, new Date(written + DAY))).toMatchObject([
+      {
+        balance: "USD 0.00",
+        payable: false,
+        waiting: { amount: "USD 7.50", count: 2, from: second!.dueAt!.toISOString() },
+      },
+    ]);
+    // At day 4 the second is due and paid alone; the first still waits its 14 days.
+    const day4 = new Date(written + 4 * DAY);
+    expect(await payableBalances(shop, undefined, day4)).toMatchObject([
+      {
+        balance: "USD 2.50",
+        payable: true,
+        waiting: { amount: "USD 5.00", count: 1, from: first!.dueAt!.toISOString() },
+      },
+    ]);
+    const paid = await recordPayout(
+      shop,
+      {
+        idempotencyKey: "payout-cr_two-2",
+        reference: "the shorter hold",
+        paidOn: "2026-12-01",
+        balances: [{ key: "USD:cr_two", shownMinor: "250" }],
+      },
+      day4,
+    );
+    expect(paid).toMatchObject({ ok: true, lines: 1 });
+    const settled = (await ledgerOf(shop, payload.id)).rows.filter((e) => e.kind === "top_up");
+    expect(settled.map((e) => e.payoutId === null)).toEqual([true, false]);
+  });
+
   it("pays a top-up written under a hold of 0 days at once, though the hold is lengthened after", async () => {
     const shop = await newShop({ holdDays: 0 });
     const { w, payload } = await paidOrder(shop, "cr_now");
