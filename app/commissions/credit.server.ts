@@ -3,7 +3,8 @@ import { Prisma } from "@prisma/client";
 import { insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
-import { Commission } from "../database/tables";
+import { DEFAULT_HOLD_DAYS } from "./statuses";
+import { Commission, ShopSettings } from "../database/tables";
 
 export interface CommissionInput {
   shop: string;
@@ -28,9 +29,20 @@ export interface CommissionInput {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The hold runs from the order's creation, as a return window does. */
-export function holdEnd(orderCreatedAt: Date, holdDays: number): Date {
-  return new Date(orderCreatedAt.getTime() + holdDays * DAY_MS);
+/**
+ * The hold runs from the order's creation, as a return window does; a top-up's from when it is
+ * written (decision 045).
+ */
+export function holdEnd(from: Date, holdDays: number): Date {
+  return new Date(from.getTime() + holdDays * DAY_MS);
+}
+
+/** The shop's hold as set now, or the default for a shop with no settings row. */
+export async function shopHoldDays(tx: Sql, shop: string): Promise<number> {
+  const [row] = await tx.rows<{ holdDays: number | bigint | string }>(
+    Prisma.sql`SELECT ${ShopSettings.holdDays} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
+  );
+  return Number(row?.holdDays ?? DEFAULT_HOLD_DAYS);
 }
 
 /**

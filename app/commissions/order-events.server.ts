@@ -5,6 +5,7 @@ import { insertRows, modelRows, rowsOf, sql, type Sql, updateRow, updateWhere } 
 import { orderValueBasisOf } from "../settings/order-value-basis";
 import { reopen } from "../queue/queue.server";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
+import { holdEnd, shopHoldDays } from "./credit.server";
 import { decideEdit, type EditReading, type EditsRead } from "./order-edits";
 import { parseEventFacts, type EditFacts, type OrderEventFacts } from "./order-events";
 import type { CommissionStatus, EntryKind } from "./statuses";
@@ -121,6 +122,9 @@ async function applyEdit(
       amountMinor: decision.delta,
       amount: minorToAmount(decision.delta, record.currency),
       eventId,
+      // The hold in force now is the one the top-up waits: the merchant's later change to it
+      // moves new records and top-ups, not this one, as it moves no record already held.
+      dueAt: decision.kind === "top_up" ? holdEnd(now, await shopHoldDays(tx, record.shop)) : null,
       createdAt: now,
     },
   ]);

@@ -1,35 +1,25 @@
 import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
-import { sql, type Sql } from "../database/sql.server";
+import { readDate, sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
-import { Commission, CommissionEntry, ShopSettings } from "../database/tables";
-import { DEFAULT_HOLD_DAYS } from "./statuses";
+import { Commission, CommissionEntry } from "../database/tables";
 
 // What the merchant can pay each creator: approved records less the clawbacks no payout has
 // netted yet, plus the top-ups (an order edited up after its record was paid) whose hold has
 // passed, per creator and currency. The Payouts page lists them; a payout sums them again.
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The entries of `e` a payout settles, and not yet settled: every clawback, and each top-up
- * created before `dueBy`, so a top-up waits the shop's hold as a new record does (decision 045).
+ * due by `now`, its due time fixed when it was written, so a top-up waits the hold in force at
+ * the edit as a new record waits the hold in force at its credit (decision 045).
  */
-export function openAdjustments(shop: string, dueBy: Date): Prisma.Sql {
+export function openAdjustments(shop: string, now: Date): Prisma.Sql {
   return Prisma.sql`e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.payoutId} IS NULL
-    AND (e.${CommissionEntry.kind} = 'clawback' OR (e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.createdAt} <= ${sqlTime(dueBy)}))`;
+    AND (e.${CommissionEntry.kind} = 'clawback' OR (e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} <= ${sqlTime(now)}))`;
 }
 
 /** Entry kinds a payout settles, and a void opens again. */
 export const ADJUSTMENT_KINDS = Prisma.sql`('clawback', 'top_up')`;
-
-/** The end of the shop's hold for a top-up created now: its hold days before `now`. */
-export async function topUpsDueBy(tx: Sql, shop: string, now: Date): Promise<Date> {
-  const [row] = await tx.rows<{ holdDays: number | bigint | string }>(
-    Prisma.sql`SELECT ${ShopSettings.holdDays} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
-  );
-  return new Date(now.getTime() - Number(row?.holdDays ?? DEFAULT_HOLD_DAYS) * DAY_MS);
-}
 
 export interface PayableBalance {
   /** `${currency}:${creatorId}`: what the form sends back for a chosen balance. */
@@ -43,6 +33,11 @@ export interface PayableBalance {
   balanceMinor: string;
   records: number;
   payable: boolean;
+  /**
+   * Top-ups still in their hold, not in the balance: their sum, how many, and when the first
+   * becomes payable (ISO). Null when none waits.
+   */
+  waiting: { amount: string; count: number; from: string } | null;
 }
 
 export function balanceKey(creatorId: string, currency: string): string {
@@ -54,15 +49,17 @@ export function parseBalanceKey(key: string): { creatorId: string; currency: str
   return match ? { currency: match[1]!, creatorId: match[2]! } : null;
 }
 
-/** Every creator and currency with approved records or adjustments to net; payable when the sum is positive. */
+/**
+ * Every creator and currency with approved records, adjustments to net or top-ups waiting;
+ * payable when the sum is positive.
+ */
 export async function payableBalances(
   shop: string,
   money: MoneyText = formatMoney,
   now: Date = new Date(),
 ): Promise<PayableBalance[]> {
-  const dueBy = await topUpsDueBy(sql, shop, now);
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
-  const [approved, owed] = await Promise.all([
+  const [approved, owed, waiting] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
       SELECT ${Commission.creatorId}, ${Commission.currency}, CAST(SUM(${Commission.amountMinor}) AS TEXT) AS "approved", COUNT(*) AS "records"
       FROM ${Commission} WHERE ${Commission.shop} = ${shop} AND ${Commission.status} = 'approved'
@@ -70,16 +67,32 @@ export async function payableBalances(
     sql.rows<{ creatorId: string; currency: string; owed: string }>(Prisma.sql`
       SELECT c.${Commission.creatorId}, c.${Commission.currency}, CAST(SUM(e.${CommissionEntry.amountMinor}) AS TEXT) AS "owed"
       FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
-      WHERE ${openAdjustments(shop, dueBy)}
+      WHERE ${openAdjustments(shop, now)}
       GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`),
+    sql.rows<{ creatorId: string; currency: string; waiting: string; count: number | bigint | string; from: unknown }>(
+      Prisma.sql`
+      SELECT c.${Commission.creatorId}, c.${Commission.currency}, CAST(SUM(e.${CommissionEntry.amountMinor}) AS TEXT) AS "waiting",
+             COUNT(*) AS "count", MIN(e.${CommissionEntry.dueAt}) AS "from"
+      FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
+      WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.payoutId} IS NULL
+        AND e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} > ${sqlTime(now)}
+      GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`,
+    ),
   ]);
   const balances = new Map<
     string,
-    { creatorId: string; currency: string; approved: bigint; owed: bigint; records: number }
+    {
+      creatorId: string;
+      currency: string;
+      approved: bigint;
+      owed: bigint;
+      records: number;
+      waiting: { minor: bigint; count: number; from: Date } | null;
+    }
   >();
   const entry = (creatorId: string, currency: string) => {
     const key = balanceKey(creatorId, currency);
-    const found = balances.get(key) ?? { creatorId, currency, approved: 0n, owed: 0n, records: 0 };
+    const found = balances.get(key) ?? { creatorId, currency, approved: 0n, owed: 0n, records: 0, waiting: null };
     balances.set(key, found);
     return found;
   };
@@ -89,6 +102,12 @@ export async function payableBalances(
     balance.records += Number(row.records);
   }
   for (const row of owed) entry(row.creatorId, row.currency).owed += BigInt(row.owed);
+  for (const row of waiting)
+    entry(row.creatorId, row.currency).waiting = {
+      minor: BigInt(row.waiting),
+      count: Number(row.count),
+      from: readDate(row.from),
+    };
   return [...balances.entries()]
     .sort(([a], [b]) =>
       // Stryker disable next-line EqualityOperator: the keys are distinct, a key is never weighed against itself
@@ -110,5 +129,10 @@ export async function payableBalances(
       records: b.records,
       // A top-up alone (no approved record) is payable too.
       payable: b.approved + b.owed > 0n,
+      waiting: b.waiting && {
+        amount: money(b.waiting.minor, b.currency),
+        count: b.waiting.count,
+        from: b.waiting.from.toISOString(),
+      },
     }));
 }

@@ -22,14 +22,14 @@ export async function payoutsPage(
   format: ShopFormat = { locale: DEFAULT_LOCALE, timeZone: UTC },
 ) {
   const money = localeMoney(format.locale);
-  const [balances, listed] = await Promise.all([payableBalances(shop, money), listPayouts(shop, 50, money)]);
+  const [balances, listed] = await Promise.all([payableBalances(shop, money, now), listPayouts(shop, 50, money)]);
   // paidOn stays YYYY-MM-DD (the void form and the CSV name the day so); paidOnText is for reading.
   const payouts = listed.map((payout) => ({ ...payout, paidOnText: formatCalendarDay(payout.paidOn, format.locale) }));
   return {
     balances,
     payouts,
     times: timesIn(
-      payouts.map((payout) => payout.voided?.at ?? null),
+      [...payouts.map((payout) => payout.voided?.at ?? null), ...balances.map((b) => b.waiting?.from ?? null)],
       format,
     ),
     /** The merchant's locale: the page sums what is chosen in the browser and writes it so. */

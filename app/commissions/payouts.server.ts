@@ -6,7 +6,7 @@ import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../dat
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
-import { ADJUSTMENT_KINDS, openAdjustments, parseBalanceKey, topUpsDueBy } from "./payable-balances.server";
+import { ADJUSTMENT_KINDS, openAdjustments, parseBalanceKey } from "./payable-balances.server";
 import { fieldErrors, PayoutForm, VoidForm, type ChosenBalance } from "./payout-forms";
 import {
   Commission as CommissionTable,
@@ -67,8 +67,7 @@ export async function recordPayout(
         },
       ]);
       const dues = [];
-      const dueBy = await topUpsDueBy(tx, shop, now);
-      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance, dueBy) });
+      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance, now) });
       if (dues.every(({ due }) => due === null)) throw new NothingToPay();
       // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
       const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
@@ -114,7 +113,7 @@ async function dueOf(
   tx: Sql,
   shop: string,
   { creatorId, currency }: { creatorId: string; currency: string },
-  dueBy: Date,
+  now: Date,
 ): Promise<Due | null> {
   const records = Prisma.sql`${CommissionTable.shop} = ${shop} AND ${CommissionTable.creatorId} = ${creatorId} AND ${CommissionTable.currency} = ${currency}`;
   // Held until commit, so neither a refund nor the approval sweep changes these rows between the
@@ -130,8 +129,8 @@ async function dueOf(
     "CommissionEntry",
     Prisma.sql`
       SELECT e.${CommissionEntryTable.id}, e.${CommissionEntryTable.amountMinor} FROM ${CommissionEntryTable} e
-      WHERE ${openAdjustments(shop, dueBy)}
-        AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionEntryTable.id} FROM ${CommissionTable} WHERE ${records})`,
+      WHERE ${openAdjustments(shop, now)}
+        AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${records})`,
   );
   const total = [...approved, ...owed].reduce((sum, row) => sum + row.amountMinor, 0n);
   // Without approved records, only top-ups make it positive: an order edited up after payment.

@@ -14,7 +14,7 @@
 //   edits     an order edit moves the record's value and amount, either way, and keeps its status
 //             (decision 045): an `edit` entry before payment; after it, a lower amount is a
 //             clawback as a refund's is, a higher one a `top_up` entry the next payout pays once
-//             the shop's hold has passed since it.
+//             due: the shop's hold, as set when it was written, after it (its dueAt).
 
 export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed", "review"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];

@@ -1,6 +1,7 @@
 import { Banner, BlockStack, Checkbox, Text } from "@shopify/polaris";
 import type { PayableBalance } from "../commissions/payable-balances.server";
 import { t } from "../i18n";
+import { shownTime } from "../units/shop-format";
 import { CreatorName } from "./CreatorName";
 import { EmptyNote } from "./EmptyNote";
 import { ResponsiveTable } from "./ResponsiveTable";
@@ -9,6 +10,7 @@ import { SectionCard } from "./SectionCard";
 /**
  * The balances a payout can pay, each with its box to choose it (only a positive balance can be
  * chosen), then what is chosen, summed per currency, and a warning when that is more than one.
+ * Top-ups still in their hold are not in a balance: under it, they say when they will be.
  */
 export function PayableBalancesCard({
   balances,
@@ -16,6 +18,7 @@ export function PayableBalancesCard({
   chosen,
   onToggle,
   totals,
+  times,
 }: {
   balances: PayableBalance[];
   names: Record<string, string | undefined>;
@@ -23,6 +26,8 @@ export function PayableBalancesCard({
   chosen: string[];
   onToggle(key: string, on: boolean): void;
   totals: { currency: string; total: string }[];
+  /** Times as the loader formatted them for the merchant (the shop's zone). */
+  times: Record<string, string>;
 }) {
   return (
     <SectionCard title={t("payouts.balances")}>
@@ -54,13 +59,26 @@ export function PayableBalancesCard({
               />
             ) : (
               <Text key="pay" as="span" tone="subdued">
-                {t("payouts.notPayable")}
+                {b.waiting && b.balanceMinor === "0" ? t("payouts.notPayableYet") : t("payouts.notPayable")}
               </Text>
             ),
             <CreatorName key="creator" creatorId={b.creatorId} name={names[b.creatorId]} />,
             b.approved,
             b.owed,
-            b.balance,
+            b.waiting ? (
+              <BlockStack key="balance" gap="050">
+                <span>{b.balance}</span>
+                <Text as="span" variant="bodySm" tone="subdued">
+                  {t("payouts.waiting", {
+                    count: b.waiting.count,
+                    amount: b.waiting.amount,
+                    time: shownTime(times, b.waiting.from),
+                  })}
+                </Text>
+              </BlockStack>
+            ) : (
+              b.balance
+            ),
             b.records,
           ])}
         />

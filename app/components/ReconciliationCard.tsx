@@ -20,19 +20,21 @@ export function ReconciliationCard({
   const fetcher = useFetcher<{ ok: boolean }>();
   const asked = fetcher.state !== "idle" || fetcher.data?.ok === true;
   if (!status) return null;
-  const { orders, refunds, cancellations } = status.found;
+  const { orders, refunds, cancellations, edits } = status.found;
+  const any = orders + refunds + cancellations + edits > 0;
   const failing = status.failedAt !== null && (status.sweptAt === null || status.failedAt > status.sweptAt);
   return (
     <SectionCard title={t("reconciliation.title")}>
       <Text as="p">
         {status.sweptAt ? t("reconciliation.lastChecked", { time: time(status.sweptAt) }) : t("reconciliation.notYet")}
       </Text>
-      <Text as="p" tone={orders + refunds + cancellations > 0 ? undefined : "subdued"}>
-        {orders + refunds + cancellations > 0
+      <Text as="p" tone={any ? undefined : "subdued"} id="reconciliation-found">
+        {any
           ? t("reconciliation.found", {
               orders: t("reconciliation.orders", { count: orders }),
               refunds: t("reconciliation.refunds", { count: refunds }),
               cancellations: t("reconciliation.cancellations", { count: cancellations }),
+              edits: t("reconciliation.edits", { count: edits }),
             })
           : t("reconciliation.nothingMissed")}
       </Text>

@@ -58,7 +58,7 @@ export interface ReconciliationStatus {
   sweptAt: Date | null;
   failedAt: Date | null;
   lastError: string | null;
-  found: { orders: number; refunds: number; cancellations: number };
+  found: { orders: number; refunds: number; cancellations: number; edits: number };
   /** The sweep is running or due now (asked for and not yet done). */
   pending: boolean;
 }
@@ -79,7 +79,12 @@ export async function reconciliationStatus(shop: string, now: Date = new Date())
     sweptAt: row.sweptAt,
     failedAt: row.failedAt,
     lastError: row.lastError,
-    found: { orders: row.foundOrders, refunds: row.foundRefunds, cancellations: row.foundCancellations },
+    found: {
+      orders: row.foundOrders,
+      refunds: row.foundRefunds,
+      cancellations: row.foundCancellations,
+      edits: row.foundEdits,
+    },
     pending: job !== undefined && (job.state === "running" || (job.state === "queued" && readDate(job.runAt) <= now)),
   };
 }

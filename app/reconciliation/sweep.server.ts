@@ -56,7 +56,9 @@ const PAGES_PER_RUN = 10;
 const COST = { list: 160, order: 90, refund: 180, amounts: 7 } as const;
 
 type PageInfo = { hasNextPage: boolean; endCursor?: string | null };
-type Found = { orders: number; refunds: number; cancellations: number };
+type Found = { orders: number; refunds: number; cancellations: number; edits: number };
+
+const NOTHING_FOUND: Found = { orders: 0, refunds: 0, cancellations: 0, edits: 0 };
 
 export function reconcileShopHandler(deps: SweepDeps): JobHandler {
   return {
@@ -99,7 +101,7 @@ async function sweep(ctx: JobContext, deps: SweepDeps): Promise<Transition> {
   let watermark = state.watermark;
   let after: string | null = null;
   // What the page under way has recorded: counted even when the run ends inside the page.
-  let found: Found = { orders: 0, refunds: 0, cancellations: 0 };
+  let found: Found = { ...NOTHING_FOUND };
   try {
     for (let page = 0; page < PAGES_PER_RUN; page++) {
       if (until <= watermark) break;
@@ -121,14 +123,14 @@ async function sweep(ctx: JobContext, deps: SweepDeps): Promise<Transition> {
         last && new Date(last.updatedAt as string) > watermark ? new Date(last.updatedAt as string) : null;
       const done = !pageInfo.hasNextPage || !pageInfo.endCursor;
       await ctx.write((tx) => noteProgress(tx, shop, ctx.now(), found, { through, done }));
-      found = { orders: 0, refunds: 0, cancellations: 0 };
+      found = { ...NOTHING_FOUND };
       if (through) watermark = through;
       if (done) return nextTurn(ctx, env().RECONCILE_INTERVAL_MS, "next sweep");
       after = pageInfo.endCursor!;
     }
   } catch (error) {
     if (!(error instanceof BucketBusy || error instanceof SweepFailed)) throw error;
-    if (found.orders + found.refunds + found.cancellations > 0)
+    if (found.orders + found.refunds + found.cancellations + found.edits > 0)
       await ctx.write((tx) => noteProgress(tx, shop, ctx.now(), found, { through: null, done: false }));
     if (error instanceof BucketBusy) return nextTurn(ctx, error.waitMs, error.message);
     if (error.throttledForMs !== undefined) {
@@ -161,7 +163,7 @@ type ListedOrder = {
 
 /**
  * Records what the app lacks of the listed orders: each order it never saw (placed since
- * `since`), each refund, each cancellation, counted into `found` as each is recorded. Intake
+ * `since`), each refund, each cancellation and each edit, counted into `found` as each is recorded. Intake
  * decides what is new; what it calls a duplicate (a webhook came in between) is not found.
  */
 async function recordMissing(
@@ -233,8 +235,10 @@ async function recordMissing(
     noteSpent(shop, ctx.now(), read.cost);
     if (!read.amounts || !valueMoved(candidate, read.amounts)) continue;
     const { eventId, payload } = foundEditPayload(candidate);
-    if (counts(await recordOrderEventDelivery(delivery(shop, "orders/edited", eventId, payload))))
+    if (counts(await recordOrderEventDelivery(delivery(shop, "orders/edited", eventId, payload)))) {
+      found.edits += 1;
       countReconciled("edit");
+    }
   }
 }
 
@@ -347,6 +351,7 @@ async function noteProgress(
     foundOrders: Prisma.sql`${ShopReconciliation.foundOrders} + ${found.orders}`,
     foundRefunds: Prisma.sql`${ShopReconciliation.foundRefunds} + ${found.refunds}`,
     foundCancellations: Prisma.sql`${ShopReconciliation.foundCancellations} + ${found.cancellations}`,
+    foundEdits: Prisma.sql`${ShopReconciliation.foundEdits} + ${found.edits}`,
     updatedAt: now,
   });
 }

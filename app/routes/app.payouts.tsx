@@ -104,7 +104,14 @@ export default function PayoutsPage() {
           </Fragment>
         ))}
         <BlockStack gap="400">
-          <PayableBalancesCard balances={balances} names={names} chosen={chosen} onToggle={toggle} totals={totals} />
+          <PayableBalancesCard
+            balances={balances}
+            names={names}
+            chosen={chosen}
+            onToggle={toggle}
+            totals={totals}
+            times={times}
+          />
           <SectionCard title={t("payouts.submit")}>
             <FormLayout>
               <TextField

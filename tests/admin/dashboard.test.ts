@@ -189,6 +189,27 @@ describe("dashboard loader", () => {
     ]);
   });
 
+  it("says what the reconciliation sweep found since install, edits with the rest, and nothing before the first authorization", async () => {
+    const since = new Date("2026-11-20T09:00:00.000Z");
+    await prisma.shopReconciliation.create({
+      data: {
+        shop: SHOP,
+        since,
+        watermark: since,
+        foundOrders: 3,
+        foundRefunds: 2,
+        foundCancellations: 1,
+        foundEdits: 4,
+        sweptAt: new Date("2026-11-20T10:00:00.000Z"),
+      },
+    });
+    expect((await load(SHOP)).reconciliation).toMatchObject({
+      sweptAt: "2026-11-20T10:00:00.000Z",
+      found: { orders: 3, refunds: 2, cancellations: 1, edits: 4 },
+    });
+    expect((await load(OTHER)).reconciliation).toBeNull();
+  });
+
   it("falls back to 30 days for an unknown period and shows the empty state before settings exist", async () => {
     expect((await load(SHOP, "?days=13")).period).toBe(30);
     const empty = await load(EMPTY);

@@ -6,6 +6,9 @@ import { applyOrderEvents } from "../../app/commissions/order-events.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import { sql } from "../../app/database/sql.server";
 import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
+import { payoutsPage } from "../../app/commissions/payouts-page.server";
+import { saveSettings } from "../../app/settings/shop-settings.server";
+import { formatShopTime } from "../../app/units/shop-format";
 import { databaseClient } from "../../app/database/db.server";
 import {
   cancelOrder,
@@ -327,11 +330,10 @@ describe("an order edited after its commission was paid", () => {
     expect(await payableBalances(shop)).toEqual([]);
   });
 
-  it("pays a higher value as a top-up once the shop's hold has passed since the edit", async () => {
+  it("pays a higher value as a top-up once the hold in force at the edit has passed, whatever the hold is set to later", async () => {
     const shop = await newShop({ holdDays: 0 });
     const { w, payload } = await paidOrder(shop, "cr_up");
-    await prisma.shopSettings.update({ where: { shop }, data: { holdDays: 10 } });
-    const editedAt = Date.now();
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 14 })).toMatchObject({ ok: true });
     await editOrder(h, shop, payload, { subtotal: "250.00" });
     await settle(w);
     const ledger = await ledgerOf(shop, payload.id);
@@ -340,11 +342,50 @@ describe("an order edited after its commission was paid", () => {
       ["top_up", "5.00"],
     ]);
     expect(ledger.record).toMatchObject({ status: "paid", amount: "25.00", orderValue: "250.00" });
-    // Within the hold: nothing to pay yet.
-    expect(await payableBalances(shop)).toEqual([]);
-    const later = new Date(editedAt + 10 * DAY + 60_000);
+    const written = ledger.rows.find((e) => e.kind === "top_up")!.createdAt.getTime();
+    const dueAt = new Date(written + 14 * DAY);
+    expect(ledger.rows.find((e) => e.kind === "top_up")?.dueAt).toEqual(dueAt);
+    // The merchant shortens the hold: the top-up still waits the 14 days it was written with.
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 3 })).toMatchObject({ ok: true });
+    const day10 = new Date(written + 10 * DAY);
+    const waiting = { amount: "USD 5.00", count: 1, from: dueAt.toISOString() };
+    expect(await payableBalances(shop, undefined, day10)).toEqual([
+      {
+        key: "USD:cr_up",
+        creatorId: "cr_up",
+        currency: "USD",
+        approved: "USD 0.00",
+        owed: "USD 0.00",
+        balance: "USD 0.00",
+        balanceMinor: "0",
+        records: 0,
+        payable: false,
+        waiting,
+      },
+    ]);
+    // The Payouts page says when it becomes payable, in the shop's time.
+    const page = await payoutsPage(shop, day10);
+    expect(page.balances[0]?.waiting).toEqual({ ...waiting, amount: "$5.00" });
+    expect(page.times[waiting.from]).toBe(formatShopTime(dueAt, { locale: "en-US", timeZone: "UTC" }));
+    // A form sent by hand for it at day 10 pays nothing.
+    expect(
+      await recordPayout(
+        shop,
+        {
+          idempotencyKey: "payout-cr_up-early",
+          reference: "too early",
+          paidOn: "2026-12-01",
+          balances: [{ key: "USD:cr_up", shownMinor: "500" }],
+        },
+        day10,
+      ),
+    ).toMatchObject({ ok: false });
+    expect((await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up")?.payoutId).toBeNull();
+    expect(await payableBalances(shop, undefined, new Date(dueAt.getTime() - 1))).toMatchObject([{ payable: false }]);
+
+    const later = new Date(dueAt.getTime() + 60_000);
     expect(await payableBalances(shop, undefined, later)).toMatchObject([
-      { creatorId: "cr_up", owed: "USD 5.00", balance: "USD 5.00", records: 0, payable: true },
+      { creatorId: "cr_up", owed: "USD 5.00", balance: "USD 5.00", records: 0, payable: true, waiting: null },
     ]);
     const shown = (await payableBalances(shop, undefined, later)).map((b) => ({
       key: b.key,
@@ -368,5 +409,75 @@ describe("an order edited after its commission was paid", () => {
     expect(voided).toMatchObject({ ok: true, records: 0, clawbacks: 1 });
     expect((await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up")?.payoutId).toBeNull();
     expect(await payableBalances(shop, undefined, later)).toMatchObject([{ balance: "USD 5.00", payable: true }]);
+  });
+
+  it("keeps each top-up's own hold: one written after the hold was shortened is due first", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const { w, payload } = await paidOrder(shop, "cr_two");
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 14 })).toMatchObject({ ok: true });
+    await editOrder(h, shop, payload, { subtotal: "250.00" });
+    await settle(w);
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 3 })).toMatchObject({ ok: true });
+    await editOrder(h, shop, payload, { subtotal: "275.00" });
+    await settle(w);
+    const [first, second] = (await ledgerOf(shop, payload.id)).rows.filter((e) => e.kind === "top_up");
+    expect([first?.amount, second?.amount]).toEqual(["5.00", "2.50"]);
+    expect(second!.dueAt).toEqual(new Date(second!.createdAt.getTime() + 3 * DAY));
+    const written = first!.createdAt.getTime();
+
+    // Both in their hold: the later, shorter one is the first to become payable.
+    expect(await payableBalances(shop, undefined, new Date(written + DAY))).toMatchObject([
+      {
+        balance: "USD 0.00",
+        payable: false,
+        waiting: { amount: "USD 7.50", count: 2, from: second!.dueAt!.toISOString() },
+      },
+    ]);
+    // At day 4 the second is due and paid alone; the first still waits its 14 days.
+    const day4 = new Date(written + 4 * DAY);
+    expect(await payableBalances(shop, undefined, day4)).toMatchObject([
+      {
+        balance: "USD 2.50",
+        payable: true,
+        waiting: { amount: "USD 5.00", count: 1, from: first!.dueAt!.toISOString() },
+      },
+    ]);
+    const paid = await recordPayout(
+      shop,
+      {
+        idempotencyKey: "payout-cr_two-2",
+        reference: "the shorter hold",
+        paidOn: "2026-12-01",
+        balances: [{ key: "USD:cr_two", shownMinor: "250" }],
+      },
+      day4,
+    );
+    expect(paid).toMatchObject({ ok: true, lines: 1 });
+    const settled = (await ledgerOf(shop, payload.id)).rows.filter((e) => e.kind === "top_up");
+    expect(settled.map((e) => e.payoutId === null)).toEqual([true, false]);
+  });
+
+  it("pays a top-up written under a hold of 0 days at once, though the hold is lengthened after", async () => {
+    const shop = await newShop({ holdDays: 0 });
+    const { w, payload } = await paidOrder(shop, "cr_now");
+    await editOrder(h, shop, payload, { subtotal: "230.00" });
+    await settle(w);
+    const topUp = (await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up");
+    expect(topUp).toMatchObject({ amount: "3.00", dueAt: topUp?.createdAt });
+    expect(await saveSettings(shop, { clickServiceUrl: h.clicks.url, holdDays: 30 })).toMatchObject({ ok: true });
+    expect(await payableBalances(shop)).toMatchObject([
+      { creatorId: "cr_now", balance: "USD 3.00", records: 0, payable: true, waiting: null },
+    ]);
+    const paid = await recordPayout(shop, {
+      idempotencyKey: "payout-cr_now-2",
+      reference: "top-up at once",
+      paidOn: "2026-12-01",
+      balances: await asShown(shop, ["USD:cr_now"]),
+    });
+    expect(paid).toMatchObject({ ok: true, lines: 1 });
+    expect((await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up")?.payoutId).toBe(
+      paid.ok ? paid.payoutId : null,
+    );
+    expect(await payableBalances(shop)).toEqual([]);
   });
 });

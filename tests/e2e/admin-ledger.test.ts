@@ -4,6 +4,7 @@ import { CART_ATTRIBUTES } from "../../app/attribution/cart-attributes";
 import { databaseClient } from "../../app/database/db.server";
 import { routeShopifyTrafficTo } from "../../app/platform/shopify-standin-routing.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { formatShopTime } from "../../app/units/shop-format";
 import { startWorker } from "../../app/worker/worker.server";
 import { deliver } from "../support/deliver";
 import { orderPayload, storeOfflineSession } from "../support/fixtures";
@@ -431,6 +432,28 @@ describe("the ledger's pages in the embedded admin", () => {
         await worker.stop();
         await routing.restore();
       }
+    },
+  );
+
+  it(
+    "a top-up still in its hold: listed on Payouts with when it becomes payable, in the shop's time, and not payable yet",
+    { timeout: 120_000 },
+    async () => {
+      // Dana's record was paid, then its order edited up: a top-up of $5.00 due in five days.
+      await seedRecord("cr_dana", "paid", 2000n, [["top_up", 500n]]);
+      const dueAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 5 * 86_400_000);
+      await prisma.commissionEntry.updateMany({ where: { shop: SHOP, kind: "top_up" }, data: { dueAt } });
+
+      const payouts = await openPage("/app/payouts");
+      const dana = payouts.locator("tr", { hasText: "cr_dana" });
+      await dana.waitFor();
+      await dana.getByText("Nothing to pay yet: top-ups wait for the hold").waitFor();
+      expect(await dana.getByRole("checkbox").count()).toBe(0);
+      const when = formatShopTime(dueAt, { locale: "en-US", timeZone: "Asia/Tokyo" });
+      expect(when).toMatch(/GMT\+9$/);
+      await dana.getByText(`$5.00 top-up payable from ${when}`).waitFor();
+      await snap(payouts, "payouts-top-up-waiting");
+      await payouts.context().close();
     },
   );
 });

@@ -10,7 +10,15 @@ import type { AdminGraphql } from "../../app/shopify-admin/admin-client.server";
 import { noteThrottled, reserveRead } from "../../app/shopify-admin/write-schedule.server";
 import { offlineAdmin } from "../../app/shopify.server";
 import { orderPayload } from "../support/fixtures";
-import { cancelOrder, placeOrder, refundOrder, useHarness, type Harness } from "../support/pipeline-harness";
+import {
+  cancelOrder,
+  editOrder,
+  placeOrder,
+  refundOrder,
+  runOrderToEnd,
+  useHarness,
+  type Harness,
+} from "../support/pipeline-harness";
 
 const prisma = databaseClient();
 
@@ -29,6 +37,7 @@ const MINUTE = 60_000;
 const LIST = "TagGuardReconcileOrders";
 const ORDER = "TagGuardReconcileOrder";
 const REFUND = "TagGuardReconcileRefund";
+const AMOUNTS = "TagGuardOrderAmounts";
 /** Shopify's search syntax keeps times to the second. */
 const searchTime = (time: Date) => time.toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -147,6 +156,7 @@ describe("a sweep's run", () => {
       foundOrders: 1,
       foundRefunds: 0,
       foundCancellations: 0,
+      foundEdits: 0,
       updatedAt: now,
     });
     expect(
@@ -314,6 +324,42 @@ describe("a sweep's run that cannot go on", () => {
       updatedAt: now,
     });
     expect(await prisma.verification.count({ where: { shop, orderId: String(unknown.id) } })).toBe(0);
+  });
+
+  it("counts an edit it recorded when the bucket runs low before the next order's amounts, and that one next time", async () => {
+    const shop = await suite.newShop();
+    const installed = new Date(Math.floor(Date.now() / 1000) * 1000);
+    h.clock.now = new Date(installed.getTime() + MINUTE);
+    // Credited, and the worker stopped, before the sweep's job exists: only `run` runs the sweep.
+    const w = suite.startWorker();
+    const orders = [];
+    for (const subtotal of ["100.00", "200.00"]) {
+      const { payload } = await placeOrder(h, { shop, subtotal });
+      expect((await runOrderToEnd(h, w, shop, payload.id)).commission).not.toBeNull();
+      orders.push(payload);
+    }
+    await w.stop();
+    await beginReconciliation(shop, installed);
+    const watermark = (await rowOf(shop)).watermark;
+    h.clock.now = new Date(h.clock.ms() + MINUTE);
+    for (const order of orders) await editOrder(h, shop, order, { subtotal: "50.00", deliveries: 0 });
+    const now = pastTheLag();
+    h.shopify.clearRequests();
+    // While the first order's amounts are read (the 2nd call), the bucket runs low.
+    const result = await run(shop, withHooks({ 2: () => noteThrottled(shop, now, 30_000) }));
+    expect(result).toMatchObject({ to: "defer", reason: "waiting for the shop's Admin API bucket to be half full" });
+    expect(calls(shop).map((c) => c.operation)).toEqual([LIST, AMOUNTS]);
+    expect(await rowOf(shop)).toMatchObject({ watermark, sweptAt: null, foundEdits: 1, updatedAt: now });
+
+    // The page again: the edit recorded waits for its order's job, so only the other is read.
+    h.shopify.clearRequests();
+    h.clock.now = (result as { at: Date }).at;
+    await run(shop);
+    expect(calls(shop).map((c) => c.operation)).toEqual([LIST, AMOUNTS]);
+    expect(await rowOf(shop)).toMatchObject({ sweptAt: h.clock.date(), foundEdits: 2 });
+    expect(await prisma.webhookDelivery.count({ where: { shop, topic: "orders/edited", source: "reconciled" } })).toBe(
+      2,
+    );
   });
 
   it("learns from each answer how full Shopify says the bucket is, and waits before the next read when it is low", async () => {

@@ -78,7 +78,7 @@ describe("reconciliation sweep", () => {
     expect(v.commission).toMatchObject({ creatorId: "cr_alice", amount: "12.00" });
     expect(tagsAddCalls(h, payload.admin_graphql_api_id)).toBe(1);
     const status = await reconciliationStatus(shop, h.clock.date());
-    expect(status?.found).toEqual({ orders: 1, refunds: 0, cancellations: 0 });
+    expect(status?.found).toEqual({ orders: 1, refunds: 0, cancellations: 0, edits: 0 });
     expect(status?.sweptAt).not.toBeNull();
 
     // Shopify's own delivery, hours late, and the next sweep (the tag write updated the order).
@@ -143,7 +143,7 @@ describe("reconciliation sweep", () => {
     expect(events.map((e) => e.kind).sort()).toEqual(["cancel", "refund"]);
     expect(events.every((e) => e.appliedAt !== null)).toBe(true);
     const status = await reconciliationStatus(shop, h.clock.date());
-    expect(status?.found).toEqual({ orders: 0, refunds: 1, cancellations: 1 });
+    expect(status?.found).toEqual({ orders: 0, refunds: 1, cancellations: 1, edits: 0 });
   });
 
   it("applies an edit no webhook brought, as if it had come; its late webhook and the next sweep change nothing", async () => {
@@ -163,6 +163,12 @@ describe("reconciliation sweep", () => {
     expect(found).toMatchObject({ source: "reconciled", status: "recorded", orderId: String(payload.id) });
     let v = await runOrderToEnd(h, w, shop, payload.id);
     expect(v.commission).toMatchObject({ amount: "7.00", orderValue: "70.00" });
+    expect((await reconciliationStatus(shop, h.clock.date()))?.found).toEqual({
+      orders: 0,
+      refunds: 0,
+      cancellations: 0,
+      edits: 1,
+    });
 
     // Shopify's own delivery of the edit, late: a new event, which finds nothing left to move.
     expect(
@@ -182,6 +188,8 @@ describe("reconciliation sweep", () => {
       "edit -3.00 USD (order value 100.00 -> 70.00, commission 10.00 -> 7.00)",
       "nothing to adjust (order value 70.00 -> 70.00)",
     ]);
+    // What the webhook brought late is not found again.
+    expect((await reconciliationStatus(shop, h.clock.date()))?.found.edits).toBe(1);
   });
 
   it("reads an edited order's amounts once a sweep, fails on a read that fails, and finds no edit where the value did not move", async () => {
