@@ -3,11 +3,13 @@ import { sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
 import { DEFAULT_LOCALE, localeMoney } from "../units/shop-format";
 import { creatorProfiles, type CreatorProfileView } from "./creator-profiles.server";
+import { openAdjustments } from "./payable-balances.server";
 import { Commission, CommissionEntry } from "../database/tables";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
 // what refunds and cancellations took back, what the merchant recovered from hijackers (net
-// amounts of redirected records), and the balance due: approved less clawbacks not yet netted.
+// amounts of redirected records), and the balance due: approved less clawbacks not yet netted,
+// plus top-ups whose hold has passed, as the Payouts page counts it.
 
 export interface CreatorTotals {
   creatorId: string;
@@ -42,7 +44,7 @@ interface EntrySums {
 }
 
 /** The page's two statements (exported for tests/admin/query-plans.test.ts). */
-export function creatorQueries(shop: string, creatorId: string | null = null) {
+export function creatorQueries(shop: string, creatorId: string | null = null, now = new Date()) {
   const creator = creatorId ? Prisma.sql` AND ${Commission.creatorId} = ${creatorId}` : Prisma.empty;
   const entryCreator = creatorId ? Prisma.sql` AND c.${Commission.creatorId} = ${creatorId}` : Prisma.empty;
   const sum = (condition: Prisma.Sql) =>
@@ -60,7 +62,7 @@ export function creatorQueries(shop: string, creatorId: string | null = null) {
     entries: Prisma.sql`
       SELECT c.${Commission.creatorId}, c.${Commission.currency},
              CAST(SUM(CASE WHEN e.${CommissionEntry.kind} IN ('edit', 'top_up') THEN 0 ELSE -e.${CommissionEntry.amountMinor} END) AS TEXT) AS reversed,
-             CAST(SUM(CASE WHEN e.${CommissionEntry.kind} = 'clawback' AND e.${CommissionEntry.payoutId} IS NULL THEN e.${CommissionEntry.amountMinor} ELSE 0 END) AS TEXT) AS owed
+             CAST(SUM(CASE WHEN ${openAdjustments(shop, now)} THEN e.${CommissionEntry.amountMinor} ELSE 0 END) AS TEXT) AS owed
       FROM ${CommissionEntry} e JOIN ${Commission} c ON c.${Commission.id} = e.${CommissionEntry.commissionId}
       WHERE e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.kind} <> 'credit'${entryCreator}
       GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`,
@@ -71,8 +73,9 @@ export async function creatorTotals(
   shop: string,
   creatorId: string | null = null,
   write: MoneyText = formatMoney,
+  now = new Date(),
 ): Promise<CreatorTotals[]> {
-  const queries = creatorQueries(shop, creatorId);
+  const queries = creatorQueries(shop, creatorId, now);
   const [records, entries] = await Promise.all([
     sql.rows<RecordSums>(queries.records),
     sql.rows<EntrySums>(queries.entries),

@@ -3,7 +3,7 @@ import { Prisma } from "@prisma/client";
 import { insertRows, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
-import { DEFAULT_HOLD_DAYS } from "./statuses";
+import { DEFAULT_SETTINGS } from "../settings/defaults";
 import { Commission, ShopSettings } from "../database/tables";
 
 export interface CommissionInput {
@@ -42,7 +42,7 @@ export async function shopHoldDays(tx: Sql, shop: string): Promise<number> {
   const [row] = await tx.rows<{ holdDays: number | bigint | string }>(
     Prisma.sql`SELECT ${ShopSettings.holdDays} FROM ${ShopSettings} WHERE ${ShopSettings.shop} = ${shop}`,
   );
-  return Number(row?.holdDays ?? DEFAULT_HOLD_DAYS);
+  return Number(row?.holdDays ?? DEFAULT_SETTINGS.holdDays);
 }
 
 /**

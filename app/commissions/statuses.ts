@@ -34,7 +34,3 @@ export type EntryKind = (typeof ENTRY_KINDS)[number];
 export function isCommissionStatus(value: unknown): value is CommissionStatus {
   return (COMMISSION_STATUSES as readonly unknown[]).includes(value);
 }
-
-/** Hold period in days: the default, and its bounds. */
-export const DEFAULT_HOLD_DAYS = 30;
-export const MAX_HOLD_DAYS = 365;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerCsvStream } from "../../app/commissions/csv";
+import { creatorTotals } from "../../app/commissions/creators.server";
 import { ledgerRecords, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { applyOrderEvents } from "../../app/commissions/order-events.server";
@@ -382,8 +383,11 @@ describe("an order edited after its commission was paid", () => {
     ).toMatchObject({ ok: false });
     expect((await ledgerOf(shop, payload.id)).rows.find((e) => e.kind === "top_up")?.payoutId).toBeNull();
     expect(await payableBalances(shop, undefined, new Date(dueAt.getTime() - 1))).toMatchObject([{ payable: false }]);
+    // The Creators page's balance due agrees with Payouts: nothing while the top-up waits, then the top-up.
+    expect(await creatorTotals(shop, "cr_up", undefined, day10)).toMatchObject([{ balanceDue: "USD 0.00" }]);
 
     const later = new Date(dueAt.getTime() + 60_000);
+    expect(await creatorTotals(shop, "cr_up", undefined, later)).toMatchObject([{ balanceDue: "USD 5.00" }]);
     expect(await payableBalances(shop, undefined, later)).toMatchObject([
       { creatorId: "cr_up", owed: "USD 5.00", balance: "USD 5.00", records: 0, payable: true, waiting: null },
     ]);

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
-import { DEFAULT_HOLD_DAYS } from "../../app/commissions/statuses";
 import { databaseDialect } from "../../app/platform/database-url";
 import { onServer, postgresqlDatabaseUrl } from "../../sandbox/postgresql";
 import { MIGRATIONS } from "../../prisma/tools/schemas";
@@ -244,7 +243,7 @@ describe("the migration that keeps a top-up's due time", () => {
         { id: "1-credit", dueAt: null },
         { id: "2-top-up-held", dueAt: at(14 * day).toISOString() },
         { id: "3-clawback", dueAt: null },
-        { id: "4-top-up-bare", dueAt: at(1 + DEFAULT_HOLD_DAYS * day).toISOString() },
+        { id: "4-top-up-bare", dueAt: at(1 + 30 * day).toISOString() },
       ]);
     });
   });
