@@ -14,6 +14,7 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+import { asShown, eventsOf, ledgerOf } from "../support/ledger";
 
 const prisma = databaseClient();
 
@@ -30,34 +31,12 @@ beforeAll(() => {
 });
 const DAY = 24 * 60 * 60 * 1000;
 
-/** The order's record and its entries, oldest first, as [kind, amount]. */
-async function ledgerOf(shop: string, orderId: number) {
-  const v = await verificationOf(shop, orderId);
-  const entries = v.commission
-    ? await prisma.commissionEntry.findMany({
-        where: { commissionId: v.commission.id },
-        orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }],
-      })
-    : [];
-  return { v, record: v.commission, entries: entries.map((e) => [e.kind, e.amount]), rows: entries };
-}
-
-/** The chosen balances as the Payouts page sends them: each with the amount it shows now. */
-async function asShown(shop: string, keys: string[]) {
-  const shown = new Map((await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]));
-  return keys.map((key) => ({ key, shownMinor: shown.get(key) ?? "0" }));
-}
-
 /** A statement of this database waits for a row lock (the payout, behind the holder's). */
 async function payoutIsWaiting(): Promise<boolean> {
   const [row] = await prisma.$queryRaw<{ waiting: bigint }[]>`
     SELECT COUNT(*) AS waiting FROM pg_stat_activity
     WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
   return Number(row?.waiting ?? 0) > 0;
-}
-
-async function eventsOf(shop: string, orderId: number) {
-  return prisma.orderEvent.findMany({ where: { shop, orderId: String(orderId) }, orderBy: { receivedAt: "asc" } });
 }
 
 describe("refunds and cancellations", () => {

@@ -20,6 +20,7 @@ import {
   verificationOf,
   type Harness,
 } from "../support/pipeline-harness";
+import { asShown, eventsOf, ledgerOf } from "../support/ledger";
 
 const prisma = databaseClient();
 
@@ -35,29 +36,9 @@ beforeAll(() => {
 });
 const DAY = 24 * 60 * 60 * 1000;
 
-async function ledgerOf(shop: string, orderId: number) {
-  const v = await verificationOf(shop, orderId);
-  const entries = v.commission
-    ? await prisma.commissionEntry.findMany({
-        where: { commissionId: v.commission.id },
-        orderBy: [{ createdAt: "asc" }, { amountMinor: "desc" }],
-      })
-    : [];
-  return { v, record: v.commission, entries: entries.map((e) => [e.kind, e.amount]), rows: entries };
-}
-
-function eventsOf(shop: string, orderId: number) {
-  return prisma.orderEvent.findMany({ where: { shop, orderId: String(orderId) }, orderBy: { receivedAt: "asc" } });
-}
-
 /** The worker run until nothing is due (an edit that arrives with its order takes a second run). */
 async function settle(w: { runOnce(): Promise<unknown> }) {
   for (let round = 0; round < 4; round += 1) await w.runOnce();
-}
-
-async function asShown(shop: string, keys: string[]) {
-  const shown = new Map((await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]));
-  return keys.map((key) => ({ key, shownMinor: shown.get(key) ?? "0" }));
 }
 
 describe("an order edited", () => {

@@ -5,6 +5,7 @@ import { listPayouts, payoutRows } from "../../app/commissions/payout-history.se
 import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
 import { databaseClient } from "../../app/database/db.server";
 import { placeOrder, refundOrder, useHarness, verificationOf, type Harness } from "../support/pipeline-harness";
+import { asShown } from "../support/ledger";
 
 const prisma = databaseClient();
 
@@ -18,11 +19,6 @@ let h: Harness;
 beforeAll(() => {
   h = suite.h;
 });
-
-async function asShown(shop: string, keys: string[]) {
-  const shown = new Map((await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]));
-  return keys.map((key) => ({ key, shownMinor: shown.get(key) ?? "0" }));
-}
 
 async function pay(shop: string, keys: string[], idempotencyKey: string, reference = "wire 1") {
   const result = await recordPayout(shop, {
