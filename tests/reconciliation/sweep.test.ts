@@ -60,6 +60,18 @@ async function sweepNow(shop: string, w = startWorker()) {
   throw new Error("the sweep did not end in 200 turns");
 }
 
+/** A shop swept since its install, and an order of 100.00 delivered and credited 10.00 after it. */
+async function creditedOrder() {
+  const shop = await newShop();
+  h.clock.now = new Date();
+  await beginReconciliation(shop, h.clock.date());
+  later(MINUTE);
+  const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
+  const w = startWorker();
+  expect((await runOrderToEnd(h, w, shop, payload.id)).commission).toMatchObject({ amount: "10.00" });
+  return { shop, payload, w };
+}
+
 describe("reconciliation sweep", () => {
   it("finds an order no webhook brought, verifies and tags it; its late webhook changes nothing", async () => {
     const shop = await newShop();
@@ -110,13 +122,7 @@ describe("reconciliation sweep", () => {
   });
 
   it("applies a refund and a cancellation no webhook brought, once, beside the delivered order", async () => {
-    const shop = await newShop();
-    h.clock.now = new Date();
-    await beginReconciliation(shop, h.clock.date());
-    later(MINUTE);
-    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
-    const w = startWorker();
-    expect((await runOrderToEnd(h, w, shop, payload.id)).commission).toMatchObject({ amount: "10.00" });
+    const { shop, payload, w } = await creditedOrder();
 
     later(MINUTE);
     const { refund } = await refundOrder(h, shop, payload, { subtotal: "40.00", deliveries: 0 });
@@ -147,13 +153,7 @@ describe("reconciliation sweep", () => {
   });
 
   it("applies an edit no webhook brought, as if it had come; its late webhook and the next sweep change nothing", async () => {
-    const shop = await newShop();
-    h.clock.now = new Date();
-    await beginReconciliation(shop, h.clock.date());
-    later(MINUTE);
-    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
-    const w = startWorker();
-    expect((await runOrderToEnd(h, w, shop, payload.id)).commission).toMatchObject({ amount: "10.00" });
+    const { shop, payload, w } = await creditedOrder();
 
     later(MINUTE);
     const { edit } = await editOrder(h, shop, payload, { subtotal: "70.00", deliveries: 0 });
@@ -193,13 +193,7 @@ describe("reconciliation sweep", () => {
   });
 
   it("reads an edited order's amounts once a sweep, fails on a read that fails, and finds no edit where the value did not move", async () => {
-    const shop = await newShop();
-    h.clock.now = new Date();
-    await beginReconciliation(shop, h.clock.date());
-    later(MINUTE);
-    const { payload } = await placeOrder(h, { shop, subtotal: "100.00" });
-    const w = startWorker();
-    await runOrderToEnd(h, w, shop, payload.id);
+    const { shop, payload, w } = await creditedOrder();
     later(MINUTE);
     // Edited, and its webhook delivered and applied: the ledger holds the edited value.
     await editOrder(h, shop, payload, { subtotal: "70.00" });
