@@ -39,7 +39,8 @@ const isAmount = (value: string | null | undefined): value is string =>
  * what the order's discounts moved, since an edit adds and removes lines with their line
  * discounts and a shipping discount, which no edit changes, cancels out. Facts kept before the
  * order's discounts were (no `discounts`) move it by the subtotal alone; without the amounts
- * orders/create brought, it is the subtotal plus the order's discounts.
+ * orders/create brought, it is the subtotal plus the order's discounts. A basis Shopify gave no
+ * amount within bounds for is undefined.
  */
 export function editedValues(
   reading: OrderAmounts,
@@ -62,7 +63,6 @@ export function editedValues(
       values.subtotal_before_discounts = bounded(subtotal.plus(reading.discounts));
   }
   if (isAmount(reading.total)) values.total_price = bounded(new ExactDecimal(reading.total));
-  for (const basis of Object.keys(values) as OrderValueBasis[]) if (values[basis] === undefined) delete values[basis];
   return values;
 }
 
