@@ -76,11 +76,7 @@ export async function editCandidates(
     const record = byOrder.get(order.orderId);
     if (!record || passedOver.has(order.orderId)) return [];
     const { orderFacts, ...held } = record;
-    const facts = parseStoredFacts(orderFacts);
-    const placed = {
-      amounts: facts?.amounts ?? {},
-      ...(facts?.discounts !== undefined && { discounts: facts.discounts }),
-    };
+    const placed = parseStoredFacts(orderFacts) ?? { amounts: {} };
     return [{ ...held, orderGid: order.id, updatedAt: order.updatedAt, placed }];
   });
 }
