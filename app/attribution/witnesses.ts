@@ -1,154 +1,55 @@
-import type { CartClaim, ClickEvidence } from "./click-claims";
+import {
+  JOURNEY_ACTIVE_MS,
+  leadOf,
+  ORDER_TIME_RESOLUTION_MS,
+  recordedClicks,
+  visitAt,
+  type Lead,
+  type Sighting,
+} from "./arrival";
+import type { ClickEvidence } from "./click-claims";
+import type {
+  Attribution,
+  Claim,
+  CompetingClick,
+  Contest,
+  OrderWitnesses,
+  RecordedVisit,
+  TamperEvidence,
+  WitnessSummary,
+} from "./witness-facts";
 
-// Which click an order is credited to (docs/attribution.md, decision 035). A coupon or cashback
-// extension runs inside the shopper's browser: it can read and post anything a storefront script
-// can (touches, pixel reports, the cart's attributes) with valid clicks of its own, at any moment.
-// What it cannot write is what Shopify's servers recorded of the order and its visits, and what
-// the Click Verification Service recorded of each click. So:
-// - a witness counts for an order only when Shopify's own data binds it: touches by the order's
-//   cart_token, pixel reports through a checkout report carrying the order's checkout_token
-//   (the caller reads only those); a report joined by an order id or a visitor id alone is
-//   evidence, never a claim;
-// - a click Shopify recorded as a visit's landing page (landing_site, the customer journey's
-//   first and last visits) outranks any click only scripts reported; among Shopify's, the
-//   earliest keeps the credit;
-// - without one, the first click the bound scripts reported is credited, unless the claims name
-//   different creators, or Shopify recorded the visit without any click (then only a script
-//   says there was one): the order is contested, and its commission waits for the merchant.
+export * from "./witness-facts";
+export { CLOCK_SKEW_MS, JOURNEY_ACTIVE_MS, LANDING_MOMENT_MS } from "./arrival";
 
-/** A click a storefront script reported, as the app received it. */
-export interface LandingTouchFact {
-  clickId: string;
-  tag: string | null;
-  seenAt: Date;
-}
-
-/** What the pixel reported of an order, bound by its checkout token: the checkout and the visitor's landings. */
-export interface PixelWitness {
-  checkout: { clickId: string | null; tag: string | null }[];
-  /** Oldest first. */
-  landings: LandingTouchFact[];
-}
-
-/** A landing page Shopify's servers recorded: the click id and tag in its URL (null: none). */
-export interface RecordedVisit {
-  clickId: string | null;
-  tag: string | null;
-  /** When the visit began, when Shopify says (the journey's occurredAt). */
-  at: Date | null;
-}
-
-export interface ShopifyRecord {
-  /** The order's landing_site: the converting visit's first page. null: Shopify recorded none. */
-  landingSite: RecordedVisit | null;
-  /**
-   * Order.customerJourneySummary when it was read (null: not read): `ready` is Shopify's word that
-   * the order's visits are attributed; `visits` its first and last visits, oldest first.
-   */
-  journey: { ready: boolean; visits: RecordedVisit[] } | null;
-}
-
-export interface OrderWitnesses {
-  shopify: ShopifyRecord;
-  /** The landing touches of the order's cart_token, oldest first. */
-  touches: readonly LandingTouchFact[];
-  /** The pixel's reports bound by the order's checkout_token; null: none. */
-  pixel: PixelWitness | null;
-  /** Clicks of pixel reports that named the order without its checkout token: evidence only. */
-  unbound: readonly string[];
-  /** Our attributes on the order (its note_attributes): bound to it by Shopify, written by scripts. */
-  cart: CartClaim;
-  /** Each reported click's creator as lookup-click told the app; missing or null: not known. */
-  creators: ReadonlyMap<string, string | null>;
-}
-
-export type Witness = "landing" | "pixel" | "cart_attributes" | "landing_site";
-
-/** The witness an evidence source stands for (the report's and the dashboard's name). */
-export function witnessOf(source: ClickEvidence["source"] | string | null): Witness | null {
-  switch (source) {
-    case "app_proxy":
-      return "landing";
-    case "pixel":
-    case "cart_attributes":
-    case "landing_site":
-      return source;
-    default:
-      return null;
-  }
-}
-
-type ScriptWitness = "landing" | "pixel" | "cart_attributes";
-
-export interface CompetingClick {
-  clickId: string;
-  witness: Witness;
-  /** null: the witness gave no time (the cart's attributes, a landing page). */
-  firstSeenAt: string | null;
-  /** Why it took no credit: reported after the credited click, or only scripts named it. */
-  why: "later" | "unrecorded";
-}
-
-export interface TamperEvidence {
-  /** What the cart's attributes claimed (null: absent). */
-  cartClickId: string | null;
-  cartTag: string | null;
-  /** Why the claims do not stand against the records. */
-  findings: string[];
-  /** Other clicks reported for this order; absent when there were none. */
-  competingClicks?: CompetingClick[];
-}
-
-/** One click a bound witness named for a contested order: what the merchant chooses among. */
-export interface Claim {
-  clickId: string;
-  /** The creator lookup-click gave for it when the order was judged (null: not known then). */
-  creatorId: string | null;
-  witnesses: ScriptWitness[];
-  firstSeenAt: string | null;
-  /** The latest tag reported with it. */
-  arrivedTag: string | null;
-}
-
-export type ContestReason = "creators-differ" | "unrecorded-click" | "journey-not-ready";
-
-export interface Contest {
-  reason: ContestReason;
-  claims: Claim[];
-}
-
-/** What each witness named, kept on the order so its page can show who saw what. */
-export interface WitnessSummary {
-  landing: string[];
-  pixel: string[];
-  pixelCheckout: { clickId: string | null; tag: string | null } | null;
-  cartAttributes: { clickId: string | null; tag: string | null };
-  landingSite: string | null;
-  /** The clicks of the journey's visits Shopify recorded, when it was read. */
-  journey?: { ready: boolean; clicks: string[] };
-  /** Clicks of reports that named the order without its checkout token (not counted). */
-  unbound?: string[];
-}
-
-export type Attribution =
-  | { kind: "unattributed"; reason: string; witnesses: WitnessSummary }
-  /** Shopify's journey can settle what the order's landing page does not: read it, then judge again. */
-  | { kind: "read-journey" }
-  | {
-      kind: "attributed";
-      evidence: ClickEvidence;
-      tamper: TamperEvidence | null;
-      witnesses: WitnessSummary;
-      /** Set when the merchant must decide; the commission is held meanwhile. */
-      contest: Contest | null;
-    };
+// Which click an order is credited to (docs/attribution.md, decisions 036 and 047). A coupon or
+// cashback extension owns the shopper's browser: it can post anything a storefront script can
+// (touches, pixel reports, the cart's attributes) with valid clicks of its own, at any moment;
+// it can delete and write cookies, so Shopify's record of the visit (landing_site and the
+// journey, keyed by the visitor cookie) is within its reach too: a fresh visitor id and one page
+// view make the order's visit any page it likes. What it cannot write is what the click service
+// recorded of each click, and what the app's own server saw, when (its clock) and from where
+// (the request's network source). So:
+// - a witness counts only when Shopify's data binds it to the order (touches by its cart_token,
+//   pixel reports through a checkout report carrying its checkout_token); a report joined by an
+//   order id or a visitor id alone is evidence, never a claim;
+// - what the app saw first decides: the click whose arrival is earliest keeps the credit. A
+//   click arrives when a bound witness first reported it on the app's clock, or, when Shopify
+//   recorded it as a visit's landing page, when that visit began. Clicks reported in the same
+//   moment as a landing (a script racing the embed) yield to the one Shopify recorded;
+// - Shopify's record confirms, and decides alone only where nothing else was seen; a visit it
+//   recorded after the first click was seen (a reset visitor) displaces nothing;
+// - clicks the service said it does not know, and clicks first reported after the order was
+//   placed, take no credit; a click that came with a fresh cart and visitor minutes after the
+//   same network source brought another creator's click is held for the merchant.
 
 /** Clicks listed per witness on the order, at most this many each. */
 const MAX_LISTED = 20;
-
-interface Sighting extends LandingTouchFact {
-  witness: "landing" | "pixel";
-}
+/** Why a click that was reported takes no credit, as the order page says it. */
+const SET_ASIDE = {
+  unknown: "the Click Verification Service did not know it when the app looked it up (made up, or replayed)",
+  late: "it was first reported after the order was placed",
+} as const;
 
 export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   const { shopify, touches, pixel, cart } = facts;
@@ -168,9 +69,9 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
     ...(facts.unbound.length > 0 && { unbound: distinct([...facts.unbound]).slice(0, MAX_LISTED) }),
   };
 
-  // The scripts' timeline; on the same instant the touch goes first. The cart's click comes after
-  // every report (its time is the script's own word).
-  const sightings: Sighting[] = [
+  // The scripts' timeline on the app's clock; on the same instant the touch goes first. The
+  // cart's click comes after every report (its time is the script's own word).
+  const reported: Sighting[] = [
     ...touches.map((t) => ({ ...t, witness: "landing" as const })),
     ...pixelLandings.map((t) => ({ ...t, witness: "pixel" as const })),
   ].sort(
@@ -179,141 +80,188 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
       // Stryker disable next-line ArithmeticOperator: only the sign counts, and + differs from - only for a touch weighed, as the later element, against a pixel landing of the same instant: the touches are listed first, so the stable sort never asks that
       order(a.witness) - order(b.witness),
   );
-  const claimed = distinct([...sightings.map((s) => s.clickId), ...(cart.clickId ? [cart.clickId] : [])]);
+  const claimed = distinct([...reported.map((s) => s.clickId), ...(cart.clickId ? [cart.clickId] : [])]);
 
-  const recorded = recordedClicks(shopify);
-  const firstRecorded = recorded[0];
+  const recordedAll = recordedClicks(shopify);
   // Shopify's journey is worth its read only when it can change the answer: a click reported
   // on a visit whose landing page carried none, or a click first reported before the one the
-  // landing page carried (an earlier visit may have brought it, or a script raced the embed).
+  // landing page carried (an earlier visit may have brought it, a script raced the embed, or
+  // the visit was recorded under a visitor reset mid-journey): when each visit began decides.
   if (
     shopify.journey === null &&
     shopify.landingSite !== null &&
     claimed.some(
       (clickId) =>
-        !recorded.some(
+        !recordedAll.some(
           // Stryker disable next-line ArrowFunction,ConditionalExpression: with the journey unread the landing page's click is the only one recorded; when every claim names it, the first claim is it and the next test fails all the same
           (r) => r.clickId === clickId,
         ),
     ) &&
-    (sightings[0]?.clickId ?? cart.clickId) !== firstRecorded?.clickId
+    (reported[0]?.clickId ?? cart.clickId) !== recordedAll[0]?.clickId
   )
     return { kind: "read-journey" };
 
-  if (firstRecorded) {
-    const credited = firstRecorded.clickId;
-    const ofClick = sightings.filter((s) => s.clickId === credited);
-    const fromCart = cart.clickId === credited;
-    const competingClicks = competing(sightings, cart, credited, (clickId) =>
-      recorded.some((r) => r.clickId === clickId) ? "later" : "unrecorded",
-    );
-    const findings = competingFindings(competingClicks);
-    // Shopify's record chose the click; the evidence names the witness that brought it to the
-    // app first (a script's report, the cart), as the report's `witness` always has.
-    const first = ofClick[0];
-    return {
-      kind: "attributed",
-      evidence: {
-        source: first ? sourceOf(first.witness) : fromCart ? "cart_attributes" : "landing_site",
-        clickId: credited,
-        arrivedTag: ofClick.length > 0 || fromCart ? latestTag(ofClick, cart, credited) : firstRecorded.tag,
-        // When the visit began, as Shopify recorded it, is the best word on when the click was.
-        capturedAt: firstRecorded.at ?? first?.seenAt ?? (fromCart ? cart.capturedAt : null),
-        tagHistory: first ? history(ofClick) : fromCart ? cart.tagHistory : [],
-      },
-      tamper: tamperOf(cart, sightings, touches.length > 0, findings, competingClicks),
-      witnesses,
-      contest: null,
-    };
+  // Clicks that take no credit whoever reported them: the service's word that a click is not
+  // one, and a report made after the order, which cannot have brought the shopper to it.
+  const setAside = new Map<string, string>();
+  for (const clickId of claimed) {
+    const firstSeen = reported.find((s) => s.clickId === clickId)?.seenAt;
+    if (facts.unknown?.has(clickId)) setAside.set(clickId, SET_ASIDE.unknown);
+    else if (
+      facts.orderAt &&
+      firstSeen &&
+      firstSeen.getTime() >= facts.orderAt.getTime() + ORDER_TIME_RESOLUTION_MS &&
+      !recordedAll.some((r) => r.clickId === clickId)
+    )
+      setAside.set(clickId, SET_ASIDE.late);
   }
+  for (const r of recordedAll) if (facts.unknown?.has(r.clickId)) setAside.set(r.clickId, SET_ASIDE.unknown);
+  const sightings = reported.filter((s) => !setAside.has(s.clickId));
+  const recorded = recordedAll.filter((r) => !setAside.has(r.clickId));
+  const cartClick = cart.clickId !== null && !setAside.has(cart.clickId) ? cart.clickId : null;
+  const asideFindings = [...setAside].map(([clickId, why]) => `click ${clickId} takes no credit: ${why}`);
 
-  if (claimed.length === 0) {
+  const lead = leadOf(sightings, recorded, cartClick);
+  if (lead === null || (lead.by === "record" && sightings.length === 0 && pixel !== null)) {
+    // Shopify's record alone names a click while the shop's pixel ran in the browser that paid
+    // (its checkout report is bound) and never reported that landing: a page the shopper's
+    // browser did not show, as a page view made behind a reset visitor is.
+    const unconfirmed = lead !== null;
     return {
       kind: "unattributed",
-      reason:
-        cart.refused ??
-        "no click id in Shopify's record of the visit, the storefront's reports or the order's attributes",
+      reason: unconfirmed
+        ? `only Shopify's record of the visit names click ${lead.clickId}, and the shop's web pixel, which reported this order's checkout from the same browser, never reported that landing page: a visit recorded behind a reset visitor cookie looks like this`
+        : (cart.refused ??
+          (setAside.size > 0
+            ? `no click that can be credited: ${asideFindings.join("; ")}`
+            : "no click id in Shopify's record of the visit, the storefront's reports or the order's attributes")),
       witnesses,
     };
   }
 
-  // Only scripts named a click: the first one reported keeps the credit, if nothing contests it.
-  const credited = sightings[0]?.clickId ?? cart.clickId!;
+  const credited = lead.clickId;
   const ofClick = sightings.filter((s) => s.clickId === credited);
   const first = ofClick[0];
-  const evidence: ClickEvidence = first
-    ? {
-        source: sourceOf(first.witness),
-        clickId: credited,
-        arrivedTag: latestTag(ofClick, cart, credited),
-        capturedAt: first.seenAt,
-        tagHistory: history(ofClick),
-      }
-    : {
-        source: "cart_attributes",
-        clickId: credited,
-        arrivedTag: cart.tag,
-        capturedAt: cart.capturedAt,
-        tagHistory: cart.tagHistory,
-      };
-  const competingClicks = competing(sightings, cart, credited, () => "later");
-  const findings = competingFindings(competingClicks);
+  const fromCart = cart.clickId === credited;
+  const recordedLead = recorded.find((r) => r.clickId === credited);
+  const evidence: ClickEvidence = {
+    source: first ? sourceOf(first.witness) : fromCart ? "cart_attributes" : "landing_site",
+    clickId: credited,
+    arrivedTag: ofClick.length > 0 || fromCart ? latestTag(ofClick, cart, credited) : (recordedLead?.tag ?? null),
+    // When the visit began, as Shopify recorded it, is the best word on when the click was.
+    capturedAt: recordedLead?.at ?? first?.seenAt ?? (fromCart ? cart.capturedAt : null),
+    tagHistory: first ? history(ofClick) : fromCart ? cart.tagHistory : [],
+  };
+
+  const arrival = lead.at;
+  const competingClicks = competing(sightings, cart, credited, (clickId) =>
+    lead.by === "record" && !recorded.some((r) => r.clickId === clickId) ? "unrecorded" : "later",
+  );
+  const findings = [...competingFindings(competingClicks), ...asideFindings];
+  // Shopify's record naming another creator's click that arrived after the credited one, or a
+  // visit without any click begun within the hour after it: the visit was recorded under a
+  // visitor that appeared mid-journey. A later click of the same creator, or a visit days later
+  // (an expired cookie, a private window), is a shopper's own change, not evidence.
+  const creatorOf = (clickId: string) => facts.creators.get(clickId) ?? null;
+  const lateRecord = recorded.find(
+    (r) => r.clickId !== credited && (creatorOf(r.clickId) === null || creatorOf(r.clickId) !== creatorOf(credited)),
+  );
+  if (lateRecord && lead.by !== "record")
+    findings.push(
+      `Shopify's record of the visit names click ${lateRecord.clickId}, another creator's, which reached the store after the credited click was seen: the visit was recorded under a visitor that appeared mid-journey (a reset visitor cookie looks like this)`,
+    );
+  const visit = visitAt(shopify, arrival);
+  const converting = shopify.journey?.visits.at(-1);
+  if (
+    lead.by !== "record" &&
+    visit === null &&
+    shopify.landingSite?.clickId === null &&
+    arrival !== null &&
+    converting?.at &&
+    converting.at.getTime() - arrival.getTime() <= JOURNEY_ACTIVE_MS
+  )
+    findings.push(
+      "the visit Shopify recorded for this order, with no click, began within the hour after the credited click was seen: the shopper's visitor changed mid-journey (a reset visitor cookie looks like this)",
+    );
+  const contest = contestOf(facts, lead, visit, sightings, claimed, setAside);
   return {
     kind: "attributed",
     evidence,
     tamper: tamperOf(cart, sightings, touches.length > 0, findings, competingClicks),
     witnesses,
-    contest: contestOf(facts, claimed, sightings),
+    contest,
   };
 }
 
 /**
- * Whether the merchant must decide: the claims name different creators (a click whose creator
- * the app does not know counts as another's), or Shopify recorded the visit without any click,
- * so that only a script says there was one: a script planting its own click on an organic visit
- * looks exactly like that. The journey read and ready with no click on any visit says so; not
- * ready when the app stopped waiting, Shopify's record is silent, and the order waits too. Only
- * when Shopify recorded no landing page at all (not an online store order) does one creator's
- * script claim stand alone.
+ * Whether the merchant must decide, when the evidence cannot: a click only scripts reported,
+ * first seen in the middle of a visit Shopify recorded without any click (a script planting a
+ * click on an organic visit looks exactly like a shopper who opened a creator's link mid-visit);
+ * a visit Shopify recorded whose start the app could not learn in time; or a click that came
+ * with a fresh cart and visitor while the same network source was minutes into another
+ * creator's journey (a browser whose cookies were reset, or two shoppers behind one address and
+ * one browser build).
  */
-function contestOf(facts: OrderWitnesses, claimed: string[], sightings: Sighting[]): Contest | null {
-  const creators = claimed.map((clickId) => facts.creators.get(clickId) ?? null);
-  const reason: ContestReason | null =
-    claimed.length > 1 && (creators.includes(null) || distinct(creators as string[]).length > 1)
-      ? "creators-differ"
-      : facts.shopify.landingSite === null
-        ? null
-        : facts.shopify.journey?.ready === false
-          ? "journey-not-ready"
-          : "unrecorded-click";
-  if (reason === null) return null;
-  const claims = claimed.slice(0, MAX_LISTED).map((clickId): Claim => {
-    const seen = sightings.filter((s) => s.clickId === clickId);
-    const fromCart = facts.cart.clickId === clickId;
-    return {
-      clickId,
-      creatorId: facts.creators.get(clickId) ?? null,
-      witnesses: distinct([...seen.map((s) => s.witness), ...(fromCart ? ["cart_attributes" as const] : [])]),
-      firstSeenAt: seen[0]?.seenAt.toISOString() ?? facts.cart.capturedAt?.toISOString() ?? null,
-      arrivedTag: latestTag(seen, facts.cart, clickId),
-    };
-  });
-  return { reason, claims };
-}
+function contestOf(
+  facts: OrderWitnesses,
+  lead: Lead,
+  visit: RecordedVisit | null | "unknown",
+  sightings: Sighting[],
+  claimed: string[],
+  setAside: ReadonlyMap<string, string>,
+): Contest | null {
+  const claimsOf = (clickIds: string[], extra: Claim[] = []): Claim[] =>
+    [
+      ...extra,
+      ...distinct(clickIds)
+        .filter((clickId) => !setAside.has(clickId))
+        .map((clickId): Claim => {
+          const seen = sightings.filter((s) => s.clickId === clickId);
+          const fromCart = facts.cart.clickId === clickId;
+          return {
+            clickId,
+            creatorId: facts.creators.get(clickId) ?? null,
+            witnesses: distinct([...seen.map((s) => s.witness), ...(fromCart ? ["cart_attributes" as const] : [])]),
+            firstSeenAt: seen[0]?.seenAt.toISOString() ?? facts.cart.capturedAt?.toISOString() ?? null,
+            arrivedTag: latestTag(seen, facts.cart, clickId),
+          };
+        }),
+    ].slice(0, MAX_LISTED);
 
-/** The clicks Shopify recorded as landing pages, earliest visit first. */
-function recordedClicks(shopify: ShopifyRecord): (RecordedVisit & { clickId: string })[] {
-  const visits = [
-    ...(shopify.journey?.ready ? shopify.journey.visits : []),
-    ...(shopify.landingSite ? [shopify.landingSite] : []),
-  ];
-  const out: (RecordedVisit & { clickId: string })[] = [];
-  for (const visit of visits) {
-    // Stryker disable next-line ArrowFunction,ConditionalExpression: a click listed twice changes nothing, the list is read only by its first entry and by membership
-    if (visit.clickId !== null && !out.some((v) => v.clickId === visit.clickId))
-      out.push({ ...visit, clickId: visit.clickId });
+  // No visit recorded at all (not an online store order): nothing of Shopify's can tell which
+  // of several creators' clicks came first, and the scripts' order is theirs to arrange.
+  if (facts.shopify.landingSite === null) {
+    const live = claimed.filter((clickId) => !setAside.has(clickId));
+    const creators = live.map((clickId) => facts.creators.get(clickId) ?? null);
+    if (live.length > 1 && (creators.includes(null) || distinct(creators as string[]).length > 1))
+      return { reason: "creators-differ", claims: claimsOf(live) };
   }
-  return out;
+  const linked = facts.linked;
+  if (linked && linked.first.clickId !== lead.clickId) {
+    const theirs = facts.creators.get(linked.first.clickId) ?? null;
+    const ours = facts.creators.get(lead.clickId) ?? null;
+    if (theirs === null || ours === null || theirs !== ours) {
+      const earlier: Claim = {
+        clickId: linked.first.clickId,
+        creatorId: theirs,
+        witnesses: [],
+        firstSeenAt: linked.first.seenAt.toISOString(),
+        arrivedTag: linked.first.tag,
+      };
+      return { reason: "identity-changed", claims: claimsOf([lead.clickId], [earlier]) };
+    }
+  }
+  if (lead.by === "record") return null;
+  if (visit === "unknown") {
+    // Shopify recorded the visit, but not when it began: whether the record came before the
+    // click (a click planted mid-visit) or after it (a reset visitor) cannot be told.
+    if (facts.shopify.landingSite === null) return null;
+    const recordedSeen = facts.shopify.landingSite.clickId;
+    if (recordedSeen !== null && sightings.some((s) => s.clickId === recordedSeen)) return null;
+    return { reason: "journey-not-ready", claims: claimsOf(claimed) };
+  }
+  if (visit === null || (visit.clickId !== null && !setAside.has(visit.clickId))) return null;
+  return { reason: "unrecorded-click", claims: claimsOf(claimed) };
 }
 
 /** The latest tag reported with the click: the scripts' reports, else the cart's when it names the click. */

@@ -1,5 +1,6 @@
 import { env } from "../platform/env.server";
 import { shopperSource } from "../platform/network-source";
+import { proxyCallSource } from "../platform/network-source-hash.server";
 import { readCapped } from "../webhooks/read-capped";
 import { touchLimit } from "./rate-limits.server";
 import { recordTouch } from "./record-touch.server";
@@ -30,7 +31,7 @@ export async function acceptTouch(shop: string, request: Request, now = new Date
   const shopper = shopperSource(request.headers.get("x-forwarded-for"), env().TRUSTED_PROXY_HOPS);
   const waitMs = touchLimit(shop, input.touch.cartToken, shopper, now.getTime());
   if (waitMs > 0) return limited("too many touches; slow down", waitMs);
-  const result = await recordTouch(shop, input.touch, now);
+  const result = await recordTouch(shop, input.touch, proxyCallSource(shop, request.headers), now);
   if (result.status === "limited") return limited(result.reason, result.retryAfterMs);
   return { status: 202, body: { ok: true } };
 }

@@ -1,8 +1,14 @@
 import { Prisma, type ClickRecord, type LandingTouch } from "@prisma/client";
-import type { LandingTouchFact } from "../attribution/witnesses";
+import { JOURNEY_ACTIVE_MS, type LandingTouchFact } from "../attribution/witnesses";
 import { sqlTime } from "../database/db.server";
 import { modelRows, readDate, rowsOf, sql, type Sql } from "../database/sql.server";
-import { ClickRecord as ClickRecordTable, LandingTouch as LandingTouchTable, ShopSettings } from "../database/tables";
+import {
+  ClickRecord as ClickRecordTable,
+  LandingTouch as LandingTouchTable,
+  PixelSighting,
+  ShopSettings,
+  Verification,
+} from "../database/tables";
 
 // Reading the landing record back: an order's journey (the touches of its cart), the click
 // records a verdict can fall back on, and their retention and redaction.
@@ -29,6 +35,37 @@ export async function cartTouches(
       AND ${LandingTouchTable.seenAt} <= ${sqlTime(new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS))}
     ORDER BY ${LandingTouchTable.seenAt} DESC LIMIT ${MAX_TOUCHES}`);
   return rows.map((row) => ({ clickId: row.clickId, tag: row.tag, seenAt: readDate(row.seenAt) })).reverse();
+}
+
+/**
+ * The first click a network source brought on carts and visitors other than the order's, in the
+ * hour before the order's own cart or visitor was first seen (`until`): the journey a browser was
+ * on before its cookies were reset. null: none.
+ */
+export async function linkedJourney(
+  shop: string,
+  source: string,
+  own: { cartToken: string | null; visitors: string[]; until: Date },
+): Promise<LandingTouchFact | null> {
+  const from = sqlTime(new Date(own.until.getTime() - JOURNEY_ACTIVE_MS));
+  const until = sqlTime(own.until);
+  const [touch] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
+    SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")} FROM ${LandingTouchTable}
+    WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.source} = ${source}
+      AND ${LandingTouchTable.seenAt} >= ${from} AND ${LandingTouchTable.seenAt} < ${until}
+      ${own.cartToken ? Prisma.sql`AND ${LandingTouchTable.cartToken} <> ${own.cartToken}` : Prisma.empty}
+    ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT 1`);
+  const [landing] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
+    SELECT ${PixelSighting.columns("clickId", "tag", "seenAt")} FROM ${PixelSighting}
+    WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.source} = ${source} AND ${PixelSighting.kind} = 'landing'
+      AND ${PixelSighting.clickId} IS NOT NULL AND ${PixelSighting.seenAt} >= ${from} AND ${PixelSighting.seenAt} < ${until}
+      ${own.visitors.length > 0 ? Prisma.sql`AND ${PixelSighting.clientId} NOT IN (${Prisma.join(own.visitors)})` : Prisma.empty}
+    ORDER BY ${PixelSighting.seenAt} ASC LIMIT 1`);
+  const first = [touch, landing]
+    .filter((row) => row !== undefined)
+    .map((row) => ({ clickId: row.clickId!, tag: row.tag, seenAt: readDate(row.seenAt) }))
+    .sort((a, b) => a.seenAt.getTime() - b.seenAt.getTime())[0];
+  return first ?? null;
 }
 
 /** What lookup-click learned of a click at landing, when it learned anything. */
@@ -81,6 +118,10 @@ export async function purgeLandingRecord(now: Date): Promise<number> {
         )) +
         (await tx.execute(
           Prisma.sql`DELETE FROM ${ClickRecordTable} WHERE ${ClickRecordTable.shop} = ${shop} AND ${ClickRecordTable.firstSeenAt} < ${before}`,
+        )) +
+        // An order's network source links nothing once the window is over: kept no longer.
+        (await tx.execute(
+          Prisma.sql`UPDATE ${Verification} SET ${Verification.networkSource} = NULL WHERE ${Verification.shop} = ${shop} AND ${Verification.createdAt} < ${before} AND ${Verification.networkSource} IS NOT NULL`,
         )),
     );
   }
@@ -95,6 +136,23 @@ export async function purgeLandingRecord(now: Date): Promise<number> {
         (await tx.execute(Prisma.sql`DELETE FROM ${LandingTouchTable} WHERE ${unconfigured}`)) +
         (await tx.execute(Prisma.sql`DELETE FROM ${ClickRecordTable} WHERE ${unconfigured}`)),
     ))
+  );
+}
+
+/**
+ * Removes every touch and pixel report made from the network sources the orders were placed
+ * from (customers/redact): the keyed hash of the shopper's address and browser is theirs.
+ */
+export async function redactSources(tx: Sql, shop: string, ofOrders: Prisma.Sql): Promise<void> {
+  const sources = await tx.rows<{ networkSource: string }>(Prisma.sql`
+    SELECT DISTINCT ${Verification.networkSource} FROM ${Verification} WHERE ${ofOrders} AND ${Verification.networkSource} IS NOT NULL`);
+  const hashes = sources.map((s) => s.networkSource);
+  if (hashes.length === 0) return;
+  await tx.execute(
+    Prisma.sql`DELETE FROM ${LandingTouchTable} WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.source} IN (${Prisma.join(hashes)})`,
+  );
+  await tx.execute(
+    Prisma.sql`DELETE FROM ${PixelSighting} WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.source} IN (${Prisma.join(hashes)})`,
   );
 }
 

@@ -10,13 +10,13 @@ import { ClickRecord, LandingTouch, ShopSettings } from "../database/tables";
 // Records one touch from the storefront: append-only, plus one click record per (shop, click id)
 // whose lookup-click runs once, in the background (job "lookup-click"), never on the request
 // path and never per page view, at the shop's pace (lookup-pace.server.ts). Two caps kept in
-// the database hold across instances and bound what public traffic can store: new click ids
-// per cart token per hour (a script inventing ids cannot make the app look them all up), and
-// new click records per shop per hour, far above its lookups so that a flood of made-up ids
-// fills the lookup line, where the newest click goes first, before it denies any landing
-// (decision 033).
+// the database hold across instances: new click ids looked up per cart token per hour (a script
+// inventing ids cannot make the app look them all up; a touch over it is kept, unlooked-up, so
+// made-up ids cannot bury the real click after them: decision 047), and new click records per
+// shop per hour, far above its lookups so that a flood of made-up ids fills the lookup line,
+// where the newest click goes first, before it denies any landing (decision 033).
 
-/** New click ids one cart may bring in an hour. */
+/** New click ids of one cart looked up in an hour. */
 export const NEW_CLICKS_PER_CART_PER_HOUR = 10;
 /** New click records a shop may take in an hour, per lookup an hour it allows. */
 export const NEW_CLICKS_PER_LOOKUP = 10;
@@ -27,8 +27,9 @@ export type TouchResult =
   | { status: "ignored"; reason: string }
   | { status: "limited"; reason: string; retryAfterMs: number };
 
-export function recordTouch(shop: string, touch: TouchRequest, now: Date): Promise<TouchResult> {
-  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, touch, lookupsPerHour, now));
+/** `source`: the call's network source as a keyed hash (network-source-hash.server.ts), null when unknown. */
+export function recordTouch(shop: string, touch: TouchRequest, source: string | null, now: Date): Promise<TouchResult> {
+  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, touch, source, lookupsPerHour, now));
 }
 
 /**
@@ -59,21 +60,30 @@ export async function recordForShop<R extends { status: string; newClick?: boole
   }
 }
 
-async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour: number, now: Date) {
+async function write(
+  tx: Sql,
+  shop: string,
+  touch: TouchRequest,
+  source: string | null,
+  lookupsPerHour: number,
+  now: Date,
+) {
   const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
   const [knownToCart] = await tx.rows(Prisma.sql`
     SELECT 1 AS "known" FROM ${LandingTouch}
     WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.clickId} = ${touch.clickId} LIMIT 1`);
+  // Over the cart's cap the touch is still kept, as a claim on the cart: refusing it would let
+  // made-up ids posted first bury the real click that comes after them (decision 047). Only the
+  // lookup is withheld; the order verifies such a click itself while it lives.
+  let lookUp = true;
   if (!knownToCart) {
     const recent = await tx.rows(Prisma.sql`
       SELECT DISTINCT ${LandingTouch.clickId} FROM ${LandingTouch}
       WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.seenAt} >= ${hourAgo}
       LIMIT ${NEW_CLICKS_PER_CART_PER_HOUR}`);
-    if (recent.length >= NEW_CLICKS_PER_CART_PER_HOUR) {
-      return limited(`at most ${NEW_CLICKS_PER_CART_PER_HOUR} new click ids per cart an hour`);
-    }
+    lookUp = recent.length < NEW_CLICKS_PER_CART_PER_HOUR;
   }
-  const click = await clickRecordFor(tx, shop, touch.clickId, lookupsPerHour, now);
+  const click = lookUp ? await clickRecordFor(tx, shop, touch.clickId, lookupsPerHour, now) : { newClick: false };
   if ("refused" in click) return limited(click.refused);
   await insertRows(tx, "LandingTouch", [
     {
@@ -82,6 +92,7 @@ async function write(tx: Sql, shop: string, touch: TouchRequest, lookupsPerHour:
       clickId: touch.clickId,
       tag: touch.tag,
       seenAt: now,
+      source,
     },
   ]);
   return { status: "recorded" as const, newClick: click.newClick };

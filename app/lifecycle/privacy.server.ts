@@ -2,7 +2,7 @@ import { Prisma, type Verification } from "@prisma/client";
 import { z } from "zod";
 import { isUniqueViolation } from "../database/db.server";
 import { deleteWhere, insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
-import { redactCarts, touchesOfCarts } from "../landing/journey.server";
+import { redactCarts, redactSources, touchesOfCarts } from "../landing/journey.server";
 import { redactPixelSightings, sightingsOfOrders } from "../pixel/sightings.server";
 import { logger } from "../platform/logger.server";
 import { parseStoredFacts } from "../verification/order-facts";
@@ -126,12 +126,15 @@ export async function handleCustomersRedact(delivery: SignedDelivery, now = new 
       await redactCarts(tx, shop, await cartTokensOf(tx, shop, ids));
       await redactPixelSightings(tx, shop, ids);
       const ofOrders = Prisma.sql`${VerificationTable.shop} = ${shop} AND ${VerificationTable.orderId} IN (${Prisma.join(ids)})`;
+      // The network source the orders were placed from: whatever else the app saw from it goes too.
+      await redactSources(tx, shop, ofOrders);
       // The commission stays (the merchant owes the creator); what ties it to a shopper goes.
       await updateWhere(tx, "Verification", ofOrders, {
         clickId: null,
         orderFacts: "{}",
         tamperEvidence: null,
         witnesses: null,
+        networkSource: null,
         reason: "customer data redacted",
         updatedAt: now,
       });

@@ -1,5 +1,6 @@
 import { env } from "../platform/env.server";
 import { shopperSource } from "../platform/network-source";
+import { proxyCallSource } from "../platform/network-source-hash.server";
 import { FixedWindowCounter, TOUCHES_PER_ADDRESS, TOUCHES_PER_CART } from "../landing/rate-limits.server";
 import { readCapped } from "../webhooks/read-capped";
 import { recordPixelReport } from "./record-report.server";
@@ -44,7 +45,7 @@ export async function acceptPixelReport(shop: string, request: Request, now = ne
     shopper ? perAddress.hit(`${shop} ${shopper}`, at) : 0,
   );
   if (waitMs > 0) return limited("too many reports; slow down", waitMs);
-  const result = await recordPixelReport(shop, input.report, now);
+  const result = await recordPixelReport(shop, input.report, proxyCallSource(shop, request.headers), now);
   if (result.status === "limited") return limited(result.reason, result.retryAfterMs);
   const { report } = input;
   return {

@@ -9,7 +9,7 @@ import { PixelSighting } from "../database/tables";
 // again, by a retrying browser or by anyone replaying it, stores nothing). A landing's click is
 // looked up once at the service, as a touch's is: the same click record and job, under the same
 // durable caps: new click ids per visitor an hour (a script inventing ids cannot make the app
-// look them all up), and the shop's lookups an hour (the merchant's setting), counted with the
+// look them all up; over it the landing is kept, unlooked-up), and the shop's lookups an hour (the merchant's setting), counted with the
 // touches' own.
 
 /** New click ids one visitor (Shopify's clientId) may bring in an hour: the touches' cap per cart. */
@@ -22,11 +22,24 @@ export type ReportResult =
   | { status: "ignored"; reason: string }
   | { status: "limited"; reason: string; retryAfterMs: number };
 
-export function recordPixelReport(shop: string, report: PixelReport, now: Date): Promise<ReportResult> {
-  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, report, lookupsPerHour, now));
+/** `source`: the call's network source as a keyed hash, null when unknown. */
+export function recordPixelReport(
+  shop: string,
+  report: PixelReport,
+  source: string | null,
+  now: Date,
+): Promise<ReportResult> {
+  return recordForShop(shop, (tx, lookupsPerHour) => write(tx, shop, report, source, lookupsPerHour, now));
 }
 
-async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour: number, now: Date) {
+async function write(
+  tx: Sql,
+  shop: string,
+  report: PixelReport,
+  source: string | null,
+  lookupsPerHour: number,
+  now: Date,
+) {
   const [seen] = await tx.rows(
     Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSighting} WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.eventId} = ${report.eventId}`,
   );
@@ -38,18 +51,21 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
     const [knownToClient] = await tx.rows(Prisma.sql`
       SELECT 1 AS "known" FROM ${PixelSighting}
       WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.clientId} = ${report.clientId} AND ${PixelSighting.clickId} = ${clickId} LIMIT 1`);
+    // Over the visitor's cap the landing is kept, unlooked-up, as a touch over its cart's is.
+    let lookUp = true;
     if (!knownToClient) {
       const recent = await tx.rows(Prisma.sql`
         SELECT DISTINCT ${PixelSighting.clickId} FROM ${PixelSighting}
         WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.clientId} = ${report.clientId} AND ${PixelSighting.kind} = 'landing'
           AND ${PixelSighting.clickId} IS NOT NULL AND ${PixelSighting.seenAt} >= ${hourAgo}
         LIMIT ${NEW_CLICKS_PER_CLIENT_PER_HOUR}`);
-      if (recent.length >= NEW_CLICKS_PER_CLIENT_PER_HOUR)
-        return limited(`at most ${NEW_CLICKS_PER_CLIENT_PER_HOUR} new click ids per visitor an hour`);
+      lookUp = recent.length < NEW_CLICKS_PER_CLIENT_PER_HOUR;
     }
-    const click = await clickRecordFor(tx, shop, clickId, lookupsPerHour, now);
-    if ("refused" in click) return limited(click.refused);
-    newClick = click.newClick;
+    if (lookUp) {
+      const click = await clickRecordFor(tx, shop, clickId, lookupsPerHour, now);
+      if ("refused" in click) return limited(click.refused);
+      newClick = click.newClick;
+    }
   }
   await insertRows(tx, "PixelSighting", [
     {
@@ -62,6 +78,7 @@ async function write(tx: Sql, shop: string, report: PixelReport, lookupsPerHour:
       orderId: report.orderId,
       checkoutToken: report.checkoutToken,
       seenAt: now,
+      source,
     },
   ]);
   return { status: "recorded" as const, newClick };

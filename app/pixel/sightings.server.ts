@@ -27,7 +27,7 @@ export async function pixelWitness(
   order: { id: string; checkoutToken: string | null },
   orderAt: Date,
   windowDays: number,
-): Promise<{ bound: PixelWitness | null; unbound: string[] }> {
+): Promise<{ bound: PixelWitness | null; unbound: string[]; visitors: string[]; checkoutSource: string | null }> {
   const byToken =
     order.checkoutToken === null
       ? Prisma.empty
@@ -37,8 +37,9 @@ export async function pixelWitness(
     clickId: string | null;
     tag: string | null;
     checkoutToken: string | null;
+    source: string | null;
   }>(Prisma.sql`
-    SELECT ${PixelSightingTable.columns("clientId", "clickId", "tag", "checkoutToken")} FROM ${PixelSightingTable}
+    SELECT ${PixelSightingTable.columns("clientId", "clickId", "tag", "checkoutToken", "source")} FROM ${PixelSightingTable}
     WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.kind} = 'checkout' AND (${PixelSightingTable.orderId} = ${order.id}${byToken})
     ORDER BY ${PixelSightingTable.seenAt} ASC LIMIT ${MAX_CLIENTS * 2}`);
   const isBound = (c: (typeof checkouts)[number]) =>
@@ -55,9 +56,15 @@ export async function pixelWitness(
     ...unboundReports.flatMap((c) => (c.clickId ? [c.clickId] : [])),
     ...unboundLandings.map((l) => l.clickId),
   ]);
-  if (bound.length === 0) return { bound: null, unbound };
-  const landings = await landingsOf(shop, distinct(bound.map((c) => c.clientId)), window);
-  return { bound: { checkout: bound.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings }, unbound };
+  if (bound.length === 0) return { bound: null, unbound, visitors: [], checkoutSource: null };
+  const visitors = distinct(bound.map((c) => c.clientId));
+  const landings = await landingsOf(shop, visitors, window);
+  return {
+    bound: { checkout: bound.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings },
+    unbound,
+    visitors,
+    checkoutSource: bound.find((c) => c.source !== null)?.source ?? null,
+  };
 }
 
 /** The visitors' landings inside the window, oldest first; a tag that came alone belongs to the click before it. */

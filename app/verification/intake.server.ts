@@ -11,6 +11,7 @@ import {
 import { isUniqueViolation } from "../database/db.server";
 import { insertRows, lockKeys, rowsMatching, sql, type Sql } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
+import { orderSource } from "../platform/network-source-hash.server";
 import { intakeArrived } from "../queue/intake-first.server";
 import { enqueueNew, reopen } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
@@ -44,7 +45,8 @@ export type IntakeResult =
 const MAX_GROUP = 200;
 
 type Read =
-  | { ok: true; order: OrderFacts; event?: undefined }
+  /** networkSource: where Shopify says the shopper checked out from, as a keyed hash. */
+  | { ok: true; order: OrderFacts; networkSource: string | null; event?: undefined }
   | { ok: true; event: OrderEventFacts; order?: undefined }
   | { ok: false; reason: string };
 
@@ -61,7 +63,13 @@ let writing: Promise<void> | null = null;
 export function recordOrderDelivery(delivery: VerifiedDelivery): Promise<IntakeResult> {
   return enter(delivery, () => {
     const read = readOrderFacts(delivery.payload);
-    return read.ok ? { ok: true, order: read.facts } : read;
+    return read.ok
+      ? {
+          ok: true,
+          order: read.facts,
+          networkSource: orderSource(delivery.shop, read.shopper.browserIp, read.shopper.userAgent),
+        }
+      : read;
   });
 }
 
@@ -243,6 +251,7 @@ async function writeGroup(tx: Sql, group: Pending[], now: Date): Promise<IntakeR
       orderCreatedAt: new Date(facts.createdAt),
       currency: facts.currency,
       orderFacts: JSON.stringify(facts),
+      networkSource: read.networkSource,
       createdAt: now,
       updatedAt: now,
     });

@@ -3,7 +3,7 @@ import { cartClaim, recordedVisit } from "../attribution/click-claims";
 import type { OrderWitnesses } from "../attribution/witnesses";
 import { hasPendingEvents } from "../commissions/order-events.server";
 import { sql } from "../database/sql.server";
-import { cartTouches, knownClick } from "../landing/journey.server";
+import { cartTouches, knownClick, linkedJourney } from "../landing/journey.server";
 import { pixelSawClick, pixelWitness } from "../pixel/sightings.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import {
@@ -138,28 +138,58 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
     pixelWitness(row.shop, facts, row.orderCreatedAt, window),
   ]);
   const cart = cartClaim(facts.cartAttributes);
-  const clickIds = [
+  const landingSite = recordedVisit(facts.landingSite, settings.tagParams);
+  // Where the shopper paid from: Shopify's word (browser_ip) first, else the network source of
+  // the bound checkout report, which came through Shopify's proxy from the paying browser.
+  const source = row.networkSource ?? pixel.checkoutSource;
+  const ownFirst = [...touches, ...(pixel.bound?.landings ?? [])].reduce<Date | null>(
+    (first, s) => (first === null || s.seenAt < first ? s.seenAt : first),
+    null,
+  );
+  const linked = source
+    ? await linkedJourney(row.shop, source, {
+        cartToken: facts.cartToken,
+        visitors: pixel.visitors,
+        until: ownFirst ?? row.orderCreatedAt,
+      })
+    : null;
+  const clicks = await clicksOf(row.shop, [
     ...new Set([
       ...touches.map((t) => t.clickId),
       ...(pixel.bound?.landings ?? []).map((l) => l.clickId),
       ...(cart.clickId ? [cart.clickId] : []),
+      ...(landingSite?.clickId ? [landingSite.clickId] : []),
+      ...(linked ? [linked.clickId] : []),
     ]),
-  ].slice(0, MAX_CLAIMED);
+  ]);
   return {
-    shopify: { landingSite: recordedVisit(facts.landingSite, settings.tagParams), journey: null },
+    shopify: { landingSite, journey: null },
     touches,
     pixel: pixel.bound,
     unbound: pixel.unbound,
     cart,
-    creators: await creatorsOf(row.shop, clickIds),
+    creators: clicks.creators,
+    orderAt: row.orderCreatedAt,
+    unknown: clicks.unknown,
+    linked: linked && { first: linked, ownSince: ownFirst },
   };
 }
 
-/** The creator lookup-click gave for each click, for the clicks it knows. */
-async function creatorsOf(shop: string, clickIds: string[]): Promise<Map<string, string | null>> {
-  if (clickIds.length === 0) return new Map();
-  const rows = await sql.rows<{ clickId: string; creatorId: string | null }>(Prisma.sql`
-    SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId} FROM ${ClickRecord}
-    WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)}) AND ${ClickRecord.state} = 'known'`);
-  return new Map(rows.map((r) => [r.clickId, r.creatorId]));
+/**
+ * What lookup-click learned of each click: its creator, for the clicks the service knew (and
+ * those of the linked journey), and the clicks it did not know.
+ */
+async function clicksOf(
+  shop: string,
+  claimed: string[],
+): Promise<{ creators: Map<string, string | null>; unknown: Set<string> }> {
+  const clickIds = claimed.slice(0, MAX_CLAIMED);
+  if (clickIds.length === 0) return { creators: new Map(), unknown: new Set() };
+  const rows = await sql.rows<{ clickId: string; creatorId: string | null; state: string }>(Prisma.sql`
+    SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId}, ${ClickRecord.state} FROM ${ClickRecord}
+    WHERE ${ClickRecord.shop} = ${shop} AND ${ClickRecord.clickId} IN (${Prisma.join(clickIds)}) AND ${ClickRecord.state} IN ('known', 'unknown')`);
+  return {
+    creators: new Map(rows.filter((r) => r.state === "known").map((r) => [r.clickId, r.creatorId])),
+    unknown: new Set(rows.filter((r) => r.state === "unknown").map((r) => r.clickId)),
+  };
 }

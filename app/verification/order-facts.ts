@@ -97,6 +97,16 @@ const OrderPayload = z.object({
   cart_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
   checkout_token: z.string().transform(kept(MAX_CART_TOKEN)).nullish(),
   discount_codes: DiscountCodes,
+  // Where the shopper checked out from (protected customer data: absent without that access).
+  // Read only to derive the order's network source, never kept as it is.
+  browser_ip: z.string().max(64).nullish().catch(undefined),
+  client_details: z
+    .object({
+      browser_ip: z.string().max(64).nullish().catch(undefined),
+      user_agent: z.string().max(2_048).nullish().catch(undefined),
+    })
+    .nullish()
+    .catch(undefined),
 });
 
 export interface OrderFacts {
@@ -123,7 +133,13 @@ export interface OrderFacts {
   discountCodes: DiscountCodeFact[];
 }
 
-export type OrderFactsResult = { ok: true; facts: OrderFacts } | { ok: false; reason: string };
+/** The shopper's address and browser at checkout, as Shopify recorded them: read, hashed, never kept. */
+export interface OrderShopper {
+  browserIp: string | null;
+  userAgent: string | null;
+}
+
+export type OrderFactsResult = { ok: true; facts: OrderFacts; shopper: OrderShopper } | { ok: false; reason: string };
 
 export function readOrderFacts(payload: unknown): OrderFactsResult {
   let parsed: ReturnType<typeof OrderPayload.safeParse>;
@@ -173,6 +189,10 @@ export function readOrderFacts(payload: unknown): OrderFactsResult {
       cartToken: order.cart_token || null,
       checkoutToken: order.checkout_token || null,
       discountCodes: order.discount_codes,
+    },
+    shopper: {
+      browserIp: order.client_details?.browser_ip ?? order.browser_ip ?? null,
+      userAgent: order.client_details?.user_agent ?? null,
     },
   };
 }

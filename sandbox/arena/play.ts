@@ -190,6 +190,15 @@ function placeOrder(stack: Stack, shop: string, paid: PaidCheckout): PlacedOrder
     }),
     cart_token: paid.cartToken,
     checkout_token: paid.token,
+    browser_ip: paid.browserIp,
+    client_details: {
+      accept_language: "en-US",
+      browser_height: null,
+      browser_ip: paid.browserIp,
+      browser_width: null,
+      session_hash: null,
+      user_agent: paid.userAgent,
+    },
   };
   stack.shopify.store.createOrder(shop, payload, { visits: paid.journey });
   return { id: String(id), checkoutToken: paid.token, payload };

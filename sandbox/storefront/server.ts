@@ -493,7 +493,7 @@ ${block}
       const value = request.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    headers["x-forwarded-for"] = request.socket.remoteAddress ?? "127.0.0.1";
+    headers["x-forwarded-for"] = this.addressOf(request);
     try {
       const forwarded = await fetch(call.forwardedTo, {
         method,
@@ -520,6 +520,19 @@ ${block}
     });
     response.writeHead(status, { "Content-Type": "application/json" });
     response.end(JSON.stringify(payload));
+  }
+
+  /**
+   * The address Shopify sees a request come from. On this machine every browser connects from
+   * 127.0.0.1, so a test can give each browser (known by its user agent, which its pages, its
+   * web workers and its extensions' requests all carry) an address of its own: `addresses`.
+   * Nothing in a browser can change it, as nothing in a browser changes the shopper's address.
+   */
+  readonly addresses = new Map<string, string>();
+
+  addressOf(request: IncomingMessage): string {
+    const agent = request.headers["user-agent"];
+    return (agent && this.addresses.get(agent)) ?? request.socket.remoteAddress ?? "127.0.0.1";
   }
 
   /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */

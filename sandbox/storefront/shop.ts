@@ -80,9 +80,14 @@ export interface PaidCheckout {
   landingSite: string | null;
   /** The browser's first visit within 30 days and its last one, oldest first. */
   journey: { landingPage: string; occurredAt: Date }[];
+  /** Where the paying browser connected from, and its user agent (browser_ip, client_details). */
+  browserIp: string;
+  userAgent: string | null;
 }
 
 const DISCOUNT_COOKIE = "discount_code";
+/** Between the order's creation and the thank-you page: Shopify's payment processing screen. */
+const PAYMENT_PROCESSING_MS = 1_100;
 const CHECKOUT_PATH = /^\/checkouts\/cn\/([A-Za-z0-9_-]+)(\/pay|\/thank-you)?$/;
 
 export class ShopStorefront extends Storefront {
@@ -143,7 +148,7 @@ export class ShopStorefront extends Storefront {
     if (checkoutPath) {
       const checkout = this.checkouts.get(checkoutPath[1]!);
       if (!checkout) return notFound(response);
-      if (checkoutPath[2] === "/pay" && method === "POST") return this.pay(response, checkout, cookies);
+      if (checkoutPath[2] === "/pay" && method === "POST") return this.pay(request, response, checkout, cookies);
       if (method !== "GET") return notFound(response);
       this.pageView(request, response, url);
       if (checkoutPath[2] === "/thank-you") {
@@ -196,7 +201,12 @@ export class ShopStorefront extends Storefront {
     return redirect(response, `/checkouts/cn/${token}`);
   }
 
-  private async pay(response: ServerResponse, checkout: Checkout, cookies: Record<string, string>): Promise<true> {
+  private async pay(
+    request: IncomingMessage,
+    response: ServerResponse,
+    checkout: Checkout,
+    cookies: Record<string, string>,
+  ): Promise<true> {
     if (!checkout.order) {
       const visitor = cookies[VISITOR_COOKIE] ?? checkout.visitor;
       const visit = visitor ? this.visits.current(visitor) : null;
@@ -213,7 +223,11 @@ export class ShopStorefront extends Storefront {
           landingPage: v.landingPage,
           occurredAt: new Date(v.startedAt),
         })),
+        browserIp: this.addressOf(request),
+        userAgent: request.headers["user-agent"] ?? null,
       });
+      // Shopify's checkout processes the payment (a second or more) before the thank-you page.
+      await new Promise((resolve) => setTimeout(resolve, PAYMENT_PROCESSING_MS));
       if (checkout.cartToken) {
         // The cart became an order: the browser starts a new one.
         appendCookie(

@@ -482,3 +482,217 @@ describe("judgeWitnesses against any script", () => {
     );
   });
 });
+
+describe("judgeWitnesses: what the app saw first decides (decision 047)", () => {
+  const CREATORS = new Map([
+    ["alice-click", "cr_alice"],
+    ["alice-again", "cr_alice"],
+    ["attacker-click", "cr_attacker"],
+    ["bob-click", "cr_bob"],
+  ]);
+  const ready = (...visits: RecordedVisit[]) => ({ ready: true, visits });
+  const DAY = 24 * 60;
+
+  it("a visitor swapped at checkout: the record names the attacker's click, seen after alice's; alice keeps the credit, undisputed", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: {
+            landingSite: visit("attacker-click", "evil-1"),
+            journey: ready(visit("attacker-click", "evil-1", 20)),
+          },
+          touches: [seen("alice-click", "alice-20", 1), seen("attacker-click", "evil-1", 20)],
+          creators: CREATORS,
+          orderAt: at(22),
+        }),
+      ),
+    );
+    expect(judged.evidence).toMatchObject({ clickId: "alice-click", source: "app_proxy" });
+    expect(judged.contest).toBeNull();
+    expect(judged.tamper?.findings).toContainEqual(
+      expect.stringContaining("names click attacker-click, another creator's"),
+    );
+  });
+
+  it("the journey is read first when the record names a click other than the first reported", () => {
+    expect(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit("attacker-click", "evil-1"), journey: null },
+          touches: [seen("alice-click", "alice-20", 1)],
+          creators: CREATORS,
+        }),
+      ),
+    ).toEqual({ kind: "read-journey" });
+  });
+
+  it("a visitor reset with no click: a visit recorded after alice's click displaces nothing, and is evidence", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit(null), journey: ready(visit(null, null, 20)) },
+          touches: [seen("alice-click", "alice-20", 1)],
+          creators: CREATORS,
+          orderAt: at(22),
+        }),
+      ),
+    );
+    expect(judged.evidence.clickId).toBe("alice-click");
+    expect(judged.contest).toBeNull();
+    expect(judged.tamper?.findings).toContainEqual(expect.stringContaining("visitor changed mid-journey"));
+  });
+
+  it("a shopper's own later visit days after the click (an expired cookie) is no evidence", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit(null), journey: ready(visit(null, null, 7 * DAY)) },
+          touches: [seen("alice-click", "alice-20", 1)],
+          cart: { clickId: "alice-click", tag: "alice-20", capturedAt: at(1), tagHistory: [] },
+          creators: CREATORS,
+          orderAt: at(7 * DAY + 5),
+        }),
+      ),
+    );
+    expect(judged.evidence.clickId).toBe("alice-click");
+    expect(judged.tamper).toBeNull();
+  });
+
+  it("a click only a script reported in the middle of a visit Shopify recorded without one waits for the merchant", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit(null), journey: ready(visit(null, null, 0)) },
+          touches: [seen("attacker-click", "evil-1", 5)],
+          creators: CREATORS,
+          orderAt: at(8),
+        }),
+      ),
+    );
+    expect(judged.contest?.reason).toBe("unrecorded-click");
+  });
+
+  it("a script racing the embed at landing: the visit Shopify recorded with alice's click began first", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit("alice-click", "alice-20"), journey: ready(visit("alice-click", "alice-20", 3)) },
+      pixel: { checkout: [{ clickId: null, tag: null }], landings: [seen("attacker-click", "evil-1", 3)] },
+      // The embed, held back until the script had posted, reports alice's click two seconds later.
+      touches: [{ clickId: "alice-click", tag: "alice-20", seenAt: new Date(at(3).getTime() + 2_000) }],
+      creators: CREATORS,
+      orderAt: at(9),
+    });
+    const judged = attributed(judgeWitnesses(facts));
+    expect(judged.evidence.clickId).toBe("alice-click");
+    expect(judged.contest).toBeNull();
+    // Without the visit's time the reports of the landing's moment yield to the recorded click.
+    const unread = attributed(
+      judgeWitnesses({
+        ...facts,
+        shopify: { landingSite: facts.shopify.landingSite, journey: { ready: false, visits: [] } },
+      }),
+    );
+    expect(unread.evidence.clickId).toBe("alice-click");
+  });
+
+  it("a click the service did not know (made up) never leads: the real click reported after ten of them is credited", () => {
+    const madeUp = Array.from({ length: 10 }, (_, i) => `made-up-${i}`);
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit(null), journey: ready(visit(null, null, 30)) },
+          touches: [...madeUp.map((id) => seen(id, null, 1)), seen("alice-click", "alice-20", 2)],
+          creators: CREATORS,
+          unknown: new Set(madeUp),
+          orderAt: at(35),
+        }),
+      ),
+    );
+    expect(judged.evidence.clickId).toBe("alice-click");
+    expect(judged.tamper?.findings).toContainEqual(expect.stringContaining("click made-up-0 takes no credit"));
+  });
+
+  it("a click first reported a second or more after the order was placed takes no credit", () => {
+    const judged = judgeWitnesses(
+      witnesses({
+        shopify: { landingSite: visit(null), journey: ready(visit(null, null, 0)) },
+        pixel: {
+          checkout: [{ clickId: "attacker-click", tag: "evil-1" }],
+          landings: [seen("attacker-click", "evil-1", 11)],
+        },
+        creators: CREATORS,
+        orderAt: at(10),
+      }),
+    );
+    expect(judged).toMatchObject({
+      kind: "unattributed",
+      reason: expect.stringContaining("after the order was placed"),
+    });
+  });
+
+  it("a click only Shopify's record names, while the pixel reported the checkout from that browser and never that landing: unconfirmed", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit("attacker-click", "evil-1"), journey: null },
+      pixel: { checkout: [{ clickId: null, tag: null }], landings: [] },
+      creators: CREATORS,
+      orderAt: at(10),
+    });
+    expect(judgeWitnesses(facts)).toMatchObject({
+      kind: "unattributed",
+      reason: expect.stringContaining("never reported"),
+    });
+    // With no pixel in that browser (declined consent), Shopify's record is all there is.
+    expect(attributed(judgeWitnesses({ ...facts, pixel: null })).evidence.clickId).toBe("attacker-click");
+  });
+
+  it("another creator's click on a cart and visitor that appeared after the same network source brought alice's: held for the merchant", () => {
+    const facts = witnesses({
+      shopify: {
+        landingSite: visit("attacker-click", "evil-1"),
+        journey: ready(visit("attacker-click", "evil-1", 20)),
+      },
+      touches: [seen("attacker-click", "evil-1", 20)],
+      creators: CREATORS,
+      orderAt: at(22),
+      linked: { first: seen("alice-click", "alice-20", 2), ownSince: at(20) },
+    });
+    const judged = attributed(judgeWitnesses(facts));
+    expect(judged.contest).toMatchObject({
+      reason: "identity-changed",
+      claims: [
+        { clickId: "alice-click", creatorId: "cr_alice" },
+        { clickId: "attacker-click", creatorId: "cr_attacker" },
+      ],
+    });
+    // The same creator's link again (a private window, cookies the shopper cleared): undisputed.
+    const again = attributed(
+      judgeWitnesses({
+        ...facts,
+        shopify: {
+          landingSite: visit("alice-again", "alice-20"),
+          journey: ready(visit("alice-again", "alice-20", 20)),
+        },
+        touches: [seen("alice-again", "alice-20", 20)],
+      }),
+    );
+    expect(again.evidence.clickId).toBe("alice-again");
+    expect(again.contest).toBeNull();
+  });
+
+  it("a second creator's link days later: the first click, alice's, keeps the credit", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: {
+            landingSite: visit("bob-click", "bob-10"),
+            journey: ready(visit("alice-click", "alice-20", 0), visit("bob-click", "bob-10", 3 * DAY)),
+          },
+          touches: [seen("alice-click", "alice-20", 0), seen("bob-click", "bob-10", 3 * DAY)],
+          creators: CREATORS,
+          orderAt: at(3 * DAY + 5),
+        }),
+      ),
+    );
+    expect(judged.evidence.clickId).toBe("alice-click");
+    expect(judged.contest).toBeNull();
+  });
+});

@@ -46,6 +46,7 @@ export function row(fields: Partial<Verification> = {}): Verification {
     evidenceAt: null,
     lastError: null,
     orderFacts: "{}",
+    networkSource: null,
     createdAt: NOW,
     updatedAt: NOW,
     completedAt: null,

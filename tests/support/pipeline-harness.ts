@@ -211,7 +211,7 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     ...spec.amounts,
     noteAttributes: attributes,
     landingSite: spec.landingSite === undefined ? landingSite : spec.landingSite,
-    createdAt: new Date(h.clock.ms() - 60_000),
+    createdAt: h.clock.date(),
   });
   if (spec.cartToken) payload.cart_token = spec.cartToken;
   h.shopify.createOrder(spec.shop, payload);
