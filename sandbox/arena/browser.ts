@@ -28,11 +28,18 @@ export interface ShopperBrowser {
 
 const WORKER_WAIT_MS = 15_000;
 
-export async function launchShopperBrowser(extension: ExtensionToLoad | null): Promise<ShopperBrowser> {
+/**
+ * `userAgent`: the browser's own, on every request it makes (pages, workers, extensions): the
+ * stand-in shop knows the shopper's network address by it.
+ */
+export async function launchShopperBrowser(
+  extension: ExtensionToLoad | null,
+  userAgent: string,
+): Promise<ShopperBrowser> {
   assertChromiumInstalled();
   const scratch = mkdtempSync(path.join(tmpdir(), "tag-guard-shopper-"));
   const profile = path.join(scratch, "profile");
-  const args = [...CHROMIUM_ARGS.filter((arg) => arg !== "--headless"), "--headless=new"];
+  const args = [...CHROMIUM_ARGS.filter((arg) => arg !== "--headless"), "--headless=new", `--user-agent=${userAgent}`];
   let hasWorker = false;
   if (extension) {
     const copy = path.join(scratch, "extension");

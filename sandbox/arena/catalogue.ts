@@ -28,7 +28,20 @@ export type Step =
   /** Time passes (the arena ages every record instead of waiting). */
   | { do: "later"; minutes: number }
   /** Opens another tab of the same browser; the next steps happen there. */
-  | { do: "new-tab" };
+  | { do: "new-tab" }
+  /** Opens a private window of the same browser (no cookies, no storage, no extension); the next steps happen there. */
+  | { do: "private-window" }
+  /** The shopper clears the shop's cookies (Clear browsing data). */
+  | { do: "clear-cookies" }
+  /** The visitor cookie expires (Safari caps script-set cookies at seven days); the cart cookie stays. */
+  | { do: "expire-visitor-cookie" }
+  /** The shopper's network address changes (a phone moving between networks). */
+  | { do: "new-address" }
+  /**
+   * Another shopper, in a browser of their own (another device: another user agent) behind the
+   * same network address, plays `journey`; their order must be credited to `expects`.
+   */
+  | { do: "other-shopper"; journey: Step[]; expects: keyof typeof CREATORS };
 
 /** Things the extension does, by the name arena-config.json's "strategy" gives them. */
 export type AttackerAction =
@@ -48,7 +61,14 @@ export type AttackerAction =
   | "block-pixel-late-report"
   | "leaked-code"
   | "race-pixel"
-  | "rewrite-landing-request";
+  | "rewrite-landing-request"
+  | "visitor-swap"
+  | "new-visit-own-link"
+  | "visitor-reset"
+  | "burying"
+  | "main-world-wrap"
+  | "cart-replace"
+  | "reset-and-replace";
 
 /** Reports posted from outside the page (node, through the storefront's app proxy) before the order's webhook. */
 export type OutsideAction = "forge-pixel-own" | "forge-pixel-own-token";
@@ -199,6 +219,54 @@ export const CATALOGUE: readonly Entry[] = [
       "rewrites the landing request before it leaves the browser (declarativeNetRequest): the shop sees its click",
   }),
   attack({
+    name: "visitor-swap",
+    attacker: "visitor-swap",
+    description:
+      "on the cart page writes a fresh visitor cookie and makes one page view under it at its own click's link (a hidden request)",
+  }),
+  attack({
+    name: "visitor-swap-organic",
+    attacker: "visitor-swap",
+    expected: "nobody",
+    journey: ORGANIC,
+    description: "the same on an organic order: Shopify's record of the order's visit then names only its click",
+  }),
+  attack({
+    name: "new-visit-own-link",
+    attacker: "new-visit-own-link",
+    description:
+      "on the cart page deletes the visitor cookie and navigates through its own tracked link back to the cart",
+  }),
+  attack({
+    name: "visitor-reset",
+    attacker: "visitor-reset",
+    description: "on the cart page writes a fresh visitor cookie and makes a plain page view under it: no click at all",
+  }),
+  attack({
+    name: "burying",
+    attacker: "burying",
+    description:
+      "at landing posts 10 touches with made-up click ids on the shopper's cart and 10 pixel landings under the shopper's visitor id",
+  }),
+  attack({
+    name: "main-world-wrap",
+    attacker: "main-world-wrap",
+    description:
+      "a MAIN-world script at document_start wraps fetch, so the embed's cart writes and touches name its click",
+  }),
+  attack({
+    name: "cart-replace",
+    attacker: "cart-replace",
+    description:
+      "on the cart page drops the cart cookie, adds the same item to a new cart and posts its own click's touch on it",
+  }),
+  attack({
+    name: "reset-and-replace",
+    attacker: "reset-and-replace",
+    description:
+      "a fresh visitor (one page view at its own link) and a new cart with the same item and its own touch: nothing of the shopper's is left",
+  }),
+  attack({
     name: "own-touch-organic",
     attacker: "own-touch",
     expected: "nobody",
@@ -303,6 +371,76 @@ export const CATALOGUE: readonly Entry[] = [
       { do: "checkout" },
     ],
     description: "alice's link, clears the cart, comes back directly 40 minutes later and buys",
+  },
+  {
+    name: "visitor-cookie-expired",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "add-to-cart" },
+      { do: "later", minutes: 8 * 24 * 60 },
+      { do: "expire-visitor-cookie" },
+      { do: "link", creator: "alice" },
+      { do: "checkout" },
+    ],
+    description:
+      "alice's link and a cart; eight days later the visitor cookie has expired, the cart has not: back through alice's link, buys",
+  },
+  {
+    name: "private-window",
+    kind: "honest",
+    expected: "rightful",
+    journey: [{ do: "link", creator: "alice" }, { do: "private-window" }, ...ALICE],
+    description: "alice's link in a normal window, then her link again in a private window, where the shopper buys",
+  },
+  {
+    name: "cleared-cookies",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "add-to-cart" },
+      { do: "later", minutes: 20 },
+      { do: "clear-cookies" },
+      ...ALICE,
+    ],
+    description: "alice's link and a cart; the shopper clears the shop's cookies and comes back through alice's link",
+  },
+  {
+    name: "shared-address",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "other-shopper", expects: "bob", journey: [{ do: "link", creator: "bob" }, { do: "add-to-cart" }] },
+      { do: "link", creator: "alice" },
+      { do: "add-to-cart" },
+      { do: "other-shopper", expects: "bob", journey: [{ do: "checkout" }] },
+      { do: "checkout" },
+    ],
+    description:
+      "two shoppers behind one address (two devices): bob's follower and alice's, on the shop at once; each order goes to its creator",
+  },
+  {
+    name: "address-change",
+    kind: "honest",
+    expected: "rightful",
+    journey: [{ do: "link", creator: "alice" }, { do: "add-to-cart" }, { do: "new-address" }, { do: "checkout" }],
+    description: "alice's link on one network; the phone moves to another before checking out",
+  },
+  {
+    name: "second-creator-later",
+    kind: "honest",
+    expected: "rightful",
+    journey: [
+      { do: "link", creator: "alice" },
+      { do: "add-to-cart" },
+      { do: "later", minutes: 3 * 24 * 60 },
+      { do: "link", creator: "bob" },
+      { do: "checkout" },
+    ],
+    description:
+      "alice's link and a cart; three days later bob's link, then buys: the first click keeps the credit (docs/attribution.md)",
   },
   {
     name: "organic",

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import type { ShopStorefront } from "../storefront/shop";
+import { VISITOR_COOKIE } from "../storefront/visits";
 import { CREATORS, type Step } from "./catalogue";
 import { passTime, type JourneyRecords } from "./time";
 
@@ -23,7 +24,20 @@ export interface Shopper {
   records: JourneyRecords;
   /** What did not go as a page normally goes (a script that never finished, a page error). */
   notes: string[];
+  /** The browser's user agent: the stand-in shop knows the shopper's network address by it. */
+  userAgent: string;
+  /** Opens a private window of this browser, or the browser of another shopper behind the same address. */
+  open(kind: "private-window" | "other-shopper"): Promise<Shopper>;
+  /** The other shopper, once a step has brought them in. */
+  other?: Shopper;
 }
+
+/** The steps a shopper reads the page before, and for how long. */
+const READ_BEFORE = new Set<Step["do"]>(["add-to-cart", "clear-cart", "checkout", "buy-now"]);
+const READING_MINUTES = 1;
+
+/** Addresses the arena's shoppers move to when their network changes (TEST-NET-3, never routed). */
+let nextAddress = 10;
 
 const PRODUCT_PATH = "/products/merino-beanie";
 /** A bounded wait on a script of the page: long enough on a loaded machine. */
@@ -33,6 +47,10 @@ const PROXY_QUIET_MS = 300;
 
 export async function playStep(shopper: Shopper, step: Step): Promise<void> {
   const { storefront } = shopper;
+  // A person reads a page before acting on it: what happened on the page before is that much
+  // older. Without it every journey takes seconds, and a visit begun at checkout would look as
+  // old as the landing.
+  if (READ_BEFORE.has(step.do)) await passTime(shopper.records, READING_MINUTES);
   switch (step.do) {
     case "link": {
       const { creatorId, tag } = CREATORS[step.creator];
@@ -65,6 +83,24 @@ export async function playStep(shopper: Shopper, step: Step): Promise<void> {
       shopper.page = await shopper.context.newPage();
       watch(shopper);
       return;
+    case "private-window": {
+      // A private window shares nothing with the browser's other windows, extensions included.
+      const window = await shopper.open("private-window");
+      Object.assign(shopper, { context: window.context, page: window.page, attacker: false });
+      return;
+    }
+    case "clear-cookies":
+      return shopper.context.clearCookies();
+    case "expire-visitor-cookie":
+      return shopper.context.clearCookies({ name: VISITOR_COOKIE });
+    case "new-address":
+      storefront.addresses.set(shopper.userAgent, `203.0.113.${nextAddress++ % 250}`);
+      return;
+    case "other-shopper": {
+      shopper.other ??= await shopper.open("other-shopper");
+      for (const inner of step.journey) await playStep(shopper.other, inner);
+      return;
+    }
   }
 }
 

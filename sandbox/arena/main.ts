@@ -21,7 +21,7 @@ const USAGE = `Usage: npm run arena -- [--only NAME,NAME] [--extension DIR] [--r
   --extension DIR   load this unpacked Manifest V3 extension into the shopper's browser for every
                     honest journey (arena-config.json is written into a scratch copy of it first);
                     the attack strategies, which need the built-in attacker, are skipped
-  --report FILE     write the matrix as JSON: { strategies, attackerCredited, honestWrong }
+  --report FILE     write the matrix as JSON: { strategies, attackerCredited, honestWrong, reviewCount }
 
 The catalogue:
 ${CATALOGUE.map((entry) => `  ${entry.name.padEnd(34)} ${entry.kind.padEnd(7)} ${entry.description}`).join("\n")}`;
@@ -86,6 +86,7 @@ async function main(): Promise<number> {
     log(`\n${formatMatrix(results)}\n`);
     log(
       `Attacker credited: ${report.attackerCredited}; honest journeys credited wrongly: ${report.honestWrong}; ` +
+        `held for review: ${report.reviewCount}; ` +
         `${results.length} journeys in ${Math.round((Date.now() - started) / 1000)} s`,
     );
     const findings = formatFindings(results);

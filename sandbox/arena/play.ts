@@ -4,7 +4,8 @@ import { DEFAULT_SCENARIO_SETTINGS } from "../demo/scenario";
 import { buildOrderCreatePayload } from "../shopify";
 import { subtotalOf, ShopStorefront, type PaidCheckout } from "../storefront/shop";
 import { launchShopperBrowser, type ExtensionToLoad } from "./browser";
-import { ATTACKER_CREATOR, type Entry } from "./catalogue";
+import type { BrowserContext } from "playwright-core";
+import { ATTACKER_CREATOR, CREATORS, type Entry } from "./catalogue";
 import { goto, playStep, watch, type Shopper } from "./journey";
 import { postFromOutside } from "./outside";
 import { lookupsSettled } from "./time";
@@ -31,7 +32,17 @@ interface PlacedOrder {
   id: string;
   checkoutToken: string;
   payload: Record<string, unknown>;
+  /** The paying browser's user agent: whose order it is. */
+  userAgent: string | null;
 }
+
+/** Each journey's shopper: their own browser build, behind their own network address. */
+const SHOPPER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+const SHOPPER_ADDRESS = "198.51.100.7";
+/** Another shopper behind the same address: another device, so another user agent. */
+const OTHER_AGENT =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 19_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/19.1 Mobile/15E148 Safari/604.1";
 
 /** Order ids of this run: one past another, far from the demo's and the tests'. */
 const RUN_ORDER_BASE = 7_100_000_000_000 + (Date.now() % 1_000_000) * 1_000;
@@ -67,36 +78,51 @@ export async function playEntry(arena: Arena, entry: Entry, index: number): Prom
     });
     await storefront.start();
     cleanups.push(() => storefront.stop());
+    storefront.addresses.set(SHOPPER_AGENT, SHOPPER_ADDRESS);
+    storefront.addresses.set(OTHER_AGENT, SHOPPER_ADDRESS);
 
     const extension = extensionFor(arena, entry, storefront.origin);
-    const browser = await launchShopperBrowser(extension);
+    const browser = await launchShopperBrowser(extension, SHOPPER_AGENT);
     cleanups.push(() => browser.close());
     // The attacker's own preparations (a pool of clicks) are done before the shopper lands.
     if (extension && extension.dir === arena.attackerDir)
       await browser.extensionWorker?.evaluate(() => (self as unknown as { arenaReady: Promise<unknown> }).arenaReady);
-    if (entry.pixelBlocked) await browser.context.route("**/cdn/wpm/**", (route) => route.abort("blockedbyclient"));
 
-    const shopper: Shopper = {
-      context: browser.context,
-      page: browser.context.pages()[0] ?? (await browser.context.newPage()),
+    const records = {
+      shop,
+      db: stack.db,
       storefront,
-      clickServiceUrl: stack.clickServiceUrl,
-      attacker: extension?.dir === arena.attackerDir,
-      pixelRuns: !entry.pixelBlocked && entry.attacker !== "block-pixel-late-report",
-      records: {
-        shop,
-        db: stack.db,
-        storefront,
-        clicks: arena.clicks,
-        clicksBefore: new Set(arena.clicks.state.clicks.keys()),
-      },
-      notes,
+      clicks: arena.clicks,
+      clicksBefore: new Set(arena.clicks.state.clicks.keys()),
     };
-    shopper.page.setDefaultTimeout(30_000);
-    watch(shopper);
+    const shopperIn = async (context: BrowserContext, userAgent: string, attacker: boolean): Promise<Shopper> => {
+      const shopper: Shopper = {
+        context,
+        page: context.pages()[0] ?? (await context.newPage()),
+        storefront,
+        clickServiceUrl: stack.clickServiceUrl,
+        attacker,
+        pixelRuns: !entry.pixelBlocked && entry.attacker !== "block-pixel-late-report",
+        records,
+        notes,
+        userAgent,
+        open: async (kind) => {
+          const agent = kind === "private-window" ? userAgent : OTHER_AGENT;
+          const other = await launchShopperBrowser(null, agent);
+          cleanups.push(() => other.close());
+          return shopperIn(other.context, agent, false);
+        },
+      };
+      shopper.page.setDefaultTimeout(30_000);
+      watch(shopper);
+      return shopper;
+    };
+    const shopper = await shopperIn(browser.context, SHOPPER_AGENT, extension?.dir === arena.attackerDir);
+    if (entry.pixelBlocked) await browser.context.route("**/cdn/wpm/**", (route) => route.abort("blockedbyclient"));
     for (const step of entry.journey) await playStep(shopper, step);
 
-    const order = orders[0];
+    // The journey's order is the last its shopper placed; another shopper's are checked apart.
+    const order = orders.filter((o) => o.userAgent === SHOPPER_AGENT).at(-1);
     if (!order) throw new Error("the journey placed no order");
     if (entry.outside)
       await postFromOutside(entry.outside, {
@@ -107,8 +133,13 @@ export async function playEntry(arena: Arena, entry: Entry, index: number): Prom
       });
     if (!(await lookupsSettled(stack.db, shop)))
       notes.push("the app had not looked up every click when the order came");
-    await deliverWebhook({ ...stack, shop }, "orders/create", order.payload, `arena-evt-${order.id}`);
-    await waitForOutcomes({ db: stack.db, shop }, [order.id]);
+    for (const placed of orders)
+      await deliverWebhook({ ...stack, shop }, "orders/create", placed.payload, `arena-evt-${placed.id}`);
+    await waitForOutcomes(
+      { db: stack.db, shop },
+      orders.map((o) => o.id),
+    );
+    const othersWrong = await otherShoppersWrong(stack, shop, entry, orders, order);
     let rejudged: boolean | undefined;
     if (entry.revisit) {
       const judged = await judgedAt(stack, shop, order.id);
@@ -118,8 +149,10 @@ export async function playEntry(arena: Arena, entry: Entry, index: number): Prom
       await waitForOutcomes({ db: stack.db, shop }, [order.id]);
       rejudged = (await judgedAt(stack, shop, order.id)) !== judged;
     }
+    const verdict = await readVerdict(stack.db, shop, order.id);
+    if (othersWrong) notes.push(othersWrong);
     return {
-      ...result(entry, started, await readVerdict(stack.db, shop, order.id), notes),
+      ...result(entry, started, othersWrong ? { ...verdict, credited: "other" } : verdict, notes),
       appProxyCalls: proxyCounts(storefront),
       ...(rejudged !== undefined && { rejudged }),
     };
@@ -133,6 +166,28 @@ export async function playEntry(arena: Arena, entry: Entry, index: number): Prom
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
+}
+
+/**
+ * What went wrong with the orders of another shopper in the journey (each must be credited to
+ * the creator the step expects, undisputed), or null.
+ */
+async function otherShoppersWrong(
+  stack: Stack,
+  shop: string,
+  entry: Entry,
+  orders: PlacedOrder[],
+  main: PlacedOrder,
+): Promise<string | null> {
+  const expects = entry.journey.flatMap((step) => (step.do === "other-shopper" ? [step.expects] : []))[0];
+  for (const other of orders.filter((o) => o !== main && o.userAgent !== SHOPPER_AGENT)) {
+    const verdict = await readVerdict(stack.db, shop, other.id);
+    const wanted = expects ? CREATORS[expects].creatorId : null;
+    const got = verdict.commission;
+    if (!got || got.creatorId !== wanted || got.status === "review")
+      return `the other shopper's order ${other.id} was credited to ${got ? `${got.creatorId} (${got.status})` : "nobody"}, not ${wanted}`;
+  }
+  return null;
 }
 
 /** When the order's verification last ended (a late report that reopens it moves this). */
@@ -201,7 +256,7 @@ function placeOrder(stack: Stack, shop: string, paid: PaidCheckout): PlacedOrder
     },
   };
   stack.shopify.store.createOrder(shop, payload, { visits: paid.journey });
-  return { id: String(id), checkoutToken: paid.token, payload };
+  return { id: String(id), checkoutToken: paid.token, payload, userAgent: paid.userAgent };
 }
 
 function result(

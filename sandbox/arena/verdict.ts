@@ -103,6 +103,8 @@ export interface ArenaReport {
   strategies: StrategyResult[];
   attackerCredited: number;
   honestWrong: number;
+  /** Journeys whose commission waits for the merchant's decision (status review). */
+  reviewCount: number;
 }
 
 /** Whether the run failed: someone paid wrongly outside the known exceptions, or a journey not played. */
@@ -120,6 +122,7 @@ export function arenaReport(results: StrategyResult[]): ArenaReport {
     strategies: results,
     attackerCredited: results.filter((r) => r.credited === "attacker").length,
     honestWrong: results.filter((r) => r.kind === "honest" && r.credited !== r.expected).length,
+    reviewCount: results.filter((r) => r.credited === "review").length,
   };
 }
 
