@@ -8,6 +8,8 @@ export interface TouchOptions {
   timestamp?: number;
   /** Sent as X-Forwarded-For, as Shopify's proxy forwards the shopper's address. */
   address?: string;
+  /** The shopper's browser, as Shopify's proxy forwards its User-Agent. */
+  userAgent?: string;
   /** No signed query at all. */
   unsigned?: boolean;
 }
@@ -30,6 +32,7 @@ export async function sendTouch(
     headers: {
       "content-type": "application/json",
       ...(options.address && { "x-forwarded-for": options.address }),
+      ...(options.userAgent && { "user-agent": options.userAgent }),
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
