@@ -66,11 +66,13 @@ export function leadOf(sightings: Sighting[], recorded: Recorded[], cartClick: s
  * The visit Shopify recorded as under way when the credited click arrived: the latest visit of
  * the order's journey begun by then. null: every visit Shopify recorded began after it (or
  * Shopify recorded none); "unknown": when the visits began is not known (the journey unread or
- * not ready).
+ * not ready). A click with no arrival time is weighed against the visit that checked out.
  */
 export function visitAt(shopify: ShopifyRecord, at: Date | null): RecordedVisit | null | "unknown" {
   if (shopify.landingSite === null) return null;
-  if (!shopify.journey?.ready || at === null) return "unknown";
+  if (!shopify.journey?.ready) return "unknown";
+  // No time (only the cart's attributes named the click): the visit that checked out.
+  if (at === null) return shopify.journey.visits.at(-1) ?? null;
   const begun = shopify.journey.visits.filter((v) => v.at !== null && v.at.getTime() <= at.getTime() + CLOCK_SKEW_MS);
   return begun.at(-1) ?? null;
 }

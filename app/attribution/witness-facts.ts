@@ -62,7 +62,7 @@ export interface OrderWitnesses {
  */
 export interface LinkedJourney {
   /** The first click that source brought on another cart or visitor, within the link window. */
-  first: LandingTouchFact;
+  first: LandingTouchFact & { witness: "landing" | "pixel" };
   /** When a witness first reported the order's own cart or visitor (null: never before the order). */
   ownSince: Date | null;
 }

@@ -244,7 +244,7 @@ function contestOf(
       const earlier: Claim = {
         clickId: linked.first.clickId,
         creatorId: theirs,
-        witnesses: [],
+        witnesses: [linked.first.witness],
         firstSeenAt: linked.first.seenAt.toISOString(),
         arrivedTag: linked.first.tag,
       };

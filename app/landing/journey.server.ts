@@ -46,26 +46,35 @@ export async function linkedJourney(
   shop: string,
   source: string,
   own: { cartToken: string | null; visitors: string[]; until: Date },
-): Promise<LandingTouchFact | null> {
+): Promise<(LandingTouchFact & { witness: "landing" | "pixel" }) | null> {
   const from = sqlTime(new Date(own.until.getTime() - JOURNEY_ACTIVE_MS));
   const until = sqlTime(own.until);
-  const [touch] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
-    SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")} FROM ${LandingTouchTable}
-    WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.source} = ${source}
-      AND ${LandingTouchTable.seenAt} >= ${from} AND ${LandingTouchTable.seenAt} < ${until}
-      ${own.cartToken ? Prisma.sql`AND ${LandingTouchTable.cartToken} <> ${own.cartToken}` : Prisma.empty}
-    ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT 1`);
-  const [landing] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
-    SELECT ${PixelSighting.columns("clickId", "tag", "seenAt")} FROM ${PixelSighting}
-    WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.source} = ${source} AND ${PixelSighting.kind} = 'landing'
-      AND ${PixelSighting.clickId} IS NOT NULL AND ${PixelSighting.seenAt} >= ${from} AND ${PixelSighting.seenAt} < ${until}
-      ${own.visitors.length > 0 ? Prisma.sql`AND ${PixelSighting.clientId} NOT IN (${Prisma.join(own.visitors)})` : Prisma.empty}
-    ORDER BY ${PixelSighting.seenAt} ASC LIMIT 1`);
-  const first = [touch, landing]
-    .filter((row) => row !== undefined)
-    .map((row) => ({ clickId: row.clickId!, tag: row.tag, seenAt: readDate(row.seenAt) }))
-    .sort((a, b) => a.seenAt.getTime() - b.seenAt.getTime())[0];
-  return first ?? null;
+  // One statement: the worker asks it for every order some witness names a click for.
+  const [first] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown; witness: string }>(Prisma.sql`
+    SELECT * FROM (
+      SELECT * FROM (
+        SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")}, 'landing' AS "witness" FROM ${LandingTouchTable}
+        WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.source} = ${source}
+          AND ${LandingTouchTable.seenAt} >= ${from} AND ${LandingTouchTable.seenAt} < ${until}
+          ${own.cartToken ? Prisma.sql`AND ${LandingTouchTable.cartToken} <> ${own.cartToken}` : Prisma.empty}
+        ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT 1
+      ) AS "touch"
+      UNION ALL
+      SELECT * FROM (
+        SELECT ${PixelSighting.columns("clickId", "tag", "seenAt")}, 'pixel' AS "witness" FROM ${PixelSighting}
+        WHERE ${PixelSighting.shop} = ${shop} AND ${PixelSighting.source} = ${source} AND ${PixelSighting.kind} = 'landing'
+          AND ${PixelSighting.clickId} IS NOT NULL AND ${PixelSighting.seenAt} >= ${from} AND ${PixelSighting.seenAt} < ${until}
+          ${own.visitors.length > 0 ? Prisma.sql`AND ${PixelSighting.clientId} NOT IN (${Prisma.join(own.visitors)})` : Prisma.empty}
+        ORDER BY ${PixelSighting.seenAt} ASC LIMIT 1
+      ) AS "landing"
+    ) AS "linked" ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT 1`);
+  if (!first) return null;
+  return {
+    clickId: first.clickId,
+    tag: first.tag,
+    seenAt: readDate(first.seenAt),
+    witness: first.witness === "pixel" ? "pixel" : "landing",
+  };
 }
 
 /** What lookup-click learned of a click at landing, when it learned anything. */

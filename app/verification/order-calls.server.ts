@@ -146,13 +146,16 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
     (first, s) => (first === null || s.seenAt < first ? s.seenAt : first),
     null,
   );
-  const linked = source
-    ? await linkedJourney(row.shop, source, {
-        cartToken: facts.cartToken,
-        visitors: pixel.visitors,
-        until: ownFirst ?? row.orderCreatedAt,
-      })
-    : null;
+  // Only an order some witness names a click for can have one contested by the journey before it.
+  const claims = ownFirst !== null || cart.clickId !== null || landingSite?.clickId != null;
+  const linked =
+    source && claims
+      ? await linkedJourney(row.shop, source, {
+          cartToken: facts.cartToken,
+          visitors: pixel.visitors,
+          until: ownFirst ?? row.orderCreatedAt,
+        })
+      : null;
   const clicks = await clicksOf(row.shop, [
     ...new Set([
       ...touches.map((t) => t.clickId),

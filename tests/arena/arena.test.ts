@@ -40,33 +40,45 @@ interface Report {
   }[];
   attackerCredited: number;
   honestWrong: number;
+  reviewCount: number;
 }
 
 describe("npm run arena", { timeout: 240_000 }, () => {
   it("plays attacks and honest journeys end to end and reports who got paid", async () => {
     const reportFile = path.join(dir, "report.json");
-    const only = ["forge-pixel-own-token", "late-report-organic", "race-embed", "returning-visitor", "buy-it-now"];
+    const only = [
+      "forge-pixel-own-token",
+      "late-report-organic",
+      "race-embed",
+      "visitor-swap",
+      "returning-visitor",
+      "buy-it-now",
+    ];
     const { code, stdout, stderr } = await runArena(["--only", only.join(","), "--report", reportFile]);
     expect(stderr).not.toMatch(/arena failed/);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as Report;
-    expect(Object.keys(report).sort()).toEqual(["attackerCredited", "honestWrong", "strategies"]);
+    expect(Object.keys(report).sort()).toEqual(["attackerCredited", "honestWrong", "reviewCount", "strategies"]);
     const credited = Object.fromEntries(report.strategies.map((s) => [s.name, [s.kind, s.expected, s.credited]]));
     expect(credited).toEqual({
       "forge-pixel-own-token": ["attack", "rightful", "rightful"],
       "late-report-organic": ["attack", "nobody", "nobody"],
       "race-embed": ["attack", "rightful", "rightful"],
+      "visitor-swap": ["attack", "rightful", "rightful"],
       "returning-visitor": ["honest", "rightful", "rightful"],
       "buy-it-now": ["honest", "rightful", "rightful"],
     });
-    expect(report).toMatchObject({ attackerCredited: 0, honestWrong: 0 });
+    expect(report).toMatchObject({ attackerCredited: 0, honestWrong: 0, reviewCount: 0 });
+    // The swap rewrote Shopify's record of the order's visit; the click the app saw first kept the credit.
+    const swap = report.strategies.find((s) => s.name === "visitor-swap")!.verification!.witnesses;
+    expect(swap.landingSite).not.toBe(swap.landing[0]);
     // The race was won: the attacker's touch reached the app before the embed's, and lost all the same.
     const race = report.strategies.find((s) => s.name === "race-embed")!.verification!.witnesses;
     expect(race.landing).toHaveLength(2);
     expect(race.landing[0]).not.toBe(race.landingSite);
     expect(race.landing[1]).toBe(race.landingSite);
     expect(stdout).toMatch(/^late-report-organic\s+attack\s+nobody\s+nobody\s+unattributed\s/m);
-    expect(stdout).toMatch(/Attacker credited: 0; honest journeys credited wrongly: 0/);
+    expect(stdout).toMatch(/Attacker credited: 0; honest journeys credited wrongly: 0; held for review: 0/);
   });
 
   describe("--extension", () => {

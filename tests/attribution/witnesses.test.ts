@@ -572,6 +572,19 @@ describe("judgeWitnesses: what the app saw first decides (decision 047)", () => 
     expect(judged.contest?.reason).toBe("unrecorded-click");
   });
 
+  it("a click only the cart's attributes name, on a visit Shopify recorded without one, waits for the merchant", () => {
+    const facts = witnesses({
+      shopify: { landingSite: visit(null), journey: ready(visit(null, null, 0)) },
+      cart: { clickId: "attacker-click", tag: "evil-1", capturedAt: at(4), tagHistory: [] },
+      creators: CREATORS,
+      orderAt: at(8),
+    });
+    expect(attributed(judgeWitnesses(facts)).contest?.reason).toBe("unrecorded-click");
+    // The visit's start not learned in time: the merchant decides all the same.
+    const unread = { ...facts, shopify: { landingSite: visit(null), journey: { ready: false, visits: [] } } };
+    expect(attributed(judgeWitnesses(unread)).contest?.reason).toBe("journey-not-ready");
+  });
+
   it("a script racing the embed at landing: the visit Shopify recorded with alice's click began first", () => {
     const facts = witnesses({
       shopify: { landingSite: visit("alice-click", "alice-20"), journey: ready(visit("alice-click", "alice-20", 3)) },
@@ -653,13 +666,13 @@ describe("judgeWitnesses: what the app saw first decides (decision 047)", () => 
       touches: [seen("attacker-click", "evil-1", 20)],
       creators: CREATORS,
       orderAt: at(22),
-      linked: { first: seen("alice-click", "alice-20", 2), ownSince: at(20) },
+      linked: { first: { ...seen("alice-click", "alice-20", 2), witness: "pixel" }, ownSince: at(20) },
     });
     const judged = attributed(judgeWitnesses(facts));
     expect(judged.contest).toMatchObject({
       reason: "identity-changed",
       claims: [
-        { clickId: "alice-click", creatorId: "cr_alice" },
+        { clickId: "alice-click", creatorId: "cr_alice", witnesses: ["pixel"] },
         { clickId: "attacker-click", creatorId: "cr_attacker" },
       ],
     });

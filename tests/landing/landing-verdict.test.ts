@@ -59,6 +59,78 @@ async function land(
   return { clickId: click.clickId, cartToken };
 }
 
+describe("a journey across a reset browser (decision 047)", () => {
+  const SHOPPER = { browserIp: "198.51.100.40", userAgent: "Mozilla/5.0 (Macintosh) Safari/605.1.15" };
+  const from = { address: SHOPPER.browserIp, userAgent: SHOPPER.userAgent };
+
+  it("a new cart and visitor bringing another creator's click, minutes after the same browser brought alice's: held for the merchant", async () => {
+    const shop = await newShop();
+    const alice = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    const oldCart = `c1-${randomBytes(10).toString("hex")}`;
+    expect(
+      (await sendTouch(h.app.url, shop, { clickId: alice.clickId, tag: "alice-20", cartToken: oldCart }, from)).status,
+    ).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The extension drops both cookies, fills a new cart and lands its own click on it.
+    const attacker = h.clicks.addClick({ expectedTag: "coupons-99", creatorId: "cr_attacker" });
+    const newCart = `c1-${randomBytes(10).toString("hex")}`;
+    expect(
+      (await sendTouch(h.app.url, shop, { clickId: attacker.clickId, tag: "coupons-99", cartToken: newCart }, from))
+        .status,
+    ).toBe(202);
+    w = startWorker();
+    await w.runOnce(); // both lookups
+    await w.runOnce();
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: attacker.clickId,
+      cartToken: newCart,
+      arrivedTag: "coupons-99",
+      landingSite: `/?lb_click=${attacker.clickId}&tag=coupons-99`,
+      paidFrom: SHOPPER,
+    });
+    const v = await runOrderToEnd(h, w, shop, payload.id);
+    expect(v.commission).toMatchObject({ creatorId: "cr_attacker", status: "review" });
+    expect(JSON.parse(v.contest!)).toMatchObject({
+      reason: "identity-changed",
+      claims: [
+        { clickId: alice.clickId, creatorId: "cr_alice", witnesses: ["landing"] },
+        { clickId: attacker.clickId, creatorId: "cr_attacker" },
+      ],
+    });
+  });
+
+  it("another shopper on the same network with another browser is their own journey", async () => {
+    const shop = await newShop();
+    const alice = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    const theirCart = `c1-${randomBytes(10).toString("hex")}`;
+    const theirs = { address: SHOPPER.browserIp, userAgent: "Mozilla/5.0 (iPhone) Mobile Safari/604.1" };
+    expect(
+      (await sendTouch(h.app.url, shop, { clickId: alice.clickId, tag: "alice-20", cartToken: theirCart }, theirs))
+        .status,
+    ).toBe(202);
+    const bob = h.clicks.addClick({ expectedTag: "bob-10", creatorId: "cr_bob" });
+    const cartToken = `c1-${randomBytes(10).toString("hex")}`;
+    expect((await sendTouch(h.app.url, shop, { clickId: bob.clickId, tag: "bob-10", cartToken }, from)).status).toBe(
+      202,
+    );
+    w = startWorker();
+    await w.runOnce();
+    await w.runOnce();
+    const { payload } = await placeOrder(h, {
+      shop,
+      clickId: bob.clickId,
+      cartToken,
+      arrivedTag: "bob-10",
+      landingSite: `/?lb_click=${bob.clickId}&tag=bob-10`,
+      paidFrom: SHOPPER,
+    });
+    const v = await runOrderToEnd(h, w, shop, payload.id);
+    expect(v.commission).toMatchObject({ creatorId: "cr_bob", status: "pending" });
+    expect(v.contest).toBeNull();
+  });
+});
+
 describe("an order after the service forgot the click", () => {
   it("three hours after a landing-confirmed click: decided from the landing record and credited", async () => {
     const shop = await newShop();

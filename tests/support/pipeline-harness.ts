@@ -167,6 +167,8 @@ export interface OrderSpec {
   attributes?: Record<string, string>;
   /** The order's cart_token (the landing touches of that cart attribute it). */
   cartToken?: string;
+  /** Where the shopper paid from, as Shopify records it: browser_ip and client_details.user_agent. */
+  paidFrom?: { browserIp: string; userAgent: string };
   /** Where the webhook goes: the harness's app unless another instance is named. */
   appUrl?: string;
   /** The order's money beyond one line at `subtotal`: several lines, a discount, tax, shipping. */
@@ -214,6 +216,10 @@ export async function placeOrder(h: Harness, spec: OrderSpec) {
     createdAt: h.clock.date(),
   });
   if (spec.cartToken) payload.cart_token = spec.cartToken;
+  if (spec.paidFrom) {
+    payload.browser_ip = spec.paidFrom.browserIp;
+    payload.client_details = { browser_ip: spec.paidFrom.browserIp, user_agent: spec.paidFrom.userAgent };
+  }
   h.shopify.createOrder(spec.shop, payload);
   const eventId = `evt-${payload.id}`;
   const responses = await Promise.all(
