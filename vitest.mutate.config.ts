@@ -6,8 +6,9 @@ import { defineConfig } from "vitest/config";
 const SUITES_BY_MODULE = {
   "attribution/click-claims": ["tests/attribution/click-claims.test.ts"],
   // Which witness's click is credited (decision 030): the policy alone, then through the pipeline.
-  "attribution/witnesses": [
+  "attribution/{witnesses,arrival}": [
     "tests/attribution/witnesses.test.ts",
+    "tests/attribution/arrival.test.ts",
     "tests/landing/landing-verdict.test.ts",
     "tests/pixel/pixel-verdict.test.ts",
   ],

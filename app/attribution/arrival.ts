@@ -32,44 +32,41 @@ export type Recorded = RecordedVisit & { clickId: string };
  * The click that arrived first. `by`: "report" when a bound witness's report decided, "record"
  * when Shopify's record of a visit did (its visit began no later than the first report, or it is
  * among the reports of the landing's moment), "cart" when only the cart's attributes named one.
- * `at`: its arrival (null: none is known). `seen`: whether a bound witness reported it.
+ * `at`: its arrival (null: none is known).
  */
 export interface Lead {
   clickId: string;
   by: "report" | "record" | "cart";
   at: Date | null;
-  seen: boolean;
 }
 
 export function leadOf(sightings: Sighting[], recorded: Recorded[], cartClick: string | null): Lead | null {
   const first = sightings[0];
   if (!first) {
     const onRecord = recorded[0];
-    if (onRecord) return { clickId: onRecord.clickId, by: "record", at: onRecord.at, seen: false };
-    return cartClick ? { clickId: cartClick, by: "cart", at: null, seen: false } : null;
+    if (onRecord) return { clickId: onRecord.clickId, by: "record", at: onRecord.at };
+    return cartClick ? { clickId: cartClick, by: "cart", at: null } : null;
   }
   const seenAt = (clickId: string) => sightings.find((s) => s.clickId === clickId)?.seenAt ?? null;
   // A visit Shopify recorded with a click, begun no later than the first report: that click came first.
   const byVisit = recorded.find((r) => r.at !== null && r.at.getTime() <= first.seenAt.getTime() + CLOCK_SKEW_MS);
-  if (byVisit)
-    return { clickId: byVisit.clickId, by: "record", at: byVisit.at, seen: seenAt(byVisit.clickId) !== null };
+  if (byVisit) return { clickId: byVisit.clickId, by: "record", at: byVisit.at };
   // Reports of the landing's moment: the one Shopify recorded as the landing page keeps the credit.
   const inMoment = recorded.find((r) => {
     const at = seenAt(r.clickId);
     return at !== null && at.getTime() - first.seenAt.getTime() <= LANDING_MOMENT_MS;
   });
-  if (inMoment) return { clickId: inMoment.clickId, by: "record", at: first.seenAt, seen: true };
-  return { clickId: first.clickId, by: "report", at: first.seenAt, seen: true };
+  if (inMoment) return { clickId: inMoment.clickId, by: "record", at: first.seenAt };
+  return { clickId: first.clickId, by: "report", at: first.seenAt };
 }
 
 /**
  * The visit Shopify recorded as under way when the credited click arrived: the latest visit of
- * the order's journey begun by then. null: every visit Shopify recorded began after it (or
- * Shopify recorded none); "unknown": when the visits began is not known (the journey unread or
- * not ready). A click with no arrival time is weighed against the visit that checked out.
+ * the order's journey begun by then. null: every visit Shopify recorded began after it;
+ * "unknown": when the visits began is not known (the journey unread or not ready, or no visit
+ * recorded at all). A click with no arrival time is weighed against the visit that checked out.
  */
 export function visitAt(shopify: ShopifyRecord, at: Date | null): RecordedVisit | null | "unknown" {
-  if (shopify.landingSite === null) return null;
   if (!shopify.journey?.ready) return "unknown";
   // No time (only the cart's attributes named the click): the visit that checked out.
   if (at === null) return shopify.journey.visits.at(-1) ?? null;

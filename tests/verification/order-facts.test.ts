@@ -46,6 +46,27 @@ describe("readOrderFacts", () => {
     });
   });
 
+  it("reads where the shopper paid from (browser_ip, client_details.user_agent) apart from the facts it keeps", () => {
+    const paid = {
+      ...minimal,
+      browser_ip: "198.51.100.9",
+      client_details: { browser_ip: "2001:db8::1", user_agent: "Mozilla/5.0 (iPhone)" },
+    };
+    const read = readOrderFacts(paid);
+    expect(read).toMatchObject({ ok: true, shopper: { browserIp: "2001:db8::1", userAgent: "Mozilla/5.0 (iPhone)" } });
+    expect(JSON.stringify(facts(paid))).not.toContain("2001:db8::1");
+    // Without client_details (an older payload): the order's own browser_ip, no user agent.
+    expect(readOrderFacts({ ...minimal, browser_ip: "198.51.100.9" })).toMatchObject({
+      shopper: { browserIp: "198.51.100.9", userAgent: null },
+    });
+    // Without protected customer data access Shopify sends neither; a garbled one is no address.
+    expect(readOrderFacts(minimal)).toMatchObject({ shopper: { browserIp: null, userAgent: null } });
+    expect(readOrderFacts({ ...minimal, browser_ip: "x".repeat(65) })).toMatchObject({
+      ok: true,
+      shopper: { browserIp: null },
+    });
+  });
+
   it("reads the discount codes, leaving out an entry it cannot read rather than the order", () => {
     const read = facts({
       ...documented,
