@@ -709,3 +709,126 @@ describe("judgeWitnesses: what the app saw first decides (decision 047)", () => 
     expect(judged.contest).toBeNull();
   });
 });
+
+describe("judgeWitnesses: the evidence and the contests of decision 047, at their edges", () => {
+  const CREATORS = new Map([
+    ["alice-click", "cr_alice"],
+    ["alice-again", "cr_alice"],
+    ["attacker-click", "cr_attacker"],
+  ]);
+  const ready = (...visits: RecordedVisit[]) => ({ ready: true, visits });
+  const findingsOf = (facts: OrderWitnesses) => attributed(judgeWitnesses(facts)).tamper?.findings ?? [];
+  const swapped = (recordedClick: string) =>
+    witnesses({
+      shopify: { landingSite: visit(recordedClick, "t"), journey: ready(visit(recordedClick, "t", 20)) },
+      touches: [seen("alice-click", "alice-20", 1)],
+      cart: { clickId: "alice-click", tag: "alice-20", capturedAt: at(1), tagHistory: [] },
+      creators: CREATORS,
+      orderAt: at(22),
+    });
+
+  it("a later visit recorded with the same creator's click is no evidence; with an unknown creator's, it is", () => {
+    expect(findingsOf(swapped("alice-again"))).toEqual([]);
+    expect(findingsOf(swapped("stranger-click"))).toContainEqual(expect.stringContaining("names click stranger-click"));
+    // The credited click's time is when the app saw it, not the later visit's.
+    expect(attributed(judgeWitnesses(swapped("attacker-click"))).evidence.capturedAt).toEqual(at(1));
+  });
+
+  it("a clickless visit is evidence of a changed visitor up to an hour after the click, and not when it recorded the click", () => {
+    const reset = (minute: number) =>
+      witnesses({
+        shopify: { landingSite: visit(null), journey: ready(visit(null, null, minute)) },
+        touches: [seen("alice-click", "alice-20", 0)],
+        cart: { clickId: "alice-click", tag: "alice-20", capturedAt: at(0), tagHistory: [] },
+        creators: CREATORS,
+        orderAt: at(minute + 2),
+      });
+    expect(findingsOf(reset(60))).toContainEqual(expect.stringContaining("visitor changed mid-journey"));
+    expect(findingsOf(reset(61))).toEqual([]);
+    // The visit that recorded alice's own click: no change at all.
+    const own = witnesses({
+      shopify: { landingSite: visit("alice-click", "alice-20"), journey: ready(visit("alice-click", "alice-20", 0)) },
+      touches: [seen("alice-click", "alice-20", 0)],
+      cart: { clickId: "alice-click", tag: "alice-20", capturedAt: at(0), tagHistory: [] },
+      creators: CREATORS,
+      orderAt: at(5),
+    });
+    expect(findingsOf(own)).toEqual([]);
+  });
+
+  it("made-up clicks are never among a contest's claims", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: null, journey: null },
+          touches: [seen("made-up", null, 0), seen("alice-click", "alice-20", 1), seen("attacker-click", "evil", 2)],
+          creators: CREATORS,
+          unknown: new Set(["made-up"]),
+        }),
+      ),
+    );
+    expect(judged.contest?.claims.map((c) => c.clickId)).toEqual(["alice-click", "attacker-click"]);
+    // One real creator besides a made-up click: nothing to contest.
+    const alone = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: null, journey: null },
+          touches: [seen("made-up", null, 0), seen("alice-click", "alice-20", 1)],
+          creators: CREATORS,
+          unknown: new Set(["made-up"]),
+        }),
+      ),
+    );
+    expect(alone.contest).toBeNull();
+  });
+
+  it("the linked journey contests only another click, whose creator differs or is not known", () => {
+    const withLinked = (clickId: string, creators = CREATORS) =>
+      attributed(
+        judgeWitnesses(
+          witnesses({
+            shopify: { landingSite: null, journey: null },
+            touches: [seen("attacker-click", "evil", 20)],
+            creators,
+            orderAt: at(22),
+            linked: { first: { ...seen(clickId, null, 2), witness: "landing" }, ownSince: at(20) },
+          }),
+        ),
+      ).contest?.reason ?? null;
+    expect(withLinked("attacker-click")).toBeNull();
+    expect(withLinked("unlooked-up")).toBe("identity-changed");
+    expect(withLinked("alice-click", new Map([["alice-click", "cr_alice"]]))).toBe("identity-changed");
+    expect(withLinked("alice-click")).toBe("identity-changed");
+  });
+
+  it("the journey's visit times unknown: a recorded click the scripts saw later settles it, one they never saw does not", () => {
+    const facts = (touches: LandingTouchFact[]) =>
+      witnesses({
+        shopify: { landingSite: visit("attacker-click", "evil"), journey: { ready: false, visits: [] } },
+        touches,
+        creators: CREATORS,
+        orderAt: at(30),
+      });
+    const seenLater = attributed(
+      judgeWitnesses(facts([seen("alice-click", "a", 1), seen("attacker-click", "evil", 20)])),
+    );
+    expect([seenLater.evidence.clickId, seenLater.contest]).toEqual(["alice-click", null]);
+    const neverSeen = attributed(judgeWitnesses(facts([seen("alice-click", "a", 1)])));
+    expect(neverSeen.contest?.reason).toBe("journey-not-ready");
+  });
+
+  it("a visit whose recorded click the service did not know counts as one without a click", () => {
+    const judged = attributed(
+      judgeWitnesses(
+        witnesses({
+          shopify: { landingSite: visit("made-up"), journey: ready(visit("made-up", null, 0)) },
+          touches: [seen("attacker-click", "evil", 5)],
+          creators: CREATORS,
+          unknown: new Set(["made-up"]),
+          orderAt: at(8),
+        }),
+      ),
+    );
+    expect(judged.contest?.reason).toBe("unrecorded-click");
+  });
+});
