@@ -9,8 +9,8 @@ import { PixelSighting } from "../database/tables";
 // again, by a retrying browser or by anyone replaying it, stores nothing). A landing's click is
 // looked up once at the service, as a touch's is: the same click record and job, under the same
 // durable caps: new click ids per visitor an hour (a script inventing ids cannot make the app
-// look them all up; over it the landing is kept, unlooked-up), and the shop's lookups an hour (the merchant's setting), counted with the
-// touches' own.
+// look them all up; over it the landing is kept, unlooked-up), and the shop's lookups an hour
+// (the merchant's setting), counted with the touches' own.
 
 /** New click ids one visitor (Shopify's clientId) may bring in an hour: the touches' cap per cart. */
 export const NEW_CLICKS_PER_CLIENT_PER_HOUR = NEW_CLICKS_PER_CART_PER_HOUR;

@@ -156,13 +156,14 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
           until: ownFirst ?? row.orderCreatedAt,
         })
       : null;
+  // The linked and recorded clicks first: a cart full of made-up ids must not crowd them out.
   const clicks = await clicksOf(row.shop, [
     ...new Set([
+      ...(linked ? [linked.clickId] : []),
+      ...(landingSite?.clickId ? [landingSite.clickId] : []),
+      ...(cart.clickId ? [cart.clickId] : []),
       ...touches.map((t) => t.clickId),
       ...(pixel.bound?.landings ?? []).map((l) => l.clickId),
-      ...(cart.clickId ? [cart.clickId] : []),
-      ...(landingSite?.clickId ? [landingSite.clickId] : []),
-      ...(linked ? [linked.clickId] : []),
     ]),
   ]);
   return {
