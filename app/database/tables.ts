@@ -28,6 +28,9 @@ const COLUMNS = {
   OrderDiscountCode: Prisma.OrderDiscountCodeScalarFieldEnum,
   CodeDeactivation: Prisma.CodeDeactivationScalarFieldEnum,
   CreatorProfile: Prisma.CreatorProfileScalarFieldEnum,
+  CreatorClaim: Prisma.CreatorClaimScalarFieldEnum,
+  CreatorStanding: Prisma.CreatorStandingScalarFieldEnum,
+  CreatorDecision: Prisma.CreatorDecisionScalarFieldEnum,
   ShopProfile: Prisma.ShopProfileScalarFieldEnum,
 } satisfies Record<Prisma.ModelName, Record<string, string>>;
 
@@ -73,6 +76,9 @@ export const CommissionDay = tableOf("CommissionDay");
 export const OrderDiscountCode = tableOf("OrderDiscountCode");
 export const CodeDeactivation = tableOf("CodeDeactivation");
 export const CreatorProfile = tableOf("CreatorProfile");
+export const CreatorClaim = tableOf("CreatorClaim");
+export const CreatorStanding = tableOf("CreatorStanding");
+export const CreatorDecision = tableOf("CreatorDecision");
 export const ShopProfile = tableOf("ShopProfile");
 
 /** Whether `name` is a column of `table` (for the helpers that take column names as keys). */
