@@ -51,6 +51,8 @@ export interface OrderWitnesses {
   orderAt?: Date;
   /** Clicks the service answered lookup-click for with "not found or expired": made up, or replayed. */
   unknown?: ReadonlySet<string>;
+  /** Creators the merchant blocked: their clicks never take an order. */
+  blocked?: ReadonlySet<string>;
   /** What the same network source brought before the order's own cart and visitor appeared; null: nothing. */
   linked?: LinkedJourney | null;
 }

@@ -49,6 +49,7 @@ const MAX_LISTED = 20;
 const SET_ASIDE = {
   unknown: "the Click Verification Service did not know it when the app looked it up (made up, or replayed)",
   late: "it was first reported after the order was placed",
+  blocked: "its creator is blocked by the merchant",
 } as const;
 
 export function judgeWitnesses(facts: OrderWitnesses): Attribution {
@@ -104,9 +105,11 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   // Clicks that take no credit whoever reported them: the service's word that a click is not
   // one, and a report made after the order, which cannot have brought the shopper to it.
   const setAside = new Map<string, string>();
+  const blocked = (clickId: string) => facts.blocked?.has(facts.creators.get(clickId) ?? "") === true;
   for (const clickId of claimed) {
     const firstSeen = reported.find((s) => s.clickId === clickId)?.seenAt;
     if (facts.unknown?.has(clickId)) setAside.set(clickId, SET_ASIDE.unknown);
+    else if (blocked(clickId)) setAside.set(clickId, SET_ASIDE.blocked);
     else if (
       facts.orderAt &&
       firstSeen &&
@@ -115,7 +118,10 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
     )
       setAside.set(clickId, SET_ASIDE.late);
   }
-  for (const r of recordedAll) if (facts.unknown?.has(r.clickId)) setAside.set(r.clickId, SET_ASIDE.unknown);
+  for (const r of recordedAll) {
+    if (facts.unknown?.has(r.clickId)) setAside.set(r.clickId, SET_ASIDE.unknown);
+    else if (blocked(r.clickId)) setAside.set(r.clickId, SET_ASIDE.blocked);
+  }
   const sightings = reported.filter((s) => !setAside.has(s.clickId));
   const recorded = recordedAll.filter((r) => !setAside.has(r.clickId));
   const cartClick = cart.clickId !== null && !setAside.has(cart.clickId) ? cart.clickId : null;

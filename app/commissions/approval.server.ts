@@ -3,9 +3,11 @@ import { sqlTime } from "../database/db.server";
 import { sql, updateWhere } from "../database/sql.server";
 import { logger } from "../platform/logger.server";
 import { Commission } from "../database/tables";
+import { creatorHeld } from "./creator-standing";
 
 // Approval: a pending record whose hold has ended becomes approved, unless refunds or a
-// cancellation took it to nothing (it is reversed then, never pending). A periodic sweep in
+// cancellation took it to nothing (it is reversed then, never pending), or its creator is held
+// (suspected or blocked: creator-standing.ts), when it waits. A periodic sweep in
 // the worker process; every update is conditional on the record still being pending, so
 // several instances sweeping at once, or a refund applied meanwhile, never conflict.
 
@@ -16,7 +18,8 @@ export async function approveDueCommissions(now: Date): Promise<number> {
   let approved = 0;
   for (;;) {
     const due = await sql.rows<{ id: string }>(Prisma.sql`
-      SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.status} = 'pending' AND ${Commission.holdUntil} <= ${sqlTime(now)} LIMIT ${BATCH}`);
+      SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.status} = 'pending' AND ${Commission.holdUntil} <= ${sqlTime(now)}
+        AND NOT ${creatorHeld(Commission)} LIMIT ${BATCH}`);
     if (due.length === 0) return approved;
     const ids = Prisma.join(due.map((row) => row.id));
     approved += await updateWhere(

@@ -2,11 +2,13 @@ import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { readDate, sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
-import { Commission, CommissionEntry } from "../database/tables";
+import { Commission, CommissionEntry, CreatorStanding } from "../database/tables";
+import { HELD_STATES } from "./creator-standing";
 
 // What the merchant can pay each creator: approved records less the clawbacks no payout has
 // netted yet, plus the top-ups (an order edited up after its record was paid) whose hold has
-// passed, per creator and currency. The Payouts page lists them; a payout sums them again.
+// passed, per creator and currency. The Payouts page lists them; a payout sums them again. A
+// held creator's balance (suspected or blocked) is listed, not payable.
 
 /**
  * The entries of `e` a payout settles, and not yet settled: every clawback, and each top-up
@@ -33,6 +35,8 @@ export interface PayableBalance {
   balanceMinor: string;
   records: number;
   payable: boolean;
+  /** The creator's commissions are held (creator-standing.ts): suspected or blocked; null: not held. */
+  held: "suspected" | "blocked" | null;
   /**
    * Top-ups still in their hold, not in the balance: their sum, how many, and when the first
    * becomes payable (ISO). Null when none waits.
@@ -59,7 +63,7 @@ export async function payableBalances(
   now: Date = new Date(),
 ): Promise<PayableBalance[]> {
   // Sums as decimal text: one type from both drivers, read exactly into bigints.
-  const [approved, owed, waiting] = await Promise.all([
+  const [approved, owed, waiting, held] = await Promise.all([
     sql.rows<{ creatorId: string; currency: string; approved: string; records: number | bigint | string }>(Prisma.sql`
       SELECT ${Commission.creatorId}, ${Commission.currency}, CAST(SUM(${Commission.amountMinor}) AS TEXT) AS "approved", COUNT(*) AS "records"
       FROM ${Commission} WHERE ${Commission.shop} = ${shop} AND ${Commission.status} = 'approved'
@@ -78,7 +82,11 @@ export async function payableBalances(
         AND e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} > ${sqlTime(now)}
       GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`,
     ),
+    sql.rows<{ creatorId: string; state: string }>(Prisma.sql`
+      SELECT ${CreatorStanding.creatorId}, ${CreatorStanding.state} FROM ${CreatorStanding}
+      WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN (${Prisma.join([...HELD_STATES])})`),
   ]);
+  const heldState = new Map(held.map((row) => [row.creatorId, row.state as "suspected" | "blocked"]));
   const balances = new Map<
     string,
     {
@@ -127,8 +135,9 @@ export async function payableBalances(
       balance: money(b.approved + b.owed, b.currency),
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
-      // A top-up alone (no approved record) is payable too.
-      payable: b.approved + b.owed > 0n,
+      // A top-up alone (no approved record) is payable too; nothing of a held creator's is.
+      payable: b.approved + b.owed > 0n && !heldState.has(b.creatorId),
+      held: heldState.get(b.creatorId) ?? null,
       waiting: b.waiting && {
         amount: money(b.waiting.minor, b.currency),
         count: b.waiting.count,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type CommissionEntry } from "@prisma/client";
 import { isUniqueViolation } from "../database/db.server";
-import { lockRows } from "../database/dialect-sql.server";
+import { lockRows, rowLock } from "../database/dialect-sql.server";
 import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
@@ -13,7 +13,9 @@ import {
   CommissionEntry as CommissionEntryTable,
   Payout,
   PayoutLine,
+  CreatorStanding,
 } from "../database/tables";
+import { HELD_STATES } from "./creator-standing";
 
 // Payouts: the merchant pays creators their approved balances outside the app and records it
 // here. A payout marks the approved records it covers as paid and nets every clawback (a
@@ -30,6 +32,23 @@ export type RecordPayoutResult =
 class NothingToPay extends Error {}
 
 class BalancesChanged extends Error {}
+
+class CreatorHeld extends Error {
+  constructor(readonly creatorId: string) {
+    super(`${creatorId} is held`);
+  }
+}
+
+/**
+ * Whether the creator's commissions are held (suspected or blocked), read with the standing row
+ * locked: a decision or a new suspicion waits for this payout to commit, or this payout for it.
+ */
+async function heldFor(tx: Sql, shop: string, creatorId: string): Promise<boolean> {
+  const [standing] = await tx.rows<{ state: string }>(Prisma.sql`
+    SELECT ${CreatorStanding.state} FROM ${CreatorStanding}
+    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.creatorId} = ${creatorId} ${rowLock()}`);
+  return standing !== undefined && (HELD_STATES as readonly string[]).includes(standing.state);
+}
 
 export async function recordPayout(
   shop: string,
@@ -67,7 +86,10 @@ export async function recordPayout(
         },
       ]);
       const dues = [];
-      for (const balance of chosen) dues.push({ ...balance, due: await dueOf(tx, shop, balance, now) });
+      for (const balance of chosen) {
+        if (await heldFor(tx, shop, balance.creatorId)) throw new CreatorHeld(balance.creatorId);
+        dues.push({ ...balance, due: await dueOf(tx, shop, balance, now) });
+      }
       if (dues.every(({ due }) => due === null)) throw new NothingToPay();
       // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
       const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
@@ -79,6 +101,8 @@ export async function recordPayout(
     if (error instanceof NothingToPay)
       return { ok: false, errors: { balances: "nothing is left to pay in the chosen balances; reload the page" } };
     if (error instanceof BalancesChanged) return { ok: false, errors: { balances: error.message } };
+    if (error instanceof CreatorHeld)
+      return { ok: false, errors: { balances: t("payouts.creatorHeld", { creator: error.creatorId }) } };
     // The same form submitted twice at once: the other submission recorded it.
     if (isUniqueViolation(error)) {
       const recorded = await findPayout(shop, form.idempotencyKey);

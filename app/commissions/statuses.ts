@@ -11,6 +11,9 @@
 //             it as they move a pending one, but the hold never approves it and no payout takes
 //             it; the merchant's decision (a review entry) makes it pending, approved or reversed,
 //             credited to the creator they chose.
+//   creator   the merchant's decision on a suspected creator (app/creators/decisions.server.ts)
+//             moves each of the creator's unpaid records: reversed, or credited to the order's
+//             rightful claim (a `creator_decision` entry of the difference); undone, back as it was.
 //   edits     an order edit moves the record's value and amount, either way, and keeps its status
 //             (decision 045): an `edit` entry before payment; after it, a lower amount is a
 //             clawback as a refund's is, a higher one a `top_up` entry the next payout pays once
@@ -28,6 +31,7 @@ export const ENTRY_KINDS = [
   "review",
   "edit",
   "top_up",
+  "creator_decision",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 

@@ -1,4 +1,5 @@
 import { recordedVisit } from "../attribution/click-claims";
+import { creatorEvidence } from "../attribution/creator-evidence";
 import { judgeWitnesses, type Attribution, type OrderWitnesses } from "../attribution/witnesses";
 import { orderValueOn } from "../settings/order-value-basis";
 import { done, stop, type Answered, type OrderState, type OrderStep, type StepOutcome } from "./order-steps";
@@ -35,12 +36,12 @@ export const attributionStep: OrderStep = {
       const judged = judgeWitnesses(witnesses);
       if (judged.kind === "read-journey") return { kind: "call", call: { kind: "journey", witnesses } };
       const clickId = awaitsPixel(state, judged);
-      if (clickId) return { kind: "call", call: { kind: "pixel-saw-click", clickId, judged } };
-      return attributed(state, judged);
+      if (clickId) return { kind: "call", call: { kind: "pixel-saw-click", clickId, judged, witnesses } };
+      return attributed(state, judged, witnesses);
     }
     if (answered.call.kind === "pixel-saw-click") {
       const { call, result } = answered as Extract<Answered, { call: { kind: "pixel-saw-click" } }>;
-      if (!result) return attributed(state, call.judged);
+      if (!result) return attributed(state, call.judged, call.witnesses);
       return stop({
         to: "defer",
         at: new Date(state.now.getTime() + PIXEL_RECHECK_MS),
@@ -54,17 +55,16 @@ export const attributionStep: OrderStep = {
 };
 
 function afterJourney(state: OrderState, { call, result }: Extract<Answered, { call: { kind: "journey" } }>) {
-  const judge = (journey: { ready: boolean; visits: ReturnType<typeof recordedVisit>[] }) =>
-    attributed(
-      state,
-      judgeWitnesses({
-        ...call.witnesses,
-        shopify: {
-          ...call.witnesses.shopify,
-          journey: { ready: journey.ready, visits: journey.visits.flatMap((v) => v ?? []) },
-        },
-      }),
-    );
+  const judge = (journey: { ready: boolean; visits: ReturnType<typeof recordedVisit>[] }) => {
+    const witnesses: OrderWitnesses = {
+      ...call.witnesses,
+      shopify: {
+        ...call.witnesses.shopify,
+        journey: { ready: journey.ready, visits: journey.visits.flatMap((v) => v ?? []) },
+      },
+    };
+    return attributed(state, judgeWitnesses(witnesses), witnesses);
+  };
   const withoutIt = () => judge({ ready: false, visits: [] });
   if (!result.ok) {
     if ("waitMs" in result)
@@ -105,26 +105,36 @@ function awaitsPixel(state: OrderState, judged: Attribution): string | null {
   return waiting ? judged.evidence.clickId : null;
 }
 
-function attributed(state: OrderState, judged: Attribution): StepOutcome {
+function attributed(state: OrderState, judged: Attribution, facts: OrderWitnesses): StepOutcome {
   // Unreachable: the policy asks for the journey only while it has not been read.
   // Stryker disable next-line StringLiteral: never thrown, the step waits on the pixel only for an attributed order and judges the journey once read
   if (judged.kind === "read-journey") throw new Error("attribution asked for the journey it was given");
   const witnesses = JSON.stringify(judged.witnesses);
+  const creatorClaims = creatorEvidence(facts, judged);
   if (judged.kind === "unattributed")
-    return stop({ to: "end", outcome: "unattributed", reason: judged.reason, change: { row: { witnesses } } });
+    return stop({
+      to: "end",
+      outcome: "unattributed",
+      reason: judged.reason,
+      change: { row: { witnesses }, creatorEvidence: creatorClaims },
+    });
   const { evidence, tamper, contest } = judged;
   const orderValue = orderValueOn(state.facts?.amounts ?? {}, state.settings.orderValueBasis);
-  return done(state, {
-    captureSource: evidence.source,
-    clickId: evidence.clickId,
-    arrivedTag: evidence.arrivedTag,
-    capturedAt: evidence.capturedAt,
-    orderValue: orderValue.value,
-    orderValueBasis: orderValue.basis,
-    deadlineAt: clickDeadline(evidence.capturedAt, state.row.orderCreatedAt),
-    tampered: tamper !== null,
-    tamperEvidence: tamper ? JSON.stringify(tamper) : null,
-    witnesses,
-    contest: contest ? JSON.stringify(contest) : null,
-  });
+  return done(
+    state,
+    {
+      captureSource: evidence.source,
+      clickId: evidence.clickId,
+      arrivedTag: evidence.arrivedTag,
+      capturedAt: evidence.capturedAt,
+      orderValue: orderValue.value,
+      orderValueBasis: orderValue.basis,
+      deadlineAt: clickDeadline(evidence.capturedAt, state.row.orderCreatedAt),
+      tampered: tamper !== null,
+      tamperEvidence: tamper ? JSON.stringify(tamper) : null,
+      witnesses,
+      contest: contest ? JSON.stringify(contest) : null,
+    },
+    { creatorEvidence: creatorClaims },
+  );
 }

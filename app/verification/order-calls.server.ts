@@ -26,7 +26,7 @@ import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
 import type { Answered, Call, Calls } from "./order-steps";
 import { evidenceOf } from "./tagging";
-import { ClickRecord } from "../database/tables";
+import { ClickRecord, CreatorStanding } from "../database/tables";
 
 // Every call the steps of an order's verification ask for, made here and nowhere else: the
 // database reads, the Click Verification Service, Shopify's Admin API and the shop's API bucket.
@@ -164,8 +164,11 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
       ...(cart.clickId ? [cart.clickId] : []),
       ...touches.map((t) => t.clickId),
       ...(pixel.bound?.landings ?? []).map((l) => l.clickId),
+      ...(pixel.bound?.checkout ?? []).flatMap((c) => (c.clickId ? [c.clickId] : [])),
+      ...pixel.unbound,
     ]),
   ]);
+  const blocked = await blockedCreators(row.shop);
   return {
     shopify: { landingSite, journey: null },
     touches,
@@ -176,7 +179,16 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
     orderAt: row.orderCreatedAt,
     unknown: clicks.unknown,
     linked: linked && { first: linked, ownSince: ownFirst },
+    ...(blocked.size > 0 && { blocked }),
   };
+}
+
+/** The creators the merchant blocked in this shop (few: a handful of rows at most). */
+async function blockedCreators(shop: string): Promise<Set<string>> {
+  const rows = await sql.rows<{ creatorId: string }>(Prisma.sql`
+    SELECT ${CreatorStanding.creatorId} FROM ${CreatorStanding}
+    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} = 'blocked'`);
+  return new Set(rows.map((r) => r.creatorId));
 }
 
 /**

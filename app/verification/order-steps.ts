@@ -1,5 +1,6 @@
 import type { Verification } from "@prisma/client";
 import type { Attribution, OrderWitnesses } from "../attribution/witnesses";
+import type { CreatorEvidenceClaim } from "../attribution/creator-evidence";
 import type { ClickRecord } from "@prisma/client";
 import type {
   ClickRecord as ServiceClick,
@@ -38,6 +39,8 @@ export interface Change {
    * find no commission, `reading` is the order's amounts its edits move the commission to.
    */
   orderEvents?: { outcome: string | null; reading?: EditsRead };
+  /** What the order says of each creator it names and did not credit: replaces what an earlier judgement wrote. */
+  creatorEvidence?: CreatorEvidenceClaim[];
 }
 
 export type AttemptWrite =
@@ -54,6 +57,7 @@ export function merged(a: Change | undefined, b: Change | undefined): Change {
     ...((a.credentialsRejected || b.credentialsRejected) && { credentialsRejected: true }),
     ...((b.credit ?? a.credit) && { credit: b.credit ?? a.credit }),
     ...((b.orderEvents ?? a.orderEvents) && { orderEvents: b.orderEvents ?? a.orderEvents }),
+    ...((b.creatorEvidence ?? a.creatorEvidence) && { creatorEvidence: b.creatorEvidence ?? a.creatorEvidence }),
   };
 }
 
@@ -122,7 +126,7 @@ export interface Calls {
     result: AdminResult;
   };
   /** Whether the web pixel reported a landing with this click: its checkout report is worth waiting for. */
-  "pixel-saw-click": { call: { clickId: string; judged: Attribution }; result: boolean };
+  "pixel-saw-click": { call: { clickId: string; judged: Attribution; witnesses: OrderWitnesses }; result: boolean };
   /** Whether a decided order has refunds, edits or a cancellation still to apply; the edits that need its amounts. */
   "pending-events": { call: object; result: boolean | { edits: string[] } };
   /** The order's amounts as they stand after its edits `edits`, within the shop's API bucket (decision 045). */

@@ -1,0 +1,141 @@
+import { Prisma } from "@prisma/client";
+import type { CreatorEvidenceClaim } from "../attribution/creator-evidence";
+import type { CreatorState } from "../commissions/creator-standing";
+import { sqlTime } from "../database/db.server";
+import { rowLock } from "../database/dialect-sql.server";
+import { deleteWhere, insertRows, readDate, type Sql, updateWhere, upsertRow } from "../database/sql.server";
+import { Commission, CreatorClaim, CreatorStanding } from "../database/tables";
+import { SUSPICION, suspicionOf, type CreatorEvidenceCounts, type SuspicionReason } from "./suspicion";
+
+// Evidence by creator, written where the order's verification writes (order-run.server.ts):
+// the order's claims replace what an earlier judgement of it wrote, and each creator they name
+// is weighed again by the rule (suspicion.ts), in the same transaction. Only a creator an order
+// names without crediting can cross it: a credited order only lowers their share.
+
+export interface OrderOfClaims {
+  shop: string;
+  verificationId: string;
+  orderId: string;
+  orderName: string | null;
+  orderAt: Date;
+}
+
+/** What the rule read when it suspected the creator, kept on their standing (the page says why). */
+export interface SuspicionEvidence extends CreatorEvidenceCounts {
+  reason: SuspicionReason;
+  /** The window the counts cover: from (ISO) to the time of the suspicion. */
+  from: string;
+  at: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function recordCreatorEvidence(
+  tx: Sql,
+  order: OrderOfClaims,
+  claims: readonly CreatorEvidenceClaim[],
+  now: Date,
+): Promise<void> {
+  await deleteWhere(tx, "CreatorClaim", Prisma.sql`${CreatorClaim.verificationId} = ${order.verificationId}`);
+  await insertRows(
+    tx,
+    "CreatorClaim",
+    claims.map((claim) => ({
+      shop: order.shop,
+      creatorId: claim.creatorId,
+      verificationId: order.verificationId,
+      orderId: order.orderId,
+      orderName: order.orderName,
+      clickId: claim.clickIds[0] ?? null,
+      outcome: claim.outcome,
+      signals: claim.signals.join(","),
+      tampering: claim.tampering,
+      orderAt: order.orderAt,
+      createdAt: now,
+    })),
+  );
+  // One creator after another, in one order, so two orders' transactions lock standings alike.
+  for (const creatorId of [...new Set(claims.map((c) => c.creatorId))].sort())
+    await weighCreator(tx, order.shop, creatorId, now);
+}
+
+/** The creator's evidence since `from`: each order once, whether it credited or named them. */
+export async function evidenceCounts(
+  tx: Sql,
+  shop: string,
+  creatorId: string,
+  from: Date,
+): Promise<CreatorEvidenceCounts> {
+  const [claims] = await tx.rows<{ claims: unknown; tampering: unknown }>(Prisma.sql`
+    SELECT COUNT(*) AS "claims", COALESCE(SUM(CASE WHEN ${CreatorClaim.tampering} THEN 1 ELSE 0 END), 0) AS "tampering"
+    FROM ${CreatorClaim}
+    WHERE ${CreatorClaim.shop} = ${shop} AND ${CreatorClaim.creatorId} = ${creatorId} AND ${CreatorClaim.orderAt} >= ${sqlTime(from)}`);
+  // Credited records whose order names them in a claim too (a contested order) are counted once.
+  const [credited] = await tx.rows<{ credited: unknown }>(Prisma.sql`
+    SELECT COUNT(*) AS "credited" FROM ${Commission} c
+    WHERE c.${Commission.shop} = ${shop} AND c.${Commission.creatorId} = ${creatorId} AND c.${Commission.createdAt} >= ${sqlTime(from)}
+      AND NOT EXISTS (SELECT 1 FROM ${CreatorClaim} k WHERE k.${CreatorClaim.verificationId} = c.${Commission.verificationId}
+                      AND k.${CreatorClaim.creatorId} = c.${Commission.creatorId})`);
+  const count = (value: unknown) => Number(value ?? 0);
+  return {
+    orders: count(claims?.claims) + count(credited?.credited),
+    claims: count(claims?.claims),
+    tampering: count(claims?.tampering),
+  };
+}
+
+/**
+ * Weighs one creator's evidence with the rule and suspects them when it says so: a creator
+ * never suspected, or released or reversed before (on evidence newer than that decision). A
+ * suspected creator's evidence is brought up to date; a blocked one is left as they are.
+ */
+export async function weighCreator(tx: Sql, shop: string, creatorId: string, now: Date): Promise<void> {
+  const [standing] = await tx.rows<{ state: string; evidenceFrom: unknown; suspectedAfterOrders: unknown }>(Prisma.sql`
+    SELECT ${CreatorStanding.columns("state", "evidenceFrom", "suspectedAfterOrders")} FROM ${CreatorStanding}
+    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.creatorId} = ${creatorId} ${rowLock()}`);
+  const state = standing?.state as CreatorState | undefined;
+  if (state === "blocked") return;
+  const windowStart = new Date(now.getTime() - SUSPICION.windowDays * DAY_MS);
+  const cut = standing?.evidenceFrom == null ? null : readDate(standing.evidenceFrom);
+  const from = cut && cut > windowStart ? cut : windowStart;
+  const counts = await evidenceCounts(tx, shop, creatorId, from);
+  const reason = suspicionOf(counts);
+  if (reason === null) return;
+  const evidence: SuspicionEvidence = { reason, ...counts, from: from.toISOString(), at: now.toISOString() };
+  const snapshot = JSON.stringify(evidence);
+  if (!standing) {
+    // Two orders naming a new creator at once: the second finds the row the first wrote.
+    await upsertRow(
+      tx,
+      "CreatorStanding",
+      ["shop", "creatorId"],
+      {
+        shop,
+        creatorId,
+        state: "suspected",
+        evidence: snapshot,
+        suspectedAt: now,
+        suspectedAfterOrders: counts.orders,
+        version: 1,
+        updatedAt: now,
+      },
+      ["evidence", "updatedAt"],
+    );
+    return;
+  }
+  await updateWhere(
+    tx,
+    "CreatorStanding",
+    Prisma.sql`${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.creatorId} = ${creatorId}`,
+    state === "suspected"
+      ? { evidence: snapshot, updatedAt: now }
+      : {
+          state: "suspected",
+          evidence: snapshot,
+          suspectedAt: now,
+          suspectedAfterOrders: standing.suspectedAfterOrders == null ? counts.orders : undefined,
+          version: Prisma.sql`${CreatorStanding.version} + 1`,
+          updatedAt: now,
+        },
+  );
+}
