@@ -342,6 +342,7 @@ describe("an order edited after its commission was paid", () => {
         balanceMinor: "0",
         records: 0,
         payable: false,
+        held: null,
         waiting,
       },
     ]);
