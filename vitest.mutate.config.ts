@@ -9,6 +9,7 @@ const SUITES_BY_MODULE = {
   "attribution/{witnesses,arrival}": [
     "tests/attribution/witnesses.test.ts",
     "tests/attribution/arrival.test.ts",
+    "tests/attribution/creator-evidence.test.ts",
     "tests/landing/landing-verdict.test.ts",
     "tests/pixel/pixel-verdict.test.ts",
   ],
@@ -53,6 +54,7 @@ const SUITES_BY_MODULE = {
     "tests/commissions/ledger-events.test.ts",
     "tests/commissions/order-edits.test.ts",
     "tests/landing/landing-verdict.test.ts",
+    "tests/commissions/creator-decisions.test.ts",
   ],
   // The pixel's report as the app proxy reads it.
   "pixel/report-input": ["tests/pixel/report-input.test.ts", "tests/pixel/proxy-pixel.test.ts"],
@@ -70,6 +72,18 @@ const SUITES_BY_MODULE = {
     "tests/commissions/commission-day.test.ts",
     // Top-ups and clawbacks of edited orders, paid and voided (decision 045).
     "tests/commissions/order-edits.test.ts",
+    // A suspected creator's balance, held out of payouts.
+    "tests/commissions/creator-decisions.test.ts",
+  ],
+  // Evidence by creator (issue 55): an order's claims alone, the rule alone, then through the
+  // pipeline and the decisions.
+  "attribution/creator-evidence": [
+    "tests/attribution/creator-evidence.test.ts",
+    "tests/commissions/creator-decisions.test.ts",
+  ],
+  "creators/{suspicion,evidence.server,decisions.server}": [
+    "tests/creators/suspicion.test.ts",
+    "tests/commissions/creator-decisions.test.ts",
   ],
   // What an order edit does to a commission (decision 045): the decision alone, then applied.
   "commissions/order-edits": [
