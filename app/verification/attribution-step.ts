@@ -110,13 +110,21 @@ function attributed(state: OrderState, judged: Attribution, facts: OrderWitnesse
   // Stryker disable next-line StringLiteral: never thrown, the step waits on the pixel only for an attributed order and judges the journey once read
   if (judged.kind === "read-journey") throw new Error("attribution asked for the journey it was given");
   const witnesses = JSON.stringify(judged.witnesses);
-  const creatorClaims = creatorEvidence(facts, judged);
+  const claims = creatorEvidence(facts, judged);
+  // Written when there is something to say, or to replace what an earlier judgement said.
+  const creatorClaims =
+    claims.length > 0 || state.row.witnesses !== null
+      ? {
+          order: { orderId: state.row.orderId, orderName: state.row.orderName, orderAt: state.row.orderCreatedAt },
+          claims,
+        }
+      : undefined;
   if (judged.kind === "unattributed")
     return stop({
       to: "end",
       outcome: "unattributed",
       reason: judged.reason,
-      change: { row: { witnesses }, creatorEvidence: creatorClaims },
+      change: { row: { witnesses }, ...(creatorClaims && { creatorEvidence: creatorClaims }) },
     });
   const { evidence, tamper, contest } = judged;
   const orderValue = orderValueOn(state.facts?.amounts ?? {}, state.settings.orderValueBasis);

@@ -6,11 +6,10 @@ import type { JobContext } from "../queue/runner.server";
 import type { Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
-import { insertRows, readDate, updateRow, updateWhere, type Sql } from "../database/sql.server";
-import type { CreatorEvidenceClaim } from "../attribution/creator-evidence";
+import { insertRows, updateRow, updateWhere, type Sql } from "../database/sql.server";
 import { recordCreatorEvidence } from "../creators/evidence.server";
 import { merged, type Change, type Stop } from "./order-steps";
-import { Verification as VerificationTable, VerificationAttempt } from "../database/tables";
+import { VerificationAttempt } from "../database/tables";
 
 // The one place an order's verification writes (decision 037): what the steps decided, as data
 // (order-steps.ts), applied in fenced transactions, so only the job's lease holder writes. Three
@@ -84,22 +83,6 @@ export class OrderRun {
     return all;
   }
 
-  /** The order's claims by creator, with the order's own facts read from its row in this transaction. */
-  async #recordEvidence(tx: Sql, claims: CreatorEvidenceClaim[], now: Date): Promise<void> {
-    const [order] = await tx.rows<{ shop: string; orderId: string; orderName: string | null; orderCreatedAt: unknown }>(
-      Prisma.sql`SELECT ${VerificationTable.columns("shop", "orderId", "orderName", "orderCreatedAt")} FROM ${VerificationTable}
-        WHERE ${VerificationTable.id} = ${this.ctx.job.subject}`,
-    );
-    // Stryker disable next-line ConditionalExpression: the row was written in this transaction (a redacted one throws before)
-    if (!order) return;
-    await recordCreatorEvidence(
-      tx,
-      { ...order, verificationId: this.ctx.job.subject, orderAt: readDate(order.orderCreatedAt) },
-      claims,
-      now,
-    );
-  }
-
   /** A change, in one transaction: the attempt log, the row, the shop's flag, the credit and the order's events. */
   async #apply(tx: Sql, change: Change): Promise<void> {
     const now = this.ctx.now();
@@ -132,7 +115,13 @@ export class OrderRun {
     }
     if (change.credentialsRejected) await flagCredentialsRejected(this.ctx.job.shop, now, tx);
     if (change.credit) await creditCommission(tx, change.credit, now);
-    if (change.creatorEvidence) await this.#recordEvidence(tx, change.creatorEvidence, now);
+    if (change.creatorEvidence)
+      await recordCreatorEvidence(
+        tx,
+        { shop: this.ctx.job.shop, verificationId: this.ctx.job.subject, ...change.creatorEvidence.order },
+        change.creatorEvidence.claims,
+        now,
+      );
     if (change.orderEvents)
       await applyOrderEvents(
         tx,

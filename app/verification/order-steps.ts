@@ -40,7 +40,10 @@ export interface Change {
    */
   orderEvents?: { outcome: string | null; reading?: EditsRead };
   /** What the order says of each creator it names and did not credit: replaces what an earlier judgement wrote. */
-  creatorEvidence?: CreatorEvidenceClaim[];
+  creatorEvidence?: {
+    order: { orderId: string; orderName: string | null; orderAt: Date };
+    claims: CreatorEvidenceClaim[];
+  };
 }
 
 export type AttemptWrite =
