@@ -9,9 +9,8 @@ import type { Attribution, OrderWitnesses } from "./witness-facts";
 // app/creators/suspicion.ts reads these per creator. The credited creator's own record is their
 // commission; a contested order lists every creator it names, the provisional one too.
 
-/** What the order's evidence says of a creator's click. */
-export const EVIDENCE_SIGNALS = [
-  // Signals no honest journey of the arena leaves (TAMPERING_SIGNALS):
+/** Marks no honest journey of the arena leaves on a click that did not take the order. */
+const TAMPERING_MARKS = [
   /** A storefront script named it, but a witness that saw the shopper's pages never saw a page land with it. */
   "not-a-landing",
   /** Shopify recorded a visit with it within the hour after the credited click, which it did not record, was seen: a visitor reset mid-journey. */
@@ -24,7 +23,11 @@ export const EVIDENCE_SIGNALS = [
   "identity-changed",
   /** Only reports that did not carry the order's checkout token named it. */
   "unbound",
-  // Signals an honest shopper can leave too:
+] as const;
+
+/** What the order's evidence says of a creator's click: the marks, then what an honest shopper leaves too. */
+export const EVIDENCE_SIGNALS = [
+  ...TAMPERING_MARKS,
   /** Another creator's click was seen first and took the order. */
   "later",
   /** The order waits for the merchant with this click among its claims. */
@@ -32,14 +35,7 @@ export const EVIDENCE_SIGNALS = [
 ] as const;
 export type EvidenceSignal = (typeof EVIDENCE_SIGNALS)[number];
 
-export const TAMPERING_SIGNALS: ReadonlySet<EvidenceSignal> = new Set([
-  "not-a-landing",
-  "late-record",
-  "unconfirmed-record",
-  "after-order",
-  "identity-changed",
-  "unbound",
-]);
+export const TAMPERING_SIGNALS: ReadonlySet<EvidenceSignal> = new Set(TAMPERING_MARKS);
 
 export const CLAIM_OUTCOMES = ["stood-down", "refused", "contested"] as const;
 export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];

@@ -72,30 +72,19 @@ async function plantedOrder(shop: string, first: { creatorId: string; tag: strin
   return runOrderToEnd(h, w, shop, payload.id);
 }
 
-/** An order only the attacker's click reached (a landing request it rewrote): credited to the attacker. */
-async function rewrittenOrder(shop: string, clickId: string) {
+/**
+ * An order whose cart the storefront reported with `touches` (in that order), its cart naming
+ * the attacker's `clickId`: only the attacker's click (a landing request it rewrote) credits the
+ * attacker; the attacker's first and alice's after it credits the attacker too, alice's claim
+ * standing down.
+ */
+async function attackerOrder(shop: string, clickId: string, touches: { clickId: string; tag: string }[]) {
   const w = theWorker();
   const cartToken = `c-${randomBytes(8).toString("hex")}`;
-  expect((await sendTouch(h.app.url, shop, { clickId, tag: "coupons-99", cartToken })).status).toBe(202);
-  await w.runOnce();
-  const { payload } = await placeOrder(h, {
-    shop,
-    clickId,
-    expectedTag: "coupons-99",
-    arrivedTag: "coupons-99",
-    cartToken,
-  });
-  return runOrderToEnd(h, w, shop, payload.id);
-}
-
-/** An order the attacker's click reached first and alice's after it: credited to the attacker, alice's claim stood down. */
-async function attackerFirstOrder(shop: string, clickId: string) {
-  const w = theWorker();
-  const alice = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
-  const cartToken = `c-${randomBytes(8).toString("hex")}`;
-  expect((await sendTouch(h.app.url, shop, { clickId, tag: "coupons-99", cartToken })).status).toBe(202);
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  expect((await sendTouch(h.app.url, shop, { clickId: alice.clickId, tag: "alice-20", cartToken })).status).toBe(202);
+  for (const touch of touches) {
+    expect((await sendTouch(h.app.url, shop, { ...touch, cartToken })).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the next touch, not the same millisecond
+  }
   await w.runOnce();
   const { payload } = await placeOrder(h, {
     shop,
@@ -107,6 +96,15 @@ async function attackerFirstOrder(shop: string, clickId: string) {
   });
   return runOrderToEnd(h, w, shop, payload.id);
 }
+
+const rewrittenOrder = (shop: string, clickId: string) =>
+  attackerOrder(shop, clickId, [{ clickId, tag: "coupons-99" }]);
+
+const attackerFirstOrder = (shop: string, clickId: string) =>
+  attackerOrder(shop, clickId, [
+    { clickId, tag: "coupons-99" },
+    { clickId: h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" }).clickId, tag: "alice-20" },
+  ]);
 
 const standingOf = (shop: string) =>
   prisma.creatorStanding.findUnique({ where: { shop_creatorId: { shop, creatorId: "cr_attacker" } } });
