@@ -20,7 +20,7 @@ const ON_BOTH_DATABASES = [
   "tests/commissions/**/*.test.ts",
   "tests/verification/{intake-races,order-run,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
-  "tests/admin/{auth,dashboard,ledger,ledger-pages,order-detail,session-storage,settings,shop-zone}.test.ts",
+  "tests/admin/{auth,creators,dashboard,ledger,ledger-pages,order-detail,session-storage,settings,shop-zone}.test.ts",
   "tests/landing/**/*.test.ts",
   "tests/pixel/**/*.test.ts",
   "tests/fuzz/**/*.test.ts",

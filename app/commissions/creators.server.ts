@@ -43,10 +43,19 @@ interface EntrySums {
   owed: string | null;
 }
 
+/** One creator, some creators (an empty list: none), or every creator (null). */
+export type CreatorChoice = string | readonly string[] | null;
+
+function creatorFilter(column: Prisma.Sql, creatorId: CreatorChoice): Prisma.Sql {
+  if (creatorId === null || creatorId === "") return Prisma.empty;
+  if (typeof creatorId === "string") return Prisma.sql` AND ${column} = ${creatorId}`;
+  return creatorId.length === 0 ? Prisma.sql` AND 1 = 0` : Prisma.sql` AND ${column} IN (${Prisma.join(creatorId)})`;
+}
+
 /** The page's two statements (exported for tests/admin/query-plans.test.ts). */
-export function creatorQueries(shop: string, creatorId: string | null = null, now = new Date()) {
-  const creator = creatorId ? Prisma.sql` AND ${Commission.creatorId} = ${creatorId}` : Prisma.empty;
-  const entryCreator = creatorId ? Prisma.sql` AND c.${Commission.creatorId} = ${creatorId}` : Prisma.empty;
+export function creatorQueries(shop: string, creatorId: CreatorChoice = null, now = new Date()) {
+  const creator = creatorFilter(Commission.creatorId, creatorId);
+  const entryCreator = creatorFilter(Prisma.sql`c.${Commission.creatorId}`, creatorId);
   const sum = (condition: Prisma.Sql) =>
     Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN ${Commission.amountMinor} ELSE 0 END) AS TEXT)`;
   return {
@@ -71,7 +80,7 @@ export function creatorQueries(shop: string, creatorId: string | null = null, no
 
 export async function creatorTotals(
   shop: string,
-  creatorId: string | null = null,
+  creatorId: CreatorChoice = null,
   write: MoneyText = formatMoney,
   now = new Date(),
 ): Promise<CreatorTotals[]> {
@@ -98,14 +107,19 @@ export async function creatorTotals(
   });
 }
 
-/** The Creators page: the totals, and the merchant's details for each creator listed. */
-export async function creatorsPage(shop: string, creatorId: string | null, locale: string = DEFAULT_LOCALE) {
+/**
+ * The Creators page: the totals, and the merchant's details for each creator listed and for
+ * `named`, creators the page shows beside the totals (app/creators/creators-page.server.ts).
+ */
+export async function creatorsPage(
+  shop: string,
+  creatorId: CreatorChoice,
+  locale: string = DEFAULT_LOCALE,
+  named: readonly string[] = [],
+) {
   const rows = await creatorTotals(shop, creatorId, localeMoney(locale));
   const profiles: Record<string, CreatorProfileView> = {};
-  for (const [id, profile] of await creatorProfiles(
-    shop,
-    rows.map((row) => row.creatorId),
-  ))
+  for (const [id, profile] of await creatorProfiles(shop, [...rows.map((row) => row.creatorId), ...named]))
     profiles[id] = profile;
-  return { creator: creatorId, rows, profiles, limit: CREATORS_LIMIT };
+  return { creator: typeof creatorId === "string" ? creatorId : null, rows, profiles, limit: CREATORS_LIMIT };
 }

@@ -2,7 +2,9 @@ import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { t } from "../i18n";
+import type { CreatorAttention } from "../dashboard/creator-attention.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
+import { ReviewByCreator, SuspectedCreators } from "./CreatorAttention";
 import { CommissionStatusBadge, OutcomeBadge } from "./OutcomeBadge";
 
 // The dashboard's first two cards and its counts: what the app recovered, what needs the
@@ -20,6 +22,8 @@ interface SummaryData {
   redirected: { currency: string; totalText: string; orders: number }[];
   attention: { id: string; orderId: string; orderName: string | null; outcome: string | null; createdAt: string }[];
   inReview: { count: number; orders: { id: string; orderId: string; orderName: string | null; createdAt: string }[] };
+  creators: CreatorAttention;
+  creatorNames: Record<string, string | undefined>;
 }
 
 /** What Tag Guard got back for the shop's creators in the period: the money first. */
@@ -65,6 +69,8 @@ export function Recovered({ data }: { data: SummaryData }) {
 export function Attention({ data, time }: { data: SummaryData; time: (iso: string) => string }) {
   const { failed, rejected, inProgress } = data.counts;
   const lines: ReactNode[] = [];
+  if (data.creators.suspected.count > 0)
+    lines.push(<SuspectedCreators key="suspected" creators={data.creators} names={data.creatorNames} />);
   if (data.inReview.count > 0)
     lines.push(
       <AttentionLine key="review" id="attention-review">
@@ -107,6 +113,7 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
             {t("dashboard.attentionTitle")}
           </Text>
           {lines.length === 0 ? <Text as="p">{t("dashboard.attentionNone")}</Text> : lines}
+          <ReviewByCreator creators={data.creators} names={data.creatorNames} />
           <OrderLinks
             orders={data.inReview.orders}
             time={time}

@@ -1,11 +1,26 @@
-import { Banner, BlockStack, Checkbox, Text } from "@shopify/polaris";
+import { Link as RemixLink } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Checkbox, Text } from "@shopify/polaris";
 import type { PayableBalance } from "../commissions/payable-balances.server";
 import { t } from "../i18n";
 import { shownTime } from "../units/shop-format";
 import { CreatorName } from "./CreatorName";
+import { creatorPageUrl } from "./CreatorStandingBadge";
 import { EmptyNote } from "./EmptyNote";
 import { ResponsiveTable } from "./ResponsiveTable";
 import { SectionCard } from "./SectionCard";
+
+/** A held creator's balance: not choosable, with why and the way to the creator's page. */
+function HeldBalance({ creatorId, name, held }: { creatorId: string; name?: string; held: "suspected" | "blocked" }) {
+  return (
+    <BlockStack gap="100" inlineAlign="start">
+      <Badge tone={held === "blocked" ? "critical" : "warning"}>{t("payouts.heldBadge")}</Badge>
+      <Text as="span" variant="bodySm">
+        {t(held === "blocked" ? "payouts.heldBlocked" : "payouts.held")}
+      </Text>
+      <RemixLink to={creatorPageUrl(creatorId)}>{t("payouts.heldLink", { creator: name || creatorId })}</RemixLink>
+    </BlockStack>
+  );
+}
 
 /**
  * The balances a payout can pay, each with its box to choose it (only a positive balance can be
@@ -49,7 +64,9 @@ export function PayableBalancesCard({
             t("payouts.columnRecords"),
           ]}
           rows={balances.map((b) => [
-            b.payable ? (
+            b.held ? (
+              <HeldBalance key="pay" creatorId={b.creatorId} name={names[b.creatorId]} held={b.held} />
+            ) : b.payable ? (
               <Checkbox
                 key="pay"
                 label={t("payouts.choose", { creator: b.creatorId, balance: b.balance })}

@@ -4,12 +4,14 @@ import { readBoolean, readDate, sql } from "../database/sql.server";
 import { env } from "../platform/env.server";
 import { getPublicSettings } from "../settings/shop-settings.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
+import { creatorAttention, type CreatorAttention } from "./creator-attention.server";
 import { dashboardQueries } from "./dashboard-queries.server";
 import { formatMoney, percentage } from "../units/money";
 import { periodStart, type Period } from "../units/periods";
 import {
   DEFAULT_LOCALE,
   formatMinorCurrency,
+  localeMoney,
   formatShopDay,
   timesIn,
   UTC,
@@ -70,6 +72,8 @@ export interface Dashboard {
   attention: AttentionOrder[];
   /** Contested orders held for the merchant's decision (docs/attribution.md), of any period: how many, and the latest. */
   inReview: { count: number; orders: Omit<AttentionOrder, "outcome">[] };
+  /** Suspected creators (their commissions held) and the contested orders by the creators they name. */
+  creators: CreatorAttention;
   topArrivedTags: { tag: string; orders: number }[];
   /** The codes that rode on most hijacked orders in the period (the Codes page's first rows). */
   topCodes: { code: string; currency: string; hijacked: number; discountOnHijacked: string }[];
@@ -120,6 +124,7 @@ export async function getDashboard(
     reviewRows,
     [reviewCount],
     reconciliation,
+    creators,
   ] = await Promise.all([
     sql.rows<{ outcome: string | null; n: Count }>(q.outcomeCounts),
     sql.rows<{ currency: string; total: string | null; n: Count }>(q.redirectedTotals),
@@ -134,8 +139,13 @@ export async function getDashboard(
     sql.rows<Omit<RawAttention, "outcome">>(q.inReview),
     sql.rows<{ n: Count }>(q.inReviewCount),
     reconciliationStatus(shop, now),
+    creatorAttention(shop, localeMoney(format.locale)),
   ]);
-  const creatorIds = recentRows.flatMap((row) => (row.creatorId ? [row.creatorId] : []));
+  const creatorIds = [
+    ...recentRows.flatMap((row) => (row.creatorId ? [row.creatorId] : [])),
+    ...creators.suspected.creators.map((creator) => creator.creatorId),
+    ...creators.reviewByCreator.map((group) => group.creatorId),
+  ];
 
   const counts = Object.fromEntries(
     [...OUTCOMES, "verified", "inProgress", "total"].map((k) => [k, 0]),
@@ -182,6 +192,7 @@ export async function getDashboard(
         createdAt: readDate(row.createdAt).toISOString(),
       })),
     },
+    creators,
     topArrivedTags: tagRows.map((row) => ({ tag: row.tag, orders: Number(row.n) })),
     topCodes: codeRows.map((row) => ({
       code: row.code,

@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE, formatCurrency, timesIn, UTC, type ShopFormat } from ".
 import { CLICK_LIFETIME_MS } from "../click-service/contract";
 import { orderStory, type OrderStory } from "./order-story";
 import { creatorNames } from "../commissions/creator-profiles.server";
+import { orderCreators } from "../creators/order-creators.server";
 import { adminOrderUrl } from "../units/shopify-ids";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import {
@@ -383,11 +384,14 @@ export async function getOrderDetailFor(shop: string, idOrOrderId: string, local
   const format = await shopFormat(shop, locale);
   const detail = await getOrderDetail(shop, idOrOrderId, new Date(), format);
   if (!detail) return null;
+  // The creators it named, and which of them are held (suspected or blocked).
+  const creators = await orderCreators(shop, detail.id, detail.commission?.creatorId ?? null);
   const ids = [
     detail.verdict.creatorId,
     detail.commission?.creatorId,
     ...(detail.contest?.claims ?? []).map((claim) => claim.creatorNow),
+    ...creators.claims.map((claim) => claim.creatorId),
   ].filter((id): id is string => Boolean(id));
   // The merchant's names for the creators the page shows (CreatorProfile).
-  return { ...detail, creatorNames: await creatorNames(shop, ids) };
+  return { ...detail, creators, creatorNames: await creatorNames(shop, ids) };
 }

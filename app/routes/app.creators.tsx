@@ -1,131 +1,99 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
+import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { Banner, Card, Text } from "@shopify/polaris";
+import type { BannerHandles } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "../components/AdminPage";
+import { CreatorAnswer } from "../components/CreatorAnswer";
+import { CreatorDecisionsCard } from "../components/CreatorDecisionsCard";
+import { CreatorEvidenceCard } from "../components/CreatorEvidenceCard";
 import { CreatorProfileModal } from "../components/CreatorProfileModal";
-import { EmbeddedQueryFields } from "../components/EmbeddedQueryFields";
+import { CreatorsFilters } from "../components/CreatorsFilters";
+import { CreatorsTable } from "../components/CreatorsTable";
+import { CreatorStandingBadge } from "../components/CreatorStandingBadge";
+import { SuspectedCreatorsCard } from "../components/SuspectedCreatorsCard";
 import { adminMeta } from "../components/documentTitle";
-import { ResponsiveTable } from "../components/ResponsiveTable";
-import { CreatorName } from "../components/CreatorName";
 import { EmptyNote } from "../components/EmptyNote";
 import { PageError } from "../components/PageError";
-import { saveCreatorProfile, type SaveProfileResult } from "../commissions/creator-profiles.server";
-import { creatorsPage } from "../commissions/creators.server";
+import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
+import { creatorsAction, type CreatorsAnswer } from "../creators/creators-action.server";
+import { creatorsPageFor } from "../creators/creators-page.server";
 import { t } from "../i18n";
-import { requestLocale } from "../units/shop-format";
+import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
+import { requestLocale, shownTime } from "../units/shop-format";
 
 // Per creator and currency: where their commissions stand, from pending to paid, and what is
-// due; and the name, email and note the merchant keeps for each creator id.
+// due, with each creator's standing (suspected creators first); the name, email and note the
+// merchant keeps for each creator id; and one creator's page (?creator=): the evidence against
+// them in the period, why the rule suspects them, and the merchant's decision on them.
 
-export const meta = adminMeta(t("creators.title"));
+export const meta = adminMeta(({ data }) => {
+  const creator = (data as { filter?: { creator: string | null } } | undefined)?.filter?.creator;
+  return creator ? t("creators.creatorTitle", { creator }) : t("creators.title");
+});
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const creator = new URL(request.url).searchParams.get("creator")?.trim().slice(0, 200) || null;
-  return json(await creatorsPage(session.shop, creator, requestLocale(request)));
+  return json(await creatorsPageFor(session.shop, new URL(request.url).searchParams, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const form = await request.formData();
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const result = await saveCreatorProfile(session.shop, {
-    creatorId: text("creatorId"),
-    name: text("name"),
-    email: text("email"),
-    note: text("note"),
-  });
-  return json<SaveProfileResult>(result, { status: result.ok ? 200 : 400 });
+  const context = await authenticate.admin(request);
+  const { answer, status } = await creatorsAction(context.session.shop, await request.formData(), staffIdOf(context));
+  return json<CreatorsAnswer>(answer, { status });
 };
 
 export default function CreatorsPage() {
-  const { creator, rows, profiles, limit } = useLoaderData<typeof loader>();
-  const [search, setSearch] = useState(creator ?? "");
+  const { filter, rows, profiles, limit, standing, suspected, view, times } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>() as CreatorsAnswer | undefined;
+  const answerRef = useFocusOnAnswer<BannerHandles>(answer);
+  const navigation = useNavigation();
+  const submit = useSubmit();
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const creator = filter.creator;
+  const creatorName = creator ? profiles[creator]?.name || creator : "";
   return (
-    <AdminPage title={t("creators.title")}>
+    <AdminPage
+      title={creator ? t("creators.creatorTitle", { creator: creatorName }) : t("creators.title")}
+      titleMetadata={creator ? <CreatorStandingBadge state={standing[creator]} /> : undefined}
+      backAction={creator ? { content: t("creators.backToCreators"), url: "/app/creators" } : undefined}
+    >
+      <CreatorAnswer answer={answer} answerRef={answerRef} names={profiles} />
       {saved ? (
         <Banner tone="success" onDismiss={() => setSaved(null)}>
           {t("creators.profileSaved", { creator: saved })}
         </Banner>
       ) : null}
-      <Card>
-        <Form method="get">
-          <EmbeddedQueryFields />
-          <InlineStack gap="300" blockAlign="end">
-            <div style={{ minWidth: 240 }}>
-              <TextField
-                label={t("creators.creator")}
-                name="creator"
-                value={search}
-                onChange={setSearch}
-                autoComplete="off"
-              />
-            </div>
-            <Button submit>{t("creators.apply")}</Button>
-          </InlineStack>
-        </Form>
-      </Card>
+      <CreatorsFilters creator={creator} standing={filter.standing} />
+      {creator ? null : <SuspectedCreatorsCard suspected={suspected} names={profiles} />}
+      {view ? (
+        <>
+          <CreatorDecisionsCard
+            view={view}
+            creatorName={creatorName}
+            time={(iso) => shownTime(times, iso)}
+            submitting={navigation.state === "submitting"}
+            onDecide={(kind, version) =>
+              submit(
+                { intent: "decide", creatorId: view.creatorId, kind, version: String(version) },
+                { method: "post" },
+              )
+            }
+            onUndo={(decisionId) => submit({ intent: "undo", decisionId }, { method: "post" })}
+          />
+          <CreatorEvidenceCard view={view} />
+        </>
+      ) : null}
       <Card padding="0">
         {rows.length === 0 ? (
           <div style={{ padding: 16 }}>
-            <EmptyNote>{t("creators.empty")}</EmptyNote>
+            <EmptyNote>{creator ? t("creators.notInList") : t("creators.empty")}</EmptyNote>
           </div>
         ) : (
-          <ResponsiveTable
-            columnContentTypes={[
-              "text",
-              "text",
-              "text",
-              "numeric",
-              "numeric",
-              "numeric",
-              "numeric",
-              "numeric",
-              "numeric",
-              "numeric",
-            ]}
-            headings={[
-              t("creators.columnCreator"),
-              t("creators.profileEmail"),
-              t("creators.columnCurrency"),
-              t("creators.columnRecords"),
-              t("creators.columnPending"),
-              t("creators.columnApproved"),
-              t("creators.columnPaid"),
-              t("creators.columnReversed"),
-              t("creators.columnRedirected"),
-              t("creators.columnBalance"),
-            ]}
-            rows={rows.map((row) => [
-              <BlockStack key="creator" gap="100" inlineAlign="start">
-                <CreatorName creatorId={row.creatorId} name={profiles[row.creatorId]?.name} />
-                <Button
-                  variant="plain"
-                  onClick={() => setEditing(row.creatorId)}
-                  accessibilityLabel={t("creators.editFor", { creator: row.creatorId })}
-                >
-                  {t("creators.edit")}
-                </Button>
-              </BlockStack>,
-              profiles[row.creatorId]?.email ?? "",
-              row.currency,
-              row.records,
-              row.pending,
-              row.approved,
-              row.paid,
-              row.reversed,
-              row.redirected,
-              row.balanceDue,
-            ])}
-          />
+          <CreatorsTable rows={rows} profiles={profiles} standing={standing} onEdit={setEditing} />
         )}
       </Card>
       <Text as="p" tone="subdued">

@@ -17,6 +17,7 @@ import {
   WitnessesCard,
 } from "../components/OrderEvidence";
 import { AuditTrailCard, LedgerEntriesCard, OrderEventsCard } from "../components/OrderHistory";
+import { HeldCreatorBanners, OrderClaimsCard } from "../components/OrderCreators";
 import { PageError } from "../components/PageError";
 import { formatCurrency, requestLocale, shownTime } from "../units/shop-format";
 import { ContestCard, type ContestAnswer } from "../components/ContestCard";
@@ -101,6 +102,7 @@ export default function OrderPage() {
         </Banner>
       ) : null}
 
+      <HeldCreatorBanners creators={order.creators} names={order.creatorNames} />
       <OrderStoryCard order={order} time={time} />
 
       {order.contest ? (
@@ -131,6 +133,7 @@ export default function OrderPage() {
       <CommissionCard commission={order.commission} creatorNames={order.creatorNames} time={time} />
       <VerdictCard order={order} creatorNames={order.creatorNames} time={time} />
       <ArrivedCard order={order} time={time} />
+      <OrderClaimsCard creators={order.creators} names={order.creatorNames} />
       <WitnessesCard witnesses={order.witnesses} />
       <JourneyCard order={order} time={time} />
       <AuditTrailCard order={order} time={time} />
