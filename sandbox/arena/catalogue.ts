@@ -13,10 +13,15 @@ export const CREATORS = {
   alice: { creatorId: RIGHTFUL_CREATOR, tag: "alice-20" },
   bob: { creatorId: "cr_bob", tag: "bob-10" },
 } as const;
+/** The built-in attacker's account at the click service: what arena-config.json tells it to claim for. */
+export const ATTACKER = { creatorId: ATTACKER_CREATOR, tag: "coupons-99" } as const;
+
+/** A creator's part in a journey: the steps name creators by role, the arena (or the population run) casts them. */
+export type Role = keyof typeof CREATORS;
 
 export type Step =
   /** Follows a creator's tracked link: the click service records a click and redirects to the product. */
-  | { do: "link"; creator: keyof typeof CREATORS }
+  | { do: "link"; creator: Role }
   /** Opens a page of the shop directly (typed address, bookmark): path and query. */
   | { do: "visit"; path: string }
   | { do: "add-to-cart" }
@@ -41,7 +46,7 @@ export type Step =
    * Another shopper, in a browser of their own (another device: another user agent) behind the
    * same network address, plays `journey`; their order must be credited to `expects`.
    */
-  | { do: "other-shopper"; journey: Step[]; expects: keyof typeof CREATORS };
+  | { do: "other-shopper"; journey: Step[]; expects: Role };
 
 /** Things the extension does, by the name arena-config.json's "strategy" gives them. */
 export type AttackerAction =

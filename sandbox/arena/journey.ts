@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import type { ShopStorefront } from "../storefront/shop";
 import { VISITOR_COOKIE } from "../storefront/visits";
-import { CREATORS, type Step } from "./catalogue";
+import type { Creator } from "./cast";
+import type { Role, Step } from "./catalogue";
 import { passTime, type JourneyRecords } from "./time";
 
 // The shopper's side of a journey, in the browser: each step is what a person does (follows a
@@ -17,6 +18,8 @@ export interface Shopper {
   page: Page;
   storefront: ShopStorefront;
   clickServiceUrl: string;
+  /** The account behind each creator role the steps name. */
+  creators: Record<Role, Creator>;
   /** The built-in attacker is loaded: every page waits for its mark. */
   attacker: boolean;
   /** The shop's web pixel can run in this browser (not blocked, not kept off by the attacker). */
@@ -53,7 +56,7 @@ export async function playStep(shopper: Shopper, step: Step): Promise<void> {
   if (READ_BEFORE.has(step.do)) await passTime(shopper.records, READING_MINUTES);
   switch (step.do) {
     case "link": {
-      const { creatorId, tag } = CREATORS[step.creator];
+      const { creatorId, tag } = shopper.creators[step.creator];
       const to = storefront.url(PRODUCT_PATH);
       await goto(
         shopper,
@@ -104,6 +107,21 @@ export async function playStep(shopper: Shopper, step: Step): Promise<void> {
   }
 }
 
+/**
+ * The minutes a journey's steps move the shop's records back (its "later" steps and the reading
+ * before each page a person acts on): how much of a population run's simulated days it spends.
+ */
+export function journeyMinutes(steps: readonly Step[]): number {
+  return steps.reduce(
+    (sum, step) =>
+      sum +
+      (READ_BEFORE.has(step.do) ? READING_MINUTES : 0) +
+      (step.do === "later" ? step.minutes : 0) +
+      (step.do === "other-shopper" ? journeyMinutes(step.journey) : 0),
+    0,
+  );
+}
+
 /** Opens a URL in the shopper's tab (the order status page again, say) and lets the page finish. */
 export async function goto(shopper: Shopper, url: string): Promise<void> {
   await shopper.page.goto(url, { waitUntil: "load" });
@@ -123,7 +141,14 @@ function onPage(shopper: Shopper, path: RegExp): boolean {
 /** Clicks a form's button and follows the navigation it makes to a URL whose path matches `to`. */
 async function submit(shopper: Shopper, selector: string, to: RegExp): Promise<void> {
   const { page } = shopper;
-  await Promise.all([page.waitForURL((url) => to.test(url.pathname), { waitUntil: "load" }), page.click(selector)]);
+  const from = new URL(page.url()).pathname;
+  try {
+    await Promise.all([page.waitForURL((url) => to.test(url.pathname), { waitUntil: "load" }), page.click(selector)]);
+  } catch (error) {
+    // Where the shopper ended up says more than the timeout: a form that led back to the cart, say.
+    const at = page.isClosed() ? "a closed tab" : new URL(page.url()).pathname;
+    throw new Error(`${selector} on ${from} led to ${at}: ${(error as Error).message.split("\n")[0]}`);
+  }
   await settle(shopper);
 }
 

@@ -60,7 +60,7 @@ async function main(): Promise<number> {
 
   const started = Date.now();
   return withCleanups(async (cleanups) => {
-    const { stack, clicks } = await startStack({
+    const { stack, clicks, dialect } = await startStack({
       log,
       shop: "arena.myshopify.com",
       cleanups,
@@ -68,6 +68,7 @@ async function main(): Promise<number> {
     });
     const arena: Arena = {
       stack,
+      dialect,
       clicks,
       pixelBundle: (await buildPixel()).toString("utf8"),
       attackerDir: ATTACKER_DIR,

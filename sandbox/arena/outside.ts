@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { PIXEL_PATH } from "../../app/attribution/pixel-report";
-import { ATTACKER_CREATOR, type OutsideAction } from "./catalogue";
+import type { Creator } from "./cast";
+import type { OutsideAction } from "./catalogue";
 
 // An attacker outside the page: a script on the attacker's own machine (node here) posting
 // pixel reports to the shop's public app proxy, which signs and forwards them as it does the
 // real pixel's. It knows what an extension in the shopper's browser could have sent it: the
 // order's id and, for the "-token" variant, the checkout token from the thank-you page's URL.
-// Its click is a real one of its own, made at the click service.
-
-export const OUTSIDE_TAG = "coupons-99";
+// Its click is a real one of its own, made at the click service for the attacker's account.
 
 export interface OutsideTarget {
+  /** The account it claims the order for: its creator id and tag at the click service. */
+  attacker: Creator;
   storefrontOrigin: string;
   clickServiceUrl: string;
   orderId: string;
@@ -21,13 +22,13 @@ export async function postFromOutside(action: OutsideAction, target: OutsideTarg
   const created = await fetch(`${target.clickServiceUrl}/sandbox/clicks`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ expectedTag: OUTSIDE_TAG, creatorId: ATTACKER_CREATOR }),
+    body: JSON.stringify({ expectedTag: target.attacker.tag, creatorId: target.attacker.creatorId }),
   });
   if (created.status !== 201) throw new Error(`the click service answered ${created.status} to the attacker's click`);
   const { clickId } = (await created.json()) as { clickId: string };
   // A visitor id of its own: it has never been the shopper's browser.
   const clientId = randomUUID();
-  const report = { clientId, clickId, tag: OUTSIDE_TAG };
+  const report = { clientId, clickId, tag: target.attacker.tag };
   await send(target, { ...report, eventId: `sh-${randomUUID()}`, kind: "landing", orderId: null, checkoutToken: null });
   await send(target, {
     ...report,

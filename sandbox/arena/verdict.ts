@@ -53,15 +53,31 @@ export interface StrategyResult {
   error?: string;
 }
 
-export function creditedOf(commission: { creatorId: string; status: string } | null): Credited {
+/** Whose is whose for one order: the arena's are always cr_alice and cr_attacker; a population's vary. */
+export interface Parties {
+  rightful: string;
+  attacker: string;
+}
+
+const ARENA_PARTIES: Parties = { rightful: RIGHTFUL_CREATOR, attacker: ATTACKER_CREATOR };
+
+export function creditedOf(
+  commission: { creatorId: string; status: string } | null,
+  parties: Parties = ARENA_PARTIES,
+): Credited {
   if (!commission || commission.status === "reversed") return "nobody";
   if (commission.status === "review") return "review";
-  if (commission.creatorId === ATTACKER_CREATOR) return "attacker";
-  if (commission.creatorId === RIGHTFUL_CREATOR) return "rightful";
+  if (commission.creatorId === parties.attacker) return "attacker";
+  if (commission.creatorId === parties.rightful) return "rightful";
   return "other";
 }
 
-export async function readVerdict(db: PrismaClient, shop: string, orderId: string): Promise<Verdict> {
+export async function readVerdict(
+  db: PrismaClient,
+  shop: string,
+  orderId: string,
+  parties: Parties = ARENA_PARTIES,
+): Promise<Verdict> {
   const row = await db.verification.findUnique({
     where: { shop_orderId: { shop, orderId } },
     select: {
@@ -79,7 +95,7 @@ export async function readVerdict(db: PrismaClient, shop: string, orderId: strin
     outcome: row?.outcome ?? null,
     witness: witnessOf(row?.captureSource ?? null),
     commission,
-    credited: creditedOf(commission),
+    credited: creditedOf(commission, parties),
     verification: row && {
       captureSource: row.captureSource,
       witnesses: parsed(row.witnesses),
@@ -148,6 +164,11 @@ export function formatMatrix(results: StrategyResult[]): string {
     r.creatorId ? `${r.creatorId} (${r.commissionStatus})` : "-",
     judgement(r),
   ]);
+  return formatTable(header, rows);
+}
+
+/** Columns padded to their widest cell, under a header and a rule: the arena's tables. */
+export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells
