@@ -53,6 +53,13 @@ export interface OrderWitnesses {
   unknown?: ReadonlySet<string>;
   /** Creators the merchant blocked: their clicks never take an order. */
   blocked?: ReadonlySet<string>;
+  /**
+   * Creators the creator-level rule suspects (app/creators/suspicion.ts): their clicks lose a
+   * contest, which is then judged without them instead of waiting for the merchant.
+   */
+  suspected?: ReadonlySet<string>;
+  /** Set when judged again without the suspected creators' clicks: whose they were. */
+  outOfContest?: ReadonlySet<string>;
   /** What the same network source brought before the order's own cart and visitor appeared; null: nothing. */
   linked?: LinkedJourney | null;
 }

@@ -50,6 +50,7 @@ const SET_ASIDE = {
   unknown: "the Click Verification Service did not know it when the app looked it up (made up, or replayed)",
   late: "it was first reported after the order was placed",
   blocked: "its creator is blocked by the merchant",
+  suspected: "its creator is suspected of hijacking orders, and it was contested",
 } as const;
 
 export function judgeWitnesses(facts: OrderWitnesses): Attribution {
@@ -105,11 +106,18 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   // Clicks that take no credit whoever reported them: the service's word that a click is not
   // one, and a report made after the order, which cannot have brought the shopper to it.
   const setAside = new Map<string, string>();
-  const blocked = (clickId: string) => facts.blocked?.has(facts.creators.get(clickId) ?? "") === true;
+  const creatorIn = (creators: ReadonlySet<string> | undefined, clickId: string) =>
+    creators?.has(facts.creators.get(clickId) ?? "") === true;
+  const outOf = (clickId: string) =>
+    creatorIn(facts.blocked, clickId)
+      ? SET_ASIDE.blocked
+      : creatorIn(facts.outOfContest, clickId)
+        ? SET_ASIDE.suspected
+        : null;
   for (const clickId of claimed) {
     const firstSeen = reported.find((s) => s.clickId === clickId)?.seenAt;
     if (facts.unknown?.has(clickId)) setAside.set(clickId, SET_ASIDE.unknown);
-    else if (blocked(clickId)) setAside.set(clickId, SET_ASIDE.blocked);
+    else if (outOf(clickId)) setAside.set(clickId, outOf(clickId)!);
     else if (
       facts.orderAt &&
       firstSeen &&
@@ -120,7 +128,7 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   }
   for (const r of recordedAll) {
     if (facts.unknown?.has(r.clickId)) setAside.set(r.clickId, SET_ASIDE.unknown);
-    else if (blocked(r.clickId)) setAside.set(r.clickId, SET_ASIDE.blocked);
+    else if (outOf(r.clickId)) setAside.set(r.clickId, outOf(r.clickId)!);
   }
   const sightings = reported.filter((s) => !setAside.has(s.clickId));
   const recorded = recordedAll.filter((r) => !setAside.has(r.clickId));
@@ -190,6 +198,11 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
       "the visit Shopify recorded for this order, with no click, began within the hour after the credited click was seen: the shopper's visitor changed mid-journey (a reset visitor cookie looks like this)",
     );
   const contest = contestOf(facts, lead, visit, sightings, claimed, setAside);
+  // A contest a suspected creator's click is in: what the creator-level evidence says settles it.
+  const suspects = contest?.claims.flatMap((c) =>
+    c.creatorId && facts.suspected?.has(c.creatorId) ? [c.creatorId] : [],
+  );
+  if (suspects?.length) return judgeWitnesses({ ...facts, suspected: undefined, outOfContest: new Set(suspects) });
   return {
     kind: "attributed",
     evidence,

@@ -4,7 +4,7 @@ import { rowLock } from "../database/dialect-sql.server";
 import { insertRows, modelRows, type Sql, sql, updateRow } from "../database/sql.server";
 import { rateForCreator } from "../settings/creator-rates";
 import { SHOPIFY_ID } from "../units/shopify-ids";
-import { getServerSettings } from "../settings/shop-settings.server";
+import { shopRates } from "../settings/shop-settings.server";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import { ClickRecord, Commission as CommissionTable, Verification } from "../database/tables";
 
@@ -21,6 +21,8 @@ export interface ContestDecision {
   clickId: string | null;
   /** The staff member's id from the session token, when the admin gave one. */
   by: string | null;
+  /** Set when the app settled it, not the merchant: a claim's creator was suspected of hijacking. */
+  settledBy?: "creator-suspected";
 }
 
 export type ContestResult =
@@ -29,7 +31,13 @@ export type ContestResult =
 
 /** A contest as stored on the order, with the merchant's decision once made. */
 export interface StoredContest extends Contest {
-  decision?: { clickId: string | null; creatorId: string | null; by: string | null; at: string };
+  decision?: {
+    clickId: string | null;
+    creatorId: string | null;
+    by: string | null;
+    at: string;
+    settledBy?: "creator-suspected";
+  };
 }
 
 export function readContest(json: string | null): StoredContest | null {
@@ -52,99 +60,112 @@ export async function decideContest(
   const which = SHOPIFY_ID.test(idOrOrderId)
     ? Prisma.sql`${Verification.orderId} = ${idOrOrderId}`
     : Prisma.sql`${Verification.id} = ${idOrOrderId}`;
-  const settings = await getServerSettings(shop);
-  return sql.transaction(async (tx) => {
-    const [order] = await tx.rows<{
-      id: string;
-      contest: string | null;
-      clickId: string | null;
-      creatorId: string | null;
-      expectedTag: string | null;
-    }>(Prisma.sql`
+  return sql.transaction(async (tx) => settleContest(tx, shop, which, decision, await shopRates(tx, shop), now));
+}
+
+/**
+ * The decision on the contested order `which` picks, in the caller's transaction: the merchant's
+ * (decideContest), or the app's when a claim's creator was suspected (app/creators).
+ */
+export async function settleContest(
+  tx: Sql,
+  shop: string,
+  which: Prisma.Sql,
+  decision: ContestDecision,
+  settings: Parameters<typeof rateForCreator>[0] | null,
+  now: Date,
+): Promise<ContestResult> {
+  const [order] = await tx.rows<{
+    id: string;
+    contest: string | null;
+    clickId: string | null;
+    creatorId: string | null;
+    expectedTag: string | null;
+  }>(Prisma.sql`
       SELECT ${Verification.columns("id", "contest", "clickId", "creatorId", "expectedTag")} FROM ${Verification}
       WHERE ${Verification.shop} = ${shop} AND ${which} ${rowLock()}`);
-    if (!order) return { ok: false, error: "not-found" } as const;
-    const contest = readContest(order.contest);
-    if (!contest) return { ok: false, error: "not-contested" } as const;
-    if (contest.decision) return { ok: false, error: "decided" } as const;
-    const record = modelRows<Commission>(
-      "Commission",
-      await tx.rows(
-        Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${order.id} ${rowLock()}`,
-      ),
-    )[0];
-    if (!record) return { ok: false, error: "not-found" } as const;
+  if (!order) return { ok: false, error: "not-found" } as const;
+  const contest = readContest(order.contest);
+  if (!contest) return { ok: false, error: "not-contested" } as const;
+  if (contest.decision) return { ok: false, error: "decided" } as const;
+  const record = modelRows<Commission>(
+    "Commission",
+    await tx.rows(
+      Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.verificationId} = ${order.id} ${rowLock()}`,
+    ),
+  )[0];
+  if (!record) return { ok: false, error: "not-found" } as const;
 
-    let chosen: { clickId: string; creatorId: string; expectedTag: string; arrivedTag: string | null } | null = null;
-    if (decision.clickId !== null) {
-      const claim = contest.claims.find((c) => c.clickId === decision.clickId);
-      if (!claim) return { ok: false, error: "unknown-claim" } as const;
-      const known = await knownCreator(tx, shop, order, claim.clickId);
-      if (!known) return { ok: false, error: "unknown-creator" } as const;
-      chosen = { clickId: claim.clickId, ...known, arrivedTag: claim.arrivedTag };
-    }
+  let chosen: { clickId: string; creatorId: string; expectedTag: string; arrivedTag: string | null } | null = null;
+  if (decision.clickId !== null) {
+    const claim = contest.claims.find((c) => c.clickId === decision.clickId);
+    if (!claim) return { ok: false, error: "unknown-claim" } as const;
+    const known = await knownCreator(tx, shop, order, claim.clickId);
+    if (!known) return { ok: false, error: "unknown-creator" } as const;
+    chosen = { clickId: claim.clickId, ...known, arrivedTag: claim.arrivedTag };
+  }
 
-    const decided: StoredContest = {
-      ...contest,
-      decision: {
-        clickId: chosen?.clickId ?? null,
-        creatorId: chosen?.creatorId ?? null,
-        by: decision.by,
-        at: now.toISOString(),
-      },
-    };
-    await updateRow(tx, "Verification", order.id, { contest: JSON.stringify(decided), updatedAt: now });
-    // A record refunds or a cancellation already reversed stays reversed: the decision is kept, nothing moves.
-    if (record.status !== "review")
-      return {
-        ok: true,
-        creatorId: record.creatorId,
-        status: record.status,
-        amount: record.amount,
-        currency: record.currency,
-      };
-
-    let data: Partial<Commission>;
-    if (chosen === null) {
-      data = { amountMinor: 0n, amount: minorToAmount(0n, record.currency), status: "reversed", reversedAt: now };
-    } else {
-      const rate = settings ? rateForCreator(settings, chosen.creatorId) : record.rate;
-      const credit = commissionAmount(record.orderValue, rate, record.currency).amountMinor;
-      const amountMinor = remainingAfterRefunds(credit, record.orderValue, record.refunded);
-      // The hold it was credited with still runs: the decision does not restart it.
-      const approved = record.holdUntil !== null && record.holdUntil <= now;
-      data = {
-        creatorId: chosen.creatorId,
-        expectedTag: chosen.expectedTag,
-        arrivedTag: chosen.arrivedTag ?? "",
-        redirected: chosen.arrivedTag !== chosen.expectedTag,
-        rate,
-        amountMinor,
-        amount: minorToAmount(amountMinor, record.currency),
-        status: approved ? "approved" : "pending",
-        approvedAt: approved ? now : null,
-      };
-    }
-    const delta = data.amountMinor! - record.amountMinor;
-    await insertRows(tx, "CommissionEntry", [
-      {
-        shop,
-        commissionId: record.id,
-        kind: "review",
-        amountMinor: delta,
-        amount: minorToAmount(delta, record.currency),
-        createdAt: now,
-      },
-    ]);
-    const after = (await updateRow<Commission>(tx, "Commission", record.id, data)) ?? record;
+  const decided: StoredContest = {
+    ...contest,
+    decision: {
+      clickId: chosen?.clickId ?? null,
+      creatorId: chosen?.creatorId ?? null,
+      by: decision.by,
+      at: now.toISOString(),
+      ...(decision.settledBy && { settledBy: decision.settledBy }),
+    },
+  };
+  await updateRow(tx, "Verification", order.id, { contest: JSON.stringify(decided), updatedAt: now });
+  // A record refunds or a cancellation already reversed stays reversed: the decision is kept, nothing moves.
+  if (record.status !== "review")
     return {
       ok: true,
-      creatorId: chosen?.creatorId ?? null,
-      status: after.status,
-      amount: after.amount,
-      currency: after.currency,
+      creatorId: record.creatorId,
+      status: record.status,
+      amount: record.amount,
+      currency: record.currency,
     };
-  });
+
+  let data: Partial<Commission>;
+  if (chosen === null) {
+    data = { amountMinor: 0n, amount: minorToAmount(0n, record.currency), status: "reversed", reversedAt: now };
+  } else {
+    const rate = settings ? rateForCreator(settings, chosen.creatorId) : record.rate;
+    const credit = commissionAmount(record.orderValue, rate, record.currency).amountMinor;
+    const amountMinor = remainingAfterRefunds(credit, record.orderValue, record.refunded);
+    // The hold it was credited with still runs: the decision does not restart it.
+    const approved = record.holdUntil !== null && record.holdUntil <= now;
+    data = {
+      creatorId: chosen.creatorId,
+      expectedTag: chosen.expectedTag,
+      arrivedTag: chosen.arrivedTag ?? "",
+      redirected: chosen.arrivedTag !== chosen.expectedTag,
+      rate,
+      amountMinor,
+      amount: minorToAmount(amountMinor, record.currency),
+      status: approved ? "approved" : "pending",
+      approvedAt: approved ? now : null,
+    };
+  }
+  const delta = data.amountMinor! - record.amountMinor;
+  await insertRows(tx, "CommissionEntry", [
+    {
+      shop,
+      commissionId: record.id,
+      kind: "review",
+      amountMinor: delta,
+      amount: minorToAmount(delta, record.currency),
+      createdAt: now,
+    },
+  ]);
+  const after = (await updateRow<Commission>(tx, "Commission", record.id, data)) ?? record;
+  return {
+    ok: true,
+    creatorId: chosen?.creatorId ?? null,
+    status: after.status,
+    amount: after.amount,
+    currency: after.currency,
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   CreatorStanding,
 } from "../database/tables";
 import { rateForCreator } from "../settings/creator-rates";
-import { getServerSettings } from "../settings/shop-settings.server";
+import { shopRates } from "../settings/shop-settings.server";
 
 // The merchant's decision on a suspected creator (docs/commissions.md, "Suspected creators"),
 // made once for all their orders, in one transaction:
@@ -93,8 +93,8 @@ export async function decideCreator(
   decision: { kind: DecisionKind; version: number; by: string | null },
   now: Date = new Date(),
 ): Promise<DecisionResult> {
-  const settings = await getServerSettings(shop);
   return sql.transaction(async (tx) => {
+    const settings = await shopRates(tx, shop);
     const standing = await lockedStanding(tx, shop, creatorId);
     if (!standing) return { ok: false, error: "not-found" } as const;
     if (standing.version !== decision.version) return { ok: false, error: "changed" } as const;

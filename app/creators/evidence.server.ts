@@ -1,10 +1,12 @@
 import { Prisma } from "@prisma/client";
 import type { CreatorEvidenceClaim } from "../attribution/creator-evidence";
-import type { CreatorState } from "../commissions/creator-standing";
 import { sqlTime } from "../database/db.server";
 import { rowLock } from "../database/dialect-sql.server";
 import { deleteWhere, insertRows, readDate, type Sql, updateWhere, upsertRow } from "../database/sql.server";
-import { Commission, CreatorClaim, CreatorStanding } from "../database/tables";
+import { Commission, CreatorClaim, CreatorStanding, Verification } from "../database/tables";
+import { HELD_STATES, type CreatorState } from "../commissions/creator-standing";
+import { readContest, settleContest } from "../commissions/review.server";
+import { shopRates } from "../settings/shop-settings.server";
 import { SUSPICION, suspicionOf, type CreatorEvidenceCounts, type SuspicionReason } from "./suspicion";
 
 // Evidence by creator, written where the order's verification writes (order-run.server.ts):
@@ -29,6 +31,8 @@ export interface SuspicionEvidence extends CreatorEvidenceCounts {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Contested orders settled in the transaction that suspects a creator; the rest wait for the merchant's decision on the creator. */
+const MAX_SETTLED = 200;
 
 export async function recordCreatorEvidence(
   tx: Sql,
@@ -103,6 +107,7 @@ export async function weighCreator(tx: Sql, shop: string, creatorId: string, now
   if (reason === null) return;
   const evidence: SuspicionEvidence = { reason, ...counts, from: from.toISOString(), at: now.toISOString() };
   const snapshot = JSON.stringify(evidence);
+  if (state !== "suspected") await settleOpenContests(tx, shop, creatorId, now);
   if (!standing) {
     // Two orders naming a new creator at once: the second finds the row the first wrote.
     await upsertRow(
@@ -138,4 +143,45 @@ export async function weighCreator(tx: Sql, shop: string, creatorId: string, now
           updatedAt: now,
         },
   );
+}
+
+/**
+ * The orders still waiting for the merchant with a claim of the newly suspected creator: settled
+ * as the policy now settles such a contest (app/attribution/witnesses.ts). A record credited for
+ * now to the suspect goes to the order's first other claim of a creator not held, or nobody; a
+ * record credited to another creator stays theirs. The order keeps the decision, by the app.
+ */
+async function settleOpenContests(tx: Sql, shop: string, creatorId: string, now: Date): Promise<void> {
+  const open = await tx.rows<{ verificationId: string; contest: string | null; recordCreator: string }>(Prisma.sql`
+    SELECT v.${Verification.id} AS "verificationId", v.${Verification.contest}, c.${Commission.creatorId} AS "recordCreator"
+    FROM ${CreatorClaim} k
+    JOIN ${Commission} c ON c.${Commission.verificationId} = k.${CreatorClaim.verificationId}
+    JOIN ${Verification} v ON v.${Verification.id} = k.${CreatorClaim.verificationId}
+    WHERE k.${CreatorClaim.shop} = ${shop} AND k.${CreatorClaim.creatorId} = ${creatorId}
+      AND k.${CreatorClaim.outcome} = 'contested' AND c.${Commission.status} = 'review'
+    LIMIT ${MAX_SETTLED}`);
+  if (open.length === 0) return;
+  const rates = await shopRates(tx, shop);
+  const held = new Set(
+    (
+      await tx.rows<{ creatorId: string }>(Prisma.sql`
+        SELECT ${CreatorStanding.creatorId} FROM ${CreatorStanding}
+        WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN (${Prisma.join([...HELD_STATES])})`)
+    ).map((row) => row.creatorId),
+  );
+  held.add(creatorId);
+  for (const order of open) {
+    const claims = readContest(order.contest)?.claims ?? [];
+    const keep = claims.find((c) => c.creatorId === order.recordCreator);
+    const other = claims.find((c) => c.creatorId !== null && !held.has(c.creatorId));
+    const clickId = held.has(order.recordCreator) ? (other?.clickId ?? null) : (keep?.clickId ?? null);
+    await settleContest(
+      tx,
+      shop,
+      Prisma.sql`${Verification.id} = ${order.verificationId}`,
+      { clickId, by: null, settledBy: "creator-suspected" },
+      rates,
+      now,
+    );
+  }
 }

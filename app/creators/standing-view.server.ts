@@ -3,7 +3,7 @@ import type { CreatorState, DecisionKind } from "../commissions/creator-standing
 import { readDate, sql } from "../database/sql.server";
 import { Commission, CreatorClaim, CreatorDecision, CreatorStanding } from "../database/tables";
 import { t } from "../i18n";
-import { formatShopTime, type ShopFormat } from "../units/shop-format";
+import { formatShopDay, formatShopTime, type ShopFormat } from "../units/shop-format";
 import type { SuspicionEvidence } from "./evidence.server";
 import { SUSPICION } from "./suspicion";
 
@@ -112,8 +112,8 @@ export function standingView(row: StandingRow, format: ShopFormat): StandingView
     why: evidence
       ? t(`creators.standing.why.${evidence.reason}`, {
           ...evidence,
-          from: when(evidence.from),
-          at: when(evidence.at),
+          from: formatShopDay(evidence.from, format),
+          at: formatShopDay(evidence.at, format),
         })
       : null,
     rule: evidence ? t(`creators.standing.rule.${evidence.reason}`, ruleVars()) : null,

@@ -219,3 +219,14 @@ function parseTagParams(json: string): string[] {
   }
   return [...DEFAULT_SETTINGS.tagParams];
 }
+
+/** The shop's commission rates (no key unsealed), read in the caller's transaction; null: no settings saved. */
+export async function shopRates(
+  tx: Sql,
+  shop: string,
+): Promise<{ commissionRate: string; creatorRates: CreatorRates } | null> {
+  const [row] = await tx.rows<{ commissionRate: string; creatorRates: string }>(Prisma.sql`
+    SELECT ${ShopSettingsTable.columns("commissionRate", "creatorRates")} FROM ${ShopSettingsTable}
+    WHERE ${ShopSettingsTable.shop} = ${shop}`);
+  return row ? { commissionRate: row.commissionRate, creatorRates: parseStoredCreatorRates(row.creatorRates) } : null;
+}

@@ -168,7 +168,7 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
       ...pixel.unbound,
     ]),
   ]);
-  const blocked = await blockedCreators(row.shop);
+  const held = await heldCreators(row.shop);
   return {
     shopify: { landingSite, journey: null },
     touches,
@@ -179,16 +179,18 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
     orderAt: row.orderCreatedAt,
     unknown: clicks.unknown,
     linked: linked && { first: linked, ownSince: ownFirst },
-    ...(blocked.size > 0 && { blocked }),
+    ...(held.blocked.size > 0 && { blocked: held.blocked }),
+    ...(held.suspected.size > 0 && { suspected: held.suspected }),
   };
 }
 
-/** The creators the merchant blocked in this shop (few: a handful of rows at most). */
-async function blockedCreators(shop: string): Promise<Set<string>> {
-  const rows = await sql.rows<{ creatorId: string }>(Prisma.sql`
-    SELECT ${CreatorStanding.creatorId} FROM ${CreatorStanding}
-    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} = 'blocked'`);
-  return new Set(rows.map((r) => r.creatorId));
+/** The creators the merchant blocked in this shop, and those the rule suspects (a handful of rows at most). */
+async function heldCreators(shop: string): Promise<{ blocked: Set<string>; suspected: Set<string> }> {
+  const rows = await sql.rows<{ creatorId: string; state: string }>(Prisma.sql`
+    SELECT ${CreatorStanding.creatorId}, ${CreatorStanding.state} FROM ${CreatorStanding}
+    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN ('blocked', 'suspected')`);
+  const of = (state: string) => new Set(rows.filter((r) => r.state === state).map((r) => r.creatorId));
+  return { blocked: of("blocked"), suspected: of("suspected") };
 }
 
 /**

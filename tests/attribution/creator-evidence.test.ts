@@ -192,4 +192,26 @@ describe("creatorEvidence", () => {
       "click att-click takes no credit: its creator is blocked by the merchant",
     );
   });
+
+  it("a contest a suspected creator's click is in is judged without it: the other claim, or nobody", () => {
+    const contested = facts({
+      shopify: { landingSite: null, journey: null },
+      touches: [seen("att-click", 0), seen("bob-click", 1)],
+    });
+    expect(judgeWitnesses(contested)).toMatchObject({ kind: "attributed", contest: { reason: "creators-differ" } });
+    const judged = judgeWitnesses({ ...contested, suspected: new Set(["cr_attacker"]) });
+    expect(judged).toMatchObject({ kind: "attributed", evidence: { clickId: "bob-click" }, contest: null });
+    expect(judged.kind === "attributed" && judged.tamper?.findings).toContain(
+      "click att-click takes no credit: its creator is suspected of hijacking orders, and it was contested",
+    );
+    // Outside a contest a suspected creator's click is judged as any other (its commission waits instead).
+    const alone = facts({
+      shopify: { landingSite: visit("att-click", 0), journey: null },
+      touches: [seen("att-click", 0)],
+    });
+    expect(judgeWitnesses({ ...alone, suspected: new Set(["cr_attacker"]) })).toMatchObject({
+      kind: "attributed",
+      evidence: { clickId: "att-click" },
+    });
+  });
 });

@@ -78,7 +78,12 @@ async function plantedOrder(shop: string, first: { creatorId: string; tag: strin
  * attacker; the attacker's first and alice's after it credits the attacker too, alice's claim
  * standing down.
  */
-async function attackerOrder(shop: string, clickId: string, touches: { clickId: string; tag: string }[]) {
+async function attackerOrder(
+  shop: string,
+  clickId: string,
+  touches: { clickId: string; tag: string }[],
+  landingSite: string | null = `/?lb_click=${clickId}&tag=coupons-99`,
+) {
   const w = theWorker();
   const cartToken = `c-${randomBytes(8).toString("hex")}`;
   for (const touch of touches) {
@@ -92,7 +97,7 @@ async function attackerOrder(shop: string, clickId: string, touches: { clickId: 
     expectedTag: "coupons-99",
     arrivedTag: "coupons-99",
     cartToken,
-    landingSite: `/?lb_click=${clickId}&tag=coupons-99`,
+    landingSite,
   });
   return runOrderToEnd(h, w, shop, payload.id);
 }
@@ -100,11 +105,16 @@ async function attackerOrder(shop: string, clickId: string, touches: { clickId: 
 const rewrittenOrder = (shop: string, clickId: string) =>
   attackerOrder(shop, clickId, [{ clickId, tag: "coupons-99" }]);
 
-const attackerFirstOrder = (shop: string, clickId: string) =>
-  attackerOrder(shop, clickId, [
-    { clickId, tag: "coupons-99" },
-    { clickId: h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" }).clickId, tag: "alice-20" },
-  ]);
+const attackerFirstOrder = (shop: string, clickId: string, landingSite?: null) =>
+  attackerOrder(
+    shop,
+    clickId,
+    [
+      { clickId, tag: "coupons-99" },
+      { clickId: h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" }).clickId, tag: "alice-20" },
+    ],
+    landingSite,
+  );
 
 const standingOf = (shop: string) =>
   prisma.creatorStanding.findUnique({ where: { shop_creatorId: { shop, creatorId: "cr_attacker" } } });
@@ -233,6 +243,32 @@ describe("a suspected creator", () => {
       ok: false,
       error: "not-decidable",
     });
+  });
+
+  it("settles the contests it is in: those waiting when it is suspected, and those after, without the merchant", async () => {
+    const shop = await newShop({ holdDays: 3 });
+    // Not an online store order (no landing page): two creators' touches are a contest.
+    const waiting = await attackerFirstOrder(shop, await attackerClick(shop), null);
+    expect(waiting.commission).toMatchObject({ creatorId: "cr_attacker", status: "review" });
+    const alice = { creatorId: "cr_alice", tag: "alice-20" };
+    await plantedOrder(shop, alice, await attackerClick(shop));
+    expect(await standingOf(shop)).toMatchObject({ state: "suspected", suspectedAfterOrders: 2 });
+    const settled = await verificationOf(shop, waiting.orderId);
+    expect(settled.commission).toMatchObject({ creatorId: "cr_alice", status: "pending", amount: "12.00" });
+    expect(JSON.parse(settled.contest!).decision).toMatchObject({
+      creatorId: "cr_alice",
+      by: null,
+      settledBy: "creator-suspected",
+    });
+    const entries = await prisma.commissionEntry.findMany({ where: { commissionId: settled.commission!.id } });
+    expect(entries.map((e) => e.kind).sort()).toEqual(["credit", "review"]);
+
+    const after = await attackerFirstOrder(shop, await attackerClick(shop), null);
+    expect(after.contest).toBeNull();
+    expect(after.commission).toMatchObject({ creatorId: "cr_alice", status: "pending" });
+    expect(JSON.parse(after.tamperEvidence!).findings.join(" ")).toContain(
+      "its creator is suspected of hijacking orders, and it was contested",
+    );
   });
 
   it("two decisions made on one view: one wins", async () => {
