@@ -42,7 +42,8 @@ export function CreatorDecisionsCard({
   const [confirming, setConfirming] = useState<Confirming>(null);
   const standing = view.standing;
   const close = () => setConfirming(null);
-  const by = (who: string | null) => who ?? t("creators.decision.byUnknown");
+  const by = (who: string | null) =>
+    who ? t("creators.decision.byStaff", { id: who }) : t("creators.decision.byUnknown");
   const kindText = (kind: DecisionKind) => t(`creators.decision.kind.${kind}`);
   return (
     <SectionCard title={t("creators.standing.title")} gap="300">
@@ -112,7 +113,7 @@ export function CreatorDecisionsCard({
                   <InlineStack key={decision.id} gap="200" blockAlign="center" wrap>
                     <Text as="p">
                       {t("creators.decision.historyRow", {
-                        kind: kindText(decision.kind),
+                        kind: t(`creators.decision.historyKind.${decision.kind}`),
                         by: by(decision.by),
                         time: time(decision.at),
                         count: decision.moved,

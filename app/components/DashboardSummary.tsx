@@ -76,6 +76,7 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
       <AttentionLine key="review" id="attention-review">
         {t("dashboard.attentionReview", { count: data.inReview.count })}
       </AttentionLine>,
+      <ReviewByCreator key="review-by-creator" creators={data.creators} names={data.creatorNames} />,
     );
   if (rejected > 0)
     lines.push(
@@ -113,7 +114,6 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
             {t("dashboard.attentionTitle")}
           </Text>
           {lines.length === 0 ? <Text as="p">{t("dashboard.attentionNone")}</Text> : lines}
-          <ReviewByCreator creators={data.creators} names={data.creatorNames} />
           <OrderLinks
             orders={data.inReview.orders}
             time={time}

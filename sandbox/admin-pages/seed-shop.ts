@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
+import { seedSuspectedCreator } from "./suspected-creator";
 
 const prisma = databaseClient();
 
@@ -17,6 +18,8 @@ export interface SeededShop {
   failedOrder: string;
   /** The verification id of a contested order: its commission in review, its claims on its page. */
   contestedOrder: string;
+  /** A creator the rule suspects (suspected-creator.ts): their page shows the evidence and the decisions. */
+  suspectedCreator: string;
 }
 
 const DAY = 86_400_000;
@@ -206,5 +209,8 @@ export async function seedShopWithData(
       lines: { create: [{ creatorId: "cr_carol", currency: "USD", amountMinor: 1500n, amount: "15.00", records: 1 }] },
     },
   });
-  return { hijackedOrder, failedOrder, contestedOrder };
+  // A creator account an extension pays, suspected by the rule; its orders come after the
+  // others, and it has nothing approved, so every balance on Payouts can still be paid.
+  const suspected = await seedSuspectedCreator(shop, { firstOrder: firstOrder + 100 });
+  return { hijackedOrder, failedOrder, contestedOrder, suspectedCreator: suspected.attacker };
 }

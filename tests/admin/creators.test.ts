@@ -81,7 +81,7 @@ describe("the Creators page", () => {
     expect(credited.orders.map((o: { id: string }) => o.id)).toEqual([seed.approved, seed.taken]);
     expect(view.clicks).toEqual({
       lookedUp: 5,
-      sentence: "5 clicks looked up at the click service; 2 orders credited",
+      sentence: "Clicks looked up at the click service: 5; orders credited: 2",
       delay:
         "From the click service's click time to Tag Guard first seeing it: 3 min 0 s at the median; 4 of 5 clicks took over a minute",
       sampled: null,
@@ -90,7 +90,7 @@ describe("the Creators page", () => {
       state: "suspected",
       version: 1,
       why: expect.stringMatching(
-        /^Why: from .+ to .+, 3 of their 5 orders named their click without crediting it, 1 of them with a mark/,
+        /^Why the rule suspected them: from \w+ \d+, \d{4} to \w+ \d+, \d{4}, 3 of their 5 orders named their click without crediting it, 1 of them with a mark/,
       ),
       rule: "The rule: at least 2 such orders, at least 1 of them marked, making at least 50% of the creator's orders in the last 90 days.",
       firstSuspected: "First suspected after 4 of their orders.",
@@ -191,7 +191,7 @@ describe("a suspected creator on the other pages", () => {
   });
 
   it("an order naming them says so, and lists its creators' claims", async () => {
-    const id = seed.stoodDown[0];
+    const id = seed.stoodDown[0]!;
     const response = await call(orderRoute.loader as never, adminRequest(`/app/orders/${id}`, SHOP), { id });
     expect(response.status).toBe(200);
     const { order } = await response.json();
@@ -257,6 +257,7 @@ describe("the words for every state, decision, signal and claim", () => {
         `creators.decision.confirm.${kind}`,
         `creators.decision.confirmUndoTitle.${kind}`,
         `creators.decision.done.${kind}`,
+        `creators.decision.historyKind.${kind}`,
       ]),
       ...["bad-request", "not-found", "changed", "not-decidable", "undone", "not-latest", "paid-since"].map(
         (error) => `creators.decision.error.${error}`,

@@ -27,6 +27,14 @@ export function adminPageStates(seeded: SeededShop | null): AdminPageState[] {
     ...orders,
     { name: "commissions", path: "/app/commissions", title: "Commissions · Tag Guard" },
     { name: "creators", path: "/app/creators", title: "Creators · Tag Guard" },
+    seeded
+      ? {
+          name: "creator-suspected",
+          path: `/app/creators?creator=${seeded.suspectedCreator}`,
+          title: `Creator ${seeded.suspectedCreator} · Tag Guard`,
+        }
+      : // A creator nothing names: the page a merchant reaches by searching an id.
+        { name: "creator-unknown", path: "/app/creators?creator=cr_nobody", title: "Creator cr_nobody · Tag Guard" },
     { name: "payouts", path: "/app/payouts", title: "Payouts · Tag Guard" },
     { name: "codes", path: "/app/codes", title: "Discount codes · Tag Guard" },
     { name: "settings", path: "/app/settings", title: "Settings · Tag Guard" },
@@ -60,7 +68,10 @@ export async function openAdminPage(
   pathname: string,
   width = 1280,
 ): Promise<Page> {
-  const page = await openEmbeddedPage(browser, admin, pathname, {
+  // A state's own query (a creator's page: ?creator=) rides after the embedded admin's.
+  const [path, search] = pathname.split("?");
+  const page = await openEmbeddedPage(browser, admin, path!, {
+    query: search ? `&${search}` : undefined,
     context: { viewport: { width, height: width < 490 ? 844 : 900 } },
     stub: { extensions: EMBED_ACTIVE },
     // Only errors: a page in an error state (the database out of reach) is answered 500 on purpose.
