@@ -55,7 +55,7 @@ export function creatorEvidence(facts: OrderWitnesses, judged: Attribution): Cre
   const { touches, pixel, cart, shopify } = facts;
   const pixelLandings = new Set((pixel?.landings ?? []).map((t) => t.clickId));
   const touched = new Set(touches.map((t) => t.clickId));
-  const checkout = new Set((pixel?.checkout ?? []).flatMap((c) => (c.clickId ? [c.clickId] : [])));
+  const checkout = new Set((pixel?.checkout ?? []).map((c) => c.clickId));
   const visits = new Map(recordedClicks(shopify).map((r) => [r.clickId, r.at?.getTime() ?? null]));
   const recorded = new Set(visits.keys());
   const unbound = new Set(facts.unbound);
@@ -70,19 +70,21 @@ export function creatorEvidence(facts: OrderWitnesses, judged: Attribution): Cre
   const creatorOf = (clickId: string) => facts.creators.get(clickId) ?? null;
   const creditedCreator = credited === null ? null : creatorOf(credited);
 
-  const named = new Set<string>([
+  // Every click the order names (a contest's claims include the linked journey's); a click of no
+  // known creator (not looked up, or the service did not know it) says nothing of anyone.
+  const named = new Set([
     ...touched,
     ...pixelLandings,
     ...checkout,
-    ...(cart.clickId ? [cart.clickId] : []),
+    cart.clickId,
     ...recorded,
     ...unbound,
-    ...(contest?.claims.map((c) => c.clickId) ?? []),
+    ...(facts.linked ? [facts.linked.first.clickId] : []),
   ]);
   const byCreator = new Map<string, CreatorEvidenceClaim>();
   for (const clickId of named) {
-    const creatorId = contest?.claims.find((c) => c.clickId === clickId)?.creatorId ?? creatorOf(clickId);
-    if (creatorId === null || facts.unknown?.has(clickId)) continue;
+    const creatorId = clickId === null ? null : creatorOf(clickId);
+    if (creatorId === null || clickId === null || facts.unknown?.has(clickId)) continue;
     if (!contest && (clickId === credited || creatorId === creditedCreator)) continue;
     const signals = new Set<EvidenceSignal>();
     const byScript =
@@ -97,13 +99,12 @@ export function creatorEvidence(facts: OrderWitnesses, judged: Attribution): Cre
     if (
       visitBegan != null &&
       creditedSeen !== undefined &&
-      credited !== clickId &&
       !recorded.has(credited!) &&
       visitBegan - creditedSeen <= JOURNEY_ACTIVE_MS
     )
       signals.add("late-record");
-    if (judged.kind === "unattributed" && recorded.has(clickId) && !byScript && pixel !== null)
-      signals.add("unconfirmed-record");
+    // Unattributed although Shopify recorded it: the policy found the record unconfirmed.
+    if (judged.kind === "unattributed" && recorded.has(clickId) && !byScript) signals.add("unconfirmed-record");
     const seenAt = firstSeen.get(clickId);
     if (
       facts.orderAt &&

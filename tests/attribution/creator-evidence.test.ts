@@ -214,4 +214,40 @@ describe("creatorEvidence", () => {
       evidence: { clickId: "att-click" },
     });
   });
+
+  it("with neither the embed nor the pixel running, a cart-only click carries no mark: no witness could have seen it land", () => {
+    const f = facts({
+      shopify: { landingSite: visit("alice-click", 0), journey: { ready: true, visits: [visit("alice-click", 0)] } },
+      cart: { clickId: "bob-click", tag: "bob-10", capturedAt: null, tagHistory: [] },
+    });
+    expect(evidenceOf(f)).toEqual([
+      { creatorId: "cr_bob", clickIds: ["bob-click"], outcome: "stood-down", signals: ["later"], tampering: false },
+    ]);
+  });
+
+  it("a click's first sighting is its earliest by any witness: a touch after the order does not make it late", () => {
+    const f = facts({
+      touches: [seen("alice-click", 0), seen("bob-click", 45)],
+      pixel: {
+        checkout: [{ clickId: null, tag: null }],
+        landings: [seen("alice-click", 0), seen("bob-click", 10), seen("bob-click", 50)],
+      },
+    });
+    expect(evidenceOf(f)).toEqual([expect.objectContaining({ creatorId: "cr_bob", signals: ["later"] })]);
+  });
+
+  it("a visit recorded an hour to the minute after the credited click is still mid-journey; a minute later it is not", () => {
+    const at60 = facts({
+      shopify: { landingSite: visit("att-click", 60), journey: { ready: true, visits: [visit("att-click", 60)] } },
+      touches: [seen("alice-click", 0)],
+      orderAt: at(90),
+    });
+    expect(evidenceOf(at60)).toEqual([expect.objectContaining({ signals: ["late-record", "later"] })]);
+    const at61 = facts({
+      shopify: { landingSite: visit("att-click", 61), journey: { ready: true, visits: [visit("att-click", 61)] } },
+      touches: [seen("alice-click", 0)],
+      orderAt: at(90),
+    });
+    expect(evidenceOf(at61)).toEqual([expect.objectContaining({ signals: ["later"] })]);
+  });
 });
