@@ -1,4 +1,5 @@
-import { ATTACKER, CREATORS, type Role } from "./catalogue";
+import { ATTACKER, CREATORS } from "./catalogue";
+import type { Role } from "./entry";
 
 // Who plays whom in one journey. The catalogue's steps name creators by role (alice, the
 // rightful creator; bob, a second honest one) and the attacker by its part; a cast says which

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import type { ShopStorefront } from "../storefront/shop";
 import { VISITOR_COOKIE } from "../storefront/visits";
 import type { Creator } from "./cast";
-import type { Role, Step } from "./catalogue";
+import type { Role, Step } from "./entry";
 import { passTime, type JourneyRecords } from "./time";
 
 // The shopper's side of a journey, in the browser: each step is what a person does (follows a

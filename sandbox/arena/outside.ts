@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PIXEL_PATH } from "../../app/attribution/pixel-report";
 import type { Creator } from "./cast";
-import type { OutsideAction } from "./catalogue";
+import type { OutsideAction } from "./entry";
 
 // An attacker outside the page: a script on the attacker's own machine (node here) posting
 // pixel reports to the shop's public app proxy, which signs and forwards them as it does the

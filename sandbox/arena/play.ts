@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright-core";
 import { deliverWebhook, waitForOutcomes, type Stack } from "../demo/run-scenario";
 import { launchShopperBrowser, type ExtensionToLoad } from "./browser";
 import { ARENA_CAST, type Cast } from "./cast";
-import type { Entry } from "./catalogue";
+import type { Entry } from "./entry";
 import { goto, playStep, watch, type Shopper } from "./journey";
 import { postFromOutside } from "./outside";
 import { dressShop, openShop, proxyCounts, type Arena, type ArenaShop, type PlacedOrder } from "./shop";

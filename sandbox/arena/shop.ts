@@ -5,7 +5,7 @@ import { DEFAULT_SCENARIO_SETTINGS } from "../demo/scenario";
 import { buildOrderCreatePayload } from "../shopify";
 import type { ProxyCall } from "../storefront/server";
 import { subtotalOf, ShopStorefront, type PaidCheckout } from "../storefront/shop";
-import type { Entry } from "./catalogue";
+import type { Entry } from "./entry";
 import type { JourneyRecords } from "./time";
 
 // A shop the arena plays on: installed in the app as a merchant installs it (settings saved

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { witnessOf, type Witness } from "../../app/attribution/witnesses";
-import { ATTACKER_CREATOR, RIGHTFUL_CREATOR, type Entry } from "./catalogue";
+import { ATTACKER_CREATOR, RIGHTFUL_CREATOR } from "./catalogue";
+import type { Entry } from "./entry";
 
 // Who got paid, per journey: the order's commission as the app recorded it, read from its
 // database once the order has its outcome, and the order's Verification row, which says why

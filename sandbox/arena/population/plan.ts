@@ -1,6 +1,7 @@
 import { deriveSeed, seededRandom, type Random } from "../../seeded-random";
 import { OTHER_AGENT, type Cast, type Creator } from "../cast";
-import { CATALOGUE, type Entry } from "../catalogue";
+import { CATALOGUE } from "../catalogue";
+import type { Entry } from "../entry";
 import { journeyMinutes } from "../journey";
 
 // The population run's plan, drawn from its seed before anything is played: who the shoppers
