@@ -202,13 +202,42 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   const suspects = contest?.claims.flatMap((c) =>
     c.creatorId && facts.suspected?.has(c.creatorId) ? [c.creatorId] : [],
   );
-  if (suspects?.length) return judgeWitnesses({ ...facts, suspected: undefined, outOfContest: new Set(suspects) });
+  if (contest && suspects?.length) return withoutSuspects(facts, contest, new Set(suspects));
   return {
     kind: "attributed",
     evidence,
     tamper: tamperOf(cart, sightings, touches.length > 0, findings, competingClicks),
     witnesses,
     contest,
+  };
+}
+
+/**
+ * A contest a suspected creator's click is in, settled as the merchant would settle it: judged
+ * again without the suspects' clicks; where that leaves nothing to credit, the contest's first
+ * claim of a creator not suspected (the journey's earlier click, brought by the same network
+ * source before the cart and visitor changed), else nobody.
+ */
+function withoutSuspects(facts: OrderWitnesses, contest: Contest, suspects: ReadonlySet<string>): Attribution {
+  const judged = judgeWitnesses({ ...facts, suspected: undefined, outOfContest: suspects });
+  const other = contest.claims.find((c) => c.creatorId !== null && !suspects.has(c.creatorId));
+  if (judged.kind !== "unattributed" || !other) return judged;
+  const [witness = "landing"] = other.witnesses;
+  const findings = contest.claims
+    .filter((c) => c.creatorId !== null && suspects.has(c.creatorId))
+    .map((c) => `click ${c.clickId} takes no credit: ${SET_ASIDE.suspected}`);
+  return {
+    kind: "attributed",
+    evidence: {
+      source: witness === "cart_attributes" ? witness : sourceOf(witness),
+      clickId: other.clickId,
+      arrivedTag: other.arrivedTag,
+      capturedAt: other.firstSeenAt ? new Date(other.firstSeenAt) : null,
+      tagHistory: [],
+    },
+    tamper: { cartClickId: facts.cart.clickId, cartTag: facts.cart.tag, findings },
+    witnesses: judged.witnesses,
+    contest: null,
   };
 }
 

@@ -250,4 +250,32 @@ describe("creatorEvidence", () => {
     });
     expect(evidenceOf(at61)).toEqual([expect.objectContaining({ signals: ["later"] })]);
   });
+
+  it("a reset journey's contest with a suspected creator goes to the journey's earlier click, which no bound witness named", () => {
+    const f = facts({
+      shopify: { landingSite: visit("att-click", 20), journey: null },
+      touches: [seen("att-click", 20, "coupons-99")],
+      linked: { first: { ...seen("alice-click", 0, "alice-20"), witness: "landing" }, ownSince: at(20) },
+      suspected: new Set(["cr_attacker"]),
+    });
+    const judged = judgeWitnesses(f);
+    expect(judged).toMatchObject({
+      kind: "attributed",
+      evidence: { source: "app_proxy", clickId: "alice-click", arrivedTag: "alice-20", capturedAt: at(0) },
+      contest: null,
+      tamper: {
+        findings: [
+          "click att-click takes no credit: its creator is suspected of hijacking orders, and it was contested",
+        ],
+      },
+    });
+    // The suspect alone in a contest: nobody.
+    const organic = facts({
+      shopify: { landingSite: null, journey: null },
+      touches: [seen("att-click", 20), seen("att-click-2", 21)],
+      creators: new Map([...CREATORS, ["att-click-2", "cr_other_suspect"]]),
+      suspected: new Set(["cr_attacker", "cr_other_suspect"]),
+    });
+    expect(judgeWitnesses(organic)).toMatchObject({ kind: "unattributed" });
+  });
 });
