@@ -36,17 +36,14 @@ const REWRITE_ENTRY = "rewrite-landing-request";
 const ORGANIC_ENTRY = "organic";
 
 /**
- * The shares of the shoppers in thousandths, in the order a tie for a rounding remainder goes.
- * Half are attacked: 60 journeys then play each of the catalogue's 30 attacks once; the honest
- * 35% play each of its 15 honest journeys with a link at least once; organic shoppers and the
- * rewrite-only account's take the rest.
+ * The mix: every attack of the catalogue is played once (by half the shoppers at most; a fifth
+ * of them when that is more), split between the two mixed accounts; the rewrite-only
+ * account plays one journey in a hundred (one at least), as an extension no other attack
+ * betrays is rare; the rest are honest shoppers through a creator's link (three in five, every
+ * honest journey of the catalogue in turn) and organic shoppers.
  */
-export const SHARES: Readonly<Record<ShopperKind, number>> = {
-  attacker: 500,
-  honest: 350,
-  organic: 75,
-  "rewrite-only": 75,
-};
+export const MIX = { attackerShare: 0.2, rewriteShare: 0.01, honestShareOfRest: 0.6 } as const;
+
 /** A population's shoppers each have an address of their own from two TEST-NET ranges (the third is new-address's). */
 export const MAX_JOURNEYS = 508;
 
@@ -147,25 +144,15 @@ export function planPopulation(size: number, days: number, seed: number): Plan {
   return { seed, days, counts, journeys };
 }
 
-/** Shoppers per kind: SHARES of `size` by largest remainder, every kind at least one when there is room. */
+/** Shoppers per kind (MIX): the attackers first, so that every attack of the catalogue is played. */
 function apportion(size: number): Record<ShopperKind, number> {
-  const kinds = Object.keys(SHARES) as ShopperKind[];
-  const counts = Object.fromEntries(kinds.map((k) => [k, Math.floor((size * SHARES[k]) / 1000)])) as Record<
-    ShopperKind,
-    number
-  >;
-  // Integers throughout: a float's 20.999... would give a shopper to the wrong kind.
-  const byRemainder = [...kinds].sort((a, b) => ((size * SHARES[b]) % 1000) - ((size * SHARES[a]) % 1000));
-  for (let left = size - kinds.reduce((sum, k) => sum + counts[k], 0), i = 0; left > 0; left--, i++)
-    counts[byRemainder[i % kinds.length]!] += 1;
-  if (size >= kinds.length)
-    for (const kind of kinds)
-      if (counts[kind] === 0) {
-        const largest = kinds.reduce((a, b) => (counts[b] > counts[a] ? b : a));
-        counts[largest] -= 1;
-        counts[kind] = 1;
-      }
-  return counts;
+  const attacks = CATALOGUE.filter((e) => e.kind === "attack").length;
+  // Every attack once when half the shoppers can play them; a fifth beyond that.
+  const attacker = Math.max(Math.round(size * MIX.attackerShare), Math.min(attacks, Math.floor(size / 2)));
+  const rewrite = Math.min(size - attacker, Math.max(1, Math.round(size * MIX.rewriteShare)));
+  const rest = size - attacker - rewrite;
+  const honest = Math.round(rest * MIX.honestShareOfRest);
+  return { attacker, "rewrite-only": rewrite, honest, organic: rest - honest };
 }
 
 /**
@@ -203,8 +190,8 @@ export function describeMix(plan: Plan) {
   const mixed = new Set(ATTACKER_ACCOUNTS.flatMap(playedBy));
   return {
     seed: plan.seed,
-    /** Percent of the shoppers by kind. */
-    sharesPercent: Object.fromEntries(Object.entries(SHARES).map(([kind, share]) => [kind, share / 10])),
+    /** The rule the counts come from (MIX). */
+    rule: { ...MIX },
     shoppers: { ...plan.counts },
     honestCreators: HONEST_ACCOUNTS.map((a) => a.creatorId),
     honestJourneys: [...new Set(plan.journeys.filter((j) => j.shopper === "honest").map((j) => j.entry.name))],
@@ -219,9 +206,8 @@ export function formatMix(plan: Plan): string {
   const honestKinds = CATALOGUE.filter((e) => e.kind === "honest" && e.name !== ORGANIC_ENTRY).length;
   const attackKinds = CATALOGUE.filter((e) => e.kind === "attack").length;
   const lines = [
-    `Mix (seed ${plan.seed}; shares ${Object.entries(SHARES)
-      .map(([k, v]) => `${k} ${v / 10}%`)
-      .join(", ")}):`,
+    `Mix (seed ${plan.seed}; every attack once, then ${MIX.attackerShare * 100}% attacked at most; ` +
+      `${MIX.rewriteShare * 100}% rewrite-only, one at least; of the rest ${MIX.honestShareOfRest * 100}% honest, the others organic):`,
     `  honest        ${String(mix.shoppers.honest).padStart(3)}  through ${mix.honestCreators.join(", ")}; ` +
       `${mix.honestJourneys.length} of the ${honestKinds} honest journeys with a link`,
     ...ATTACKER_ACCOUNTS.map(
