@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 // two simulated days on one shop: honest creators, both attacker accounts, the rewrite-only
 // account and an organic shopper), through the production build, the real embed, pixel and
 // attacker extension in Chromium, the hold and the merchant's payout; then the report's shape
-// and its sums. Seed 4 brings two shoppers behind one address (two orders in one journey), a
-// journey longer than the two days, and a late report. What the app decides is the app's tests'
+// and its sums. Seed 15 brings two shoppers behind one address (two orders in one journey) and
+// two late reports. What the app decides is the app's tests'
 // business; this checks that the run plays every journey and reports what it found faithfully.
 
 const dir = mkdtempSync(path.join(tmpdir(), "population-test-"));
