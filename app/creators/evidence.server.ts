@@ -152,16 +152,34 @@ export async function weighCreator(tx: Sql, shop: string, creatorId: string, now
  * record credited to another creator stays theirs. The order keeps the decision, by the app.
  */
 async function settleOpenContests(tx: Sql, shop: string, creatorId: string, now: Date): Promise<void> {
+  await settleContests(tx, shop, Prisma.sql`k.${CreatorClaim.creatorId} = ${creatorId}`, new Set([creatorId]), now);
+}
+
+/**
+ * A contested order's record, just credited in review (OrderRun): settled at once when a claim
+ * of its is of a creator the rule suspected while the order was being verified (the order's own
+ * claims may have been what suspected them, before its record existed).
+ */
+export async function settleIfSuspected(tx: Sql, shop: string, verificationId: string, now: Date): Promise<void> {
+  await settleContests(tx, shop, Prisma.sql`k.${CreatorClaim.verificationId} = ${verificationId}`, new Set(), now);
+}
+
+async function settleContests(
+  tx: Sql,
+  shop: string,
+  which: Prisma.Sql,
+  suspects: Set<string>,
+  now: Date,
+): Promise<void> {
   const open = await tx.rows<{ verificationId: string; contest: string | null; recordCreator: string }>(Prisma.sql`
-    SELECT v.${Verification.id} AS "verificationId", v.${Verification.contest}, c.${Commission.creatorId} AS "recordCreator"
+    SELECT DISTINCT v.${Verification.id} AS "verificationId", v.${Verification.contest}, c.${Commission.creatorId} AS "recordCreator"
     FROM ${CreatorClaim} k
     JOIN ${Commission} c ON c.${Commission.verificationId} = k.${CreatorClaim.verificationId}
     JOIN ${Verification} v ON v.${Verification.id} = k.${CreatorClaim.verificationId}
-    WHERE k.${CreatorClaim.shop} = ${shop} AND k.${CreatorClaim.creatorId} = ${creatorId}
+    WHERE k.${CreatorClaim.shop} = ${shop} AND ${which}
       AND k.${CreatorClaim.outcome} = 'contested' AND c.${Commission.status} = 'review'
     LIMIT ${MAX_SETTLED}`);
   if (open.length === 0) return;
-  const rates = await shopRates(tx, shop);
   const held = new Set(
     (
       await tx.rows<{ creatorId: string }>(Prisma.sql`
@@ -169,9 +187,12 @@ async function settleOpenContests(tx: Sql, shop: string, creatorId: string, now:
         WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN (${Prisma.join([...HELD_STATES])})`)
     ).map((row) => row.creatorId),
   );
-  held.add(creatorId);
+  for (const creatorId of suspects) held.add(creatorId);
+  const rates = await shopRates(tx, shop);
   for (const order of open) {
     const claims = readContest(order.contest)?.claims ?? [];
+    // A contest no held creator is in waits for the merchant.
+    if (!claims.some((c) => c.creatorId !== null && held.has(c.creatorId))) continue;
     const keep = claims.find((c) => c.creatorId === order.recordCreator);
     const other = claims.find((c) => c.creatorId !== null && !held.has(c.creatorId));
     const clickId = held.has(order.recordCreator) ? (other?.clickId ?? null) : (keep?.clickId ?? null);

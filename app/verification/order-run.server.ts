@@ -7,7 +7,7 @@ import type { Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
 import { flagCredentialsRejected, type ServerSettings } from "../settings/shop-settings.server";
 import { insertRows, updateRow, updateWhere, type Sql } from "../database/sql.server";
-import { recordCreatorEvidence } from "../creators/evidence.server";
+import { recordCreatorEvidence, settleIfSuspected } from "../creators/evidence.server";
 import { merged, type Change, type Stop } from "./order-steps";
 import { VerificationAttempt } from "../database/tables";
 
@@ -114,7 +114,10 @@ export class OrderRun {
       if (!row) throw new Error("the order's verification is gone");
     }
     if (change.credentialsRejected) await flagCredentialsRejected(this.ctx.job.shop, now, tx);
-    if (change.credit) await creditCommission(tx, change.credit, now);
+    if (change.credit) {
+      await creditCommission(tx, change.credit, now);
+      if (change.credit.review) await settleIfSuspected(tx, this.ctx.job.shop, this.ctx.job.subject, now);
+    }
     if (change.creatorEvidence)
       await recordCreatorEvidence(
         tx,

@@ -271,6 +271,16 @@ describe("a suspected creator", () => {
     );
   });
 
+  it("a contested order whose own claims suspect the creator is settled as soon as its record is credited", async () => {
+    const shop = await newShop({ holdDays: 3 });
+    await plantedOrder(shop, { creatorId: "cr_alice", tag: "alice-20" }, await attackerClick(shop));
+    expect(await standingOf(shop)).toBeNull();
+    const contested = await attackerFirstOrder(shop, await attackerClick(shop), null);
+    expect(await standingOf(shop)).toMatchObject({ state: "suspected", suspectedAfterOrders: 2 });
+    expect(contested.commission).toMatchObject({ creatorId: "cr_alice", status: "pending" });
+    expect(JSON.parse(contested.contest!).decision).toMatchObject({ settledBy: "creator-suspected" });
+  });
+
   it("two decisions made on one view: one wins", async () => {
     const { shop } = await suspectedShop();
     const results = await Promise.all([
