@@ -1,3 +1,4 @@
+import { journeyMinutes } from "../journey";
 import type { PrismaClient } from "@prisma/client";
 import Decimal from "decimal.js";
 import { commissionAmount, minorToAmount } from "../../../app/commissions/commission-amount";
@@ -61,6 +62,8 @@ export interface JourneyRow {
 export interface PopulationReport {
   journeys: number;
   days: number;
+  /** The simulated days the journeys spanned: more than `days` when the journeys themselves take longer. */
+  simulatedDays: number;
   creators: CreatorRow[];
   attackerPaidAmount: string;
   /** Honest creators' paid over their rightful, 4 decimals (truncated); null when nothing was owed them. */
@@ -189,6 +192,9 @@ export async function populationReport(
   return {
     journeys: plays.length,
     days: plan.days,
+    simulatedDays:
+      Math.round(Math.max(0, ...plan.journeys.map((j) => j.startMinute + journeyMinutes(j.entry.journey))) / (24 * 6)) /
+      10,
     creators,
     attackerPaidAmount: sum("attacker", "paidAmount").toFixed(minorDigits(currency)),
     honestPaidShare: honestRightful.isZero()
