@@ -68,7 +68,16 @@ const total = (amounts: string[]) => amounts.reduce((sum, amount) => sum.plus(am
 describe("npm run arena -- --population", { timeout: 300_000 }, () => {
   it("plays a small population on one shop, pays it out and reports per creator", async () => {
     const file = path.join(dir, "population.json");
-    const { code, stdout, stderr } = await arena(["--population", "6", "--days", "2", "--seed", "15", "--report", file]);
+    const { code, stdout, stderr } = await arena([
+      "--population",
+      "6",
+      "--days",
+      "2",
+      "--seed",
+      "15",
+      "--report",
+      file,
+    ]);
     expect(stderr).not.toMatch(/arena failed/);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(file, "utf8")) as Report;
