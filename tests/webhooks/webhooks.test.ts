@@ -284,6 +284,28 @@ describe("compliance webhooks", () => {
       create: { shop: target, creatorId: "cr_alice", name: "Alice", email: "alice@example.com", note: "pays by wire" },
       update: {},
     });
+    // The evidence by creator the order left, a creator's standing and a decision on it.
+    await prisma.creatorClaim.create({
+      data: {
+        shop: target,
+        creatorId: "cr_mallory",
+        verificationId: verification.id,
+        orderId: String(payload.id),
+        clickId: "clk_m",
+        outcome: "stood-down",
+        signals: "not-a-landing,later",
+        tampering: true,
+        orderAt: new Date(),
+      },
+    });
+    await prisma.creatorStanding.upsert({
+      where: { shop_creatorId: { shop: target, creatorId: "cr_mallory" } },
+      create: { shop: target, creatorId: "cr_mallory", state: "released", version: 2 },
+      update: {},
+    });
+    await prisma.creatorDecision.create({
+      data: { shop: target, creatorId: "cr_mallory", kind: "release", at: new Date(), changes: "{}" },
+    });
     await prisma.verification.update({
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
