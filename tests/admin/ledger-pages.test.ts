@@ -157,6 +157,7 @@ describe("Creators", () => {
     const refused = await save({ creatorId: "cr_alice", name: "Alice\nLiddell", email: "alice@", note: "" });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({
+      intent: "profile",
       ok: false,
       creatorId: "cr_alice",
       errors: {
