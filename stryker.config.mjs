@@ -41,12 +41,11 @@ const config = {
     "app/webhooks/body-budget.ts",
     // Added with issue 44: what an order edit does to a commission.
     "app/commissions/order-edits.ts",
-    // Added with issue 55: what an order says of each creator, the rule that holds their
-    // commissions, and the merchant's decisions that move them.
+    // Added with issue 55: what an order says of each creator, and the rule that holds their
+    // commissions. The decisions and the evidence writer were measured and are not in the set
+    // yet (docs/mutation-testing.md says why and what is left).
     "app/attribution/creator-evidence.ts",
     "app/creators/suspicion.ts",
-    "app/creators/evidence.server.ts",
-    "app/creators/decisions.server.ts",
   ],
   testRunner: "vitest",
   // The suites these modules need, on SQLite; never the "build" or "postgresql" projects.

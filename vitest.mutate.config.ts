@@ -81,10 +81,7 @@ const SUITES_BY_MODULE = {
     "tests/attribution/creator-evidence.test.ts",
     "tests/commissions/creator-decisions.test.ts",
   ],
-  "creators/{suspicion,evidence.server,decisions.server}": [
-    "tests/creators/suspicion.test.ts",
-    "tests/commissions/creator-decisions.test.ts",
-  ],
+  "creators/suspicion": ["tests/creators/suspicion.test.ts", "tests/commissions/creator-decisions.test.ts"],
   // What an order edit does to a commission (decision 045): the decision alone, then applied.
   "commissions/order-edits": [
     "tests/commissions/order-edits-decisions.test.ts",
