@@ -2,8 +2,8 @@ import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
 import { readDate, sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
-import { Commission, CommissionEntry, CreatorStanding } from "../database/tables";
-import { HELD_STATES } from "./creator-standing";
+import { Commission, CommissionEntry } from "../database/tables";
+import { heldCreators, type HeldState } from "./held-creators.server";
 
 // What the merchant can pay each creator: approved records less the clawbacks no payout has
 // netted yet, plus the top-ups (an order edited up after its record was paid) whose hold has
@@ -36,7 +36,7 @@ export interface PayableBalance {
   records: number;
   payable: boolean;
   /** The creator's commissions are held (creator-standing.ts): suspected or blocked; null: not held. */
-  held: "suspected" | "blocked" | null;
+  held: HeldState | null;
   /**
    * Top-ups still in their hold, not in the balance: their sum, how many, and when the first
    * becomes payable (ISO). Null when none waits.
@@ -82,11 +82,8 @@ export async function payableBalances(
         AND e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} > ${sqlTime(now)}
       GROUP BY c.${Commission.creatorId}, c.${Commission.currency}`,
     ),
-    sql.rows<{ creatorId: string; state: string }>(Prisma.sql`
-      SELECT ${CreatorStanding.creatorId}, ${CreatorStanding.state} FROM ${CreatorStanding}
-      WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN (${Prisma.join([...HELD_STATES])})`),
+    heldCreators(sql, shop),
   ]);
-  const heldState = new Map(held.map((row) => [row.creatorId, row.state as "suspected" | "blocked"]));
   const balances = new Map<
     string,
     {
@@ -136,8 +133,8 @@ export async function payableBalances(
       balanceMinor: String(b.approved + b.owed),
       records: b.records,
       // A top-up alone (no approved record) is payable too; nothing of a held creator's is.
-      payable: b.approved + b.owed > 0n && !heldState.has(b.creatorId),
-      held: heldState.get(b.creatorId) ?? null,
+      payable: b.approved + b.owed > 0n && !held.has(b.creatorId),
+      held: held.get(b.creatorId) ?? null,
       waiting: b.waiting && {
         amount: money(b.waiting.minor, b.currency),
         count: b.waiting.count,

@@ -144,24 +144,25 @@ export async function creatorView(
 
   const orders = rule.orders;
   const share = (what: string, n: number) => t("creators.evidence.share", { n, count: orders, what });
-  const claimOrders = async (condition: Prisma.Sql, n: number) =>
-    n === 0
-      ? []
-      : (
-          await sql.rows<RawOrder>(Prisma.sql`
-            SELECT ${CreatorClaim.verificationId} AS "id", ${CreatorClaim.columns("orderId", "orderName")}, ${CreatorClaim.orderAt} AS "at"
-            FROM ${CreatorClaim} WHERE ${claimsOf} AND ${condition}
-            ORDER BY ${CreatorClaim.orderAt} DESC LIMIT ${ORDER_LINKS}`)
-        ).map(orderOf);
-  const recordOrders = async (condition: Prisma.Sql, n: number) =>
-    n === 0
-      ? []
-      : (
-          await sql.rows<RawOrder>(Prisma.sql`
-            SELECT ${Commission.verificationId} AS "id", ${Commission.columns("orderId", "orderName")}, ${Commission.createdAt} AS "at"
-            FROM ${Commission} WHERE ${recordsOf} AND ${condition}
-            ORDER BY ${Commission.createdAt} DESC LIMIT ${ORDER_LINKS}`)
-        ).map(orderOf);
+  // The orders behind a count, newest first: none read for a count of none.
+  const linked = async (n: number, query: Prisma.Sql) =>
+    n === 0 ? [] : (await sql.rows<RawOrder>(query)).map(orderOf);
+  const claimOrders = (condition: Prisma.Sql, n: number) =>
+    linked(
+      n,
+      Prisma.sql`
+        SELECT ${CreatorClaim.verificationId} AS "id", ${CreatorClaim.columns("orderId", "orderName")}, ${CreatorClaim.orderAt} AS "at"
+        FROM ${CreatorClaim} WHERE ${claimsOf} AND ${condition}
+        ORDER BY ${CreatorClaim.orderAt} DESC LIMIT ${ORDER_LINKS}`,
+    );
+  const recordOrders = (condition: Prisma.Sql, n: number) =>
+    linked(
+      n,
+      Prisma.sql`
+        SELECT ${Commission.verificationId} AS "id", ${Commission.columns("orderId", "orderName")}, ${Commission.createdAt} AS "at"
+        FROM ${Commission} WHERE ${recordsOf} AND ${condition}
+        ORDER BY ${Commission.createdAt} DESC LIMIT ${ORDER_LINKS}`,
+    );
 
   const delayOf = (row: (typeof delays)[number]) =>
     readDate(row.firstSeenAt).getTime() - readDate(row.clickedAt).getTime();

@@ -4,7 +4,8 @@ import { sqlTime } from "../database/db.server";
 import { rowLock } from "../database/dialect-sql.server";
 import { deleteWhere, insertRows, readDate, type Sql, updateWhere, upsertRow } from "../database/sql.server";
 import { Commission, CreatorClaim, CreatorStanding, Verification } from "../database/tables";
-import { HELD_STATES, type CreatorState } from "../commissions/creator-standing";
+import type { CreatorState } from "../commissions/creator-standing";
+import { heldCreators } from "../commissions/held-creators.server";
 import { readContest, settleContest } from "../commissions/review.server";
 import { shopRates } from "../settings/shop-settings.server";
 import { SUSPICION, suspicionOf, type CreatorEvidenceCounts, type SuspicionReason } from "./suspicion";
@@ -180,13 +181,7 @@ async function settleContests(
       AND k.${CreatorClaim.outcome} = 'contested' AND c.${Commission.status} = 'review'
     LIMIT ${MAX_SETTLED}`);
   if (open.length === 0) return;
-  const held = new Set(
-    (
-      await tx.rows<{ creatorId: string }>(Prisma.sql`
-        SELECT ${CreatorStanding.creatorId} FROM ${CreatorStanding}
-        WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN (${Prisma.join([...HELD_STATES])})`)
-    ).map((row) => row.creatorId),
-  );
+  const held = new Set((await heldCreators(tx, shop)).keys());
   for (const creatorId of suspects) held.add(creatorId);
   const rates = await shopRates(tx, shop);
   for (const order of open) {

@@ -26,7 +26,8 @@ import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
 import type { Answered, Call, Calls } from "./order-steps";
 import { evidenceOf } from "./tagging";
-import { ClickRecord, CreatorStanding } from "../database/tables";
+import { ClickRecord } from "../database/tables";
+import { heldCreators, type HeldState } from "../commissions/held-creators.server";
 
 // Every call the steps of an order's verification ask for, made here and nowhere else: the
 // database reads, the Click Verification Service, Shopify's Admin API and the shop's API bucket.
@@ -168,7 +169,9 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
       ...pixel.unbound,
     ]),
   ]);
-  const held = await heldCreators(row.shop);
+  const held = await heldCreators(sql, row.shop);
+  const inState = (state: HeldState) => new Set([...held].flatMap(([id, s]) => (s === state ? [id] : [])));
+  const [blocked, suspected] = [inState("blocked"), inState("suspected")];
   return {
     shopify: { landingSite, journey: null },
     touches,
@@ -179,18 +182,9 @@ async function witnessesOf({ row, facts, settings }: CallContext): Promise<Order
     orderAt: row.orderCreatedAt,
     unknown: clicks.unknown,
     linked: linked && { first: linked, ownSince: ownFirst },
-    ...(held.blocked.size > 0 && { blocked: held.blocked }),
-    ...(held.suspected.size > 0 && { suspected: held.suspected }),
+    ...(blocked.size > 0 && { blocked }),
+    ...(suspected.size > 0 && { suspected }),
   };
-}
-
-/** The creators the merchant blocked in this shop, and those the rule suspects (a handful of rows at most). */
-async function heldCreators(shop: string): Promise<{ blocked: Set<string>; suspected: Set<string> }> {
-  const rows = await sql.rows<{ creatorId: string; state: string }>(Prisma.sql`
-    SELECT ${CreatorStanding.creatorId}, ${CreatorStanding.state} FROM ${CreatorStanding}
-    WHERE ${CreatorStanding.shop} = ${shop} AND ${CreatorStanding.state} IN ('blocked', 'suspected')`);
-  const of = (state: string) => new Set(rows.filter((r) => r.state === state).map((r) => r.creatorId));
-  return { blocked: of("blocked"), suspected: of("suspected") };
 }
 
 /**
