@@ -8,6 +8,7 @@ const config = {
   mutate: [
     "app/attribution/click-claims.ts",
     "app/attribution/witnesses.ts",
+    "app/attribution/tamper-evidence.ts",
     "app/attribution/arrival.ts",
     "app/commissions/commission-amount.ts",
     "app/verification/retry-policy.ts",

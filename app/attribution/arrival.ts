@@ -1,4 +1,4 @@
-import type { LandingTouchFact, RecordedVisit, ShopifyRecord } from "./witness-facts";
+import type { LandingTouchFact, LinkedJourney, RecordedVisit, ShopifyRecord } from "./witness-facts";
 
 // When each click arrived, as the app can know it (decision 047): a report's first sight on the
 // app's own clock, or the start of a visit Shopify recorded with the click as its landing page.
@@ -58,6 +58,26 @@ export function leadOf(sightings: Sighting[], recorded: Recorded[], cartClick: s
   });
   if (inMoment) return { clickId: inMoment.clickId, by: "record", at: first.seenAt };
   return { clickId: first.clickId, by: "report", at: first.seenAt };
+}
+
+/**
+ * Whether the lead is Shopify's record alone of a visit begun after the same network source
+ * brought another creator's click, with nothing of the order's own journey ever reported (the
+ * shopper declined tracking, and the embed reported only that click's arrival; or every report
+ * was withheld): a visit recorded behind a reset visitor cookie. A recorded visit displaces no
+ * click seen before it, and a click seen only through the network source credits nothing, so
+ * such an order is nobody's (decision 049). "unknown": when the visit began is not known.
+ * `sameCreator`: whether two clicks are known to be one creator's (a shopper's own second link).
+ */
+export function recordAfterLinked(
+  lead: Lead | null,
+  linked: LinkedJourney | null | undefined,
+  sameCreator: (a: string, b: string) => boolean,
+): boolean | "unknown" {
+  if (!lead || lead.by !== "record" || !linked || linked.ownSince !== null) return false;
+  if (linked.first.clickId === lead.clickId || sameCreator(linked.first.clickId, lead.clickId)) return false;
+  if (lead.at === null) return "unknown";
+  return lead.at.getTime() > linked.first.seenAt.getTime() + CLOCK_SKEW_MS;
 }
 
 /**

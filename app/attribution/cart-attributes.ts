@@ -49,10 +49,12 @@ export const TOUCH_PATH = `${APP_PROXY_PREFIX}/${APP_PROXY_SUBPATH}/touch`;
 /**
  * The JSON body of POST {root}apps/tag-guard/touch: the click and the tag the cart now carries
  * (null when the click came without one), and the cart token bare, without the `?key=` suffix
- * the `cart` cookie carries, as orders/create's cart_token has it.
+ * the `cart` cookie carries, as orders/create's cart_token has it. A null cart token is a click's
+ * arrival from a shopper who declined tracking: the click the landing page's address carried,
+ * and nothing of the browser's (decision 049).
  */
 export interface TouchRequest {
   clickId: string;
   tag: string | null;
-  cartToken: string;
+  cartToken: string | null;
 }

@@ -15,7 +15,11 @@ const TAMPERING_MARKS = [
   "not-a-landing",
   /** Shopify recorded a visit with it within the hour after the credited click, which it did not record, was seen: a visitor reset mid-journey. */
   "late-record",
-  /** Only Shopify's record named it, and the shop's pixel, which reported the checkout, never saw that landing. */
+  /**
+   * Only Shopify's record named it, and what the app saw contradicts the record: the shop's pixel,
+   * which reported the checkout, never saw that landing, or the visit began after the same network
+   * source brought another creator's click.
+   */
   "unconfirmed-record",
   /** First reported after the order was placed. */
   "after-order",

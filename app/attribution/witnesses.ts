@@ -2,22 +2,15 @@ import {
   JOURNEY_ACTIVE_MS,
   leadOf,
   ORDER_TIME_RESOLUTION_MS,
+  recordAfterLinked,
   recordedClicks,
   visitAt,
   type Lead,
   type Sighting,
 } from "./arrival";
 import type { ClickEvidence } from "./click-claims";
-import type {
-  Attribution,
-  Claim,
-  CompetingClick,
-  Contest,
-  OrderWitnesses,
-  RecordedVisit,
-  TamperEvidence,
-  WitnessSummary,
-} from "./witness-facts";
+import { competing, competingFindings, MAX_LISTED, tamperOf } from "./tamper-evidence";
+import type { Attribution, Claim, Contest, OrderWitnesses, RecordedVisit, WitnessSummary } from "./witness-facts";
 
 export * from "./witness-facts";
 export { CLOCK_SKEW_MS, JOURNEY_ACTIVE_MS, LANDING_MOMENT_MS } from "./arrival";
@@ -43,8 +36,6 @@ export { CLOCK_SKEW_MS, JOURNEY_ACTIVE_MS, LANDING_MOMENT_MS } from "./arrival";
 //   placed, take no credit; a click that came with a fresh cart and visitor minutes after the
 //   same network source brought another creator's click is held for the merchant.
 
-/** Clicks listed per witness on the order, at most this many each. */
-const MAX_LISTED = 20;
 /** Why a click that was reported takes no credit, as the order page says it. */
 const SET_ASIDE = {
   unknown: "the Click Verification Service did not know it when the app looked it up (made up, or replayed)",
@@ -136,19 +127,31 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   const asideFindings = [...setAside].map(([clickId, why]) => `click ${clickId} takes no credit: ${why}`);
 
   const lead = leadOf(sightings, recorded, cartClick);
-  if (lead === null || (lead.by === "record" && sightings.length === 0 && pixel !== null)) {
+  const creatorOf = (clickId: string) => facts.creators.get(clickId) ?? null;
+  const afterLinked = recordAfterLinked(
+    lead,
+    linkedOf(facts),
+    (a, b) => creatorOf(a) !== null && creatorOf(a) === creatorOf(b),
+  );
+  // When that visit began decides: Shopify's journey says.
+  if (afterLinked === "unknown" && shopify.journey === null) return { kind: "read-journey" };
+  if (lead === null || afterLinked === true || (lead.by === "record" && sightings.length === 0 && pixel !== null)) {
     // Shopify's record alone names a click while the shop's pixel ran in the browser that paid
-    // (its checkout report is bound) and never reported that landing: a page the shopper's
-    // browser did not show, as a page view made behind a reset visitor is.
-    const unconfirmed = lead !== null;
+    // (its checkout report is bound) and never reported that landing, or on a visit begun after
+    // the same network source brought another creator's click: a page the shopper's browser did
+    // not show, as a page view made behind a reset visitor is.
+    const linked = linkedOf(facts)?.first;
     return {
       kind: "unattributed",
-      reason: unconfirmed
-        ? `only Shopify's record of the visit names click ${lead.clickId}, and the shop's web pixel, which reported this order's checkout from the same browser, never reported that landing page: a visit recorded behind a reset visitor cookie looks like this`
-        : (cart.refused ??
-          (setAside.size > 0
-            ? `no click that can be credited: ${asideFindings.join("; ")}`
-            : "no click id in Shopify's record of the visit, the storefront's reports or the order's attributes")),
+      reason:
+        lead !== null && afterLinked === true && linked
+          ? `only Shopify's record of the visit names click ${lead.clickId}, on a visit that began after the same network source (the shopper's address and browser) brought click ${linked.clickId}, another creator's, at ${linked.seenAt.toISOString()}, and nothing of this order's own journey was reported: a visit recorded behind a reset visitor cookie looks like this`
+          : lead !== null
+            ? `only Shopify's record of the visit names click ${lead.clickId}, and the shop's web pixel, which reported this order's checkout from the same browser, never reported that landing page: a visit recorded behind a reset visitor cookie looks like this`
+            : (cart.refused ??
+              (setAside.size > 0
+                ? `no click that can be credited: ${asideFindings.join("; ")}`
+                : "no click id in Shopify's record of the visit, the storefront's reports or the order's attributes")),
       witnesses,
     };
   }
@@ -176,7 +179,6 @@ export function judgeWitnesses(facts: OrderWitnesses): Attribution {
   // visit without any click begun within the hour after it: the visit was recorded under a
   // visitor that appeared mid-journey. A later click of the same creator, or a visit days later
   // (an expired cookie, a private window), is a shopper's own change, not evidence.
-  const creatorOf = (clickId: string) => facts.creators.get(clickId) ?? null;
   const lateRecord = recorded.find(
     (r) => r.clickId !== credited && (creatorOf(r.clickId) === null || creatorOf(r.clickId) !== creatorOf(credited)),
   );
@@ -284,7 +286,7 @@ function contestOf(
     if (live.length > 1 && (creators.includes(null) || distinct(creators as string[]).length > 1))
       return { reason: "creators-differ", claims: claimsOf(live) };
   }
-  const linked = facts.linked;
+  const linked = linkedOf(facts);
   if (linked && linked.first.clickId !== lead.clickId) {
     const theirs = facts.creators.get(linked.first.clickId) ?? null;
     const ours = facts.creators.get(lead.clickId) ?? null;
@@ -323,63 +325,9 @@ function history(ofClick: Sighting[]): ClickEvidence["tagHistory"] {
   return ofClick.map((s) => ({ tag: s.tag ?? "", at: s.seenAt.toISOString() }));
 }
 
-function competing(
-  sightings: Sighting[],
-  cart: OrderWitnesses["cart"],
-  credited: string,
-  why: (clickId: string) => CompetingClick["why"],
-): CompetingClick[] {
-  const out: CompetingClick[] = [];
-  for (const s of sightings) {
-    if (s.clickId === credited || out.some((c) => c.clickId === s.clickId)) continue;
-    out.push({ clickId: s.clickId, witness: s.witness, firstSeenAt: s.seenAt.toISOString(), why: why(s.clickId) });
-  }
-  if (cart.clickId && cart.clickId !== credited && !out.some((c) => c.clickId === cart.clickId))
-    out.push({ clickId: cart.clickId, witness: "cart_attributes", firstSeenAt: null, why: why(cart.clickId) });
-  return out.slice(0, MAX_LISTED);
-}
-
-function competingFindings(competingClicks: CompetingClick[]): string[] {
-  const findings: string[] = [];
-  if (competingClicks.some((c) => c.why === "later"))
-    findings.push("another click was reported for this order after the one credited; the first click keeps the credit");
-  if (competingClicks.some((c) => c.why === "unrecorded"))
-    findings.push(
-      "a click only storefront scripts reported stands against the one Shopify recorded; it takes no credit",
-    );
-  return findings;
-}
-
-/**
- * The cart's attributes are judged only where the embed reported this cart: with the embed off
- * there are no touches for them to disagree with.
- */
-function tamperOf(
-  cart: OrderWitnesses["cart"],
-  sightings: Sighting[],
-  embedReported: boolean,
-  findings: string[],
-  competingClicks: CompetingClick[],
-): TamperEvidence | null {
-  const all = [...findings];
-  if (embedReported) {
-    if (cart.clickId === null) all.push("the cart's click id was removed");
-    else if (!sightings.some((s) => s.clickId === cart.clickId))
-      all.push("the cart names a click id the storefront never reported for this cart");
-    const latest = sightings.at(-1);
-    if (cart.tag === null) {
-      if (latest && latest.tag !== null) all.push("the cart's affiliate tag was removed");
-    } else if (!sightings.some((s) => s.tag === cart.tag)) {
-      all.push("the cart names an affiliate tag the storefront never reported for this cart");
-    }
-  }
-  if (all.length === 0) return null;
-  return {
-    cartClickId: cart.clickId,
-    cartTag: cart.tag,
-    findings: all,
-    ...(competingClicks.length > 0 && { competingClicks }),
-  };
+/** The journey the order's network source was on before, unless its click is one the service did not know (made up). */
+function linkedOf(facts: OrderWitnesses) {
+  return facts.linked && !facts.unknown?.has(facts.linked.first.clickId) ? facts.linked : null;
 }
 
 function sourceOf(witness: "landing" | "pixel"): ClickEvidence["source"] {

@@ -56,7 +56,7 @@ export async function linkedJourney(
         SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")}, 'landing' AS "witness" FROM ${LandingTouchTable}
         WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.source} = ${source}
           AND ${LandingTouchTable.seenAt} >= ${from} AND ${LandingTouchTable.seenAt} < ${until}
-          ${own.cartToken ? Prisma.sql`AND ${LandingTouchTable.cartToken} <> ${own.cartToken}` : Prisma.empty}
+          ${own.cartToken ? Prisma.sql`AND (${LandingTouchTable.cartToken} IS NULL OR ${LandingTouchTable.cartToken} <> ${own.cartToken})` : Prisma.empty}
         ORDER BY ${LandingTouchTable.seenAt} ASC LIMIT 1
       ) AS "touch"
       UNION ALL

@@ -38,9 +38,12 @@ export class FixedWindowCounter {
 const perCart = new FixedWindowCounter(TOUCHES_PER_CART);
 const perAddress = new FixedWindowCounter(TOUCHES_PER_ADDRESS);
 
-/** 0 when the call may go on, else the milliseconds to wait (the larger of the two limits). */
-export function touchLimit(shop: string, cartToken: string, shopper: string | null, now: number): number {
-  const cart = perCart.hit(`${shop} ${cartToken}`, now);
+/**
+ * 0 when the call may go on, else the milliseconds to wait (the larger of the two limits). A
+ * report without a cart (tracking declined) counts against its address only.
+ */
+export function touchLimit(shop: string, cartToken: string | null, shopper: string | null, now: number): number {
+  const cart = cartToken === null ? 0 : perCart.hit(`${shop} ${cartToken}`, now);
   const client = shopper ? perAddress.hit(`${shop} ${shopper}`, now) : 0;
   return Math.max(cart, client);
 }

@@ -68,21 +68,11 @@ async function write(
   lookupsPerHour: number,
   now: Date,
 ) {
-  const hourAgo = sqlTime(new Date(now.getTime() - HOUR_MS));
-  const [knownToCart] = await tx.rows(Prisma.sql`
-    SELECT 1 AS "known" FROM ${LandingTouch}
-    WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.clickId} = ${touch.clickId} LIMIT 1`);
   // Over the cart's cap the touch is still kept, as a claim on the cart: refusing it would let
   // made-up ids posted first bury the real click that comes after them (decision 047). Only the
-  // lookup is withheld; the order verifies such a click itself while it lives.
-  let lookUp = true;
-  if (!knownToCart) {
-    const recent = await tx.rows(Prisma.sql`
-      SELECT DISTINCT ${LandingTouch.clickId} FROM ${LandingTouch}
-      WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${touch.cartToken} AND ${LandingTouch.seenAt} >= ${hourAgo}
-      LIMIT ${NEW_CLICKS_PER_CART_PER_HOUR}`);
-    lookUp = recent.length < NEW_CLICKS_PER_CART_PER_HOUR;
-  }
+  // lookup is withheld; the order verifies such a click itself while it lives. An arrival without
+  // a cart has no cart cap: the address limit and the shop's cap on new clicks bound it.
+  const lookUp = touch.cartToken === null || (await withinCartCap(tx, shop, touch.cartToken, touch.clickId, now));
   const click = lookUp ? await clickRecordFor(tx, shop, touch.clickId, lookupsPerHour, now) : { newClick: false };
   if ("refused" in click) return limited(click.refused);
   await insertRows(tx, "LandingTouch", [
@@ -96,6 +86,19 @@ async function write(
     },
   ]);
   return { status: "recorded" as const, newClick: click.newClick };
+}
+
+/** Whether a click the cart names may be looked up: one it named before, or one of its first new ones this hour. */
+async function withinCartCap(tx: Sql, shop: string, cartToken: string, clickId: string, now: Date): Promise<boolean> {
+  const [knownToCart] = await tx.rows(Prisma.sql`
+    SELECT 1 AS "known" FROM ${LandingTouch}
+    WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${cartToken} AND ${LandingTouch.clickId} = ${clickId} LIMIT 1`);
+  if (knownToCart) return true;
+  const recent = await tx.rows(Prisma.sql`
+    SELECT DISTINCT ${LandingTouch.clickId} FROM ${LandingTouch}
+    WHERE ${LandingTouch.shop} = ${shop} AND ${LandingTouch.cartToken} = ${cartToken} AND ${LandingTouch.seenAt} >= ${sqlTime(new Date(now.getTime() - HOUR_MS))}
+    LIMIT ${NEW_CLICKS_PER_CART_PER_HOUR}`);
+  return recent.length < NEW_CLICKS_PER_CART_PER_HOUR;
 }
 
 /**

@@ -38,9 +38,11 @@ const TouchBody = z.object({
   clickId: printable(MAX_CLICK_ID_LENGTH, "clickId"),
   tag: printable(MAX_ATTRIBUTE_LENGTH, "tag").nullable(),
   // Shopify's cart tokens are letters, digits, "-" and "_" (the cookie's "?key=" suffix is cut).
+  // null: a click's arrival from a shopper who declined tracking, reported without the cart.
   cartToken: z
-    .string({ error: "cartToken must be a string (the bare cart token)" })
-    .regex(/^[A-Za-z0-9_-]{1,128}$/, "cartToken is not a cart token"),
+    .string({ error: "cartToken must be a string (the bare cart token) or null" })
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, "cartToken is not a cart token")
+    .nullable(),
 });
 
 export type TouchInput = { ok: true; touch: TouchRequest } | { ok: false; error: string };

@@ -153,6 +153,13 @@ export const CATALOGUE: readonly Entry[] = [
     description: "the same on an organic order: Shopify's record of the order's visit then names only its click",
   }),
   attack({
+    name: "visitor-swap-consent-denied",
+    attacker: "visitor-swap",
+    consentDenied: true,
+    description:
+      "the visitor swap on a shopper who declined tracking: the embed reported only alice's click arriving, without a cart, so the order is nobody's (its own journey was never reported, and the source's link credits nothing)",
+  }),
+  attack({
     name: "new-visit-own-link",
     attacker: "new-visit-own-link",
     description:

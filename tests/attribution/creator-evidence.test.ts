@@ -133,6 +133,23 @@ describe("creatorEvidence", () => {
     ]);
   });
 
+  it("tracking declined: a visit recorded after the same source brought alice's click is the attacker's unconfirmed record", () => {
+    const f = facts({
+      shopify: { landingSite: visit("att-click", 20), journey: { ready: true, visits: [visit("att-click", 20)] } },
+      pixel: null,
+      linked: { first: { ...seen("alice-click", 0), witness: "landing" }, ownSince: null },
+    });
+    expect(evidenceOf(f)).toEqual([
+      expect.objectContaining({ creatorId: "cr_alice", outcome: "refused", signals: [], tampering: false }),
+      expect.objectContaining({
+        creatorId: "cr_attacker",
+        outcome: "refused",
+        signals: ["unconfirmed-record"],
+        tampering: true,
+      }),
+    ]);
+  });
+
   it("a click first reported after the order was placed, and one only unbound reports named", () => {
     const f = facts({
       touches: [seen("alice-click", 0), seen("att-click", 31)],

@@ -832,3 +832,58 @@ describe("judgeWitnesses: the evidence and the contests of decision 047, at thei
     expect(judged.contest?.reason).toBe("unrecorded-click");
   });
 });
+
+describe("judgeWitnesses: a shopper who declined tracking (decision 049)", () => {
+  const CREATORS = new Map([
+    ["alice-click", "cr_alice"],
+    ["alice-again", "cr_alice"],
+    ["attacker-click", "cr_attacker"],
+  ]);
+  const ready = (...visits: RecordedVisit[]) => ({ ready: true, visits });
+  // The embed reported alice's click arriving (no cart, no visitor) at minute 2 from the order's
+  // network source; nothing of the order's own journey was ever reported.
+  const declined = (record: string, visitMinute: number | null, linkedClick = "alice-click") =>
+    witnesses({
+      shopify: {
+        landingSite: visit(record, "tag"),
+        journey: visitMinute === null ? null : ready(visit(record, "tag", visitMinute)),
+      },
+      creators: CREATORS,
+      orderAt: at(30),
+      linked: { first: { ...seen(linkedClick, "alice-20", 2), witness: "landing" }, ownSince: null },
+    });
+
+  it("a visit Shopify recorded after the source brought alice's click, naming another creator's: nobody's, and the reason says why", () => {
+    // When the recorded visit began is what decides: Shopify's journey is read first.
+    expect(judgeWitnesses(declined("attacker-click", null))).toEqual({ kind: "read-journey" });
+    const judged = judgeWitnesses(declined("attacker-click", 28));
+    expect(judged).toMatchObject({
+      kind: "unattributed",
+      reason: expect.stringContaining("began after the same network source"),
+    });
+    expect(judged.kind === "unattributed" && judged.reason).toContain("alice-click");
+  });
+
+  it("the recorded click stands where it came first, is the linked click itself, or is the same creator's", () => {
+    // Begun within the clocks' skew of alice's arrival: not after it.
+    expect(attributed(judgeWitnesses(declined("attacker-click", 2))).evidence.clickId).toBe("attacker-click");
+    expect(attributed(judgeWitnesses(declined("alice-click", 2))).evidence.clickId).toBe("alice-click");
+    expect(attributed(judgeWitnesses(declined("alice-again", 28))).evidence.clickId).toBe("alice-again");
+  });
+
+  it("a linked click the service did not know changes nothing: no refusal, no contest", () => {
+    const facts = { ...declined("attacker-click", 28, "made-up"), unknown: new Set(["made-up"]) };
+    const judged = attributed(judgeWitnesses(facts));
+    expect([judged.evidence.clickId, judged.contest]).toEqual(["attacker-click", null]);
+  });
+
+  it("a journey Shopify has not attributed yet: the merchant decides, with alice's click among the claims", () => {
+    const facts = {
+      ...declined("attacker-click", null),
+      shopify: { landingSite: visit("attacker-click", "tag"), journey: { ready: false, visits: [] } },
+    };
+    const judged = attributed(judgeWitnesses(facts));
+    expect(judged.contest?.reason).toBe("identity-changed");
+    expect(judged.contest?.claims.map((c) => c.clickId)).toEqual(["alice-click", "attacker-click"]);
+  });
+});

@@ -147,6 +147,13 @@ function expectNoRequests(visit: Visit) {
   expect(visit.touches).toEqual([]);
 }
 
+/** Consent declined: the landing's click and tag reported once, without a cart; nothing else asked or sent. */
+function expectOnlyArrival(visit: Visit, clickId: string, tag: string | null) {
+  expect(visit.cartRequests).toEqual([]);
+  expect(visit.touches).toEqual([{ clickId, tag, cartToken: null }]);
+  expect(visit.scriptRequests).toEqual([store.url(`/${TOUCH_PATH}`)]);
+}
+
 /** The cart token as orders/create carries it: the cookie's token without its ?key= suffix. */
 const bare = (cart: Cart | undefined) => cart?.token.split("?")[0];
 
@@ -586,12 +593,12 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     expect((await shopper.attributes())[CLICK]).toBe("clk_1");
   });
 
-  it("captures nothing without consent, then captures the landing once the visitor accepts", async () => {
+  it("without consent reports only the landing's click, without a cart, then captures the landing once the visitor accepts", async () => {
     store.reset({ consent: "denied" });
     const shopper = await Shopper.create();
-    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
     expect(visit.status).toBe("denied");
-    expectNoRequests(visit);
+    expectOnlyArrival(visit, "clk_1", "creator-20");
     expect(await shopper.storage()).toBeNull();
     expect(await shopper.cartCookie()).toBeUndefined();
 
@@ -601,8 +608,8 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     expect(attributes[CLICK]).toBe("clk_1");
     expect(attributes[TAG]).toBe("creator-20");
     expect(store.cartRequests()).toHaveLength(1);
-    // The touch waited for consent too, and went once.
-    const [call, ...more] = await store.waitForProxyCalls(1);
+    // The touch with the cart waited for consent, and went once, after the arrival.
+    const [, call, ...more] = await store.waitForProxyCalls(2);
     expect(more).toEqual([]);
     expect(JSON.parse(call!.body)).toEqual({
       clickId: "clk_1",
@@ -629,9 +636,9 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
   it("loads the Customer Privacy API when the page has not, and respects its answer", async () => {
     store.reset({ consent: "lazy-denied" });
     const denied = await Shopper.create();
-    const visit = await denied.visit("/?lb_click=clk_1&tag=creator-20");
+    const visit = await denied.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
     expect(visit.status).toBe("denied");
-    expectNoRequests(visit);
+    expectOnlyArrival(visit, "clk_1", "creator-20");
     expect(
       await denied.page.evaluate(() => (window as unknown as { __loadedFeatures: unknown }).__loadedFeatures),
     ).toEqual([{ name: "consent-tracking-api", version: "0.1" }]);

@@ -100,6 +100,43 @@ describe("a journey across a reset browser (decision 047)", () => {
     });
   });
 
+  it("tracking declined: alice's arrival reported without a cart, then a visit recorded under a reset visitor naming the attacker's click: nobody is paid", async () => {
+    const shop = await newShop();
+    const alice = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });
+    // The embed, consent declined: the landing's click alone, no cart.
+    const arrival = await sendTouch(
+      h.app.url,
+      shop,
+      { clickId: alice.clickId, tag: "alice-20", cartToken: null },
+      from,
+    );
+    expect(arrival.status).toBe(202);
+    expect(await prisma.landingTouch.findMany({ where: { shop }, select: { cartToken: true, clickId: true } })).toEqual(
+      [{ cartToken: null, clickId: alice.clickId }],
+    );
+    w = startWorker();
+    await w.runOnce(); // alice's lookup
+    h.clock.now = new Date(Date.now() + 10 * 60_000);
+    // At checkout the extension writes a fresh visitor cookie and views a page at its own click.
+    const attacker = h.clicks.addClick({ expectedTag: "coupons-99", creatorId: "cr_attacker" });
+    const declined = (clickId: string, tag: string) =>
+      placeOrder(h, {
+        shop,
+        clickId,
+        capture: "landing_site",
+        arrivedTag: tag,
+        cartToken: `c1-${randomBytes(10).toString("hex")}`,
+        paidFrom: SHOPPER,
+      });
+    const attacked = await runOrderToEnd(h, w, shop, (await declined(attacker.clickId, "coupons-99")).payload.id);
+    expect(attacked.outcome).toBe("unattributed");
+    expect(attacked.commission).toBeNull();
+    expect(attacked.reason).toMatch(new RegExp(`began after the same network source .*${alice.clickId}`));
+    // The honest journey: the visit Shopify recorded names the click that arrived.
+    const honest = await runOrderToEnd(h, w, shop, (await declined(alice.clickId, "alice-20")).payload.id);
+    expect(honest.commission).toMatchObject({ creatorId: "cr_alice" });
+  });
+
   it("another shopper on the same network with another browser is their own journey", async () => {
     const shop = await newShop();
     const alice = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" });

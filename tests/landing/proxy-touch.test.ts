@@ -48,6 +48,19 @@ describe("a touch", () => {
     expect(await stored(shop)).toEqual({ touches: 2, clicks: 1, lookups: 1 });
   });
 
+  it("a click's arrival without a cart (tracking declined): kept with no cart, its click looked up once", async () => {
+    const shop = await newShop();
+    const arrival = { clickId: "clk_declined", tag: "alice-20", cartToken: null };
+    expect((await sendTouch(app.url, shop, arrival)).status).toBe(202);
+    expect((await sendTouch(app.url, shop, arrival)).status).toBe(202);
+    const touches = await prisma.landingTouch.findMany({ where: { shop } });
+    expect(touches.map((t) => [t.cartToken, t.clickId, t.tag])).toEqual([
+      [null, "clk_declined", "alice-20"],
+      [null, "clk_declined", "alice-20"],
+    ]);
+    expect(await stored(shop)).toEqual({ touches: 2, clicks: 1, lookups: 1 });
+  });
+
   it("forged, stale or unsigned: 400 and nothing stored", async () => {
     const shop = await newShop();
     const body = { clickId: "clk_2", tag: null, cartToken: cart() };
@@ -234,6 +247,14 @@ describe("abuse limits", () => {
       perAddress.push((await sendTouch(app.url, shop, body, { address: "203.0.113.9" })).status);
     }
     expect(perAddress.filter((s) => s === 429).length).toBe(5);
+
+    // Arrivals without a cart count against their address alone.
+    const arrivals: number[] = [];
+    for (let i = 0; i < 125; i += 1) {
+      const body = { clickId: `clk_arrival_${i}`, tag: null, cartToken: null };
+      arrivals.push((await sendTouch(app.url, shop, body, { address: "203.0.113.10" })).status);
+    }
+    expect(arrivals.filter((s) => s === 429).length).toBe(5);
   });
 
   it("the address counted is the one Shopify's proxy appended, and only within its shop", async () => {

@@ -11,7 +11,9 @@
 // - does nothing at all (no request, no storage) on a page with no new parameters whose cart
 //   is the one it last wrote to: the memory is localStorage + the `cart` cookie value;
 // - writes and reports only with marketing consent where the shop requires consent (Customer
-//   Privacy API);
+//   Privacy API); without it, it reports only the click the landing page's address carried
+//   (no cart, no storage, no cookie read), once, for the app to tell a recorded visit that
+//   came after it (decision 049);
 // - talks only to this shop's own origin (Ajax Cart API and app proxy under Shopify.routes.root),
 //   checked on the resolved URL;
 // - the touch is fire and forget (keepalive, never awaited), sent once the cart exists;
@@ -162,16 +164,20 @@ function touch(next: Attributes, known: Attributes) {
     // The cookie is TOKEN?key=..., URL-encoded; the order's cart_token is the bare TOKEN.
     const cartToken = decodeURIComponent(cartKey()).split("?")[0]!;
     const body: TouchRequest = { clickId: next[CLICK]!, tag: next[TAG] || null, cartToken };
-    if (body.clickId && cartToken && (body.clickId != known[CLICK] || next[TAG] != known[TAG]))
-      fetch(url(TOUCH_PATH), {
-        method: "POST",
-        keepalive: true,
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }).catch(() => 0);
+    if (body.clickId && cartToken && (body.clickId != known[CLICK] || next[TAG] != known[TAG])) report(body);
   } catch (_) {
     // a malformed cookie: the cart attributes stay the record
   }
+}
+
+/** Posts a touch to the app proxy, fire and forget: keepalive lets it outlive a navigation. */
+function report(body: TouchRequest) {
+  fetch(url(TOUCH_PATH), {
+    method: "POST",
+    keepalive: true,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  }).catch(() => 0);
 }
 
 /**
@@ -270,8 +276,11 @@ function restore(event: AttributesUpdate) {
   );
 }
 
-/** Marketing consent where the shop requires it; the Allowed methods say yes where it does not. */
-function withConsent(then: (_?: unknown) => void) {
+/**
+ * Marketing consent where the shop requires it; the Allowed methods say yes where it does not.
+ * `declined` runs once when the answer is no (or not yet given).
+ */
+function withConsent(then: (_?: unknown) => void, declined?: () => void) {
   const check = () => {
     const privacy = shopify().customerPrivacy;
     if (!privacy || !privacy.marketingAllowed || privacy.marketingAllowed()) return then();
@@ -280,6 +289,7 @@ function withConsent(then: (_?: unknown) => void) {
     } catch (_) {
       // nothing stored, nothing to remove
     }
+    if (declined) declined();
     done("denied");
     // Consent given later on this page (banner accepted) still captures this landing, once.
     let waiting = 1;
@@ -333,5 +343,9 @@ safely(() => {
   const cart = cartKey();
   // No new parameters and the cart we last wrote to: nothing to do, not a single request.
   if (!click && !arrived.length && (!memory || memory.k === cart)) return done("idle");
-  withConsent(() => capture(click, arrived, memory, cart).then(done, () => done("failed")));
+  withConsent(
+    () => capture(click, arrived, memory, cart).then(done, () => done("failed")),
+    // Tracking declined: the click's arrival alone, nothing of the browser's (no cart, no memory).
+    () => click && report({ clickId: click, tag: arrived[arrived.length - 1] || null, cartToken: null }),
+  );
 });

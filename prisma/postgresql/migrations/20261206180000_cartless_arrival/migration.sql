@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LandingTouch" ALTER COLUMN "cartToken" DROP NOT NULL;
