@@ -70,9 +70,14 @@ export interface BlockContext {
   assetUrl: string;
   /** The parsed JSON value of app.metafields.tag_guard.storefront_config (undefined: not set). */
   storefrontConfig?: unknown;
+  /** The block's settings as the merchant set them in the theme editor; unset ones take the schema's default. */
+  blockSettings?: Record<string, unknown>;
 }
 
 export function renderClickCaptureBlock(liquid: string, context: BlockContext): string {
+  const schema = /\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/.exec(liquid);
+  const settings =
+    (JSON.parse(schema?.[1] ?? "{}") as { settings?: { id: string; default?: unknown }[] }).settings ?? [];
   let rest = liquid
     .replace(/\{%-?\s*comment\s*-?%\}[\s\S]*?\{%-?\s*endcomment\s*-?%\}/g, "")
     .replace(/\{%-?\s*schema\s*-?%\}[\s\S]*?\{%-?\s*endschema\s*-?%\}/g, "");
@@ -96,6 +101,9 @@ export function renderClickCaptureBlock(liquid: string, context: BlockContext): 
     "'click-capture.js' | asset_url": context.assetUrl,
     "tag_params_json | escape": escapeLiquid(tagParamsJson),
   };
+  // Liquid prints a checkbox as true or false.
+  for (const setting of settings)
+    outputs[`block.settings.${setting.id}`] = String(context.blockSettings?.[setting.id] ?? setting.default);
   rest = rest.replace(/\{\{-?\s*([\s\S]*?)\s*-?\}\}/g, (_, expression: string) => {
     const value = outputs[expression.trim()];
     if (value === undefined) throw new Error(`click-capture.liquid: unsupported output {{ ${expression} }}`);
@@ -124,6 +132,8 @@ export interface PageSettings {
   consent: ConsentMode;
   /** app.metafields.tag_guard.storefront_config value (undefined: merchant never saved settings). */
   storefrontConfig?: unknown;
+  /** The app embed's settings in the theme editor (unset: the schema's defaults). */
+  blockSettings?: Record<string, unknown>;
   /** Raw replacement for the whole block HTML (hostile configuration tests). */
   blockHtml?: string;
 }
@@ -335,6 +345,7 @@ export class Storefront {
       renderClickCaptureBlock(readFileSync(BLOCK_FILE, "utf8"), {
         assetUrl: ASSET_PATH,
         storefrontConfig: this.settings.storefrontConfig,
+        blockSettings: this.settings.blockSettings,
       });
     return `<!doctype html>
 <html lang="en">

@@ -275,6 +275,7 @@ export class ShopStorefront extends Storefront {
           ? renderClickCaptureBlock(readFileSync(BLOCK_FILE, "utf8"), {
               assetUrl: ASSET_PATH,
               storefrontConfig: this.settings.storefrontConfig,
+              blockSettings: this.settings.blockSettings,
             })
           : "",
       pixels: pixel ? runtimeConfigHtml([{ id: pixel.id, settings: pixel.settings }], events) : "",

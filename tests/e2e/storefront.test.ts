@@ -619,6 +619,15 @@ describe("customer privacy (marketing consent where the shop requires it)", () =
     expect(shopper.errors).toEqual([]);
   });
 
+  it("reports nothing at all without consent when the merchant turned arrivals off in the theme editor", async () => {
+    store.reset({ consent: "denied", blockSettings: { arrivals_without_consent: false } });
+    const shopper = await Shopper.create();
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    expect(visit.status).toBe("denied");
+    expectNoRequests(visit);
+    expect(shopper.errors).toEqual([]);
+  });
+
   it("stops, and forgets its memory, when consent is withdrawn", async () => {
     store.reset({ consent: "granted" });
     const shopper = await Shopper.create();
@@ -809,15 +818,15 @@ describe("touches through the app proxy", () => {
     expect(shopper.errors).toEqual([]);
   });
 
-  it("sends nothing without consent, even when the shopper already has a cart", async () => {
+  it("without consent sends the landing's click alone, never the cart the shopper already has", async () => {
     store.reset({ consent: "denied" });
     const shopper = await Shopper.create();
     const token = store.newCartToken();
     await shopper.context.addCookies([{ name: "cart", value: encodeURIComponent(token), url: store.origin }]);
-    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20");
+    const visit = await shopper.visit("/?lb_click=clk_1&tag=creator-20", { touches: 1 });
     expect(visit.status).toBe("denied");
-    expectNoRequests(visit);
-    expect(store.proxyCalls).toEqual([]);
+    expectOnlyArrival(visit, "clk_1", "creator-20");
+    expect(store.proxyCalls.map((call) => call.body)).not.toContainEqual(expect.stringContaining(token));
   });
 
   describe("forwarded to the app as Shopify's app proxy does", () => {

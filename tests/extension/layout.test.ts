@@ -266,6 +266,20 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
     }
   });
 
+  it("passes the merchant's theme-editor choice on arrivals without consent: on unless turned off", () => {
+    const liquid = readFileSync(BLOCK_FILE, "utf8");
+    const arrivals = (blockSettings?: Record<string, unknown>) =>
+      /data-arrivals="([^"]*)"/.exec(renderClickCaptureBlock(liquid, { assetUrl: "/a.js", blockSettings }))?.[1];
+    expect(arrivals()).toBe("true");
+    expect(arrivals({ arrivals_without_consent: false })).toBe("false");
+    // Every setting the block declares has its label and help in the extension's own locales.
+    const locale = JSON.parse(readFileSync(path.join(EXTENSION_DIR, "locales/en.default.schema.json"), "utf8"));
+    expect(locale.blocks.click_capture.settings.arrivals_without_consent).toEqual({
+      label: expect.any(String),
+      info: expect.any(String),
+    });
+  });
+
   it("contains no secrets, keys or calls to outside services", () => {
     const patterns = [
       /shp(at|ss|ca|pa|ua)_[0-9a-f]{8,}/i,

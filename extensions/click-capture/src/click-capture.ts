@@ -345,7 +345,11 @@ safely(() => {
   if (!click && !arrived.length && (!memory || memory.k === cart)) return done("idle");
   withConsent(
     () => capture(click, arrived, memory, cart).then(done, () => done("failed")),
-    // Tracking declined: the click's arrival alone, nothing of the browser's (no cart, no memory).
-    () => click && report({ clickId: click, tag: arrived[arrived.length - 1] || null, cartToken: null }),
+    // Tracking declined: the click's arrival alone, nothing of the browser's (no cart, no memory),
+    // unless the merchant turned that off in the theme editor.
+    () =>
+      click &&
+      (script && script.getAttribute("data-arrivals")) != "false" &&
+      report({ clickId: click, tag: arrived[arrived.length - 1] || null, cartToken: null }),
   );
 });
