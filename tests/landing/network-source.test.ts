@@ -30,6 +30,18 @@ async function touchFrom(shop: string, address: string, userAgent = AGENT) {
   return prisma.landingTouch.findFirstOrThrow({ where: { shop, cartToken } });
 }
 
+/** A click's arrival from a shopper who declined tracking: no cart, only the click and its source. */
+async function arrivalFrom(shop: string, address: string) {
+  const clickId = `clk_${randomBytes(6).toString("hex")}`;
+  const response = await sendTouch(
+    app.url,
+    shop,
+    { clickId, tag: null, cartToken: null },
+    { address, userAgent: AGENT },
+  );
+  expect(response.status).toBe(202);
+}
+
 /** An order placed from `address` (Shopify's browser_ip and client_details), on a cart of its own. */
 async function orderFrom(shop: string, address: string) {
   const payload = {
@@ -89,6 +101,7 @@ describe("the network source", () => {
     const shop = await newShop();
     await prisma.shopSettings.update({ where: { shop }, data: { attributionWindowDays: 2 } });
     await touchFrom(shop, "198.51.100.5");
+    await arrivalFrom(shop, "198.51.100.5");
     const order = await orderFrom(shop, "198.51.100.5");
     expect(order.networkSource).not.toBeNull();
     await purgeLandingRecord(new Date(Date.now() + DAY));
@@ -104,7 +117,9 @@ describe("the network source", () => {
     const theirs = "198.51.100.32";
     await touchFrom(shop, mine);
     await touchFrom(shop, mine);
+    await arrivalFrom(shop, mine);
     await touchFrom(shop, theirs);
+    await arrivalFrom(shop, theirs);
     const order = await orderFrom(shop, mine);
     const body = { shop_id: 1, shop_domain: shop, customer: { id: 9 }, orders_to_redact: [order.orderId] };
     const response = await deliver(app.url, "/webhooks/customers/redact", { topic: "customers/redact", shop, body });
@@ -112,7 +127,7 @@ describe("the network source", () => {
     expect((await prisma.verification.findUniqueOrThrow({ where: { id: order.id } })).networkSource).toBeNull();
     expect(await prisma.landingTouch.count({ where: { shop, source: order.networkSource! } })).toBe(0);
     expect(await prisma.landingTouch.count({ where: { shop, source: networkSourceHash(shop, theirs, AGENT) } })).toBe(
-      1,
+      2,
     );
   });
 });
