@@ -206,6 +206,21 @@ describe("POST cart/update.js and cart/clear.js", () => {
     expect((await shopper.post("/cart/update.js", { updates: [0] })).body.items).toEqual([]);
   });
 
+  it("keeps any attribute name as a name, __proto__ too, whether posted as JSON or as a form", async () => {
+    const shopper = new Shopper();
+    await shopper.send("/cart/update.js", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"attributes":{"__proto__":"json"}}',
+    });
+    const form = await shopper.form("/cart/update.js", "attributes[__proto__]=form&attributes[constructor]=c");
+    expect(form.status).toBe(200);
+    expect(Object.entries(form.body.attributes)).toEqual([
+      ["__proto__", "form"],
+      ["constructor", "c"],
+    ]);
+  });
+
   it("clear.js empties the lines and keeps the cart's token, attributes and note, as Shopify does", async () => {
     const shopper = new Shopper();
     await shopper.post("/cart/add.js", { id: VARIANT, quantity: 2 });
@@ -290,6 +305,13 @@ describe("what Shopify refuses, answered as Shopify answers it, the cart left as
       { updates: [1, 1] },
       400,
       { status: "bad_request" },
+    ],
+    [
+      "a line past Shopify's 500",
+      "/cart/add.js",
+      { items: Array.from({ length: 500 }, (_, n) => ({ id: VARIANT, properties: { n } })) },
+      422,
+      { message: "Cart Error", description: "You can't add more than 500 lines to the cart." },
     ],
     [
       "a quantity past the stand-in's bound",
