@@ -186,13 +186,13 @@ export const CATALOGUE: readonly Entry[] = [
     name: "cart-replace",
     attacker: "cart-replace",
     description:
-      "on the cart page drops the cart cookie, adds the same item to a new cart and posts its own click's touch on it",
+      "on the cart page reads the shopper's cart (cart.js), drops the cart cookie, adds the same lines to a new cart (add.js) and posts its own click's touch on it",
   }),
   attack({
     name: "reset-and-replace",
     attacker: "reset-and-replace",
     description:
-      "a fresh visitor (one page view at its own link) and a new cart with the same item and its own touch: nothing of the shopper's is left",
+      "a fresh visitor (one page view at its own link) and a new cart with the shopper's lines (cart.js, add.js) and its own touch: nothing of the shopper's is left",
   }),
   attack({
     name: "own-touch-organic",

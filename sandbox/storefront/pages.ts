@@ -1,3 +1,4 @@
+import { decimalAmount, PRODUCT_VARIANT } from "./products";
 import { standardActionsScript } from "./standard-actions";
 
 // The pages of the stand-in shop (sandbox/storefront/shop.ts): a theme's product and cart pages
@@ -22,8 +23,6 @@ export interface PageParts {
   pixels: string;
   main: string;
 }
-
-export const PRODUCT = { handle: "merino-beanie", title: "Merino wool beanie", price: "29.00" } as const;
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -62,13 +61,17 @@ ${parts.block}
 </html>`;
 }
 
-/** A product page (the home page shows the one product too): add to cart, or Buy it now. */
+/**
+ * A product page (the home page shows the one product too): add to cart, or Buy it now. Both
+ * forms post the variant's id and a quantity, as a theme's product form does.
+ */
 export function productMain(): string {
-  return `<h1>${PRODUCT.title}</h1>
-<p class="price">$${PRODUCT.price}</p>
+  const fields = `<input type="hidden" name="id" value="${PRODUCT_VARIANT.id}"><input type="hidden" name="quantity" value="1">`;
+  return `<h1>${escapeHtml(PRODUCT_VARIANT.productTitle)}</h1>
+<p class="price">$${decimalAmount(PRODUCT_VARIANT.price)}</p>
 <p>Soft, warm, made to last. A product page standing in for a real theme.</p>
-<form method="post" action="/cart/add"><input type="hidden" name="id" value="${PRODUCT.handle}"><button id="add-to-cart" type="submit">Add to cart</button></form>
-<form method="post" action="/checkouts/buy-now"><input type="hidden" name="id" value="${PRODUCT.handle}"><button id="buy-it-now" type="submit">Buy it now</button></form>`;
+<form method="post" action="/cart/add">${fields}<button id="add-to-cart" type="submit">Add to cart</button></form>
+<form method="post" action="/checkouts/buy-now">${fields}<button id="buy-it-now" type="submit">Buy it now</button></form>`;
 }
 
 export function cartMain(lines: readonly Line[]): string {

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { APP_PROXY_APP_PATH, APP_PROXY_PREFIX, APP_PROXY_SUBPATH } from "../../app/attribution/cart-attributes";
 import { listen } from "../listen";
 import { signedProxyQuery } from "./app-proxy";
+import { emptyCart, type Cart } from "./cart";
+import { cartRoute, replyToCart, sendCartReply, type CartRoute } from "./cart-api";
 import { cartAttributesUpdate, STOREFRONT_API_PATH, standardActionsScript } from "./standard-actions";
 
 // A local stand-in for a Shopify storefront, just faithful enough to run the click-capture
@@ -14,12 +16,13 @@ import { cartAttributesUpdate, STOREFRONT_API_PATH, standardActionsScript } from
 // - a `window.Shopify` like the one content_for_header defines (routes.root, and the Customer
 //   Privacy API in the states a shop can be in), and Shopify.actions.updateCart for cart
 //   attributes (below);
-// - the Ajax Cart API endpoints the script uses, following Shopify's documented contract:
-//   GET {root}cart.js returns the cart JSON; POST {root}cart/update.js with JSON
-//   {"attributes": {...}} MERGES the given attributes into the cart's (a key whose value is ""
-//   or null is removed, the long-standing Ajax API behaviour) and returns the cart JSON; the
-//   cart is identified by the `cart` cookie, TOKEN?key=..., as Shopify's now is (created on the
-//   first write when there is none), and a checkout leaves the browser with a different cart;
+// - Shopify's Ajax Cart API, all of it a theme or an extension calls (cart.js, cart/add.js,
+//   cart/change.js, cart/update.js, cart/clear.js), and the theme's cart form posts, answered
+//   from one cart model (cart-api.ts, cart.ts): the script's cart.js read and its update.js
+//   write, which MERGES the given attributes into the cart's (a key whose value is "" or null is
+//   removed), among them; the cart is identified by the `cart` cookie, TOKEN?key=..., as
+//   Shopify's now is (made by the first cart request when there is none), and a checkout
+//   leaves the browser with a different cart;
 // - the app proxy: {root}apps/tag-guard/* is forwarded, as Shopify does, to the configured app
 //   URL + /proxy/* with Shopify's signed query (sandbox/storefront/app-proxy.ts) and the app's
 //   answer goes back to the browser; with no app configured the call is recorded and answered
@@ -143,12 +146,6 @@ export interface LoggedRequest {
   path: string;
   body: string;
   cart: string | null;
-}
-
-export interface Cart {
-  token: string;
-  attributes: Record<string, string>;
-  note: string | null;
 }
 
 export type Failure = "none" | "500" | "network";
@@ -323,15 +320,15 @@ export class Storefront {
     return this.origin + pathAndQuery;
   }
 
-  /** Requests to the cart endpoints (anything the script asked for). */
+  /** Requests to the Ajax Cart API (anything a script asked of the cart). */
   cartRequests(): LoggedRequest[] {
-    return this.requests.filter((request) => /\/cart(\.js|\/update\.js)$/.test(request.path));
+    return this.requests.filter((request) => cartRoute(request.path)?.json);
   }
 
   /** Checkout completed: the old cart is gone and the browser gets a new cart token. */
   newCartToken(): string {
     const token = `hWN${randomBytes(9).toString("hex")}?key=${randomBytes(8).toString("hex")}`;
-    this.carts.set(token, { token, attributes: {}, note: null });
+    this.carts.set(token, emptyCart(token));
     return token;
   }
 
@@ -382,12 +379,12 @@ ${block}
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://localhost");
-    const body = await new Promise<string>((resolve) => {
-      let text = "";
-      request.setEncoding("utf8");
-      request.on("data", (chunk: string) => (text += chunk));
-      request.on("end", () => resolve(text));
-    });
+    const proxyPath = new RegExp(
+      `^(?:/[a-z]{2}(?:-[a-z]{2})?)?/${APP_PROXY_PREFIX}/${APP_PROXY_SUBPATH}(/.*)?$`,
+      "i",
+    ).exec(url.pathname);
+    // The app proxy passes whatever it is sent on to the app, whose own limits answer it.
+    const { body, tooLarge } = await readBody(request, proxyPath ? Infinity : MAX_BODY_BYTES);
     const cookieValue = /(?:^|;\s*)cart=([^;]*)/.exec(request.headers.cookie ?? "")?.[1];
     this.requests.push({ method: request.method ?? "GET", path: url.pathname, body, cart: cookieValue ?? null });
 
@@ -397,55 +394,19 @@ ${block}
       return;
     }
 
-    const proxyPath = new RegExp(
-      `^(?:/[a-z]{2}(?:-[a-z]{2})?)?/${APP_PROXY_PREFIX}/${APP_PROXY_SUBPATH}(/.*)?$`,
-      "i",
-    ).exec(url.pathname);
     if (proxyPath) return this.proxy(request, response, proxyPath[1] ?? "", url.search.slice(1), body, cookieValue);
+    if (tooLarge) {
+      response.writeHead(413, { "Content-Type": "application/json" });
+      response.end(
+        JSON.stringify({ status: 413, message: "Payload Too Large", description: `at most ${MAX_BODY_BYTES} bytes` }),
+      );
+      return;
+    }
 
     if (url.pathname === STOREFRONT_API_PATH && request.method === "POST") return this.storefrontApi(response, body);
 
-    const cartPath = /^(\/[a-z]{2}(?:-[a-z]{2})?)?\/(cart\.js|cart\/update\.js)$/i.exec(url.pathname);
-    if (cartPath) {
-      if (this.failure === "network") {
-        request.socket.destroy();
-        return;
-      }
-      if (this.failure === "500") {
-        response.writeHead(500, { "Content-Type": "application/json" });
-        response.end(JSON.stringify({ status: 500, message: "Internal Server Error" }));
-        return;
-      }
-      const endpoint = cartPath[2]!;
-      if (endpoint === "cart.js" && request.method === "GET")
-        return this.sendCart(response, this.ensureCart(cookieValue, response));
-      if (endpoint === "cart/update.js" && request.method === "POST") {
-        if (!(request.headers["content-type"] ?? "").startsWith("application/json")) {
-          response.writeHead(400, { "Content-Type": "application/json" });
-          response.end(JSON.stringify({ status: 400, message: "Bad Request", description: "expected JSON" }));
-          return;
-        }
-        let parsed: { attributes?: unknown };
-        try {
-          parsed = JSON.parse(body) as { attributes?: unknown };
-        } catch {
-          response.writeHead(400, { "Content-Type": "application/json" });
-          response.end(JSON.stringify({ status: 400, message: "Bad Request", description: "invalid JSON" }));
-          return;
-        }
-        const cart = this.ensureCart(cookieValue, response);
-        if (parsed.attributes && typeof parsed.attributes === "object") {
-          for (const [key, value] of Object.entries(parsed.attributes as Record<string, unknown>)) {
-            if (value === null || value === "") delete cart.attributes[key];
-            else cart.attributes[key] = String(value);
-          }
-        }
-        return this.sendCart(response, cart);
-      }
-      response.writeHead(405);
-      response.end();
-      return;
-    }
+    const cart = cartRoute(url.pathname);
+    if (cart) return this.cart(request, response, cart, body, cookieValue);
 
     if (await this.route(request, response, url, body, cookieValue)) return;
     if (request.method === "GET" && !url.pathname.startsWith("/cdn/")) {
@@ -455,6 +416,29 @@ ${block}
     }
     response.writeHead(404);
     response.end();
+  }
+
+  /** The cart's endpoints; `failure` makes the Ajax API's (the script's calls) fail. */
+  private async cart(
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: CartRoute,
+    body: string,
+    cookieValue: string | undefined,
+  ): Promise<void> {
+    if (route.json && this.failure === "network") {
+      request.socket.destroy();
+      return;
+    }
+    if (route.json && this.failure === "500") {
+      return sendCartReply(response, { status: 500, json: { status: 500, message: "Internal Server Error" } });
+    }
+    const reply = await replyToCart(
+      route,
+      { method: request.method ?? "GET", contentType: request.headers["content-type"], body },
+      () => this.ensureCart(cookieValue, response),
+    );
+    sendCartReply(response, reply);
   }
 
   /**
@@ -547,32 +531,30 @@ ${block}
   }
 
   /** The cart named by the cookie, or a new one (and its cookie), as Shopify does. */
-  protected ensureCart(cookieValue: string | undefined, response: ServerResponse): Cart {
+  private ensureCart(cookieValue: string | undefined, response: ServerResponse): Cart {
     const existing = this.cartByCookie(cookieValue);
     if (existing) return existing;
     const token = this.newCartToken();
     appendCookie(response, `cart=${encodeURIComponent(token)}; Path=/; SameSite=Lax; Max-Age=1209600`);
     return this.carts.get(token)!;
   }
+}
 
-  protected sendCart(response: ServerResponse, cart: Cart): void {
-    response.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
-    response.end(
-      JSON.stringify({
-        token: cart.token,
-        note: cart.note,
-        attributes: cart.attributes,
-        original_total_price: 0,
-        total_price: 0,
-        total_discount: 0,
-        total_weight: 0,
-        item_count: 0,
-        items: [],
-        requires_shipping: false,
-        currency: "USD",
-        items_subtotal_price: 0,
-        cart_level_discount_applications: [],
-      }),
-    );
-  }
+/** What the stand-in reads of a request's body: a theme's or a script's posts are small. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** The request's body as text, or none past `limit` bytes (the rest is read and dropped). */
+function readBody(request: IncomingMessage, limit: number): Promise<{ body: string; tooLarge: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    const done = () =>
+      resolve({ body: size > limit ? "" : Buffer.concat(chunks).toString("utf8"), tooLarge: size > limit });
+    request.on("end", done);
+    request.on("error", done);
+  });
 }

@@ -1,7 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { cartMain, checkoutMain, page, PRODUCT, productMain, thankYouMain, type Line } from "./pages";
+import { addItems, CartRefusal, emptyCart, linesOf } from "./cart";
+import { refused, sendCartReply } from "./cart-api";
+import { cartParams } from "./cart-params";
+import { cartMain, checkoutMain, page, productMain, thankYouMain, type Line } from "./pages";
 import {
   BUNDLE_PATH,
   RUNTIME_PATH,
@@ -11,6 +14,7 @@ import {
   sandboxScript,
   type PageEvent,
 } from "./pixel-runtime";
+import { PRODUCT_VARIANT } from "./products";
 import {
   appendCookie,
   ASSET_PATH,
@@ -24,17 +28,18 @@ import {
 import { VisitLog, VISITOR_COOKIE } from "./visits";
 
 // A stand-in shop that behaves as a Shopify storefront does from the shopper's side, on top of
-// the cart API and app proxy of Storefront (server.ts):
+// the cart (its Ajax API and the theme's cart forms) and app proxy of Storefront (server.ts):
 // - visits and the visitor cookie (visits.ts): every page view is recorded, and an order learns
 //   the landing page of the visit that checked out and the browser's journey;
 // - theme pages (home, product, cart) with the app embed when it is on, and Shopify's checkout
 //   and thank-you pages, where only web pixels run;
 // - the web pixel in the browser (pixel-runtime.ts): its real bundle in a Web Worker, handed
 //   the settings the app saved and the page's events; checkout_completed on the thank-you page;
-// - a checkout from the cart (cart_token and the cart's attributes go to the order), or an
-//   accelerated one, Buy it now, which leaves the cart out (no cart_token, no attributes); a
-//   paid cart checkout leaves the browser with a new cart; a discount link (/discount/CODE)
-//   applies its code to the next checkout.
+// - a checkout from the cart, whichever way its lines were put there (cart_token, the cart's
+//   lines and attributes go to the order), or an accelerated one, Buy it now, which leaves the
+//   cart out (the posted variant only; no cart_token, no attributes); a paid cart checkout
+//   leaves the browser with a new cart; a discount link (/discount/CODE) applies its code to the
+//   next checkout.
 // The order itself is made by `placeOrder` (the Shopify stand-in), which is told all of this.
 
 export interface ShopOptions extends StorefrontOptions {
@@ -93,7 +98,6 @@ const CHECKOUT_PATH = /^\/checkouts\/cn\/([A-Za-z0-9_-]+)(\/pay|\/thank-you)?$/;
 export class ShopStorefront extends Storefront {
   readonly visits: VisitLog;
   readonly checkouts = new Map<string, Checkout>();
-  private readonly lines = new Map<string, Line[]>();
   private readonly embed: boolean;
 
   constructor(private readonly shopOptions: ShopOptions) {
@@ -124,25 +128,23 @@ export class ShopStorefront extends Storefront {
       const to = url.searchParams.get("redirect") ?? "/";
       return redirect(response, /^\/(?![/\\])/.test(to) ? to : "/");
     }
-    if (method === "POST" && path === "/cart/add") {
-      const cart = this.ensureCart(cartCookie, response);
-      this.lines.set(cart.token, [...(this.lines.get(cart.token) ?? []), { ...productLine(), quantity: 1 }]);
-      return redirect(response, "/cart");
-    }
-    if (method === "POST" && path === "/cart/clear") {
-      const cart = this.cartByCookie(cartCookie);
-      if (cart) this.lines.delete(cart.token);
-      return redirect(response, "/cart");
-    }
     if (method === "POST" && path === "/checkout") {
       const cart = this.cartByCookie(cartCookie);
-      const lines = cart ? (this.lines.get(cart.token) ?? []) : [];
-      if (!cart || lines.length === 0) return redirect(response, "/cart");
-      return this.startCheckout(response, cookies, cart.token, lines);
+      if (!cart || cart.items.length === 0) return redirect(response, "/cart");
+      return this.startCheckout(response, cookies, cart.token, linesOf(cart));
     }
     if (method === "POST" && path === "/checkouts/buy-now") {
-      // Shop Pay's Buy it now: a checkout of the one product, made without the cart.
-      return this.startCheckout(response, cookies, null, [{ ...productLine(), quantity: 1 }]);
+      // Shop Pay's Buy it now: a checkout of the posted variant, made without the shopper's cart
+      // (the posted item is read as the cart reads one, into a cart of its own).
+      const alone = emptyCart("buy-it-now");
+      try {
+        addItems(alone, [await cartParams(request.headers["content-type"], body)], "id");
+      } catch (error) {
+        if (!(error instanceof CartRefusal)) throw error;
+        sendCartReply(response, refused(error, false));
+        return true;
+      }
+      return this.startCheckout(response, cookies, null, linesOf(alone));
     }
     const checkoutPath = CHECKOUT_PATH.exec(path);
     if (checkoutPath) {
@@ -165,9 +167,9 @@ export class ShopStorefront extends Storefront {
     this.pageView(request, response, url);
     if (path === "/cart") {
       const cart = this.cartByCookie(cartCookie);
-      return this.render(response, "Cart", cartMain(cart ? (this.lines.get(cart.token) ?? []) : []), true);
+      return this.render(response, "Cart", cartMain(cart ? linesOf(cart) : []), true);
     }
-    return this.render(response, PRODUCT.title, productMain(), true);
+    return this.render(response, PRODUCT_VARIANT.productTitle, productMain(), true);
   }
 
   /** The page view, recorded in the visit of the visitor its cookie names (set on its first page). */
@@ -301,10 +303,6 @@ export class ShopStorefront extends Storefront {
     response.end(script);
     return true;
   }
-}
-
-function productLine(): Omit<Line, "quantity"> {
-  return { title: PRODUCT.title, price: PRODUCT.price };
 }
 
 /** The lines' total, to the cent (prices are whole cents). */

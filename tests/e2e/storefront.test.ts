@@ -12,7 +12,8 @@ import { authenticate } from "../../app/shopify.server";
 import { listen } from "../../sandbox/listen";
 import { launchChromium } from "../support/chromium";
 import { serveRoutes } from "../support/route-server";
-import { ASSET_PATH, type Cart, type LoggedRequest, Storefront } from "../../sandbox/storefront/server";
+import type { Cart } from "../../sandbox/storefront/cart";
+import { ASSET_PATH, type LoggedRequest, Storefront } from "../../sandbox/storefront/server";
 
 // The click-capture app embed running for real in Chromium against a stand-in storefront
 // (sandbox/storefront/server.ts). Every case waits for the script's own completion signal (the
