@@ -115,6 +115,52 @@ function targetRefusal(target) {
   return null;
 }
 
+/** A host name, an IPv4 address or a bracketed IPv6 address, with an optional port. */
+const AUTHORITY = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Whether a Host value is an authority Remix can build a URL from (the port within range, an IPv6 address well formed). */
+function isAuthority(value) {
+  if (!AUTHORITY.test(value)) return false;
+  try {
+    new URL(`http://${value}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the request's Host or X-Forwarded-Host is refused (400), or null. Remix builds the
+ * request's URL from them (the hostname from Host, a port from either) and throws on one that is
+ * not an authority ("a%b", "[::1", a port past 65535): a 500 with Express's error page. Node
+ * itself refuses an HTTP/1.1 request without Host.
+ */
+function hostRefusal(headers) {
+  if (headers.host !== undefined && !isAuthority(headers.host))
+    return "the Host header is not a host name or address with an optional port";
+  const forwarded = headers["x-forwarded-host"];
+  if (
+    forwarded !== undefined &&
+    !String(forwarded)
+      .split(",")
+      .every((value) => isAuthority(value.trim()))
+  )
+    return "X-Forwarded-Host is not a list of host names or addresses with optional ports";
+  return null;
+}
+
+/**
+ * The path as the router reads it, for the checks that guard its routes: percent-decoding
+ * undone, repeated slashes as one, and in lower case, since Remix matches routes without regard
+ * to case ("/APP/settings", "/app%2Fsettings" and "//app/settings" reach the same action).
+ * Called only on a target whose encoding targetRefusal found valid.
+ */
+function routedPath(target) {
+  return decodeURIComponent(pathOf(target))
+    .replace(/\/{2,}/g, "/")
+    .toLowerCase();
+}
+
 /** A 400 with its reason in words, ending the connection: a client that sends such targets gets no next request. */
 function refuseTarget(response, reason) {
   const body = `${reason}\n`;
@@ -162,7 +208,8 @@ const PAGES = /^\/(?:$|app(?:[/.?]|$)|auth(?:[/?]|$))/;
  * answers 500, which looks like the app failing. The same rule, as a 4xx with a reason.
  */
 function refuseCrossOriginForms(request, response, next) {
-  if (!["POST", "PUT", "PATCH", "DELETE"].includes(request.method) || !PAGES.test(request.url)) return next();
+  if (!["POST", "PUT", "PATCH", "DELETE"].includes(request.method) || !PAGES.test(routedPath(request.url)))
+    return next();
   const origin = request.headers.origin;
   if (!origin || origin === "null") return next();
   let originHost;
@@ -225,7 +272,8 @@ async function serve(app) {
    * are counted once written (app/webhooks/remix-answers.server.ts).
    */
   const route = (build, request, response) => {
-    const path = pathOf(request.url);
+    // Every spelling of a webhook path the router serves takes its lane, and is counted.
+    const path = routedPath(request.url);
     const lane = build.entry.module.intakeLanes[path];
     if (lane) return void lane(request, response);
     if (path.startsWith("/webhooks/"))
@@ -244,8 +292,11 @@ async function serve(app) {
     // A client (a load balancer) that kept this connection open sends its next request over a
     // new one, which goes to an instance that is not stopping.
     if (stopping) response.setHeader("connection", "close");
-    const refusal = targetRefusal(request.url ?? "");
-    if (refusal) return refuseTarget(response, refusal);
+    const refusal = targetRefusal(request.url ?? "") ?? hostRefusal(request.headers);
+    if (refusal) {
+      entry.module.logger.warn("request.refused", refusal, { method: request.method });
+      return refuseTarget(response, refusal);
+    }
     if (built) return route(built, request, response);
     // A module that does not compile is the developer's to see, not a reason to stop serving.
     app.build().then(

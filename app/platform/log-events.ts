@@ -6,6 +6,7 @@
 export const LOG_EVENTS = {
   // The server and the instance
   "server.listening": "the server accepts requests on its port",
+  "request.refused": "a request whose target or Host no layer can read was answered 400",
   "http.request": "one request answered by Remix (not the intake lanes): method, path, status, length, time",
   "instance.ready": "the database answers and its migrations are current: the instance takes traffic",
   "instance.not_ready": "the instance stopped taking traffic: the database stopped answering",

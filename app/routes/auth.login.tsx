@@ -20,8 +20,21 @@ function messageFor(errors: Awaited<ReturnType<typeof login>> | undefined): stri
   return undefined;
 }
 
-export const loader = async ({ request }: LoaderFunctionArgs) => ({ error: messageFor(await login(request)) });
-export const action = async ({ request }: ActionFunctionArgs) => ({ error: messageFor(await login(request)) });
+/**
+ * The library's login, whose redirect is thrown; a body that is no form (a client posting JSON,
+ * or nothing) makes its formData() throw, which is a login without a shop, not a server failure.
+ */
+async function loginError(request: Request): Promise<string | undefined> {
+  try {
+    return messageFor(await login(request));
+  } catch (thrown) {
+    if (thrown instanceof Response) throw thrown;
+    return messageFor({ shop: LoginErrorType.MissingShop });
+  }
+}
+
+export const loader = async ({ request }: LoaderFunctionArgs) => ({ error: await loginError(request) });
+export const action = async ({ request }: ActionFunctionArgs) => ({ error: await loginError(request) });
 
 export default function Auth() {
   const loaderData = useLoaderData<typeof loader>();

@@ -406,3 +406,104 @@ describe("the access log", () => {
       expect(output, secret).not.toContain(secret);
   });
 });
+
+/** Writes `head` (request line and headers, without the blank line) on a socket of its own; the answer's status. */
+function statusOf(head: string): Promise<number> {
+  const { hostname, port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Number(text.split(" ")[1])));
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(head)}`)));
+    socket.write(Buffer.from(`${head}\r\nConnection: close\r\n\r\n`, "latin1"));
+  });
+}
+
+describe("hosts and path spellings", () => {
+  it("30 malformed hosts, targets and path spellings: never a 5xx, and a Host no URL can hold is refused 400", async () => {
+    const { host } = new URL(app.url);
+    const badHosts = ["a%b", "[::1", "[::1]x", "[zz::1]", `localhost:99999`, "localhost:abc", "", "evil/path"];
+    const badForwarded = ["a%b", "localhost:99999", "[::1", "ok.example, a%b"];
+    const answers: [string, number][] = [];
+    for (const value of badHosts)
+      answers.push([`Host: ${value}`, await statusOf(`GET /healthz HTTP/1.1\r\nHost: ${value}`)]);
+    for (const value of badForwarded)
+      answers.push([
+        `X-Forwarded-Host: ${value}`,
+        await statusOf(`GET /app HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-Host: ${value}`),
+      ]);
+    for (const [what, status] of answers) expect(status, what).toBe(400);
+    const spellings = [
+      "/APP",
+      "/App/Settings",
+      "/app%2Fsettings",
+      "//app//settings",
+      "/%61pp",
+      "/webhooks//orders/create",
+      "/Webhooks/Orders/Create",
+      "/WEBHOOKS/customers/data_request",
+      "/webhooks/customers%2Fredact",
+      "/healthz/",
+      "/HEALTHZ",
+      "/proxy//touch",
+      "/Proxy/Touch",
+      "/app/..%2f..%2fetc",
+      "/app/%2e%2e/%2e%2e",
+      "/.%2e/",
+      "/auth/login",
+      "/auth//login",
+      "/AUTH/LOGIN",
+    ];
+    for (const target of spellings)
+      for (const method of ["GET", "POST"]) {
+        const status = await statusOf(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0`);
+        answers.push([`${method} ${target}`, status]);
+        expect(status, `${method} ${target}`).toBeLessThan(500);
+      }
+    expect(answers.length).toBeGreaterThanOrEqual(30);
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  });
+
+  it("refuses every spelling of an admin action posted from another site with 403", async () => {
+    for (const target of [
+      "/APP/settings",
+      "/app%2Fsettings",
+      "/app%2fsettings",
+      "//app/settings",
+      "/App/Settings",
+      "/%61pp/settings",
+      "/AUTH/login",
+    ]) {
+      const response = await fetch(`${app.url}${target}`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+        body: "a=b",
+        redirect: "manual",
+      });
+      expect(response.status, target).toBe(403);
+    }
+  });
+
+  it("counts the answer to every spelling of a webhook path by its topic", async () => {
+    const counted = async () =>
+      total(
+        parseMetrics(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()),
+        "tagguard_webhook_deliveries_total",
+        {
+          topic: "customers/data_request",
+        },
+      );
+    const before = await counted();
+    for (const target of ["/Webhooks/Customers/Data_Request", "/webhooks//customers/data_request"]) {
+      // Unsigned: refused by the route, and counted.
+      const status = await statusOf(
+        `POST ${target} HTTP/1.1\r\nHost: ${new URL(app.url).host}\r\nContent-Type: application/json\r\nContent-Length: 0`,
+      );
+      expect(status, target).toBeGreaterThanOrEqual(400);
+      expect(status, target).toBeLessThan(500);
+    }
+    await expect.poll(counted).toBe(before + 2);
+  });
+});
