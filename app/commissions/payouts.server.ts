@@ -214,7 +214,6 @@ function changedText(
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }
 
-
 /**
  * Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this
  * transaction. `paying`: a payout the app sends, whose provider has not said yet that it paid.

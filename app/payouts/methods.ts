@@ -10,6 +10,10 @@ export function isPayoutMethod(value: unknown): value is PayoutMethod {
 }
 
 /** The method a creator is paid by: their own, else the shop's default. */
-export function methodOf(creatorId: string, chosen: Record<string, PayoutMethod>, shopDefault: PayoutMethod): PayoutMethod {
+export function methodOf(
+  creatorId: string,
+  chosen: Record<string, PayoutMethod>,
+  shopDefault: PayoutMethod,
+): PayoutMethod {
   return Object.hasOwn(chosen, creatorId) ? chosen[creatorId]! : shopDefault;
 }

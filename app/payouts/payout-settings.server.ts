@@ -16,7 +16,13 @@ import { isPayoutMethod, type PayoutMethod } from "./methods";
 
 export interface PublicPayoutSettings {
   defaultMethod: PayoutMethod;
-  paypal: { environment: PaypalEnvironment; saved: boolean; clientIdLast4: string; secretLast4: string; webhookId: string };
+  paypal: {
+    environment: PaypalEnvironment;
+    saved: boolean;
+    clientIdLast4: string;
+    secretLast4: string;
+    webhookId: string;
+  };
   /** Creator id -> the method chosen for them (creators on the shop's default are absent). */
   creatorMethods: Record<string, PayoutMethod>;
 }
@@ -28,7 +34,8 @@ export interface PaypalAccount {
   webhookId: string;
 }
 
-const binding = (shop: string, origin: string) => `paypal-credentials\n${shop}\n${origin}`;
+const binding = (shop: string, environment: PaypalEnvironment, origin: string) =>
+  `paypal-credentials\n${shop}\n${environment}\n${origin}`;
 
 async function settingsRow(shop: string): Promise<PayoutSettings | null> {
   const [row] = await rowsOf<PayoutSettings>(
@@ -71,7 +78,9 @@ export async function paypalAccount(shop: string): Promise<PaypalAccount | null>
   if (!isPaypalEnvironment(row.paypalEnvironment)) throw new SealError("unknown PayPal environment");
   const origin = paypalOrigin(row.paypalEnvironment);
   if (origin !== row.paypalOrigin) throw new SealError(t("payouts.paypal.otherOrigin"));
-  const opened = JSON.parse(unseal(row.paypalCredentials, binding(shop, origin)).plaintext) as PaypalCredentials;
+  const opened = JSON.parse(
+    unseal(row.paypalCredentials, binding(shop, row.paypalEnvironment, origin)).plaintext,
+  ) as PaypalCredentials;
   registerSecret(opened.secret);
   return { environment: row.paypalEnvironment, origin, credentials: opened, webhookId: row.paypalWebhookId };
 }
@@ -95,7 +104,11 @@ export type SavePayoutSettingsResult = { ok: true } | { ok: false; errors: Recor
  * Saves the PayPal account. A blank client id and secret keep the stored ones, but only for the
  * environment they were saved for: another environment's origin needs them typed again.
  */
-export async function savePaypalAccount(shop: string, input: unknown, now = new Date()): Promise<SavePayoutSettingsResult> {
+export async function savePaypalAccount(
+  shop: string,
+  input: unknown,
+  now = new Date(),
+): Promise<SavePayoutSettingsResult> {
   const parsed = PaypalForm.safeParse(input);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
@@ -107,7 +120,7 @@ export async function savePaypalAccount(shop: string, input: unknown, now = new 
   const origin = paypalOrigin(environment);
   const row = await settingsRow(shop);
   const keep = !clientId && !secret;
-  if (keep && (!row?.paypalCredentials || row.paypalOrigin !== origin))
+  if (keep && (!row?.paypalCredentials || row.paypalOrigin !== origin || row.paypalEnvironment !== environment))
     return { ok: false, errors: { secret: t("payouts.paypal.credentialsNeeded") } };
   if (!keep && (!clientId || !secret))
     return { ok: false, errors: { [clientId ? "secret" : "clientId"]: t("payouts.paypal.bothNeeded") } };
@@ -115,7 +128,7 @@ export async function savePaypalAccount(shop: string, input: unknown, now = new 
   const sealed = keep
     ? {}
     : {
-        paypalCredentials: seal(JSON.stringify({ clientId, secret }), binding(shop, origin)),
+        paypalCredentials: seal(JSON.stringify({ clientId, secret }), binding(shop, environment, origin)),
         paypalOrigin: origin,
         paypalClientIdLast4: clientId.slice(-4),
         paypalSecretLast4: secret.slice(-4),
@@ -145,9 +158,12 @@ export async function saveMethod(
   const mine = Prisma.sql`${CreatorPayoutMethod.shop} = ${shop} AND ${CreatorPayoutMethod.creatorId} = ${creatorId}`;
   if (input.method === "default") await deleteWhere(sql, "CreatorPayoutMethod", mine);
   else
-    await upsertRow(sql, "CreatorPayoutMethod", ["shop", "creatorId"], { shop, creatorId, method: input.method, updatedAt: now }, [
-      "method",
-      "updatedAt",
-    ]);
+    await upsertRow(
+      sql,
+      "CreatorPayoutMethod",
+      ["shop", "creatorId"],
+      { shop, creatorId, method: input.method, updatedAt: now },
+      ["method", "updatedAt"],
+    );
   return { ok: true };
 }

@@ -28,9 +28,17 @@ const Event = z.object({
     .object({
       payout_item_id: z.string().max(100).optional(),
       transaction_status: z.string().max(40).optional(),
-      payout_item: z.object({ sender_item_id: z.string().max(100).optional() }).passthrough().optional(),
+      payout_item: z
+        .object({ sender_item_id: z.string().max(100).optional() })
+        .passthrough()
+        .optional(),
       batch_header: z
-        .object({ sender_batch_header: z.object({ sender_batch_id: z.string().max(256).optional() }).passthrough().optional() })
+        .object({
+          sender_batch_header: z
+            .object({ sender_batch_id: z.string().max(256).optional() })
+            .passthrough()
+            .optional(),
+        })
         .passthrough()
         .optional(),
     })
@@ -45,7 +53,10 @@ export interface WebhookAnswer {
 const SHOP = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 
 export async function receivePaypalWebhook(shop: string, request: Request, now = new Date()): Promise<WebhookAnswer> {
-  const answer = (status: number, outcome: string, message?: string): WebhookAnswer => ({ status, body: { outcome, message } });
+  const answer = (status: number, outcome: string, message?: string): WebhookAnswer => ({
+    status,
+    body: { outcome, message },
+  });
   if (!SHOP.test(shop)) return answer(404, "unknown-shop");
   const wait = perShop.hit(shop, now.getTime());
   if (wait > 0) return answer(429, "rate-limited", `try again in ${Math.ceil(wait / 1000)} s`);
@@ -90,34 +101,36 @@ async function record(shop: string, event: z.infer<typeof Event>, now: Date): Pr
   const senderItemId = resource.payout_item?.sender_item_id ?? null;
   const senderBatchId = resource.batch_header?.sender_batch_header?.sender_batch_id ?? null;
   try {
-    return await sql.transaction(async (tx) => {
-      const [run] = senderItemId
-        ? await tx.rows<{ runId: string }>(Prisma.sql`
-            SELECT ${Payout.runId} FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.id} = ${senderItemId} AND ${Payout.runId} IS NOT NULL`)
-        : senderBatchId
+    return await sql
+      .transaction(async (tx) => {
+        const [run] = senderItemId
           ? await tx.rows<{ runId: string }>(Prisma.sql`
+            SELECT ${Payout.runId} FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.id} = ${senderItemId} AND ${Payout.runId} IS NOT NULL`)
+          : senderBatchId
+            ? await tx.rows<{ runId: string }>(Prisma.sql`
               SELECT ${PayoutRun.id} AS "runId" FROM ${PayoutRun} WHERE ${PayoutRun.shop} = ${shop} AND ${PayoutRun.senderBatchId} = ${senderBatchId}`)
-          : [];
-      const item = Boolean(run && senderItemId && resource.transaction_status);
-      const outcome = !run ? "ignored" : item ? "pending" : "nudged";
-      await insertRows(tx, "PaypalEvent", [
-        {
-          shop,
-          eventId: event.id,
-          eventType: event.event_type,
-          itemId: resource.payout_item_id ?? null,
-          senderItemId,
-          status: resource.transaction_status ?? null,
-          outcome,
-          receivedAt: now,
-        },
-      ]);
-      if (run) await dueNow(tx, [{ shop, kind: "payout-run", subject: run.runId, runAt: now }], now);
-      return { status: 200, body: { outcome } };
-    }).then((answer) => {
-      if (answer.body.outcome !== "ignored") wakeWorker();
-      return answer;
-    });
+            : [];
+        const item = Boolean(run && senderItemId && resource.transaction_status);
+        const outcome = !run ? "ignored" : item ? "pending" : "nudged";
+        await insertRows(tx, "PaypalEvent", [
+          {
+            shop,
+            eventId: event.id,
+            eventType: event.event_type,
+            itemId: resource.payout_item_id ?? null,
+            senderItemId,
+            status: resource.transaction_status ?? null,
+            outcome,
+            receivedAt: now,
+          },
+        ]);
+        if (run) await dueNow(tx, [{ shop, kind: "payout-run", subject: run.runId, runAt: now }], now);
+        return { status: 200, body: { outcome } };
+      })
+      .then((answer) => {
+        if (answer.body.outcome !== "ignored") wakeWorker();
+        return answer;
+      });
   } catch (error) {
     // The same event at once on two instances: the other recorded it.
     if (isUniqueViolation(error)) return { status: 200, body: { outcome: "duplicate" } };

@@ -12,7 +12,11 @@ import { outcomeOf, type RunChange, type RunState, type RunView } from "./run-st
 
 /** The run and its lines as the steps read them; null when the shop has no such run. */
 export async function runView(db: Sql, runId: string): Promise<(RunView & { shop: string; row: PayoutRun }) | null> {
-  const [row] = await rowsOf<PayoutRun>(db, "PayoutRun", Prisma.sql`SELECT * FROM ${PayoutRunTable} WHERE ${PayoutRunTable.id} = ${runId}`);
+  const [row] = await rowsOf<PayoutRun>(
+    db,
+    "PayoutRun",
+    Prisma.sql`SELECT * FROM ${PayoutRunTable} WHERE ${PayoutRunTable.id} = ${runId}`,
+  );
   if (!row) return null;
   const payouts = await rowsOf<Payout>(
     db,
@@ -36,7 +40,13 @@ export async function runView(db: Sql, runId: string): Promise<(RunView & { shop
   };
 }
 
-export async function applyRunChange(tx: Sql, shop: string, runId: string, change: RunChange, now: Date): Promise<void> {
+export async function applyRunChange(
+  tx: Sql,
+  shop: string,
+  runId: string,
+  change: RunChange,
+  now: Date,
+): Promise<void> {
   const run = Object.fromEntries(Object.entries(change.run).filter(([, value]) => value !== undefined));
   await updateWhere(tx, "PayoutRun", Prisma.sql`${PayoutRunTable.shop} = ${shop} AND ${PayoutRunTable.id} = ${runId}`, {
     ...run,

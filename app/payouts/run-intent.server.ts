@@ -21,13 +21,14 @@ import { paypalAccount, payoutSettings } from "./payout-settings.server";
 // the job sends it (run-job.server.ts). The form's token makes a second submit find this run.
 
 export type StartRunResult =
-  | { ok: true; runId: string; duplicate: boolean; lines: number }
-  | { ok: false; errors: Record<string, string> };
+  { ok: true; runId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
 
 const RunForm = z.object({
   idempotencyKey: z.string().trim().min(8, t("payouts.run.reload")).max(100),
   balances: z
-    .array(z.object({ key: z.string().max(300), shownMinor: z.string().regex(/^-?\d{1,30}$/, t("payouts.run.reload")) }))
+    .array(
+      z.object({ key: z.string().max(300), shownMinor: z.string().regex(/^-?\d{1,30}$/, t("payouts.run.reload")) }),
+    )
     .min(1, t("payouts.run.chooseOne"))
     .max(1_000),
 });
@@ -49,10 +50,12 @@ export async function startPaypalRun(
   now: Date = new Date(),
   money: MoneyText = formatMoney,
 ): Promise<StartRunResult> {
+  // The same form sent again finds its run, whatever else it carries.
+  const key = RunForm.shape.idempotencyKey.safeParse((input as { idempotencyKey?: unknown } | null)?.idempotencyKey);
+  const earlier = key.success ? await findRun(shop, key.data) : null;
+  if (earlier) return earlier;
   const parsed = RunForm.safeParse(input);
   if (!parsed.success) return { ok: false, errors: { balances: parsed.error.issues[0]!.message } };
-  const earlier = await findRun(shop, parsed.data.idempotencyKey);
-  if (earlier) return earlier;
   const chosen = chosenDues(parsed.data.balances);
   let account;
   try {
@@ -63,13 +66,24 @@ export async function startPaypalRun(
   }
   if (!account) return { ok: false, errors: { balances: t("payouts.run.noCredentials") } };
   const settings = await payoutSettings(shop);
-  const notPaypal = chosen.filter((c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== "paypal");
+  const notPaypal = chosen.filter(
+    (c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== "paypal",
+  );
   if (notPaypal.length > 0)
-    return { ok: false, errors: { balances: t("payouts.run.notPaypal", { creators: notPaypal.map((c) => c.creatorId).join(", ") }) } };
-  const profiles = await creatorProfiles(shop, chosen.map((c) => c.creatorId));
+    return {
+      ok: false,
+      errors: { balances: t("payouts.run.notPaypal", { creators: notPaypal.map((c) => c.creatorId).join(", ") }) },
+    };
+  const profiles = await creatorProfiles(
+    shop,
+    chosen.map((c) => c.creatorId),
+  );
   const noEmail = chosen.filter((c) => !profiles.get(c.creatorId)?.email);
   if (noEmail.length > 0)
-    return { ok: false, errors: { balances: t("payouts.run.noEmail", { creators: noEmail.map((c) => c.creatorId).join(", ") }) } };
+    return {
+      ok: false,
+      errors: { balances: t("payouts.run.noEmail", { creators: noEmail.map((c) => c.creatorId).join(", ") }) },
+    };
   const runId = randomUUID();
   try {
     const lines = await sql.transaction(async (tx) => {

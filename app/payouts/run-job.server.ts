@@ -22,7 +22,11 @@ type Run = NonNullable<Awaited<ReturnType<typeof runView>>>;
 
 function transitionOf(stop: RunStop, ctx: JobContext): Transition {
   if (stop.to === "retry")
-    return { to: "retry", at: new Date(ctx.now().getTime() + backoffDelay(ctx.job.attempts, ctx.random)), error: stop.error };
+    return {
+      to: "retry",
+      at: new Date(ctx.now().getTime() + backoffDelay(ctx.job.attempts, ctx.random)),
+      error: stop.error,
+    };
   return stop;
 }
 
@@ -32,7 +36,10 @@ async function batchItems(run: Run) {
     SELECT p.${Payout.id}, l.${PayoutLine.creatorId}, l.${PayoutLine.currency}, l.${PayoutLine.amount}
     FROM ${Payout} p JOIN ${PayoutLine} l ON l.${PayoutLine.payoutId} = p.${Payout.id}
     WHERE p.${Payout.shop} = ${run.shop} AND p.${Payout.runId} = ${run.id} ORDER BY p.${Payout.id}`);
-  const profiles = await creatorProfiles(run.shop, rows.map((r) => r.creatorId));
+  const profiles = await creatorProfiles(
+    run.shop,
+    rows.map((r) => r.creatorId),
+  );
   return rows.map((row) => ({
     senderItemId: row.id,
     receiver: profiles.get(row.creatorId)?.email ?? "",
@@ -55,7 +62,12 @@ async function pendingReports(run: Run) {
 async function stepWith(client: PaypalClient, run: Run, step: RunStep, ctx: JobContext): Promise<RunStep> {
   const next = step.next;
   if (!("call" in next)) return step;
-  if (next.call === "create") return afterCreate(run, await client.createBatch(run.row.senderBatchId, t("payouts.run.subject"), await batchItems(run)), ctx.now());
+  if (next.call === "create")
+    return afterCreate(
+      run,
+      await client.createBatch(run.row.senderBatchId, t("payouts.run.subject"), await batchItems(run)),
+      ctx.now(),
+    );
   return afterDetails(run, await client.batchDetails(next.batchId), ctx.now());
 }
 
@@ -70,7 +82,12 @@ export function payoutRunHandler(): JobHandler {
         const shop = run.shop;
         await ctx.write(async (tx) => {
           await applyRunChange(tx, shop, ctx.job.subject, { run: {}, items: changes, release: false }, ctx.now());
-          await updateWhere(tx, "PaypalEvent", Prisma.sql`${PaypalEvent.shop} = ${shop} AND ${PaypalEvent.eventId} IN (${Prisma.join(reports.map((r) => r.eventId))})`, { outcome: "applied" });
+          await updateWhere(
+            tx,
+            "PaypalEvent",
+            Prisma.sql`${PaypalEvent.shop} = ${shop} AND ${PaypalEvent.eventId} IN (${Prisma.join(reports.map((r) => r.eventId))})`,
+            { outcome: "applied" },
+          );
         });
         run = (await runView(sql, ctx.job.subject))!;
       }
@@ -97,8 +114,16 @@ export function payoutRunHandler(): JobHandler {
       }
       const { change } = step;
       const stop = step.next as RunStop;
-      await ctx.write((tx) => applyRunChange(tx, run!.shop, ctx.job.subject, change, ctx.now()), transitionOf(stop, ctx));
-      if (stop.to === "park") logger.warn("payouts.run_parked", "a payout run waits for the merchant", { shop: run.shop, runId: run.id, reason: stop.error });
+      await ctx.write(
+        (tx) => applyRunChange(tx, run!.shop, ctx.job.subject, change, ctx.now()),
+        transitionOf(stop, ctx),
+      );
+      if (stop.to === "park")
+        logger.warn("payouts.run_parked", "a payout run waits for the merchant", {
+          shop: run.shop,
+          runId: run.id,
+          reason: stop.error,
+        });
       return null;
     },
     async giveUp(ctx, reason) {
@@ -108,7 +133,11 @@ export function payoutRunHandler(): JobHandler {
       const change =
         run.state === "intent"
           ? { run: { state: "refused" as const, lastError: reason }, items: [], release: true }
-          : { run: { state: run.state === "unknown" ? ("check" as const) : run.state, lastError: reason }, items: [], release: false };
+          : {
+              run: { state: run.state === "unknown" ? ("check" as const) : run.state, lastError: reason },
+              items: [],
+              release: false,
+            };
       await ctx.write((tx) => applyRunChange(tx, run.shop, run.id, change, ctx.now()));
     },
   };
@@ -118,8 +147,18 @@ export function payoutRunHandler(): JobHandler {
 async function openAccount(run: Run) {
   const refuse = (error: string): { refusal: RunStep } =>
     run.state === "intent"
-      ? { refusal: { change: { run: { state: "refused", lastError: error }, items: [], release: true }, next: { to: "finish" } } }
-      : { refusal: { change: { run: { state: "check", lastError: error }, items: [], release: false }, next: { to: "park", error } } };
+      ? {
+          refusal: {
+            change: { run: { state: "refused", lastError: error }, items: [], release: true },
+            next: { to: "finish" },
+          },
+        }
+      : {
+          refusal: {
+            change: { run: { state: "check", lastError: error }, items: [], release: false },
+            next: { to: "park", error },
+          },
+        };
   try {
     const account = await paypalAccount(run.shop);
     if (!account) return refuse(t("payouts.run.noCredentials"));

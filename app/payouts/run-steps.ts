@@ -113,19 +113,28 @@ export function afterCreate(run: RunView, answer: PaypalResult<BatchDetails>, no
   // A refusal proves this attempt paid nothing; only a run no earlier attempt may have reached
   // PayPal with can give its lines back.
   if (run.state === "intent")
-    return { change: { run: { state: "refused", lastError: failure.message }, items: [], release: true }, next: { to: "finish" } };
+    return {
+      change: { run: { state: "refused", lastError: failure.message }, items: [], release: true },
+      next: { to: "finish" },
+    };
   return parked(`PayPal refused batch ${run.id} after an earlier answer was lost (${failure.message})`);
 }
 
 function sent(batchId: string, batchStatus: string | undefined, now: Date): RunStep {
   return {
-    change: { ...NO_CHANGE, run: { state: "sent", providerBatchId: batchId, batchStatus, sentAt: now, lastError: null } },
+    change: {
+      ...NO_CHANGE,
+      run: { state: "sent", providerBatchId: batchId, batchStatus, sentAt: now, lastError: null },
+    },
     next: { call: "details", batchId },
   };
 }
 
 function waitFor(failure: Extract<PaypalFailure, { kind: "throttled" }>, now: Date): RunStep {
-  return { change: NO_CHANGE, next: { to: "defer", at: new Date(now.getTime() + failure.retryAfterMs), reason: "PayPal's rate limit" } };
+  return {
+    change: NO_CHANGE,
+    next: { to: "defer", at: new Date(now.getTime() + failure.retryAfterMs), reason: "PayPal's rate limit" },
+  };
 }
 
 /** What one status PayPal reported for a line changes; null when it is not news. */
@@ -151,7 +160,10 @@ export function applied(lines: LineView[], changes: ItemChange[]): LineView[] {
 }
 
 /** Statuses reported one after another (webhooks, then the batch's details), each against the line as the last left it. */
-export function itemChanges(lines: LineView[], reports: { senderItemId: string; status: string; itemId: string | null }[]) {
+export function itemChanges(
+  lines: LineView[],
+  reports: { senderItemId: string; status: string; itemId: string | null }[],
+) {
   const changes: ItemChange[] = [];
   let now = lines;
   for (const report of reports) {
@@ -186,7 +198,9 @@ export function afterDetails(run: RunView, answer: PaypalResult<BatchDetails>, n
   const over = lines.every((line) => line.outcome !== "waiting");
   return {
     change: { run: { batchStatus, ...(over && { state: "settled", settledAt: now }) }, items: changes, release: false },
-    next: over ? { to: "finish" } : { to: "defer", at: nextLook(run.sentAt ?? now, now), reason: "items still in progress" },
+    next: over
+      ? { to: "finish" }
+      : { to: "defer", at: nextLook(run.sentAt ?? now, now), reason: "items still in progress" },
   };
 }
 

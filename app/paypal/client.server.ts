@@ -81,8 +81,14 @@ export function createPaypalClient(origin: string, credentials: PaypalCredential
     if (wire.kind === "response") {
       const { name, message } = paypalError(wire.json, secrets);
       if (wire.status === 429) return { kind: "throttled", retryAfterMs: retryAfterMs(wire.retryAfter), message: name };
-      if (wire.status >= 500) return { kind: "unavailable", sent: true, message: `PayPal answered ${wire.status} to ${what}` };
-      return { kind: "refused", status: wire.status, name, message: `${name || wire.status}: ${message}`.slice(0, 400) };
+      if (wire.status >= 500)
+        return { kind: "unavailable", sent: true, message: `PayPal answered ${wire.status} to ${what}` };
+      return {
+        kind: "refused",
+        status: wire.status,
+        name,
+        message: `${name || wire.status}: ${message}`.slice(0, 400),
+      };
     }
     const sent = (wire.kind === "timeout" || wire.kind === "connection") && wire.sent;
     return { kind: "unavailable", sent, message: `${what}: ${wire.detail}` };
@@ -110,7 +116,10 @@ export function createPaypalClient(origin: string, credentials: PaypalCredential
     }
     const parsed = Token.safeParse(wire.json);
     if (!parsed.success)
-      return { ok: false, failure: { kind: "unavailable", sent: false, message: "PayPal's token answer was unreadable" } };
+      return {
+        ok: false,
+        failure: { kind: "unavailable", sent: false, message: "PayPal's token answer was unreadable" },
+      };
     token = parsed.data.access_token;
     secrets.push(token);
     return { ok: true, value: token };
@@ -178,10 +187,14 @@ export function createPaypalClient(origin: string, credentials: PaypalCredential
       const sent = await call("GET", `/v1/payments/payouts/${encodeURIComponent(batchId)}?page=1&page_size=1000`);
       if (!sent.ok) return sent;
       const wire = sent.value;
-      if (wire.kind !== "response" || wire.status !== 200) return { ok: false, failure: failed(wire, "the batch's details") };
+      if (wire.kind !== "response" || wire.status !== 200)
+        return { ok: false, failure: failed(wire, "the batch's details") };
       const parsed = Details.safeParse(wire.json);
       if (!parsed.success)
-        return { ok: false, failure: { kind: "unavailable", sent: false, message: "PayPal's batch details were unreadable" } };
+        return {
+          ok: false,
+          failure: { kind: "unavailable", sent: false, message: "PayPal's batch details were unreadable" },
+        };
       return {
         ok: true,
         value: {
@@ -210,7 +223,8 @@ export function createPaypalClient(origin: string, credentials: PaypalCredential
       });
       if (!sent.ok) return sent;
       const wire = sent.value;
-      if (wire.kind !== "response" || wire.status !== 200) return { ok: false, failure: failed(wire, "the signature check") };
+      if (wire.kind !== "response" || wire.status !== 200)
+        return { ok: false, failure: failed(wire, "the signature check") };
       const status = (wire.json as { verification_status?: unknown } | null)?.verification_status;
       return { ok: true, value: status === "SUCCESS" };
     },
@@ -234,7 +248,10 @@ function linkedBatch(json: unknown): string | null {
   const links = (json as { links?: unknown } | null)?.links;
   if (!Array.isArray(links)) return null;
   for (const link of links as { href?: unknown }[]) {
-    const match = typeof link.href === "string" ? /\/v1\/payments\/payouts\/([A-Za-z0-9_-]{1,100})(?:[?#]|$)/.exec(link.href) : null;
+    const match =
+      typeof link.href === "string"
+        ? /\/v1\/payments\/payouts\/([A-Za-z0-9_-]{1,100})(?:[?#]|$)/.exec(link.href)
+        : null;
     if (match) return match[1]!;
   }
   return null;

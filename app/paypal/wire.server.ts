@@ -1,4 +1,11 @@
-import { DEFAULT_TIMEOUTS, destinationProblem, exchange, poolFor, redactSecrets, type WireOutcome } from "../click-service";
+import {
+  DEFAULT_TIMEOUTS,
+  destinationProblem,
+  exchange,
+  poolFor,
+  redactSecrets,
+  type WireOutcome,
+} from "../click-service";
 import { registerSecret } from "../platform/logger.server";
 import { refuseInsideTransaction } from "../platform/transaction-scope";
 import { paypalDestinations } from "./environments.server";
@@ -31,8 +38,7 @@ export async function paypalExchange(origin: string, request: PaypalRequest, sec
     { ...request, headers: { accept: "application/json", ...request.headers } },
     DEFAULT_TIMEOUTS,
   );
-  if (outcome.kind !== "response")
-    return { ...outcome, detail: redactSecrets(outcome.detail, secrets) } as PaypalWire;
+  if (outcome.kind !== "response") return { ...outcome, detail: redactSecrets(outcome.detail, secrets) } as PaypalWire;
   let json: unknown = null;
   try {
     json = JSON.parse(outcome.text);

@@ -3,7 +3,8 @@
 // over HTTP from it.
 import { createHmac, randomBytes } from "node:crypto";
 
-export type ItemStatus = "PENDING" | "SUCCESS" | "UNCLAIMED" | "RETURNED" | "FAILED" | "BLOCKED" | "REFUNDED" | "ONHOLD";
+export type ItemStatus =
+  "PENDING" | "SUCCESS" | "UNCLAIMED" | "RETURNED" | "FAILED" | "BLOCKED" | "REFUNDED" | "ONHOLD";
 
 export interface StandinItem {
   payoutItemId: string;
@@ -67,7 +68,12 @@ export class PaypalLedger {
     return [...this.batches.values()].find((b) => b.clientId === clientId && b.senderBatchId === senderBatchId);
   }
 
-  createBatch(clientId: string, senderBatchId: string, items: Omit<StandinItem, "payoutItemId" | "status">[], now: number) {
+  createBatch(
+    clientId: string,
+    senderBatchId: string,
+    items: Omit<StandinItem, "payoutItemId" | "status">[],
+    now: number,
+  ) {
     const batch: StandinBatch = {
       batchId: id(),
       clientId,
@@ -88,6 +94,8 @@ export class PaypalLedger {
 
   /** The stand-in's transmission signature: HMAC-SHA256 over id|time|webhook id|body, base64. */
   sign(transmissionId: string, time: string, webhookId: string, body: string): string {
-    return createHmac("sha256", this.signingKey).update(`${transmissionId}|${time}|${webhookId}|${body}`).digest("base64");
+    return createHmac("sha256", this.signingKey)
+      .update(`${transmissionId}|${time}|${webhookId}|${body}`)
+      .digest("base64");
   }
 }

@@ -78,7 +78,12 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
   const clock = options.clock ?? Date.now;
   const ledger = new PaypalLedger();
   const requests: PaypalRequest[] = [];
-  const faults: Required<PaypalFaults> = { serverErrors: 0, dropAfterAccept: 0, duplicateWebhooks: false, reorderWebhooks: false };
+  const faults: Required<PaypalFaults> = {
+    serverErrors: 0,
+    dropAfterAccept: 0,
+    duplicateWebhooks: false,
+    reorderWebhooks: false,
+  };
   const windows = new Map<string, { start: number; count: number }>();
   let origin = "";
 
@@ -91,7 +96,9 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
       return 0;
     }
     window.count += 1;
-    return window.count > options.rateLimit.limit ? Math.ceil((window.start + options.rateLimit.windowMs - now) / 1000) : 0;
+    return window.count > options.rateLimit.limit
+      ? Math.ceil((window.start + options.rateLimit.windowMs - now) / 1000)
+      : 0;
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -100,41 +107,68 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     const authorization = req.headers.authorization ?? "";
     requests.push({ method: req.method ?? "", path: url.pathname + url.search, authorization, body });
     if (req.method === "POST" && url.pathname === "/v1/oauth2/token") {
-      const [clientId, secret] = Buffer.from(authorization.replace(/^Basic /, ""), "base64").toString().split(":");
+      const [clientId, secret] = Buffer.from(authorization.replace(/^Basic /, ""), "base64")
+        .toString()
+        .split(":");
       if (!clientId || ledger.clients.get(clientId) !== secret)
         return send(res, 401, { error: "invalid_client", error_description: "Client Authentication failed" });
       if (new URLSearchParams(body).get("grant_type") !== "client_credentials")
         return send(res, 400, { error: "unsupported_grant_type", error_description: "Grant Type is NULL" });
       const { token, expiresIn } = ledger.issueToken(clientId, clock());
-      return send(res, 200, { scope: "https://uri.paypal.com/payments/payouts", access_token: token, token_type: "Bearer", app_id: "APP-STANDIN", expires_in: expiresIn, nonce: randomUUID() });
+      return send(res, 200, {
+        scope: "https://uri.paypal.com/payments/payouts",
+        access_token: token,
+        token_type: "Bearer",
+        app_id: "APP-STANDIN",
+        expires_in: expiresIn,
+        nonce: randomUUID(),
+      });
     }
     const clientId = ledger.bearer(authorization, clock());
-    if (!clientId) return send(res, 401, { error: "invalid_token", error_description: "Token signature verification failed" });
+    if (!clientId)
+      return send(res, 401, { error: "invalid_token", error_description: "Token signature verification failed" });
     const wait = limited(clientId);
     if (wait > 0)
-      return paypalError(res, 429, "RATE_LIMIT_REACHED", "Too many requests. Blocked due to rate limiting.", {}, {
-        "retry-after": String(wait),
-      });
+      return paypalError(
+        res,
+        429,
+        "RATE_LIMIT_REACHED",
+        "Too many requests. Blocked due to rate limiting.",
+        {},
+        {
+          "retry-after": String(wait),
+        },
+      );
     if (req.method === "POST" && url.pathname === "/v1/payments/payouts") return createPayout(res, clientId, url, body);
     const batchPath = /^\/v1\/payments\/payouts\/([A-Z0-9]{1,30})$/.exec(url.pathname);
     if (req.method === "GET" && batchPath) {
       const batch = ledger.batches.get(batchPath[1]!);
-      if (!batch || batch.clientId !== clientId) return paypalError(res, 404, "INVALID_RESOURCE_ID", "Requested resource ID was not found.");
+      if (!batch || batch.clientId !== clientId)
+        return paypalError(res, 404, "INVALID_RESOURCE_ID", "Requested resource ID was not found.");
       return send(res, 200, batchBody(origin, batch, true));
     }
-    if (req.method === "POST" && url.pathname === "/v1/notifications/verify-webhook-signature") return verify(res, clientId, body);
+    if (req.method === "POST" && url.pathname === "/v1/notifications/verify-webhook-signature")
+      return verify(res, clientId, body);
     return paypalError(res, 404, "NOT_FOUND", "The specified resource does not exist.");
   }
 
   function createPayout(res: ServerResponse, clientId: string, url: URL, body: string) {
     if (url.searchParams.get("sync_mode") === "true")
-      return paypalError(res, 403, "SYNC_MODE_NOT_APPLICABLE", "Synchronous mode is not available; send the batch asynchronously.");
+      return paypalError(
+        res,
+        403,
+        "SYNC_MODE_NOT_APPLICABLE",
+        "Synchronous mode is not available; send the batch asynchronously.",
+      );
     const checked = validatePayout(body);
-    if (!checked.ok) return paypalError(res, 400, "VALIDATION_ERROR", "Invalid request - see details", { details: checked.details });
+    if (!checked.ok)
+      return paypalError(res, 400, "VALIDATION_ERROR", "Invalid request - see details", { details: checked.details });
     const earlier = ledger.batchBySender(clientId, checked.senderBatchId);
     if (earlier)
       return paypalError(res, 400, "USER_BUSINESS_ERROR", "User business error.", {
-        details: [{ field: "SENDER_BATCH_ID", location: "body", issue: "Batch with given sender_batch_id already exists" }],
+        details: [
+          { field: "SENDER_BATCH_ID", location: "body", issue: "Batch with given sender_batch_id already exists" },
+        ],
         links: [{ href: `${origin}/v1/payments/payouts/${earlier.batchId}`, rel: "self", method: "GET" }],
       });
     if (faults.serverErrors > 0) {
@@ -154,12 +188,22 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     try {
       input = JSON.parse(body) as Record<string, unknown>;
     } catch {
-      return paypalError(res, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.");
+      return paypalError(
+        res,
+        400,
+        "INVALID_REQUEST",
+        "Request is not well-formed, syntactically incorrect, or violates schema.",
+      );
     }
     const webhook = ledger.webhooks.get(String(input.webhook_id));
     const expected =
       webhook && webhook.clientId === clientId
-        ? ledger.sign(String(input.transmission_id), String(input.transmission_time), String(input.webhook_id), JSON.stringify(input.webhook_event))
+        ? ledger.sign(
+            String(input.transmission_id),
+            String(input.transmission_time),
+            String(input.webhook_id),
+            JSON.stringify(input.webhook_event),
+          )
         : null;
     const ok = expected !== null && input.auth_algo === "SHA256withRSA" && input.transmission_sig === expected;
     send(res, 200, { verification_status: ok ? "SUCCESS" : "FAILURE" });
@@ -198,15 +242,19 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
       payout_item_id: item.payoutItemId,
       transaction_status: status,
       payout_batch_id: batch.batchId,
-      payout_item: { recipient_type: "EMAIL", amount: { value: item.value, currency: item.currency }, receiver: item.receiver, sender_item_id: item.senderItemId },
+      payout_item: {
+        recipient_type: "EMAIL",
+        amount: { value: item.value, currency: item.currency },
+        receiver: item.receiver,
+        sender_item_id: item.senderItemId,
+      },
     },
   });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => paypalError(res, 500, "INTERNAL_SERVER_ERROR", String(error)));
   });
-  const port = await listen(server, options.port ?? 0, "127.0.0.1");
-  origin = `http://127.0.0.1:${port}`;
+  origin = (await listen(server, options.port ?? 0, "127.0.0.1")).url;
 
   return {
     url: origin,
@@ -223,7 +271,12 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
       for (const batch of ledger.batches.values()) {
         const events: object[] = [];
         for (const item of batch.items) {
-          const next = item.status === "PENDING" ? (ledger.plannedEnds.get(item.receiver) ?? "SUCCESS") : item.status === "UNCLAIMED" && returnUnclaimed ? "RETURNED" : null;
+          const next =
+            item.status === "PENDING"
+              ? (ledger.plannedEnds.get(item.receiver) ?? "SUCCESS")
+              : item.status === "UNCLAIMED" && returnUnclaimed
+                ? "RETURNED"
+                : null;
           if (!next) continue;
           if (faults.reorderWebhooks && next === "RETURNED") events.push(itemEvent(batch, item, "UNCLAIMED"));
           item.status = next;

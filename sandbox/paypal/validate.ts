@@ -11,7 +11,11 @@ export interface Detail {
 }
 
 type Checked =
-  | { ok: true; senderBatchId: string; items: { senderItemId: string; receiver: string; value: string; currency: string }[] }
+  | {
+      ok: true;
+      senderBatchId: string;
+      items: { senderItemId: string; receiver: string; value: string; currency: string }[];
+    }
   | { ok: false; details: Detail[] };
 
 const RECIPIENT_TYPES = new Set(["EMAIL", "PHONE", "PAYPAL_ID"]);
@@ -41,7 +45,8 @@ export function validatePayout(text: string): Checked {
       fail(`items[${i}].amount.value`, "Amount is invalid for the currency");
     if (typeof item.receiver !== "string" || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(item.receiver))
       fail(`items[${i}].receiver`, "Receiver is invalid or does not match with type");
-    if (!RECIPIENT_TYPES.has(String(item.recipient_type))) fail(`items[${i}].recipient_type`, "Recipient type is invalid");
+    if (!RECIPIENT_TYPES.has(String(item.recipient_type)))
+      fail(`items[${i}].recipient_type`, "Recipient type is invalid");
     const senderItemId = typeof item.sender_item_id === "string" ? item.sender_item_id : "";
     if (senderItemId.length > 63) fail(`items[${i}].sender_item_id`, "Sender item id is at most 63 characters");
     if (senderItemId && seen.has(senderItemId)) fail(`items[${i}].sender_item_id`, "DUPLICATE_ITEM");
