@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type CommissionEntry } from "@prisma/client";
 import { isUniqueViolation } from "../database/db.server";
 import { lockRows, rowLock } from "../database/dialect-sql.server";
-import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
+import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startPaypalStandin } from "../../sandbox/paypal/server";
 
 // A PayPal payout run end to end on the database (SQLite and PostgreSQL) against the PayPal
