@@ -1,3 +1,4 @@
+import { chosenInForm } from "../commissions/payouts-page.server";
 import { env } from "../platform/env.server";
 import { localeMoney } from "../units/shop-format";
 import { payoutSettings, saveMethod, savePaypalAccount, type SavePayoutSettingsResult } from "./payout-settings.server";
@@ -46,10 +47,7 @@ export async function paypalAction(shop: string, form: FormData, locale: string)
       shop,
       {
         idempotencyKey: text("formToken"),
-        balances: form
-          .getAll("balance")
-          .filter((key): key is string => typeof key === "string")
-          .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
+        balances: chosenInForm(form),
       },
       new Date(),
       localeMoney(locale),
