@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { PublicPayoutSettings } from "../payouts/payout-settings.server";
 import { t } from "../i18n";
 import { SectionCard } from "./SectionCard";
@@ -24,6 +24,12 @@ export function PaypalAccountCard({
   const [secret, setSecret] = useState("");
   const [webhookId, setWebhookId] = useState(paypal.webhookId);
   const errors = answer && !answer.ok ? answer.errors : {};
+  // Saved: the typed credentials leave the page; only their last four characters come back.
+  useEffect(() => {
+    if (!answer?.ok) return;
+    setClientId("");
+    setSecret("");
+  }, [answer]);
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "paypal-account";
   return (
     <SectionCard title={t("payouts.paypal.title")}>

@@ -54,7 +54,7 @@ describe("PayPal payouts on the Payouts page", () => {
       paypal.plan("pia@creators.test", "UNCLAIMED");
 
       const page = await suite.openPage("/app/payouts");
-      await page.getByText("PayPal Payouts").waitFor();
+      await page.getByRole("heading", { name: "PayPal Payouts" }).waitFor();
       const webhookId = paypal.registerWebhook(`${suite.appUrl}/webhooks/paypal/${SHOP}`, client.clientId);
       await page.getByLabel("Client id").fill(client.clientId);
       await page.getByLabel("Secret").fill(client.secret);
