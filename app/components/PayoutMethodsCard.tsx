@@ -7,7 +7,6 @@ import type { PaypalActionResult } from "../payouts/payouts-page.server";
 import { PaypalAccountCard } from "./PaypalAccountCard";
 import { t } from "../i18n";
 import { CreatorName } from "./CreatorName";
-import { ResponsiveTable } from "./ResponsiveTable";
 import { SectionCard } from "./SectionCard";
 
 const methodOptions = () => [
@@ -85,23 +84,21 @@ export function PayoutMethodsCard({
         value={defaultMethod}
         label={t("payouts.methods.default")}
       />
-      {creators.length > 0 ? (
-        <ResponsiveTable
-          titleColumn={0}
-          columnContentTypes={["text", "text"]}
-          headings={[t("payouts.columnCreator"), t("payouts.methods.title")]}
-          rows={creators.map((creatorId) => [
-            <CreatorName key="creator" creatorId={creatorId} name={names[creatorId]} />,
+      {/* A list, not a table: the balances' table above is the one row per creator. */}
+      <BlockStack gap="200">
+        {creators.map((creatorId) => (
+          <InlineStack key={creatorId} gap="300" blockAlign="center">
+            <CreatorName creatorId={creatorId} name={names[creatorId]} />
             <MethodForm
               key={`method-${creatorMethods[creatorId] ?? "default"}`}
               creatorId={creatorId}
               value={creatorMethods[creatorId] ?? "default"}
               label={t("payouts.methods.creator", { creator: names[creatorId] || creatorId })}
               withDefault={defaultMethod}
-            />,
-          ])}
-        />
-      ) : null}
+            />
+          </InlineStack>
+        ))}
+      </BlockStack>
     </SectionCard>
   );
 }
