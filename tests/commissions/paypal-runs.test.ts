@@ -9,33 +9,17 @@ import { startPaypalStandin } from "../../sandbox/paypal/server";
 
 const paypal = await startPaypalStandin();
 process.env.PAYPAL_API_ORIGIN = paypal.url;
-const { batchesFor, creator, record, webhookEndpoint } = await import("../support/paypal-runs");
+const { batchesFor, creator, payoutRunner, record, webhookEndpoint } = await import("../support/paypal-runs");
 const { databaseClient } = await import("../../app/database/db.server");
 const { payableBalances } = await import("../../app/commissions/payable-balances.server");
 const { savePaypalAccount, saveMethod, payoutSettings } = await import("../../app/payouts/payout-settings.server");
 const { startPaypalRun } = await import("../../app/payouts/run-intent.server");
-const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
 const { receivePaypalWebhook } = await import("../../app/payouts/paypal-webhook.server");
-const { startJobRunner } = await import("../../app/queue/runner.server");
 
 const prisma = databaseClient();
 const hooks = await webhookEndpoint((shop, request) => receivePaypalWebhook(shop, request));
-let offset = 0;
-const handler = payoutRunHandler();
-const idle = { run: async () => null, giveUp: async () => {} };
-const runner = startJobRunner({
-  handlers: { "verify-order": idle, "lookup-click": idle, "reconcile-shop": idle, "payout-run": handler },
-  concurrency: 2,
-  pollIntervalMs: 3_600_000,
-  takeTurns: false,
-  now: () => new Date(Date.now() + offset),
-});
-/** Runs what is due, then what is due a day later (deferred looks, retries' backoff). */
-const work = async () => {
-  await runner.runOnce();
-  offset += 86_400_000;
-  await runner.runOnce();
-};
+const runner = await payoutRunner();
+const work = runner.work;
 
 afterAll(async () => {
   await runner.stop();
@@ -116,7 +100,7 @@ describe("a PayPal payout run", () => {
     await runner.runOnce();
     expect((await runOf(shop)).state).toBe("unknown");
     paypal.faults({ dropAfterAccept: 1 });
-    offset += 86_400_000;
+    runner.later(86_400_000);
     await runner.runOnce();
     expect(batchesFor(paypal, run.senderBatchId)).toHaveLength(1);
     expect((await runOf(shop)).state).toBe("unknown");

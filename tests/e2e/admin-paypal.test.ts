@@ -12,9 +12,7 @@ const SHOP = "e2e-paypal.myshopify.com";
 const paypal = await startPaypalStandin();
 process.env.PAYPAL_API_ORIGIN = paypal.url;
 const { databaseClient } = await import("../../app/database/db.server");
-const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
-const { startJobRunner } = await import("../../app/queue/runner.server");
-const { creator, record } = await import("../support/paypal-runs");
+const { creator, payoutRunner, record } = await import("../support/paypal-runs");
 const prisma = databaseClient();
 
 const suite = useEmbeddedAdmin({
@@ -23,20 +21,8 @@ const suite = useEmbeddedAdmin({
   apiSecret: "e2e-paypal-api-secret",
   env: { PAYPAL_API_ORIGIN: paypal.url },
 });
-const idle = { run: async () => null, giveUp: async () => {} };
-let offset = 0;
-const runner = startJobRunner({
-  handlers: { "verify-order": idle, "lookup-click": idle, "reconcile-shop": idle, "payout-run": payoutRunHandler() },
-  concurrency: 1,
-  pollIntervalMs: 3_600_000,
-  takeTurns: false,
-  now: () => new Date(Date.now() + offset),
-});
-const work = async () => {
-  await runner.runOnce();
-  offset += 86_400_000;
-  await runner.runOnce();
-};
+const runner = await payoutRunner();
+const work = runner.work;
 
 afterAll(async () => {
   await runner.stop();

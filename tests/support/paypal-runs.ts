@@ -85,3 +85,34 @@ export async function webhookEndpoint(
 export function batchesFor(standin: PaypalStandin, senderBatchId: string) {
   return [...standin.ledger.batches.values()].filter((b) => b.senderBatchId === senderBatchId);
 }
+
+/**
+ * The worker's queue with only the payout-run job, on a clock the test moves on: `work()` runs
+ * what is due, then what is due a day later (deferred looks, retries' backoff).
+ */
+export async function payoutRunner() {
+  const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
+  const { startJobRunner } = await import("../../app/queue/runner.server");
+  const idle = { run: async () => null, giveUp: async () => {} };
+  let offset = 0;
+  const runner = startJobRunner({
+    handlers: { "verify-order": idle, "lookup-click": idle, "reconcile-shop": idle, "payout-run": payoutRunHandler() },
+    concurrency: 2,
+    pollIntervalMs: 3_600_000,
+    takeTurns: false,
+    now: () => new Date(Date.now() + offset),
+  });
+  const later = (ms: number) => {
+    offset += ms;
+  };
+  return {
+    runOnce: () => runner.runOnce(),
+    later,
+    work: async () => {
+      await runner.runOnce();
+      later(86_400_000);
+      await runner.runOnce();
+    },
+    stop: () => runner.stop(),
+  };
+}
