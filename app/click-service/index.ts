@@ -6,8 +6,8 @@ export { classifyAddress, destinationProblem, setDefaultDestinationPolicy, STRIC
 export type { DestinationPolicy } from "./destination";
 export { redactSecrets } from "./errors";
 export type { ClickServiceError, ClickServiceResult, ContractError, RetryableReason } from "./errors";
-export { closeClickServicePools, DEFAULT_TIMEOUTS } from "./http";
-export type { TimeoutOptions } from "./http";
+export { closeClickServicePools, DEFAULT_TIMEOUTS, exchange, poolFor } from "./http";
+export type { TimeoutOptions, WireOutcome } from "./http";
 export type { VerifyClickInput } from "./request-body";
 export { DEFAULT_RETRY } from "./retry";
 export type { RetryOptions } from "./retry";

@@ -5,7 +5,7 @@ import { MAX_ORDER_VALUE } from "../units/amounts";
 import { ExactDecimal, minorDigits } from "../units/minor-units";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commission-amount";
 import type { OrderAmounts } from "../shopify-admin/orders.server";
-import type { EntryKind } from "./statuses";
+import { paidOut, type EntryKind } from "./statuses";
 
 // What an order edit does to a commission, decided without a database (decision 045). Shopify's
 // orders/edited lists what an edit added and removed, not what the order is worth after it, so
@@ -110,7 +110,7 @@ export function decideEdit(
   if (delta === 0n) return { change: false, orderValue, result: `nothing to adjust (${moved})` };
   // Stryker disable next-line EqualityOperator: a difference of 0 returned above, so `delta <= 0n` is this
   const lower = delta < 0n;
-  const kind: EntryKind = record.status !== "paid" ? "edit" : lower ? "clawback" : "top_up";
+  const kind: EntryKind = !paidOut(record.status) ? "edit" : lower ? "clawback" : "top_up";
   return {
     change: true,
     kind,

@@ -8,7 +8,7 @@ import { commissionAmount, minorToAmount, remainingAfterRefunds } from "./commis
 import { holdEnd, shopHoldDays } from "./credit.server";
 import { decideEdit, type EditReading, type EditsRead } from "./order-edits";
 import { parseEventFacts, type EditFacts, type OrderEventFacts } from "./order-events";
-import type { CommissionStatus, EntryKind } from "./statuses";
+import { paidOut, type CommissionStatus, type EntryKind } from "./statuses";
 import { Commission as CommissionTable, OrderEvent as OrderEventTable } from "../database/tables";
 
 // Applies an order's refunds and cancellation to its commission record, each exactly once:
@@ -199,9 +199,9 @@ async function applyEvent(
         record.status === "reversed" ? "nothing to adjust: the commission is already reversed" : "nothing to adjust",
     };
   }
-  const kind: EntryKind = record.status === "paid" ? "clawback" : facts.kind === "refund" ? "refund" : "reversal";
+  const kind: EntryKind = paidOut(record.status) ? "clawback" : facts.kind === "refund" ? "refund" : "reversal";
   const status: CommissionStatus =
-    record.status !== "paid" && amountMinor === 0n ? "reversed" : (record.status as CommissionStatus);
+    !paidOut(record.status) && amountMinor === 0n ? "reversed" : (record.status as CommissionStatus);
   const deltaText = minorToAmount(delta, record.currency);
   await insertRows(tx, "CommissionEntry", [
     {

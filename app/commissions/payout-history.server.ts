@@ -12,8 +12,11 @@ export interface PayoutSummary {
   reference: string;
   paidOn: string;
   createdAt: string;
-  /** Set once voided: when, by whom (a staff member's id, when known) and why. */
+  /** Set once voided: when, by whom (a staff member's id, when known) and why; for a sent payout, its bounce. */
   voided: { at: string; by: string | null; reason: string } | null;
+  /** manual, or the provider that sent it (paypal): then its item id and status as the provider last said. */
+  method: string;
+  provider: { itemId: string | null; status: string | null; settled: boolean } | null;
   lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
@@ -39,6 +42,11 @@ export async function listPayouts(shop: string, limit = 50, money: MoneyText = f
       ? // Stryker disable next-line StringLiteral: never read, voidPayout sets the reason with the time
         { at: payout.voidedAt.toISOString(), by: payout.voidedBy, reason: payout.voidReason ?? "" }
       : null,
+    method: payout.method,
+    provider:
+      payout.method === "manual"
+        ? null
+        : { itemId: payout.providerItemId, status: payout.providerStatus, settled: payout.settledAt !== null },
     lines: payout.lines.map((line) => ({
       creatorId: line.creatorId,
       creatorName: profiles.get(line.creatorId)?.name ?? "",

@@ -10,6 +10,7 @@ import {
   type ShopFormat,
 } from "../units/shop-format";
 import { payableBalances } from "./payable-balances.server";
+import type { ChosenBalance } from "./payout-forms";
 import { listPayouts } from "./payout-history.server";
 import { recordPayout, voidPayout, type RecordPayoutResult, type VoidPayoutResult } from "./payouts.server";
 
@@ -49,6 +50,18 @@ export async function payoutsPageFor(shop: string, locale: string) {
   return payoutsPage(shop, new Date(), await shopFormat(shop, locale));
 }
 
+/** The balances a payout form chose, each with the amount the page showed beside it. */
+export function chosenInForm(form: FormData): ChosenBalance[] {
+  const shown = form.get.bind(form);
+  return form
+    .getAll("balance")
+    .filter((key): key is string => typeof key === "string")
+    .map((key) => {
+      const value = shown(`shown:${key}`);
+      return { key, shownMinor: typeof value === "string" ? value : "" };
+    });
+}
+
 export type PayoutsActionResult = ({ intent: "record" } & RecordPayoutResult) | ({ intent: "void" } & VoidPayoutResult);
 
 export async function payoutsAction(
@@ -72,10 +85,7 @@ export async function payoutsAction(
       idempotencyKey: text("formToken"),
       reference: text("reference"),
       paidOn: text("paidOn"),
-      balances: form
-        .getAll("balance")
-        .filter((key): key is string => typeof key === "string")
-        .map((key) => ({ key, shownMinor: text(`shown:${key}`) })),
+      balances: chosenInForm(form),
     },
     new Date(),
     localeMoney(locale),

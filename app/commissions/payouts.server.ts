@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type Commission, type CommissionEntry } from "@prisma/client";
 import { isUniqueViolation } from "../database/db.server";
 import { lockRows, rowLock } from "../database/dialect-sql.server";
-import { insertRows, readDate, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
+import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.server";
 import { t } from "../i18n";
 import { formatMoney, type MoneyText } from "../units/money";
 import { minorToAmount } from "./commission-amount";
-import { ADJUSTMENT_KINDS, openAdjustments, parseBalanceKey } from "./payable-balances.server";
+import { openAdjustments, parseBalanceKey } from "./payable-balances.server";
+import { IDS_PER_UPDATE, nettedLater, reopenPayoutRecords } from "./payout-reopen.server";
 import { fieldErrors, PayoutForm, VoidForm, type ChosenBalance } from "./payout-forms";
 import {
   Commission as CommissionTable,
@@ -28,6 +29,22 @@ import { HELD_STATES } from "./creator-standing";
 
 export type RecordPayoutResult =
   { ok: true; payoutId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
+
+/** A chosen balance as the form sent it: whose, in which currency, and the amount the page showed. */
+export interface ChosenDue {
+  creatorId: string;
+  currency: string;
+  shownMinor: bigint;
+}
+
+/** The balances a form chose, each once (a form sent by hand may name one twice), unreadable keys left out. */
+export function chosenDues(balances: ChosenBalance[]): ChosenDue[] {
+  const byKey = new Map(balances.map((balance) => [balance.key, balance]));
+  return [...byKey.values()].flatMap(({ key, shownMinor }) => {
+    const balance = parseBalanceKey(key);
+    return balance ? [{ ...balance, shownMinor: BigInt(shownMinor) }] : [];
+  });
+}
 
 class NothingToPay extends Error {}
 
@@ -59,12 +76,7 @@ export async function recordPayout(
   const parsed = PayoutForm.safeParse(input);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   const form = parsed.data;
-  // A balance chosen twice (a form sent by hand) is paid once.
-  const byKey = new Map(form.balances.map((balance) => [balance.key, balance]));
-  const chosen = [...byKey.values()].flatMap(({ key, shownMinor }) => {
-    const balance = parseBalanceKey(key);
-    return balance ? [{ ...balance, shownMinor: BigInt(shownMinor) }] : [];
-  });
+  const chosen = chosenDues(form.balances);
   const earlier = await findPayout(shop, form.idempotencyKey);
   if (earlier) return earlier;
   // One payment is one transfer in one currency: a payout mixing them could not match any
@@ -85,24 +97,13 @@ export async function recordPayout(
           createdAt: now,
         },
       ]);
-      const dues = [];
-      for (const balance of chosen) {
-        if (await heldFor(tx, shop, balance.creatorId)) throw new CreatorHeld(balance.creatorId);
-        dues.push({ ...balance, due: await dueOf(tx, shop, balance, now) });
-      }
-      if (dues.every(({ due }) => due === null)) throw new NothingToPay();
-      // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
-      const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
-      if (changed.length > 0) throw new BalancesChanged(changedText(changed, money));
-      for (const { due, ...balance } of dues) await payBalance(tx, shop, payoutId, balance, due!, now);
+      const dues = await checkedDues(tx, shop, chosen, now, money);
+      for (const { due, ...balance } of dues) await payBalance(tx, shop, payoutId, balance, due, now, "paid");
       return { ok: true as const, payoutId, duplicate: false, lines: dues.length };
     });
   } catch (error) {
-    if (error instanceof NothingToPay)
-      return { ok: false, errors: { balances: "nothing is left to pay in the chosen balances; reload the page" } };
-    if (error instanceof BalancesChanged) return { ok: false, errors: { balances: error.message } };
-    if (error instanceof CreatorHeld)
-      return { ok: false, errors: { balances: t("payouts.creatorHeld", { creator: error.creatorId }) } };
+    const refused = refusalOf(error);
+    if (refused) return { ok: false, errors: refused };
     // The same form submitted twice at once: the other submission recorded it.
     if (isUniqueViolation(error)) {
       const recorded = await findPayout(shop, form.idempotencyKey);
@@ -112,6 +113,38 @@ export async function recordPayout(
   }
 }
 
+/**
+ * What each chosen balance is due now, read with the creator's standing and records locked:
+ * refused (thrown) when a creator is held, nothing is due, or a balance is not what the page showed.
+ */
+export async function checkedDues(
+  tx: Sql,
+  shop: string,
+  chosen: ChosenDue[],
+  now: Date,
+  money: MoneyText,
+): Promise<(ChosenDue & { due: Due })[]> {
+  const dues = [];
+  for (const balance of chosen) {
+    if (await heldFor(tx, shop, balance.creatorId)) throw new CreatorHeld(balance.creatorId);
+    dues.push({ ...balance, due: await dueOf(tx, shop, balance, now) });
+  }
+  if (dues.every(({ due }) => due === null)) throw new NothingToPay();
+  // Nothing due now is a change too, whatever was sent (a form sent by hand may say 0).
+  const changed = dues.filter(({ due, shownMinor }) => due === null || due.total !== shownMinor);
+  if (changed.length > 0) throw new BalancesChanged(changedText(changed, money));
+  return dues.map(({ due, ...balance }) => ({ ...balance, due: due! }));
+}
+
+/** The form's errors for a refusal checkedDues threw; null for any other error. */
+export function refusalOf(error: unknown): Record<string, string> | null {
+  if (error instanceof NothingToPay)
+    return { balances: "nothing is left to pay in the chosen balances; reload the page" };
+  if (error instanceof BalancesChanged) return { balances: error.message };
+  if (error instanceof CreatorHeld) return { balances: t("payouts.creatorHeld", { creator: error.creatorId }) };
+  return null;
+}
+
 async function findPayout(shop: string, idempotencyKey: string): Promise<RecordPayoutResult | null> {
   const [payout] = await sql.rows<{ id: string; lines: number | bigint | string }>(Prisma.sql`
     SELECT p.${Payout.id}, (SELECT COUNT(*) FROM ${PayoutLine} l WHERE l.${PayoutLine.payoutId} = p.${Payout.id}) AS "lines"
@@ -119,7 +152,7 @@ async function findPayout(shop: string, idempotencyKey: string): Promise<RecordP
   return payout ? { ok: true, payoutId: payout.id, duplicate: true, lines: Number(payout.lines) } : null;
 }
 
-interface Due {
+export interface Due {
   total: bigint;
   records: number;
   /** The approved records and open clawbacks summed into `total`: what the payout marks. */
@@ -181,17 +214,18 @@ function changedText(
   return `The balances changed since the page loaded: ${each.join("; ")}. Check what you paid against the balances as they are now, and choose again.`;
 }
 
-/** Ids per statement when marking rows: well under SQLite's and PostgreSQL's limits on parameters. */
-const IDS_PER_UPDATE = 1_000;
-
-/** Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this transaction. */
-async function payBalance(
+/**
+ * Pays one creator's approved records in one currency, less their clawbacks: `due`, read in this
+ * transaction. `paying`: a payout the app sends, whose provider has not said yet that it paid.
+ */
+export async function payBalance(
   tx: Sql,
   shop: string,
   payoutId: string,
   { creatorId, currency }: { creatorId: string; currency: string },
   due: Due,
   now: Date,
+  status: "paid" | "paying",
 ): Promise<void> {
   const idsIn = (ids: string[]) => Prisma.sql`${CommissionTable.id} IN (${Prisma.join(ids)})`;
   for (let at = 0; at < due.recordIds.length; at += IDS_PER_UPDATE) {
@@ -200,11 +234,7 @@ async function payBalance(
       tx,
       "Commission",
       Prisma.sql`${CommissionTable.shop} = ${shop} AND ${ids} AND ${CommissionTable.status} = 'approved'`,
-      {
-        status: "paid",
-        paidAt: now,
-        payoutId,
-      },
+      { status, paidAt: status === "paid" ? now : null, payoutId },
     );
   }
   for (let at = 0; at < due.clawbackIds.length; at += IDS_PER_UPDATE) {
@@ -256,10 +286,12 @@ export async function voidPayout(
   const { payoutId, reason } = parsed.data;
   try {
     return await sql.transaction(async (tx) => {
-      const [payout] = await tx.rows<{ voidedAt: unknown }>(
-        Prisma.sql`SELECT ${Payout.voidedAt} FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.id} = ${payoutId}`,
+      const [payout] = await tx.rows<{ voidedAt: unknown; method: string }>(
+        Prisma.sql`SELECT ${Payout.voidedAt}, ${Payout.method} FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.id} = ${payoutId}`,
       );
       if (!payout) throw new VoidRefused(t("payouts.voidNotFound"));
+      // A payout the app sent is settled by what its provider says, never by hand.
+      if (payout.method !== "manual") throw new VoidRefused(t("payouts.voidSent"));
       // The conditional update is the guard against voiding twice: on PostgreSQL a second void
       // waits on this row and then finds it voided; on SQLite transactions take turns.
       const marked = await updateWhere(
@@ -269,77 +301,13 @@ export async function voidPayout(
         { voidedAt: now, voidedBy: by, voidReason: reason },
       );
       if (marked === 0) throw new VoidRefused(t("payouts.voidAlready"));
-      const ofPayout = Prisma.sql`${CommissionTable.shop} = ${shop} AND ${CommissionTable.payoutId} = ${payoutId}`;
-      // Held until commit: a refund on one of these records waits, then sees it approved.
-      await lockRows(tx, CommissionTable, ofPayout);
-      const records = await tx.rows<{ id: string }>(
-        Prisma.sql`SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${ofPayout} AND ${CommissionTable.status} = 'paid'`,
-      );
-      const recordIds = records.map((row) => row.id);
-      // The records named by the query, not by their ids: a payout may hold more records than
-      // one statement takes values (32,766 on SQLite).
-      const nettedLater = await tx.rows<{ reference: string; paidOn: unknown }>(Prisma.sql`
-        SELECT DISTINCT p.${Payout.reference}, p.${Payout.paidOn} FROM ${CommissionEntryTable} e JOIN ${Payout} p ON p.${Payout.id} = e.${CommissionEntryTable.payoutId}
-        WHERE e.${CommissionEntryTable.shop} = ${shop} AND e.${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND e.${CommissionEntryTable.payoutId} <> ${payoutId}
-          AND e.${CommissionEntryTable.commissionId} IN (SELECT ${CommissionTable.id} FROM ${CommissionTable} WHERE ${ofPayout} AND ${CommissionTable.status} = 'paid')`);
-      if (nettedLater.length > 0)
+      const later = await nettedLater(tx, shop, payoutId);
+      if (later.length > 0)
         throw new VoidRefused(
-          t("payouts.voidNettedLater", {
-            payouts: nettedLater
-              .map((p) => `${p.reference} (${readDate(p.paidOn).toISOString().slice(0, 10)})`)
-              .join(", "),
-          }),
+          t("payouts.voidNettedLater", { payouts: later.map((p) => `${p.reference} (${p.paidOn})`).join(", ") }),
         );
-      const reopened = await tx.rows<{ id: string; commissionId: string }>(
-        Prisma.sql`SELECT ${CommissionEntryTable.id}, ${CommissionEntryTable.commissionId} FROM ${CommissionEntryTable} WHERE ${CommissionEntryTable.shop} = ${shop} AND ${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND ${CommissionEntryTable.payoutId} = ${payoutId}`,
-      );
-      for (let at = 0; at < recordIds.length; at += IDS_PER_UPDATE) {
-        const ids = Prisma.join(recordIds.slice(at, at + IDS_PER_UPDATE));
-        await updateWhere(
-          tx,
-          "Commission",
-          Prisma.sql`${CommissionTable.id} IN (${ids}) AND ${CommissionTable.status} = 'paid'`,
-          {
-            status: "approved",
-            paidAt: null,
-            payoutId: null,
-          },
-        );
-        // Refunds after the payment that no payout netted: the record's amount already shows them.
-        await updateWhere(
-          tx,
-          "CommissionEntry",
-          Prisma.sql`${CommissionEntryTable.commissionId} IN (${ids}) AND ${CommissionEntryTable.kind} IN ${ADJUSTMENT_KINDS} AND ${CommissionEntryTable.payoutId} IS NULL`,
-          { payoutId },
-        );
-      }
-      for (let at = 0; at < reopened.length; at += IDS_PER_UPDATE) {
-        const ids = Prisma.join(reopened.slice(at, at + IDS_PER_UPDATE).map((row) => row.id));
-        await updateWhere(tx, "CommissionEntry", Prisma.sql`${CommissionEntryTable.id} IN (${ids})`, {
-          payoutId: null,
-        });
-      }
-      const touched = [...new Set([...recordIds, ...reopened.map((row) => row.commissionId)])];
-      for (let at = 0; at < touched.length; at += IDS_PER_UPDATE) {
-        const batch = await tx.rows<{ id: string; currency: string }>(
-          Prisma.sql`SELECT ${CommissionTable.id}, ${CommissionTable.currency} FROM ${CommissionTable} WHERE ${CommissionTable.id} IN (${Prisma.join(touched.slice(at, at + IDS_PER_UPDATE))})`,
-        );
-        await insertRows(
-          tx,
-          "CommissionEntry",
-          batch.map(({ id: commissionId, currency }) => ({
-            shop,
-            commissionId,
-            kind: "payout_void",
-            amountMinor: 0n,
-            amount: minorToAmount(0n, currency),
-            eventId: `payout-void:${payoutId}`,
-            payoutId,
-            createdAt: now,
-          })),
-        );
-      }
-      return { ok: true as const, payoutId, records: recordIds.length, clawbacks: reopened.length };
+      const { records, clawbacks } = await reopenPayoutRecords(tx, shop, payoutId, now);
+      return { ok: true as const, payoutId, records, clawbacks };
     });
   } catch (error) {
     if (error instanceof VoidRefused) return { ok: false, errors: { void: error.message } };

@@ -3,6 +3,11 @@
 //   pending   --hold over (the worker's sweep)-->       approved
 //   pending | approved --refunds take it all, or cancel-->  reversed   (amount 0)
 //   approved  --a recorded payout-->                    paid
+//   approved  --a payout the app sends (app/payouts)-->  paying   (reserved by its Payout: no
+//             other payout takes it; a refund is a clawback, as after payment)
+//   paying    --the provider says the item was paid-->  paid
+//   paying | paid --the provider says it bounced (returned, failed, refunded...)--> approved
+//             (a payout_void entry of 0 naming the payout says why, as a void's does)
 //   paid      stays paid: a refund or cancellation after payment is a clawback entry, a
 //             negative balance for the creator that the next payout nets.
 //   paid      --its payout voided-->                    approved   (a payout_void entry of 0
@@ -19,7 +24,7 @@
 //             clawback as a refund's is, a higher one a `top_up` entry the next payout pays once
 //             due: the shop's hold, as set when it was written, after it (its dueAt).
 
-export const COMMISSION_STATUSES = ["pending", "approved", "paid", "reversed", "review"] as const;
+export const COMMISSION_STATUSES = ["pending", "approved", "paying", "paid", "reversed", "review"] as const;
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 export const ENTRY_KINDS = [
@@ -34,6 +39,14 @@ export const ENTRY_KINDS = [
   "creator_decision",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/**
+ * Whether the record's money has left, or is leaving, the shop: a refund or edit down is then a
+ * clawback the next payout nets, an edit up a top-up, and no decision moves the record.
+ */
+export function paidOut(status: string): boolean {
+  return status === "paid" || status === "paying";
+}
 
 export function isCommissionStatus(value: unknown): value is CommissionStatus {
   return (COMMISSION_STATUSES as readonly unknown[]).includes(value);

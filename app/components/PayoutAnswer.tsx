@@ -1,6 +1,7 @@
 import { Banner, BlockStack, Text, type BannerHandles } from "@shopify/polaris";
 import type { Ref } from "react";
 import type { PayoutsActionResult } from "../commissions/payouts-page.server";
+import type { StartRunResult } from "../payouts/run-intent.server";
 import { t } from "../i18n";
 
 /**
@@ -48,5 +49,30 @@ export function PayoutAnswer({
         </Banner>
       ) : null}
     </>
+  );
+}
+
+/** What the page says after "Send with PayPal": the run started (or found started), or why not. */
+export function PaypalRunAnswer({
+  result,
+  answerRef,
+}: {
+  result: StartRunResult | undefined;
+  answerRef: Ref<BannerHandles>;
+}) {
+  if (!result) return null;
+  if (result.ok)
+    return (
+      <Banner ref={answerRef} tone={result.duplicate ? "info" : "success"}>
+        {result.duplicate ? t("payouts.run.duplicate") : t("payouts.run.started", { count: result.lines })}
+      </Banner>
+    );
+  return (
+    <Banner ref={answerRef} tone="critical" title={t("payouts.notRecorded")}>
+      <BlockStack gap="100">
+        <Text as="p">{result.errors.balances}</Text>
+        <Text as="p">{t("payouts.choicesCleared")}</Text>
+      </BlockStack>
+    </Banner>
   );
 }

@@ -30,16 +30,29 @@ export function PayoutHistoryCard({
                 <Text as="h3" variant="headingSm">
                   {t("payouts.historyRow", { date: payout.paidOnText, reference: payout.reference })}
                 </Text>
-                {payout.voided ? <Badge tone="critical">{t("payouts.voided")}</Badge> : null}
+                {payout.voided && !payout.provider ? <Badge tone="critical">{t("payouts.voided")}</Badge> : null}
+                {payout.provider ? <ProviderBadge provider={payout.provider} bounced={payout.voided !== null} /> : null}
               </InlineStack>
               <InlineStack gap="200">
                 <PayoutCsvButton payoutId={payout.id} />
-                {payout.voided ? null : (
+                {payout.voided || payout.provider ? null : (
                   <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOnText} />
                 )}
               </InlineStack>
             </InlineStack>
-            {payout.voided ? (
+            {payout.provider ? (
+              <Text as="p" tone="subdued">
+                {t("payouts.run.status", {
+                  item: payout.provider.itemId ?? "\u2014",
+                  status: payout.provider.status ?? t("payouts.run.statusPending"),
+                })}
+              </Text>
+            ) : null}
+            {payout.voided && payout.provider ? (
+              <Text as="p" tone="critical">
+                {t("payouts.run.bounced", { reason: payout.voided.reason })}
+              </Text>
+            ) : payout.voided ? (
               <Text as="p" tone="critical">
                 {t("payouts.voidedRow", {
                   time: shownTime(times, payout.voided.at),
@@ -62,6 +75,13 @@ export function PayoutHistoryCard({
       )}
     </SectionCard>
   );
+}
+
+/** A sent payout's state: paid, bounced (payable again) or still with the provider. */
+function ProviderBadge({ provider, bounced }: { provider: NonNullable<PayoutSummary["provider"]>; bounced: boolean }) {
+  if (bounced) return <Badge tone="warning">{t("payouts.run.badgeBounced")}</Badge>;
+  if (provider.settled) return <Badge tone="success">{t("payouts.run.badgePaid")}</Badge>;
+  return <Badge tone="attention">{t("payouts.run.badgeSending")}</Badge>;
 }
 
 /** Void asks why, in a confirmation that says what voiding does; it cannot be undone. */

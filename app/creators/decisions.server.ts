@@ -1,5 +1,6 @@
 import { Prisma, type Commission } from "@prisma/client";
 import { commissionAmount, minorToAmount, remainingAfterRefunds } from "../commissions/commission-amount";
+import { paidOut } from "../commissions/statuses";
 import {
   DECIDABLE,
   HELD_STATES,
@@ -176,7 +177,7 @@ export async function undoDecision(
           Prisma.sql`SELECT * FROM ${CommissionTable} WHERE ${CommissionTable.id} IN (${Prisma.join(ids)}) ${rowLock()}`,
         )
       : [];
-    const paid = current.filter((r) => r.status === "paid").length;
+    const paid = current.filter((r) => paidOut(r.status)).length;
     if (paid > 0) return { ok: false, error: "paid-since", paid } as const;
     for (const before of changes.records) {
       const record = current.find((r) => r.id === before.id);

@@ -32,6 +32,10 @@ const COLUMNS = {
   CreatorStanding: Prisma.CreatorStandingScalarFieldEnum,
   CreatorDecision: Prisma.CreatorDecisionScalarFieldEnum,
   ShopProfile: Prisma.ShopProfileScalarFieldEnum,
+  PayoutRun: Prisma.PayoutRunScalarFieldEnum,
+  PayoutSettings: Prisma.PayoutSettingsScalarFieldEnum,
+  CreatorPayoutMethod: Prisma.CreatorPayoutMethodScalarFieldEnum,
+  PaypalEvent: Prisma.PaypalEventScalarFieldEnum,
 } satisfies Record<Prisma.ModelName, Record<string, string>>;
 
 export type TableName = keyof typeof COLUMNS;
@@ -80,6 +84,10 @@ export const CreatorClaim = tableOf("CreatorClaim");
 export const CreatorStanding = tableOf("CreatorStanding");
 export const CreatorDecision = tableOf("CreatorDecision");
 export const ShopProfile = tableOf("ShopProfile");
+export const PayoutRun = tableOf("PayoutRun");
+export const PayoutSettings = tableOf("PayoutSettings");
+export const CreatorPayoutMethod = tableOf("CreatorPayoutMethod");
+export const PaypalEvent = tableOf("PaypalEvent");
 
 /** Whether `name` is a column of `table` (for the helpers that take column names as keys). */
 export function hasColumn<T extends TableName>(table: T, name: string): name is ColumnOf<T> {

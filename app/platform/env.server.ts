@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   SETTINGS_ENCRYPTION_KEY_PREVIOUS: sealingKey.optional(),
   SHOPIFY_STANDIN_URL: z.url("must be the URL of the local Shopify stand-in").optional(),
   CLICK_SERVICE_ALLOW_ORIGINS: allowedOrigins,
+  // Development and tests only: every PayPal API call (sandbox and live alike) goes to this
+  // origin, the PayPal stand-in (sandbox/paypal); refused in production.
+  PAYPAL_API_ORIGIN: z.url("must be the URL of the local PayPal stand-in").optional(),
   WORKER_ENABLED: booleanFlag.default(true),
   // The worker on a thread of its own, on the second core (decision 019), started by the server
   // (server.mjs) in development and production alike; false keeps it on the main thread.
@@ -157,6 +160,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const refusedInProduction: string[] = [];
   if (env.NODE_ENV === "production" && env.SHOPIFY_STANDIN_URL)
     refusedInProduction.push("SHOPIFY_STANDIN_URL must not be set in production: it reroutes Shopify traffic");
+  if (env.NODE_ENV === "production" && env.PAYPAL_API_ORIGIN)
+    refusedInProduction.push("PAYPAL_API_ORIGIN must not be set in production: it sends PayPal credentials elsewhere");
   if (env.NODE_ENV === "production" && blankAsMissing.CLICK_SERVICE_ALLOW_ORIGINS !== undefined)
     refusedInProduction.push(
       "CLICK_SERVICE_ALLOW_ORIGINS must not be set in production: it lets merchants' service URLs reach this machine",

@@ -60,6 +60,8 @@ export const LOG_EVENTS = {
   "lifecycle.session_unreadable": "the shop's offline session could not be read to ask Shopify",
   "privacy.shop_redact_premature": "a shop/redact for a shop installed or uninstalled under a day ago: nothing deleted",
   "codes.switched_off": "a leaked discount code was switched off",
+  "payouts.run_parked": "a payout run waits for the merchant: PayPal's answer cannot settle it",
+  "payouts.webhook_refused": "a PayPal webhook was refused: its signature did not verify, or it could not be checked",
 } as const satisfies Record<string, string>;
 
 export type LogEvent = keyof typeof LOG_EVENTS;

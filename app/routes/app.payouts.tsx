@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, FormLayout, InlineStack, TextField } from "@shopify/polaris";
+import { BlockStack, Button, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
 import { Fragment, useEffect, useRef, useState } from "react";
 import type { BannerHandles } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
@@ -9,12 +9,14 @@ import { adminMeta } from "../components/documentTitle";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { PageError } from "../components/PageError";
 import { PayableBalancesCard } from "../components/PayableBalancesCard";
-import { PayoutAnswer } from "../components/PayoutAnswer";
+import { PayoutAnswer, PaypalRunAnswer } from "../components/PayoutAnswer";
 import { PayoutConfirmModal } from "../components/PayoutConfirmModal";
 import { PayoutHistoryCard } from "../components/PayoutHistoryCard";
 import { SectionCard } from "../components/SectionCard";
 import { chosenTotals } from "../commissions/chosen-totals";
 import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
+import { PaypalPart } from "../components/PayoutMethodsCard";
+import { PAYPAL_INTENTS, paypalAction, paypalPart, type PaypalActionResult } from "../payouts/payouts-page.server";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
@@ -26,25 +28,36 @@ import { requestLocale } from "../units/shop-format";
 // finds the payout already recorded instead of paying again. Each chosen balance is sent with
 // the amount shown beside it, what the merchant paid: one that changed since is refused, and
 // every refusal clears the choices so nothing the merchant has not looked at again is paid.
-// A recorded payout can be voided (with a reason), never edited.
+// A recorded payout can be voided, never edited. "Send with PayPal" has the app send them instead
+// (app/payouts): PayPal's status shows on each, and a bounce makes its balance payable again.
 
 export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return json(await payoutsPageFor(session.shop, requestLocale(request)));
+  const [page, paypal] = await Promise.all([
+    payoutsPageFor(session.shop, requestLocale(request)),
+    paypalPart(session.shop),
+  ]);
+  return json({ ...page, ...paypal });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
-  const staffId = staffIdOf(context);
-  const result = await payoutsAction(context.session.shop, await request.formData(), staffId, requestLocale(request));
-  return json<PayoutsActionResult>(result, { status: result.ok ? 200 : 400 });
+  const form = await request.formData();
+  const result = (PAYPAL_INTENTS as readonly unknown[]).includes(form.get("intent"))
+    ? await paypalAction(context.session.shop, form, requestLocale(request))
+    : await payoutsAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
+  return json<PayoutsActionResult | PaypalActionResult>(result, { status: result.ok ? 200 : 400 });
 };
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names, times, locale } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as PayoutsActionResult | undefined;
+  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl } =
+    useLoaderData<typeof loader>();
+  const answered = useActionData<typeof action>() as PayoutsActionResult | PaypalActionResult | undefined;
+  const result = answered?.intent === "record" || answered?.intent === "void" ? answered : undefined;
+  const paypalResult = answered && !result ? (answered as PaypalActionResult) : undefined;
+  const runResult = paypalResult?.intent === "paypal-run" ? paypalResult : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
@@ -56,17 +69,23 @@ export default function PayoutsPage() {
   const [referenceHint, setReferenceHint] = useState<string | undefined>();
   const recordResult = result?.intent === "record" ? result : undefined;
   const errors = recordResult && !recordResult.ok ? recordResult.errors : {};
-  const answer = useFocusOnAnswer<BannerHandles>(result);
+  const answer = useFocusOnAnswer<BannerHandles>(answered);
 
   // A recorded payout empties the form; its balances are gone from the reloaded list. Any
   // refusal clears the choices too: a balance left chosen would otherwise ride silently into
   // the next submit, though the merchant has not looked at it again.
   useEffect(() => {
-    if (!recordResult) return;
+    if (!recordResult && !runResult) return;
     setConfirming(false);
     setChosen([]);
-    if (recordResult.ok) setReference("");
-  }, [recordResult]);
+    if (recordResult?.ok) setReference("");
+  }, [recordResult, runResult]);
+  const sendWithPaypal = () => {
+    if (!formRef.current) return;
+    const data = new FormData(formRef.current);
+    data.set("intent", "paypal-run");
+    submit(data, { method: "post" });
+  };
 
   const chosenBalances = balances.filter((b) => chosen.includes(b.key));
   const totals = chosenTotals(chosenBalances, locale);
@@ -93,6 +112,7 @@ export default function PayoutsPage() {
   return (
     <AdminPage title={t("payouts.title")}>
       <PayoutAnswer result={result} answerRef={answer} />
+      <PaypalRunAnswer result={runResult} answerRef={answer} />
 
       <Form method="post" ref={formRef} data-testid="payout-form">
         <input type="hidden" name="intent" value="record" />
@@ -133,11 +153,17 @@ export default function PayoutsPage() {
                 error={errors.paidOn}
               />
             </FormLayout>
-            <InlineStack align="end">
+            <InlineStack align="end" gap="200">
+              <Button onClick={sendWithPaypal} disabled={chosen.length === 0 || mixed || submitting}>
+                {t("payouts.run.send")}
+              </Button>
               <Button variant="primary" onClick={review} disabled={chosen.length === 0 || mixed}>
                 {t("payouts.review")}
               </Button>
             </InlineStack>
+            <Text as="p" tone="subdued">
+              {t("payouts.run.sendHelp")}
+            </Text>
           </SectionCard>
         </BlockStack>
       </Form>
@@ -158,6 +184,13 @@ export default function PayoutsPage() {
       ) : null}
 
       <PayoutHistoryCard payouts={payouts} times={times} />
+      <PaypalPart
+        settings={payoutSettings}
+        webhookUrl={webhookUrl}
+        creators={[...new Set(balances.map((b) => b.creatorId))]}
+        names={names}
+        answer={paypalResult}
+      />
     </AdminPage>
   );
 }

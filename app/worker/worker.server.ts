@@ -9,6 +9,7 @@ import { logger } from "../platform/logger.server";
 import type { PipelineDeps } from "../verification/order-run.server";
 import { verifyOrderHandler } from "../verification/verify-order.server";
 import { reconcileShopHandler } from "../reconciliation/sweep.server";
+import { payoutRunHandler } from "../payouts/run-job.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
@@ -61,6 +62,7 @@ export function startWorker(options: WorkerOptions): JobRunner {
       "verify-order": verifyOrderHandler(pipeline),
       "lookup-click": lookupClickHandler(pipeline),
       "reconcile-shop": reconcileShopHandler(pipeline),
+      "payout-run": payoutRunHandler(),
     },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));

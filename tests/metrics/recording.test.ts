@@ -70,7 +70,12 @@ describe("job runs", () => {
     };
     runners.push(
       startJobRunner({
-        handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler },
+        handlers: {
+          "verify-order": handler,
+          "lookup-click": handler,
+          "reconcile-shop": handler,
+          "payout-run": handler,
+        },
         concurrency: 8,
         pollIntervalMs: 3_600_000,
         takeTurns: false,

@@ -49,7 +49,12 @@ async function sixJobsAndARunner(shop: string, firstLimit: number) {
   let limit = firstLimit;
   runners.push(
     startJobRunner({
-      handlers: { "verify-order": held.handler, "lookup-click": held.handler, "reconcile-shop": held.handler },
+      handlers: {
+        "verify-order": held.handler,
+        "lookup-click": held.handler,
+        "reconcile-shop": held.handler,
+        "payout-run": held.handler,
+      },
       concurrency: 4,
       limit: () => limit,
       pollIntervalMs: 3_600_000,

@@ -39,7 +39,12 @@ describe("the runner's drain", () => {
     // Concurrency 8: the runner claims again once a quarter of its slots (2) are free.
     runners.push(
       startJobRunner({
-        handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler },
+        handlers: {
+          "verify-order": handler,
+          "lookup-click": handler,
+          "reconcile-shop": handler,
+          "payout-run": handler,
+        },
         concurrency: 8,
         pollIntervalMs: 3_600_000,
         takeTurns: false,
@@ -137,7 +142,7 @@ describe("the lease", () => {
 
 function startRunner(handler: JobHandler, options: Partial<RunnerOptions> = {}): JobRunner {
   return startJobRunner({
-    handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler },
+    handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler, "payout-run": handler },
     concurrency: 4,
     pollIntervalMs: 3_600_000,
     takeTurns: false,

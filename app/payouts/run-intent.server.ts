@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@prisma/client";
+import { z } from "zod";
+import { creatorProfiles } from "../commissions/creator-profiles.server";
+import { chosenDues, refusalOf } from "../commissions/payouts.server";
+import { reserveSentPayouts } from "../commissions/sent-payouts.server";
+import { isUniqueViolation } from "../database/db.server";
+import { insertRows, sql } from "../database/sql.server";
+import { Payout, PayoutRun } from "../database/tables";
+import { t } from "../i18n";
+import { SealError } from "../platform/sealing.server";
+import { enqueueNew } from "../queue/queue.server";
+import { wakeWorker } from "../queue/wake.server";
+import { formatMoney, type MoneyText } from "../units/money";
+import { methodOf } from "./methods";
+import { paypalAccount, payoutSettings } from "./payout-settings.server";
+
+// Starting a PayPal payout run from the Payouts page: the intent is written first, in one
+// transaction: the run (its sender_batch_id), a Payout per creator line (its id the line's
+// sender_item_id) and their records `paying`, and the run's job. Nothing has gone to PayPal yet;
+// the job sends it (run-job.server.ts). The form's token makes a second submit find this run.
+
+export type StartRunResult =
+  { ok: true; runId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
+
+const RunForm = z.object({
+  idempotencyKey: z.string().trim().min(8, t("payouts.run.reload")).max(100),
+  balances: z
+    .array(
+      z.object({ key: z.string().max(300), shownMinor: z.string().regex(/^-?\d{1,30}$/, t("payouts.run.reload")) }),
+    )
+    .min(1, t("payouts.run.chooseOne"))
+    .max(1_000),
+});
+
+async function findRun(shop: string, idempotencyKey: string): Promise<StartRunResult | null> {
+  const [run] = await sql.rows<{ id: string }>(
+    Prisma.sql`SELECT ${PayoutRun.id} FROM ${PayoutRun} WHERE ${PayoutRun.shop} = ${shop} AND ${PayoutRun.idempotencyKey} = ${idempotencyKey}`,
+  );
+  if (!run) return null;
+  const [lines] = await sql.rows<{ n: number | bigint | string }>(
+    Prisma.sql`SELECT COUNT(*) AS "n" FROM ${Payout} WHERE ${Payout.shop} = ${shop} AND ${Payout.runId} = ${run.id}`,
+  );
+  return { ok: true, runId: run.id, duplicate: true, lines: Number(lines?.n ?? 0) };
+}
+
+export async function startPaypalRun(
+  shop: string,
+  input: unknown,
+  now: Date = new Date(),
+  money: MoneyText = formatMoney,
+): Promise<StartRunResult> {
+  // The same form sent again finds its run, whatever else it carries.
+  const key = RunForm.shape.idempotencyKey.safeParse((input as { idempotencyKey?: unknown } | null)?.idempotencyKey);
+  const earlier = key.success ? await findRun(shop, key.data) : null;
+  if (earlier) return earlier;
+  const parsed = RunForm.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: { balances: parsed.error.issues[0]!.message } };
+  const chosen = chosenDues(parsed.data.balances);
+  let account;
+  try {
+    account = await paypalAccount(shop);
+  } catch (error) {
+    if (error instanceof SealError) return { ok: false, errors: { balances: t("payouts.run.credentialsUnreadable") } };
+    throw error;
+  }
+  if (!account) return { ok: false, errors: { balances: t("payouts.run.noCredentials") } };
+  const settings = await payoutSettings(shop);
+  const notPaypal = chosen.filter(
+    (c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== "paypal",
+  );
+  if (notPaypal.length > 0)
+    return {
+      ok: false,
+      errors: { balances: t("payouts.run.notPaypal", { creators: notPaypal.map((c) => c.creatorId).join(", ") }) },
+    };
+  const profiles = await creatorProfiles(
+    shop,
+    chosen.map((c) => c.creatorId),
+  );
+  const noEmail = chosen.filter((c) => !profiles.get(c.creatorId)?.email);
+  if (noEmail.length > 0)
+    return {
+      ok: false,
+      errors: { balances: t("payouts.run.noEmail", { creators: noEmail.map((c) => c.creatorId).join(", ") }) },
+    };
+  const runId = randomUUID();
+  try {
+    const lines = await sql.transaction(async (tx) => {
+      await insertRows(tx, "PayoutRun", [
+        {
+          id: runId,
+          shop,
+          method: "paypal",
+          idempotencyKey: parsed.data.idempotencyKey,
+          senderBatchId: runId,
+          environment: account.environment,
+          state: "intent",
+          createdAt: now,
+          updatedAt: now,
+        },
+      ]);
+      const reserved = await reserveSentPayouts(
+        tx,
+        shop,
+        { id: runId, method: "paypal", reference: runId, idempotencyKey: parsed.data.idempotencyKey },
+        chosen,
+        now,
+        money,
+      );
+      await enqueueNew(tx, [{ shop, kind: "payout-run", subject: runId, runAt: now }], now);
+      return reserved;
+    });
+    wakeWorker();
+    return { ok: true, runId, duplicate: false, lines: lines.length };
+  } catch (error) {
+    const refused = refusalOf(error);
+    if (refused) return { ok: false, errors: refused };
+    if (isUniqueViolation(error)) {
+      const recorded = await findRun(shop, parsed.data.idempotencyKey);
+      if (recorded) return recorded;
+    }
+    throw error;
+  }
+}
