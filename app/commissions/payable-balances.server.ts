@@ -13,11 +13,15 @@ import { heldCreators, type HeldState } from "./held-creators.server";
 /**
  * The entries of `e` a payout settles, and not yet settled: every clawback, and each top-up
  * due by `now`, its due time fixed when it was written, so a top-up waits the hold in force at
- * the edit as a new record waits the hold in force at its credit (decision 045).
+ * the edit as a new record waits the hold in force at its credit (decision 045). Not those of a
+ * record a provider still has (`paying`): if its payment bounces, the record comes back at its
+ * reduced amount and the refund is settled by it; if it is paid, they are open from then on.
+ * Netted meanwhile, the creator would lose the refund twice (decision 050).
  */
 export function openAdjustments(shop: string, now: Date): Prisma.Sql {
   return Prisma.sql`e.${CommissionEntry.shop} = ${shop} AND e.${CommissionEntry.payoutId} IS NULL
-    AND (e.${CommissionEntry.kind} = 'clawback' OR (e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} <= ${sqlTime(now)}))`;
+    AND (e.${CommissionEntry.kind} = 'clawback' OR (e.${CommissionEntry.kind} = 'top_up' AND e.${CommissionEntry.dueAt} <= ${sqlTime(now)}))
+    AND NOT EXISTS (SELECT 1 FROM ${Commission} c WHERE c.${Commission.id} = e.${CommissionEntry.commissionId} AND c.${Commission.status} = 'paying')`;
 }
 
 /** Entry kinds a payout settles, and a void opens again. */

@@ -140,6 +140,35 @@ describe("a PayPal payout run", () => {
     expect(entries).toHaveLength(1);
   });
 
+  it("a refund on a record PayPal still has is netted by no other payout: a bounce leaves the creator whole", async () => {
+    const { shop } = await paypalShop({ cr_dee: "dee@creators.test" });
+    paypal.plan("dee@creators.test", "RETURNED");
+    const sent = await record(shop, "cr_dee", "USD", 1000n);
+    await startPaypalRun(shop, { idempotencyKey: "form-token-dee", balances: await chosen(shop) });
+    await work();
+    // A refund reaches the record while PayPal has it: the record goes down, a clawback is written.
+    await prisma.commission.update({ where: { id: sent.id }, data: { amountMinor: 700n, amount: "7.00" } });
+    await prisma.commissionEntry.create({
+      data: {
+        shop,
+        commissionId: sent.id,
+        kind: "clawback",
+        amountMinor: -300n,
+        amount: "-3.00",
+        eventId: "refund-dee",
+      },
+    });
+    await record(shop, "cr_dee", "USD", 500n);
+    const balance = async () => (await payableBalances(shop)).map((b) => [b.key, b.balanceMinor]);
+    // The other record alone: the refund is not the next payout's to take.
+    expect(await balance()).toEqual([["USD:cr_dee", "500"]]);
+    await paypal.advance();
+    await work();
+    expect(await statuses(shop)).toEqual(["approved", "approved"]);
+    // Back at its reduced amount, with the refund settled by the bounce: 700 + 500.
+    expect(await balance()).toEqual([["USD:cr_dee", "1200"]]);
+  });
+
   it("gives the lines back when PayPal refuses the batch, and refuses what it must not send", async () => {
     const { shop } = await paypalShop({ cr_dee: "not-an-email" });
     await record(shop, "cr_dee", "USD", 400n);
