@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
@@ -309,6 +310,30 @@ describe("compliance webhooks", () => {
     await prisma.verification.update({
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
+    });
+    // Payouts the app sends: the shop's methods and PayPal account, a run, a PayPal event.
+    await prisma.payoutSettings.upsert({
+      where: { shop: target },
+      create: { shop: target, defaultMethod: "paypal" },
+      update: {},
+    });
+    await prisma.creatorPayoutMethod.upsert({
+      where: { shop_creatorId: { shop: target, creatorId: "cr_alice" } },
+      create: { shop: target, creatorId: "cr_alice", method: "manual" },
+      update: {},
+    });
+    await prisma.payoutRun.create({
+      data: {
+        id: `run-${target}-${randomUUID()}`,
+        shop: target,
+        method: "paypal",
+        idempotencyKey: randomUUID(),
+        senderBatchId: randomUUID(),
+        environment: "sandbox",
+      },
+    });
+    await prisma.paypalEvent.create({
+      data: { shop: target, eventId: randomUUID(), eventType: "PAYMENT.PAYOUTS-ITEM.SUCCEEDED", outcome: "applied" },
     });
     // What Shopify said of the shop at authorization (its time zone and currency).
     await prisma.shopProfile.upsert({
