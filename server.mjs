@@ -173,6 +173,43 @@ function refuseTarget(response, reason) {
     .end(body);
 }
 
+/**
+ * A refusal written while its request's body is still arriving (a 413 on a declared or counted
+ * length, a 429, a 408) closes the connection. Closed at once, the bytes still coming in make
+ * the kernel answer with a reset, which can discard the answer before the client has read it:
+ * the client sees a dropped connection, not the refusal. So such a close ends our side only, and
+ * what the client still sends is read and dropped until it stops, for at most DRAIN_MS and
+ * DRAIN_MAX_BYTES (a client that keeps sending past them is cut off), then the socket closes.
+ */
+const DRAIN_MS = 10_000;
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Ends our side of `socket` once its answer is out, reads and drops what still comes (bounded), then closes it. */
+function drainThenClose(socket) {
+  socket.end();
+  let bytes = 0;
+  const close = () => socket.destroy();
+  const timer = setTimeout(close, DRAIN_MS);
+  timer.unref();
+  socket.on("data", (chunk) => {
+    if ((bytes += chunk.length) > DRAIN_MAX_BYTES) close();
+  });
+  socket.once("end", close);
+  socket.once("close", () => clearTimeout(timer));
+  socket.resume();
+}
+
+/** Node closes a connection after an answer with `connection: close` through destroySoon: drained first when its body is unread. */
+function drainBeforeClose(socket, requestOf) {
+  const destroySoon = socket.destroySoon;
+  socket.destroySoon = function drainThenDestroy() {
+    const request = requestOf.get(socket);
+    if (!request || request.complete || socket.destroyed) return destroySoon.call(socket);
+    request.resume();
+    drainThenClose(socket);
+  };
+}
+
 /** What Node answers, with its status line alone, to what its parser refuses; every other error a bare 400. */
 const CLIENT_ERROR_STATUS = {
   HPE_HEADER_OVERFLOW: 431,
@@ -195,6 +232,8 @@ function answerClientError(error, socket, answers) {
       status !== 400 ? "" : error.code === "HPE_INVALID_URL" ? "malformed request target\n" : "malformed request\n";
     const length = reason ? `content-type: text/plain; charset=utf-8\r\ncontent-length: ${reason.length}\r\n` : "";
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n${length}\r\n${reason}`);
+    // A request too slow may still be sending its body: the 408 is read before the close.
+    if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return drainThenClose(socket);
   }
   socket.destroy(error);
 }
@@ -284,7 +323,10 @@ async function serve(app) {
   let stopping = false;
   /** Each socket's answers not yet done (more than one when requests are pipelined), for answerClientError. */
   const answers = new WeakMap();
+  /** Each socket's latest request, whose body a refusal may leave unread (drainBeforeClose). */
+  const latestRequest = new WeakMap();
   const server = createServer(SERVER_TIMEOUTS, (request, response) => {
+    latestRequest.set(request.socket, request);
     let open = answers.get(request.socket);
     if (!open) answers.set(request.socket, (open = new Set()));
     open.add(response);
@@ -310,6 +352,7 @@ async function serve(app) {
 
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on("clientError", (error, socket) => answerClientError(error, socket, answers));
+  server.on("connection", (socket) => drainBeforeClose(socket, latestRequest));
 
   const port = Number(process.env.PORT ?? 3000);
   // Shopify's CLI sets HOST to the app's public URL in development: an address, not a URL, is one to listen on.

@@ -99,8 +99,17 @@ function webhookHead(route: string, topic: string, length: number): string {
   return [`POST ${route} HTTP/1.1`, "Host: app.test", `Content-Length: ${length}`, ...lines, "", ""].join("\r\n");
 }
 
-/** POSTs `size` bytes through Node's client, declared or chunked: the answer's status and Connection header. */
-function postBody(target: string, headers: Record<string, string>, size: number, declared: boolean): Promise<Answer> {
+/**
+ * POSTs `size` bytes through Node's client, declared or chunked: the answer's status and Connection
+ * header. `pauseMs`: a pause after each 64 KB, for a client sending slowly.
+ */
+function postBody(
+  target: string,
+  headers: Record<string, string>,
+  size: number,
+  declared: boolean,
+  pauseMs = 0,
+): Promise<Answer> {
   const url = new URL(target);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -121,11 +130,12 @@ function postBody(target: string, headers: Record<string, string>, size: number,
     req.on("error", reject);
     const chunk = Buffer.alloc(64 * KB, "a");
     let sent = 0;
-    const pump = () => {
+    const pump = (): void => {
       while (sent < size) {
         const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
         sent += piece.length;
         if (!req.write(piece)) return void req.once("drain", pump);
+        if (pauseMs > 0 && sent < size) return void setTimeout(pump, pauseMs);
       }
       req.end();
     };
@@ -245,6 +255,34 @@ describe("bodies over their cap", () => {
       const answer = await postBody(touchUrl(), { "content-type": "application/json" }, 100 * KB, declared);
       expect(answer, declared ? "declared" : "chunked").toEqual({ status: 413, connection: "close" });
     }
+  });
+
+  it("a 20 MB webhook body, sent as fast as it goes, reads its 413 in 20 of 20 tries, declared or chunked", async () => {
+    const head = webhookHeaders({
+      topic: "orders/create",
+      shop: "big.myshopify.com",
+      apiVersion: API_VERSION,
+      body: "{}",
+      secret: SECRET,
+    });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const answer = await postBody(`${app.url}/webhooks/orders/create`, head, 20 * MB, attempt % 2 === 0);
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual(Array(20).fill(413));
+  });
+
+  it("a 20 MB body sent slowly reads its 413 while it is still sending", async () => {
+    const head = webhookHeaders({
+      topic: "orders/create",
+      shop: "slow.myshopify.com",
+      apiVersion: API_VERSION,
+      body: "{}",
+      secret: SECRET,
+    });
+    const answer = await postBody(`${app.url}/webhooks/orders/create`, head, 20 * MB, true, 2);
+    expect(answer.status).toBe(413);
   });
 
   it("a 6 MB body on a Remix webhook route is answered 413 with connection: close", async () => {
