@@ -37,34 +37,55 @@ class AppAnswers {
   readonly texts: string[] = [];
   readonly unread: string[] = [];
   private readonly reads: Promise<void>[] = [];
+  /** The app's requests still in flight: an answer not in yet is waited for, not guessed at by a timer. */
+  private readonly inFlight = new Set<unknown>();
+  /** Set as the test closes a page: a request Remix starts in the background then is cut by design. */
+  private closing = false;
 
   watch(page: Page): void {
+    const ours = (url: string) => url.startsWith(suite.appUrl);
+    page.on("request", (request) => {
+      if (ours(request.url())) this.inFlight.add(request);
+    });
+    const done = (request: { url(): string }) => this.inFlight.delete(request);
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
     page.on("response", (response) => {
-      if (response.url().startsWith(suite.appUrl)) this.reads.push(this.read(response));
+      if (ours(response.url())) this.reads.push(this.read(response));
     });
   }
 
   private async read(response: PageResponse): Promise<void> {
-    const head = `${response.status()} ${response.url()}\n${JSON.stringify(await response.allHeaders())}`;
-    // A redirect has no body to read (the browser follows it); its headers are all it says.
-    if (response.status() >= 300 && response.status() < 400) return void this.texts.push(head);
+    let head = `${response.status()} ${response.url()}`;
     try {
+      head += `\n${JSON.stringify(await response.allHeaders())}`;
+      // A redirect has no body to read (the browser follows it); its headers are all it says.
+      if (response.status() >= 300 && response.status() < 400) return void this.texts.push(head);
       this.texts.push(`${head}\n${await response.text()}`);
     } catch (error) {
-      this.unread.push(`${head}\n${error instanceof Error ? error.message : String(error)}`);
+      if (!this.closing) this.unread.push(`${head}\n${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   /**
-   * Waits for every answer seen to be read, and for a quiet spell with no new one; call before
-   * closing the page. Remix fetches route manifests in the background (links it discovers), and
-   * an answer that came just before the close could not be read once the page was gone.
+   * Waits for every request to the app to be answered and every answer to be read, then for a
+   * quiet spell with no new one; call before closing the page. Remix fetches route manifests in
+   * the background (links it discovers), and an answer still coming when the page closes could
+   * not be read once it was gone, however long a machine took to send it.
    */
   async settled(): Promise<void> {
     do {
       while (this.reads.length > 0) await Promise.all(this.reads.splice(0));
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    } while (this.reads.length > 0);
+    } while (this.reads.length > 0 || this.inFlight.size > 0);
+  }
+
+  /** Closes the page's context once every answer it was sent is read. */
+  async close(page: Page): Promise<void> {
+    await this.settled();
+    this.closing = true;
+    await page.context().close();
+    this.closing = false;
   }
 }
 
@@ -141,11 +162,9 @@ describe("settings in the embedded admin", () => {
       const again = await openPage(pathname, answers);
       await again.getByText(text).first().waitFor();
       await again.waitForLoadState("networkidle");
-      await answers.settled();
-      await again.context().close();
+      await answers.close(again);
     }
-    await answers.settled();
-    await page.context().close();
+    await answers.close(page);
 
     expect(answers.unread).toEqual([]);
     // The four documents at least, and the data requests of the save and the test.
