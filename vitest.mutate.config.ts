@@ -74,6 +74,8 @@ const SUITES_BY_MODULE = {
     "tests/commissions/order-edits.test.ts",
     // A suspected creator's balance, held out of payouts.
     "tests/commissions/creator-decisions.test.ts",
+    // Payouts the app sends (decision 050): records paying, their clawbacks, the provider's item.
+    "tests/commissions/paypal-runs.test.ts",
   ],
   // Evidence by creator (issue 55): an order's claims alone, the rule alone, then through the
   // pipeline and the decisions.

@@ -255,6 +255,11 @@ describe("the payouts list and a payout's CSV", () => {
     );
     if (!first.ok || !second.ok) throw new Error("both payouts are recorded");
     const listed = await listPayouts(shop);
+    // Paid by hand: no provider to follow.
+    expect(listed.map((p) => [p.method, p.provider])).toEqual([
+      ["manual", null],
+      ["manual", null],
+    ]);
     expect(listed.map((p) => [p.id, p.reference, p.paidOn, p.voided, p.lines])).toEqual([
       [
         second.payoutId,

@@ -12,6 +12,7 @@ process.env.PAYPAL_API_ORIGIN = paypal.url;
 const { batchesFor, creator, payoutRunner, record, webhookEndpoint } = await import("../support/paypal-runs");
 const { databaseClient } = await import("../../app/database/db.server");
 const { payableBalances } = await import("../../app/commissions/payable-balances.server");
+const { listPayouts } = await import("../../app/commissions/payout-history.server");
 const { savePaypalAccount, saveMethod, payoutSettings } = await import("../../app/payouts/payout-settings.server");
 const { startPaypalRun } = await import("../../app/payouts/run-intent.server");
 const { receivePaypalWebhook } = await import("../../app/payouts/paypal-webhook.server");
@@ -75,6 +76,11 @@ describe("a PayPal payout run", () => {
     ]);
     expect((await runOf(shop)).state).toBe("sent");
     expect(await statuses(shop)).toEqual(["paying", "paying"]);
+    // The Payouts page follows the item: PayPal's id, its status, not settled yet.
+    const sent = batch!.items[0]!.payoutItemId;
+    expect((await listPayouts(shop)).map((p) => [p.method, p.provider])).toEqual([
+      ["paypal", { itemId: sent, status: expect.any(String), settled: false }],
+    ]);
 
     await paypal.advance();
     await expect.poll(() => prisma.paypalEvent.count({ where: { shop } })).toBe(1);
@@ -89,6 +95,9 @@ describe("a PayPal payout run", () => {
       voidedAt: null,
     });
     expect(batchesFor(paypal, run.senderBatchId)).toHaveLength(1);
+    expect((await listPayouts(shop)).map((p) => p.provider)).toEqual([
+      { itemId: sent, status: "SUCCESS", settled: true },
+    ]);
   });
 
   it("asks again with the same sender_batch_id after a 5xx and after an answer lost once PayPal accepted: one batch", async () => {
