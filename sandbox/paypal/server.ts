@@ -47,6 +47,21 @@ function paypalError(
   send(res, status, { name, message, debug_id: randomUUID().slice(0, 13), information_link: link, ...extra }, headers);
 }
 
+/** A payout item as PayPal describes it, in a batch's details and as a webhook's resource. */
+function itemBody(batch: StandinBatch, item: StandinBatch["items"][number], status: ItemStatus) {
+  return {
+    payout_item_id: item.payoutItemId,
+    transaction_status: status,
+    payout_batch_id: batch.batchId,
+    payout_item: {
+      recipient_type: "EMAIL",
+      amount: { value: item.value, currency: item.currency },
+      receiver: item.receiver,
+      sender_item_id: item.senderItemId,
+    },
+  };
+}
+
 function batchBody(origin: string, batch: StandinBatch, withItems: boolean) {
   const total = batch.items.reduce((sum, item) => sum + Number(item.value), 0);
   return {
@@ -57,19 +72,7 @@ function batchBody(origin: string, batch: StandinBatch, withItems: boolean) {
       sender_batch_header: { sender_batch_id: batch.senderBatchId },
       ...(withItems && { amount: { value: total.toFixed(2), currency: batch.items[0]?.currency ?? "USD" } }),
     },
-    ...(withItems && {
-      items: batch.items.map((item) => ({
-        payout_item_id: item.payoutItemId,
-        transaction_status: item.status,
-        payout_batch_id: batch.batchId,
-        payout_item: {
-          recipient_type: "EMAIL",
-          amount: { value: item.value, currency: item.currency },
-          receiver: item.receiver,
-          sender_item_id: item.senderItemId,
-        },
-      })),
-    }),
+    ...(withItems && { items: batch.items.map((item) => itemBody(batch, item, item.status)) }),
     links: [{ href: `${origin}/v1/payments/payouts/${batch.batchId}`, rel: "self", method: "GET" }],
   };
 }
@@ -238,17 +241,7 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     resource_type: "payouts_item",
     event_type: ITEM_EVENTS[status],
     summary: `A payout item is ${status.toLowerCase()}`,
-    resource: {
-      payout_item_id: item.payoutItemId,
-      transaction_status: status,
-      payout_batch_id: batch.batchId,
-      payout_item: {
-        recipient_type: "EMAIL",
-        amount: { value: item.value, currency: item.currency },
-        receiver: item.receiver,
-        sender_item_id: item.senderItemId,
-      },
-    },
+    resource: itemBody(batch, item, status),
   });
 
   const server = createServer((req, res) => {

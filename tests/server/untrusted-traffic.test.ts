@@ -257,14 +257,12 @@ describe("bodies over their cap", () => {
     }
   });
 
+  /** An orders/create delivery's headers, signed for a body of "{}". */
+  const orderHeaders = (shop: string) =>
+    webhookHeaders({ topic: "orders/create", shop, apiVersion: API_VERSION, body: "{}", secret: SECRET });
+
   it("a 20 MB webhook body, sent as fast as it goes, reads its 413 in 20 of 20 tries, declared or chunked", async () => {
-    const head = webhookHeaders({
-      topic: "orders/create",
-      shop: "big.myshopify.com",
-      apiVersion: API_VERSION,
-      body: "{}",
-      secret: SECRET,
-    });
+    const head = orderHeaders("big.myshopify.com");
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const answer = await postBody(`${app.url}/webhooks/orders/create`, head, 20 * MB, attempt % 2 === 0);
@@ -274,13 +272,7 @@ describe("bodies over their cap", () => {
   });
 
   it("a 20 MB body sent slowly reads its 413 while it is still sending", async () => {
-    const head = webhookHeaders({
-      topic: "orders/create",
-      shop: "slow.myshopify.com",
-      apiVersion: API_VERSION,
-      body: "{}",
-      secret: SECRET,
-    });
+    const head = orderHeaders("slow.myshopify.com");
     const answer = await postBody(`${app.url}/webhooks/orders/create`, head, 20 * MB, true, 2);
     expect(answer.status).toBe(413);
   });
