@@ -158,8 +158,10 @@ export async function saveMethod(
   if (!creatorId) {
     const create = input.createCustomers === "on" || input.createCustomers === "off";
     const row = { shop, defaultMethod: input.method, createCustomers: input.createCustomers === "on", updatedAt: now };
-    const columns = create ? (["defaultMethod", "createCustomers", "updatedAt"] as const) : (["defaultMethod", "updatedAt"] as const);
-    await upsertRow(sql, "PayoutSettings", ["shop"], create ? row : { ...row, createCustomers: false }, [...columns]);
+    const columns = create
+      ? (["defaultMethod", "createCustomers", "updatedAt"] as const)
+      : (["defaultMethod", "updatedAt"] as const);
+    await upsertRow(sql, "PayoutSettings", ["shop"], row, [...columns]);
     return { ok: true };
   }
   const mine = Prisma.sql`${CreatorPayoutMethod.shop} = ${shop} AND ${CreatorPayoutMethod.creatorId} = ${creatorId}`;

@@ -134,7 +134,13 @@ async function payLine(
       await ctx.write(async (tx) => {
         await applyLineChange(tx, run.shop, change, ctx.now());
         if (sending)
-          await applyRunChange(tx, run.shop, run.id, { run: { state: "sent", sentAt: ctx.now() }, items: [], release: false }, ctx.now());
+          await applyRunChange(
+            tx,
+            run.shop,
+            run.id,
+            { run: { state: "sent", sentAt: ctx.now() }, items: [], release: false },
+            ctx.now(),
+          );
       });
       if (sending) run.row.state = "sent";
       line = { ...line, ...withChange(line, change) };
@@ -196,8 +202,7 @@ export async function runShopifyPayout(ctx: JobContext, run: Run, admin: Shopify
     }
   } else {
     const { createCustomers } = await payoutSettings(run.shop);
-    for (const line of lines)
-      stops.push(await payLine(ctx, run, method, opened.graphql, line, createCustomers));
+    for (const line of lines) stops.push(await payLine(ctx, run, method, opened.graphql, line, createCustomers));
   }
   const waiting = stops.filter((s) => s.to !== "done");
   const end = transition(waiting, ctx);

@@ -37,11 +37,7 @@ export interface ShopifyLine {
 }
 
 export type ShopifyCall =
-  | { call: "find-customer" }
-  | { call: "create-customer" }
-  | { call: "read-mark" }
-  | { call: "send" }
-  | { call: "look" };
+  { call: "find-customer" } | { call: "create-customer" } | { call: "read-mark" } | { call: "send" } | { call: "look" };
 
 export type LineStop =
   | { to: "done" }
@@ -84,7 +80,8 @@ export function withChange(line: ShopifyLine, change: LineChange | null): Shopif
 /** Where a line stands and what it needs next. */
 export function lineNext(method: ShopifyMethod, line: ShopifyLine, now: Date): LineStep {
   if (line.outcome !== "waiting") return { change: null, next: { to: "done" } };
-  if (line.status === LINE_STATUS.check) return { change: null, next: { to: "park", error: "waiting for the merchant" } };
+  if (line.status === LINE_STATUS.check)
+    return { change: null, next: { to: "park", error: "waiting for the merchant" } };
   if (line.attemptedAt) {
     const lookAt = line.attemptedAt.getTime() + LOOK_AFTER_MS;
     if (now.getTime() < lookAt)
@@ -114,7 +111,9 @@ function bounce(line: ShopifyLine, reason: string): LineStep {
 
 /** A failure before anything was sent: asked again, or the line given back (nothing was paid). */
 function beforeSending(line: ShopifyLine, failure: { retryable: boolean; message: string }): LineStep {
-  return failure.retryable ? { change: null, next: { to: "retry", error: failure.message } } : bounce(line, failure.message);
+  return failure.retryable
+    ? { change: null, next: { to: "retry", error: failure.message } }
+    : bounce(line, failure.message);
 }
 
 export function afterFindCustomer(
@@ -228,7 +227,11 @@ export function creditsAfterMark(
 }
 
 /** Gift cards: those whose note carries the payout's id (a UUID the app wrote there). */
-export function cardsWithMarker(cards: { id: string; note?: string | null }[], payoutId: string, pageFull: boolean): Found {
+export function cardsWithMarker(
+  cards: { id: string; note?: string | null }[],
+  payoutId: string,
+  pageFull: boolean,
+): Found {
   const ids = cards.filter((card) => card.note?.includes(payoutId)).map((card) => card.id);
   return { ids, whole: !pageFull };
 }

@@ -60,7 +60,14 @@ export function addCustomer(shop: ShopState, email: string, firstName: string | 
 
 /** A store credit the merchant gave by hand (for tests: another credit after the app's mark). */
 export function addCredit(shop: ShopState, customerGid: string, amount: string, currency: string, at: string) {
-  const credit = { gid: `gid://shopify/StoreCreditAccountCreditTransaction/${++nextId}`, customerGid, amount, currency, createdAt: at, notified: false };
+  const credit = {
+    gid: `gid://shopify/StoreCreditAccountCreditTransaction/${++nextId}`,
+    customerGid,
+    amount,
+    currency,
+    createdAt: at,
+    notified: false,
+  };
   payoutState(shop).credits.push(credit);
   return credit;
 }
@@ -118,7 +125,10 @@ function customerView(shop: ShopState, customer: CustomerRecord, scoped: Scoped)
     id: customer.gid,
     email: customer.email,
     storeCreditAccounts: (args: { query?: string | null }) => {
-      scoped("storeCreditAccounts", ["read_store_credit_account_transactions", "write_store_credit_account_transactions"]);
+      scoped("storeCreditAccounts", [
+        "read_store_credit_account_transactions",
+        "write_store_credit_account_transactions",
+      ]);
       return { nodes: accountsOf(shop, customer.gid, args.query) };
     },
   };
@@ -170,12 +180,21 @@ export function payoutMutations(shop: ShopState, scoped: Scoped, now: () => stri
       scoped("storeCreditAccountCredit", ["write_store_credit_account_transactions"]);
       const customer = state.customers.find((c) => c.gid === args.id);
       if (!customer)
-        return { storeCreditAccountTransaction: null, userErrors: [userError(["id"], "Owner does not exist", "OWNER_NOT_FOUND")] };
+        return {
+          storeCreditAccountTransaction: null,
+          userErrors: [userError(["id"], "Owner does not exist", "OWNER_NOT_FOUND")],
+        };
       const { amount, currencyCode } = args.creditInput.creditAmount;
       if (!/^\d+(\.\d+)?$/.test(String(amount)) || Number(amount) <= 0)
         return {
           storeCreditAccountTransaction: null,
-          userErrors: [userError(["creditInput", "creditAmount", "amount"], "A positive amount must be used to credit a store credit account", "NEGATIVE_OR_ZERO_AMOUNT")],
+          userErrors: [
+            userError(
+              ["creditInput", "creditAmount", "amount"],
+              "A positive amount must be used to credit a store credit account",
+              "NEGATIVE_OR_ZERO_AMOUNT",
+            ),
+          ],
         };
       const credit = addCredit(shop, customer.gid, String(amount), currencyCode, now());
       credit.notified = args.creditInput.notify === true;
@@ -196,9 +215,17 @@ export function payoutMutations(shop: ShopState, scoped: Scoped, now: () => stri
         ? state.customers.find((c) => c.gid === input.recipientAttributes!.id)
         : null;
       if (input.recipientAttributes && !recipient)
-        return { giftCard: null, giftCardCode: null, userErrors: [userError(["input", "recipientAttributes", "id"], "Customer not found", "CUSTOMER_NOT_FOUND")] };
+        return {
+          giftCard: null,
+          giftCardCode: null,
+          userErrors: [userError(["input", "recipientAttributes", "id"], "Customer not found", "CUSTOMER_NOT_FOUND")],
+        };
       if (!input.initialAmount)
-        return { giftCard: null, giftCardCode: null, userErrors: [userError(["input", "initialAmount"], "Initial value is required", "MISSING_ARGUMENT")] };
+        return {
+          giftCard: null,
+          giftCardCode: null,
+          userErrors: [userError(["input", "initialAmount"], "Initial value is required", "MISSING_ARGUMENT")],
+        };
       const card: GiftCardRecord = {
         gid: `gid://shopify/GiftCard/${++nextId}`,
         code: randomBytes(8).toString("hex"),
