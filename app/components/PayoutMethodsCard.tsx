@@ -52,25 +52,26 @@ function MethodForm({
   label,
   withDefault,
   createCustomers: createInitially,
+  ownsCreate = false,
 }: {
   creatorId: string;
   value: string;
   label: string;
   withDefault?: string;
-  /** The shop's default form only: whether a creator with no customer account gets one. */
-  createCustomers?: boolean;
+  /** Whether a creator with no customer account gets one (then write_customers is asked for too). */
+  createCustomers: boolean;
+  /** The shop's default form: it also sets createCustomers. */
+  ownsCreate?: boolean;
 }) {
   const [method, setMethod] = useState(value);
-  const [createCustomers, setCreateCustomers] = useState(createInitially ?? false);
+  const [createCustomers, setCreateCustomers] = useState(createInitially);
   const { asking, onSubmit } = useScopesFirst(method, createCustomers);
   const methodName = t(`payouts.methods.${method === "default" ? (withDefault ?? "manual") : method}`);
   return (
     <Form method="post" onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="method" />
       <input type="hidden" name="creatorId" value={creatorId} />
-      {createInitially === undefined ? null : (
-        <input type="hidden" name="createCustomers" value={createCustomers ? "on" : "off"} />
-      )}
+      {ownsCreate ? <input type="hidden" name="createCustomers" value={createCustomers ? "on" : "off"} /> : null}
       <InlineStack gap="200" blockAlign="end" wrap={false}>
         <Select
           label={label}
@@ -94,7 +95,7 @@ function MethodForm({
           {t("payouts.methods.save")}
         </Button>
       </InlineStack>
-      {createInitially === undefined ? null : (
+      {!ownsCreate ? null : (
         <Checkbox
           label={t("payouts.methods.createCustomers")}
           helpText={t("payouts.methods.createCustomersHelp")}
@@ -144,6 +145,7 @@ export function PayoutMethodsCard({
         value={defaultMethod}
         label={t("payouts.methods.default")}
         createCustomers={createCustomers}
+        ownsCreate
       />
       {/* A list, not a table: the balances' table above is the one row per creator. */}
       <BlockStack gap="200">
@@ -151,11 +153,12 @@ export function PayoutMethodsCard({
           <InlineStack key={creatorId} gap="300" blockAlign="center">
             <CreatorName creatorId={creatorId} name={names[creatorId]} />
             <MethodForm
-              key={`method-${creatorMethods[creatorId] ?? "default"}`}
+              key={`method-${creatorMethods[creatorId] ?? "default"}-${createCustomers}`}
               creatorId={creatorId}
               value={creatorMethods[creatorId] ?? "default"}
               label={t("payouts.methods.creator", { creator: names[creatorId] || creatorId })}
               withDefault={defaultMethod}
+              createCustomers={createCustomers}
             />
           </InlineStack>
         ))}

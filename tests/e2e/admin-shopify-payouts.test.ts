@@ -111,6 +111,22 @@ describe("store credit on the Payouts page", () => {
         { currency: "EUR", status: "approved" },
         { currency: "USD", status: "paid" },
       ]);
+
+      // Creating customers needs write_customers too; a gift card for one creator, its own scopes.
+      await page.getByRole("checkbox", { name: "Create a customer account for a creator who has none" }).check();
+      await page.getByRole("button", { name: "Save methods: Shop default" }).click();
+      await page.getByText("Payout methods saved.").waitFor();
+      expect(asked.at(-1)).toEqual(["read_customers", "write_customers", ...STORE_CREDIT_SCOPES.slice(1)]);
+      await expect
+        .poll(async () => (await prisma.payoutSettings.findUnique({ where: { shop: SHOP } }))?.createCustomers)
+        .toBe(true);
+      await page.getByRole("combobox", { name: "cr_eu", exact: true }).selectOption("gift_card");
+      await page.getByRole("button", { name: "Save methods: cr_eu" }).click();
+      await page.getByText("Payout methods saved.").waitFor();
+      expect(asked.at(-1)).toEqual(["read_customers", "write_customers", "read_gift_cards", "write_gift_cards"]);
+      expect(await prisma.creatorPayoutMethod.findMany({ where: { shop: SHOP } })).toMatchObject([
+        { creatorId: "cr_eu", method: "gift_card" },
+      ]);
       expect(suite.standin.validationFailures()).toEqual([]);
     },
   );
