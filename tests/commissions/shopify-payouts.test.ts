@@ -14,6 +14,7 @@ const { databaseClient } = await import("../../app/database/db.server");
 const { payableBalances } = await import("../../app/commissions/payable-balances.server");
 const { saveMethod } = await import("../../app/payouts/payout-settings.server");
 const { startSentRun } = await import("../../app/payouts/run-intent.server");
+const { payoutRows } = await import("../../app/commissions/payout-history.server");
 
 const prisma = databaseClient();
 const ALL_SCOPES = [
@@ -94,6 +95,10 @@ describe("a store credit payout", () => {
       providerStatus: "PAID",
     });
     expect((await runOf(shop)).state).toBe("settled");
+    // The payout's report names Shopify's transaction as its provider id.
+    expect((await payoutRows(shop, payout.id))?.rows).toMatchObject([
+      { creatorId: "cr_ana", amount: "15.50", method: "store_credit", providerId: state.credits[0]!.gid },
+    ]);
     await runner.work();
     expect(state.credits).toHaveLength(1);
   });
@@ -208,6 +213,7 @@ describe("a gift card payout", () => {
     const payout = await payoutOf(shop);
     expect(card!.note).toContain(payout.id);
     expect(payout).toMatchObject({ providerItemId: card!.gid, providerStatus: "PAID" });
+    expect((await payoutRows(shop, payout.id))?.rows).toMatchObject([{ method: "gift_card", providerId: card!.gid }]);
     expect(await statuses(shop)).toEqual(["paid"]);
     // The code never reached the app: never asked for, never stored.
     const sent = shopify.requests().filter((r) => r.operationName === "TagGuardPayoutGiftCardCreate");
