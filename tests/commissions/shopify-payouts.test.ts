@@ -15,6 +15,7 @@ const { payableBalances } = await import("../../app/commissions/payable-balances
 const { saveMethod } = await import("../../app/payouts/payout-settings.server");
 const { startSentRun } = await import("../../app/payouts/run-intent.server");
 const { payoutRows } = await import("../../app/commissions/payout-history.server");
+const { paypalAction } = await import("../../app/payouts/payouts-page.server");
 
 const prisma = databaseClient();
 const ALL_SCOPES = [
@@ -191,6 +192,31 @@ describe("a store credit payout", () => {
     expect(started).toMatchObject({ ok: false, errors: { balances: expect.stringContaining("cr_gu (EUR)") } });
     expect(await statuses(shop)).toEqual(["approved"]);
     expect(await prisma.payoutRun.count({ where: { shop } })).toBe(0);
+  });
+
+  it("is started from the page's form by its method, and a form naming no Shopify method starts nothing", async () => {
+    const { shop } = await shopPaying("store_credit");
+    addCustomer(shopify.store.shop(shop), "ida@creators.test");
+    await creator(shop, "cr_ida", "ida@creators.test");
+    await record(shop, "cr_ida", "USD", 600n);
+    const [balance] = await payableBalances(shop);
+    const form = (method: string) => {
+      const data = new FormData();
+      for (const [name, value] of Object.entries({ intent: "shopify-run", method, formToken: `page-${method}-token` }))
+        data.set(name, value);
+      data.set("balance", balance!.key);
+      data.set(`shown:${balance!.key}`, balance!.balanceMinor);
+      return data;
+    };
+    expect(await paypalAction(shop, form("paypal"), "en")).toMatchObject({ ok: false });
+    expect(await prisma.payoutRun.count({ where: { shop } })).toBe(0);
+    expect(await paypalAction(shop, form("store_credit"), "en")).toMatchObject({
+      intent: "shopify-run",
+      method: "store_credit",
+      ok: true,
+      lines: 1,
+    });
+    expect(await runOf(shop)).toMatchObject({ method: "store_credit", environment: "shopify:USD" });
   });
 });
 
