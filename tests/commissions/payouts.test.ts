@@ -285,6 +285,8 @@ describe("the payouts list and a payout's CSV", () => {
           currency: "USD",
           records: 1,
           voidedAt: "",
+          method: "manual",
+          providerId: "",
         },
       ],
     });
