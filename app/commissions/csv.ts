@@ -60,6 +60,8 @@ export const PAYOUT_CSV_COLUMNS = [
   { key: "currency", header: "Currency" },
   { key: "records", header: "Records" },
   { key: "voidedAt", header: "Voided at (UTC)" },
+  { key: "method", header: "Method" },
+  { key: "providerId", header: "Provider id" },
 ] as const satisfies readonly { key: keyof PayoutCsvRow; header: string }[];
 
 /** One row per creator and currency of a payout, guarded like the ledger's. */

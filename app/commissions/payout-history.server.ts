@@ -68,6 +68,10 @@ export interface PayoutCsvRow {
   records: number;
   /** When the payout was voided (ISO time), empty while it stands. */
   voidedAt: string;
+  /** manual, paypal, store_credit or gift_card. */
+  method: string;
+  /** The provider's id for a sent payout: PayPal's item, the store credit transaction, the gift card; empty for manual. */
+  providerId: string;
 }
 
 /** One payout's rows for its CSV, or null when the shop has no such payout. */
@@ -101,6 +105,8 @@ export async function payoutRows(
       currency: line.currency,
       records: line.records,
       voidedAt: payout.voidedAt?.toISOString() ?? "",
+      method: payout.method,
+      providerId: payout.providerItemId ?? "",
     })),
   };
 }

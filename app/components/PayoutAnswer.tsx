@@ -57,14 +57,18 @@ export function PaypalRunAnswer({
   result,
   answerRef,
 }: {
-  result: StartRunResult | undefined;
+  result: (StartRunResult & { method?: string }) | undefined;
   answerRef: Ref<BannerHandles>;
 }) {
   if (!result) return null;
+  const started = result.method
+    ? (count: number) =>
+        t("payouts.shopify.started", { count, method: t(`payouts.methods.${result.method ?? "paypal"}`) })
+    : (count: number) => t("payouts.run.started", { count });
   if (result.ok)
     return (
       <Banner ref={answerRef} tone={result.duplicate ? "info" : "success"}>
-        {result.duplicate ? t("payouts.run.duplicate") : t("payouts.run.started", { count: result.lines })}
+        {result.duplicate ? t("payouts.run.duplicate") : started(result.lines)}
       </Banner>
     );
   return (

@@ -42,10 +42,16 @@ export function PayoutHistoryCard({
             </InlineStack>
             {payout.provider ? (
               <Text as="p" tone="subdued">
-                {t("payouts.run.status", {
-                  item: payout.provider.itemId ?? "\u2014",
-                  status: payout.provider.status ?? t("payouts.run.statusPending"),
-                })}
+                {payout.method === "paypal"
+                  ? t("payouts.run.status", {
+                      item: payout.provider.itemId ?? "\u2014",
+                      status: payout.provider.status ?? t("payouts.run.statusPending"),
+                    })
+                  : t("payouts.shopify.line", {
+                      method: t(`payouts.methods.${payout.method}`),
+                      item: payout.provider.itemId ?? "\u2014",
+                      status: t(`payouts.shopify.status.${payout.provider.status ?? "SENDING"}`),
+                    })}
               </Text>
             ) : null}
             {payout.voided && payout.provider ? (

@@ -16,6 +16,8 @@ import { isPayoutMethod, type PayoutMethod } from "./methods";
 
 export interface PublicPayoutSettings {
   defaultMethod: PayoutMethod;
+  /** Store credit and gift cards: a creator with no customer account gets one (write_customers). */
+  createCustomers: boolean;
   paypal: {
     environment: PaypalEnvironment;
     saved: boolean;
@@ -55,6 +57,7 @@ export async function payoutSettings(shop: string): Promise<PublicPayoutSettings
   const environment = row && isPaypalEnvironment(row.paypalEnvironment) ? row.paypalEnvironment : "sandbox";
   return {
     defaultMethod: row && isPayoutMethod(row.defaultMethod) ? row.defaultMethod : "manual",
+    createCustomers: row?.createCustomers ?? false,
     paypal: {
       environment,
       saved: row?.paypalCredentials != null,
@@ -138,10 +141,14 @@ export async function savePaypalAccount(
   return { ok: true };
 }
 
-/** The shop's default method, or one creator's ("default": back to the shop's). */
+/**
+ * The shop's default method, or one creator's ("default": back to the shop's). With the shop's
+ * default, `createCustomers` ("on"/"off", absent: unchanged) says whether store credit and gift
+ * cards create a customer account for a creator who has none.
+ */
 export async function saveMethod(
   shop: string,
-  input: { creatorId: string; method: string },
+  input: { creatorId: string; method: string; createCustomers?: string },
   now = new Date(),
 ): Promise<SavePayoutSettingsResult> {
   const creatorId = input.creatorId.trim();
@@ -149,10 +156,12 @@ export async function saveMethod(
   if (!isPayoutMethod(input.method) && !(creatorId && input.method === "default"))
     return { ok: false, errors: { method: t("payouts.methods.unknown") } };
   if (!creatorId) {
-    await upsertRow(sql, "PayoutSettings", ["shop"], { shop, defaultMethod: input.method, updatedAt: now }, [
-      "defaultMethod",
-      "updatedAt",
-    ]);
+    const create = input.createCustomers === "on" || input.createCustomers === "off";
+    const row = { shop, defaultMethod: input.method, createCustomers: input.createCustomers === "on", updatedAt: now };
+    const columns = create
+      ? (["defaultMethod", "createCustomers", "updatedAt"] as const)
+      : (["defaultMethod", "updatedAt"] as const);
+    await upsertRow(sql, "PayoutSettings", ["shop"], row, [...columns]);
     return { ok: true };
   }
   const mine = Prisma.sql`${CreatorPayoutMethod.shop} = ${shop} AND ${CreatorPayoutMethod.creatorId} = ${creatorId}`;

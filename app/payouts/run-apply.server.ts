@@ -4,6 +4,7 @@ import { rowsOf, type Sql, updateWhere } from "../database/sql.server";
 import { Payout as PayoutTable, PayoutRun as PayoutRunTable } from "../database/tables";
 import { t } from "../i18n";
 import { outcomeOf, type RunChange, type RunState, type RunView } from "./run-steps";
+import type { LineChange } from "./shopify-steps";
 
 // The one place a payout run's decisions are written (run-steps.ts decides them): the run's row,
 // each line's provider status, and the ledger's moves for an item paid or bounced
@@ -72,4 +73,26 @@ export async function applyRunChange(
 /** What the Payouts page says of a bounced line: PayPal's status, in the merchant's words. */
 export function bounceReason(status: string): string {
   return outcomeOf(status) === "bounced" ? t(`payouts.run.bounce.${status}`) : t("payouts.run.bounce.FAILED");
+}
+
+/**
+ * A store credit or gift card line's decision (shopify-steps.ts): its customer, mark, attempt and
+ * status on the Payout, then the ledger's move. In the caller's transaction, through the job's fence.
+ */
+export async function applyLineChange(tx: Sql, shop: string, change: LineChange, now: Date): Promise<void> {
+  const columns = Object.fromEntries(
+    Object.entries({
+      providerAccount: change.customerId,
+      providerMark: change.mark,
+      attemptedAt: change.attemptedAt,
+      providerStatus: change.status,
+      providerItemId: change.itemId,
+    }).filter(([, value]) => value !== undefined),
+  );
+  const open = Prisma.sql`${PayoutTable.shop} = ${shop} AND ${PayoutTable.id} = ${change.payoutId} AND ${PayoutTable.voidedAt} IS NULL AND ${PayoutTable.settledAt} IS NULL`;
+  if (Object.keys(columns).length > 0) await updateWhere(tx, "Payout", open, columns);
+  const provider = { status: change.status ?? "", itemId: change.itemId ?? null };
+  if (change.move === "settle") await settleSentPayout(tx, shop, change.payoutId, provider, now);
+  if (change.move === "bounce")
+    await bounceSentPayout(tx, shop, change.payoutId, { ...provider, reason: change.reason ?? "" }, now);
 }

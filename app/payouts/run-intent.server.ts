@@ -12,13 +12,17 @@ import { SealError } from "../platform/sealing.server";
 import { enqueueNew } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
 import { formatMoney, type MoneyText } from "../units/money";
-import { methodOf } from "./methods";
+import { shopZone } from "../shop-profile/shop-profile.server";
+import { isShopifyMethod, methodOf, type PayoutMethod } from "./methods";
 import { paypalAccount, payoutSettings } from "./payout-settings.server";
 
-// Starting a PayPal payout run from the Payouts page: the intent is written first, in one
-// transaction: the run (its sender_batch_id), a Payout per creator line (its id the line's
-// sender_item_id) and their records `paying`, and the run's job. Nothing has gone to PayPal yet;
-// the job sends it (run-job.server.ts). The form's token makes a second submit find this run.
+// Starting a payout run from the Payouts page (PayPal, store credit or gift cards): the intent is
+// written first, in one transaction: the run (for PayPal its sender_batch_id), a Payout per
+// creator line (PayPal's sender_item_id; for Shopify the id its gift card's note carries) and
+// their records `paying`, and the run's job. Nothing has left yet; the job sends it
+// (run-job.server.ts). The form's token makes a second submit find this run.
+
+export type SentMethod = Exclude<PayoutMethod, "manual">;
 
 export type StartRunResult =
   { ok: true; runId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
@@ -44,8 +48,33 @@ async function findRun(shop: string, idempotencyKey: string): Promise<StartRunRe
   return { ok: true, runId: run.id, duplicate: true, lines: Number(lines?.n ?? 0) };
 }
 
-export async function startPaypalRun(
+export function startPaypalRun(
   shop: string,
+  input: unknown,
+  now: Date = new Date(),
+  money: MoneyText = formatMoney,
+): Promise<StartRunResult> {
+  return startSentRun(shop, "paypal", input, now, money);
+}
+
+/** Where the run is paid from: PayPal's environment, or the shop's currency; else why it cannot start. */
+async function source(shop: string, method: SentMethod): Promise<{ environment: string } | { refused: string }> {
+  if (isShopifyMethod(method)) {
+    const { currency } = await shopZone(shop);
+    return currency ? { environment: `shopify:${currency}` } : { refused: t("payouts.run.currencyUnknown") };
+  }
+  try {
+    const account = await paypalAccount(shop);
+    return account ? { environment: account.environment } : { refused: t("payouts.run.noCredentials") };
+  } catch (error) {
+    if (error instanceof SealError) return { refused: t("payouts.run.credentialsUnreadable") };
+    throw error;
+  }
+}
+
+export async function startSentRun(
+  shop: string,
+  method: SentMethod,
   input: unknown,
   now: Date = new Date(),
   money: MoneyText = formatMoney,
@@ -57,22 +86,34 @@ export async function startPaypalRun(
   const parsed = RunForm.safeParse(input);
   if (!parsed.success) return { ok: false, errors: { balances: parsed.error.issues[0]!.message } };
   const chosen = chosenDues(parsed.data.balances);
-  let account;
-  try {
-    account = await paypalAccount(shop);
-  } catch (error) {
-    if (error instanceof SealError) return { ok: false, errors: { balances: t("payouts.run.credentialsUnreadable") } };
-    throw error;
-  }
-  if (!account) return { ok: false, errors: { balances: t("payouts.run.noCredentials") } };
+  const from = await source(shop, method);
+  if ("refused" in from) return { ok: false, errors: { balances: from.refused } };
   const settings = await payoutSettings(shop);
-  const notPaypal = chosen.filter(
-    (c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== "paypal",
+  const otherMethod = chosen.filter(
+    (c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== method,
   );
-  if (notPaypal.length > 0)
+  if (otherMethod.length > 0)
     return {
       ok: false,
-      errors: { balances: t("payouts.run.notPaypal", { creators: notPaypal.map((c) => c.creatorId).join(", ") }) },
+      errors: {
+        balances: t("payouts.run.otherMethod", {
+          creators: otherMethod.map((c) => c.creatorId).join(", "),
+          method: t(`payouts.methods.${method}`),
+        }),
+      },
+    };
+  // Store credit and gift cards are in the shop's currency: another currency is never converted.
+  const shopCurrency = from.environment.startsWith("shopify:") ? from.environment.slice("shopify:".length) : null;
+  const otherCurrency = shopCurrency ? chosen.filter((c) => c.currency !== shopCurrency) : [];
+  if (otherCurrency.length > 0)
+    return {
+      ok: false,
+      errors: {
+        balances: t("payouts.run.otherCurrency", {
+          creators: otherCurrency.map((c) => `${c.creatorId} (${c.currency})`).join(", "),
+          currency: shopCurrency!,
+        }),
+      },
     };
   const profiles = await creatorProfiles(
     shop,
@@ -91,10 +132,10 @@ export async function startPaypalRun(
         {
           id: runId,
           shop,
-          method: "paypal",
+          method,
           idempotencyKey: parsed.data.idempotencyKey,
           senderBatchId: runId,
-          environment: account.environment,
+          environment: from.environment,
           state: "intent",
           createdAt: now,
           updatedAt: now,
@@ -103,7 +144,7 @@ export async function startPaypalRun(
       const reserved = await reserveSentPayouts(
         tx,
         shop,
-        { id: runId, method: "paypal", reference: runId, idempotencyKey: parsed.data.idempotencyKey },
+        { id: runId, method, reference: runId, idempotencyKey: parsed.data.idempotencyKey },
         chosen,
         now,
         money,

@@ -9,9 +9,11 @@ import { createPaypalClient, type PaypalClient } from "../paypal/client.server";
 import { backoffDelay } from "../queue/backoff";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
+import { isShopifyMethod } from "./methods";
 import { paypalAccount } from "./payout-settings.server";
 import { applyRunChange, runView } from "./run-apply.server";
 import { afterCreate, afterDetails, begin, itemChanges, type RunStep, type RunStop } from "./run-steps";
+import { giveUpShopifyPayout, runShopifyPayout, type ShopifyAdmin } from "./shopify-run-job.server";
 
 // The payout-run job, top to bottom: read the run; apply what verified webhooks reported since;
 // then, step by step (run-steps.ts), write what the step decided and make the call it asks for
@@ -71,11 +73,13 @@ async function stepWith(client: PaypalClient, run: Run, step: RunStep, ctx: JobC
   return afterDetails(run, await client.batchDetails(next.batchId), ctx.now());
 }
 
-export function payoutRunHandler(): JobHandler {
+/** Store credit and gift card runs call Shopify's Admin API with the shop's offline token. */
+export function payoutRunHandler(deps: { shopifyAdmin?: ShopifyAdmin } = {}): JobHandler {
   return {
     async run(ctx) {
       let run = await runView(sql, ctx.job.subject);
       if (!run) return { to: "finish" };
+      if (isShopifyMethod(run.row.method)) return runShopifyPayout(ctx, run, deps.shopifyAdmin);
       const reports = await pendingReports(run);
       if (reports.length > 0) {
         const { changes } = itemChanges(run.lines, reports);
@@ -129,6 +133,7 @@ export function payoutRunHandler(): JobHandler {
     async giveUp(ctx, reason) {
       const run = await runView(sql, ctx.job.subject);
       if (!run) return;
+      if (isShopifyMethod(run.row.method)) return giveUpShopifyPayout(ctx, run, reason);
       // Out of attempts without ever reaching PayPal: nothing was paid, the lines are payable again.
       const change =
         run.state === "intent"

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, FormLayout, InlineStack, TextField } from "@shopify/polaris";
 import { Fragment, useEffect, useRef, useState } from "react";
 import type { BannerHandles } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
@@ -16,6 +16,7 @@ import { SectionCard } from "../components/SectionCard";
 import { chosenTotals } from "../commissions/chosen-totals";
 import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { PaypalPart } from "../components/PayoutMethodsCard";
+import { SentRunButtons } from "../components/SentRunButtons";
 import { PAYPAL_INTENTS, paypalAction, paypalPart, type PaypalActionResult } from "../payouts/payouts-page.server";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
@@ -28,8 +29,9 @@ import { requestLocale } from "../units/shop-format";
 // finds the payout already recorded instead of paying again. Each chosen balance is sent with
 // the amount shown beside it, what the merchant paid: one that changed since is refused, and
 // every refusal clears the choices so nothing the merchant has not looked at again is paid.
-// A recorded payout can be voided, never edited. "Send with PayPal" has the app send them instead
-// (app/payouts): PayPal's status shows on each, and a bounce makes its balance payable again.
+// A recorded payout can be voided, never edited. PayPal, store credit and gift cards have the app
+// send them instead (app/payouts): the provider's status shows on each, and a bounce makes its
+// balance payable again.
 
 export const meta = adminMeta(t("payouts.title"));
 
@@ -52,12 +54,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl } =
+  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl, shopCurrency } =
     useLoaderData<typeof loader>();
   const answered = useActionData<typeof action>() as PayoutsActionResult | PaypalActionResult | undefined;
   const result = answered?.intent === "record" || answered?.intent === "void" ? answered : undefined;
   const paypalResult = answered && !result ? (answered as PaypalActionResult) : undefined;
-  const runResult = paypalResult?.intent === "paypal-run" ? paypalResult : undefined;
+  const runResult =
+    paypalResult?.intent === "paypal-run" || paypalResult?.intent === "shopify-run" ? paypalResult : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
@@ -80,12 +83,6 @@ export default function PayoutsPage() {
     setChosen([]);
     if (recordResult?.ok) setReference("");
   }, [recordResult, runResult]);
-  const sendWithPaypal = () => {
-    if (!formRef.current) return;
-    const data = new FormData(formRef.current);
-    data.set("intent", "paypal-run");
-    submit(data, { method: "post" });
-  };
 
   const chosenBalances = balances.filter((b) => chosen.includes(b.key));
   const totals = chosenTotals(chosenBalances, locale);
@@ -154,16 +151,18 @@ export default function PayoutsPage() {
               />
             </FormLayout>
             <InlineStack align="end" gap="200">
-              <Button onClick={sendWithPaypal} disabled={chosen.length === 0 || mixed || submitting}>
-                {t("payouts.run.send")}
-              </Button>
               <Button variant="primary" onClick={review} disabled={chosen.length === 0 || mixed}>
                 {t("payouts.review")}
               </Button>
             </InlineStack>
-            <Text as="p" tone="subdued">
-              {t("payouts.run.sendHelp")}
-            </Text>
+            <SentRunButtons
+              disabled={chosen.length === 0 || mixed || submitting}
+              form={formRef}
+              balances={balances}
+              names={names}
+              methods={payoutSettings}
+              shopCurrency={shopCurrency}
+            />
           </SectionCard>
         </BlockStack>
       </Form>

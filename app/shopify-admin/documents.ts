@@ -272,3 +272,87 @@ export const SHOP_PROFILE = `#graphql
     shop { ianaTimezone currencyCode }
   }
 `;
+
+/**
+ * The creator's customer account, by email, for store credit and gift cards (app/payouts):
+ * `query` is `email:"…"` (a phrase, so only that address matches). Needs read_customers and
+ * the protected customer data the email is. Two are read so an address on several is seen.
+ */
+export const PAYOUT_CUSTOMER_BY_EMAIL = `#graphql
+  query TagGuardPayoutCustomerByEmail($query: String!) {
+    customers(first: 2, query: $query) {
+      nodes { id email }
+    }
+  }
+`;
+
+/** A customer account for a creator who has none, when the merchant allows it: needs write_customers. */
+export const PAYOUT_CUSTOMER_CREATE = `#graphql
+  mutation TagGuardPayoutCustomerCreate($input: CustomerInput!) {
+    customerCreate(input: $input) {
+      customer { id }
+      userErrors { field message }
+    }
+  }
+`;
+
+/**
+ * The customer's store credit in one currency, newest transactions first: read before the first
+ * credit (the newest one is the mark) and after an attempt whose answer was lost (what came
+ * after the mark). Needs read_store_credit_account_transactions.
+ */
+export const PAYOUT_STORE_CREDIT_TRANSACTIONS = `#graphql
+  query TagGuardPayoutStoreCreditTransactions($customerId: ID!, $currency: String!) {
+    customer(id: $customerId) {
+      id
+      storeCreditAccounts(first: 2, query: $currency) {
+        nodes {
+          id
+          transactions(first: 25, sortKey: CREATED_AT, reverse: true) {
+            nodes {
+              __typename
+              amount { amount currencyCode }
+              createdAt
+              ... on StoreCreditAccountCreditTransaction { id event }
+              ... on StoreCreditAccountDebitTransaction { id }
+              ... on StoreCreditAccountDebitRevertTransaction { id }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** Credits the creator's store credit in the shop's currency, and has Shopify tell them. */
+export const PAYOUT_STORE_CREDIT = `#graphql
+  mutation TagGuardPayoutStoreCredit($customerId: ID!, $creditInput: StoreCreditAccountCreditInput!) {
+    storeCreditAccountCredit(id: $customerId, creditInput: $creditInput) {
+      storeCreditAccountTransaction { id amount { amount currencyCode } }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
+ * A gift card for the amount with the creator as its recipient, so Shopify sends it to them. The
+ * code is never asked for (giftCardCode, maskedCode): the app never holds it. `note` carries the
+ * payout's marker, which is how an attempt whose answer was lost is found again.
+ */
+export const PAYOUT_GIFT_CARD_CREATE = `#graphql
+  mutation TagGuardPayoutGiftCardCreate($input: GiftCardCreateInput!) {
+    giftCardCreate(input: $input) {
+      giftCard { id note initialValue { amount currencyCode } }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** The gift cards a customer received, newest first, by their notes: finds a payout's marker. Needs read_gift_cards. */
+export const PAYOUT_GIFT_CARDS_OF = `#graphql
+  query TagGuardPayoutGiftCardsOf($query: String!) {
+    giftCards(first: 50, query: $query, sortKey: CREATED_AT, reverse: true) {
+      nodes { id note initialValue { amount currencyCode } }
+    }
+  }
+`;

@@ -182,6 +182,81 @@ export type TagGuardShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]
 
 export type TagGuardShopProfileQuery = { shop: Pick<AdminTypes.Shop, 'ianaTimezone' | 'currencyCode'> };
 
+export type TagGuardPayoutCustomerByEmailQueryVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type TagGuardPayoutCustomerByEmailQuery = { customers: { nodes: Array<Pick<AdminTypes.Customer, 'id' | 'email'>> } };
+
+export type TagGuardPayoutCustomerCreateMutationVariables = AdminTypes.Exact<{
+  input: AdminTypes.CustomerInput;
+}>;
+
+
+export type TagGuardPayoutCustomerCreateMutation = { customerCreate?: AdminTypes.Maybe<{ customer?: AdminTypes.Maybe<Pick<AdminTypes.Customer, 'id'>>, userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
+
+export type TagGuardPayoutStoreCreditTransactionsQueryVariables = AdminTypes.Exact<{
+  customerId: AdminTypes.Scalars['ID']['input'];
+  currency: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type TagGuardPayoutStoreCreditTransactionsQuery = { customer?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Customer, 'id'>
+    & { storeCreditAccounts: { nodes: Array<(
+        Pick<AdminTypes.StoreCreditAccount, 'id'>
+        & { transactions: { nodes: Array<(
+            { __typename: 'StoreCreditAccountCreditTransaction' }
+            & Pick<AdminTypes.StoreCreditAccountCreditTransaction, 'id' | 'event' | 'createdAt'>
+            & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+          ) | (
+            { __typename: 'StoreCreditAccountDebitRevertTransaction' }
+            & Pick<AdminTypes.StoreCreditAccountDebitRevertTransaction, 'id' | 'createdAt'>
+            & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+          ) | (
+            { __typename: 'StoreCreditAccountDebitTransaction' }
+            & Pick<AdminTypes.StoreCreditAccountDebitTransaction, 'id' | 'createdAt'>
+            & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+          ) | (
+            { __typename: 'StoreCreditAccountExpirationTransaction' }
+            & Pick<AdminTypes.StoreCreditAccountExpirationTransaction, 'createdAt'>
+            & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+          )> } }
+      )> } }
+  )> };
+
+export type TagGuardPayoutStoreCreditMutationVariables = AdminTypes.Exact<{
+  customerId: AdminTypes.Scalars['ID']['input'];
+  creditInput: AdminTypes.StoreCreditAccountCreditInput;
+}>;
+
+
+export type TagGuardPayoutStoreCreditMutation = { storeCreditAccountCredit?: AdminTypes.Maybe<{ storeCreditAccountTransaction?: AdminTypes.Maybe<(
+      Pick<AdminTypes.StoreCreditAccountCreditTransaction, 'id'>
+      & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+    )>, userErrors: Array<Pick<AdminTypes.StoreCreditAccountCreditUserError, 'field' | 'message' | 'code'>> }> };
+
+export type TagGuardPayoutGiftCardCreateMutationVariables = AdminTypes.Exact<{
+  input: AdminTypes.GiftCardCreateInput;
+}>;
+
+
+export type TagGuardPayoutGiftCardCreateMutation = { giftCardCreate?: AdminTypes.Maybe<{ giftCard?: AdminTypes.Maybe<(
+      Pick<AdminTypes.GiftCard, 'id' | 'note'>
+      & { initialValue: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+    )>, userErrors: Array<Pick<AdminTypes.GiftCardUserError, 'field' | 'message' | 'code'>> }> };
+
+export type TagGuardPayoutGiftCardsOfQueryVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type TagGuardPayoutGiftCardsOfQuery = { giftCards: { nodes: Array<(
+      Pick<AdminTypes.GiftCard, 'id' | 'note'>
+      & { initialValue: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }
+    )> } };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardCurrentAppInstallation {\n    currentAppInstallation { id }\n  }\n": {return: TagGuardCurrentAppInstallationQuery, variables: TagGuardCurrentAppInstallationQueryVariables},
   "#graphql\n  query TagGuardOrderState($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      tags\n      discountCodes\n      evidence: metafield(namespace: \"$app:tag_guard\", key: \"hijack_evidence\") {\n        id\n        namespace\n        key\n        type\n        value\n      }\n    }\n  }\n": {return: TagGuardOrderStateQuery, variables: TagGuardOrderStateQueryVariables},
@@ -193,6 +268,9 @@ interface GeneratedQueryTypes {
   "#graphql\n  query TagGuardOrderJourney($id: ID!) {\n    order(id: $id) {\n      id\n      customerJourneySummary {\n        ready\n        firstVisit { landingPage occurredAt }\n        lastVisit { landingPage occurredAt }\n      }\n    }\n  }\n": {return: TagGuardOrderJourneyQuery, variables: TagGuardOrderJourneyQueryVariables},
   "#graphql\n  query TagGuardOrderAmounts($id: ID!) {\n    order(id: $id) {\n      id\n      currencyCode\n      subtotalPriceSet { shopMoney { amount currencyCode } }\n      totalPriceSet { shopMoney { amount currencyCode } }\n      totalDiscountsSet { shopMoney { amount } }\n    }\n  }\n": {return: TagGuardOrderAmountsQuery, variables: TagGuardOrderAmountsQueryVariables},
   "#graphql\n  query TagGuardShopProfile {\n    shop { ianaTimezone currencyCode }\n  }\n": {return: TagGuardShopProfileQuery, variables: TagGuardShopProfileQueryVariables},
+  "#graphql\n  query TagGuardPayoutCustomerByEmail($query: String!) {\n    customers(first: 2, query: $query) {\n      nodes { id email }\n    }\n  }\n": {return: TagGuardPayoutCustomerByEmailQuery, variables: TagGuardPayoutCustomerByEmailQueryVariables},
+  "#graphql\n  query TagGuardPayoutStoreCreditTransactions($customerId: ID!, $currency: String!) {\n    customer(id: $customerId) {\n      id\n      storeCreditAccounts(first: 2, query: $currency) {\n        nodes {\n          id\n          transactions(first: 25, sortKey: CREATED_AT, reverse: true) {\n            nodes {\n              __typename\n              amount { amount currencyCode }\n              createdAt\n              ... on StoreCreditAccountCreditTransaction { id event }\n              ... on StoreCreditAccountDebitTransaction { id }\n              ... on StoreCreditAccountDebitRevertTransaction { id }\n            }\n          }\n        }\n      }\n    }\n  }\n": {return: TagGuardPayoutStoreCreditTransactionsQuery, variables: TagGuardPayoutStoreCreditTransactionsQueryVariables},
+  "#graphql\n  query TagGuardPayoutGiftCardsOf($query: String!) {\n    giftCards(first: 50, query: $query, sortKey: CREATED_AT, reverse: true) {\n      nodes { id note initialValue { amount currencyCode } }\n    }\n  }\n": {return: TagGuardPayoutGiftCardsOfQuery, variables: TagGuardPayoutGiftCardsOfQueryVariables},
 }
 
 interface GeneratedMutationTypes {
@@ -202,6 +280,9 @@ interface GeneratedMutationTypes {
   "#graphql\n  mutation TagGuardDiscountCodeDeactivate($id: ID!) {\n    discountCodeDeactivate(id: $id) {\n      codeDiscountNode {\n        id\n        codeDiscount {\n          __typename\n          ... on DiscountCodeBasic { status }\n          ... on DiscountCodeBxgy { status }\n          ... on DiscountCodeFreeShipping { status }\n          ... on DiscountCodeApp { status }\n        }\n      }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardDiscountCodeDeactivateMutation, variables: TagGuardDiscountCodeDeactivateMutationVariables},
   "#graphql\n  mutation TagGuardWebPixelCreate($webPixel: WebPixelInput!) {\n    webPixelCreate(webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelCreateMutation, variables: TagGuardWebPixelCreateMutationVariables},
   "#graphql\n  mutation TagGuardWebPixelUpdate($id: ID!, $webPixel: WebPixelInput!) {\n    webPixelUpdate(id: $id, webPixel: $webPixel) {\n      webPixel { id settings }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardWebPixelUpdateMutation, variables: TagGuardWebPixelUpdateMutationVariables},
+  "#graphql\n  mutation TagGuardPayoutCustomerCreate($input: CustomerInput!) {\n    customerCreate(input: $input) {\n      customer { id }\n      userErrors { field message }\n    }\n  }\n": {return: TagGuardPayoutCustomerCreateMutation, variables: TagGuardPayoutCustomerCreateMutationVariables},
+  "#graphql\n  mutation TagGuardPayoutStoreCredit($customerId: ID!, $creditInput: StoreCreditAccountCreditInput!) {\n    storeCreditAccountCredit(id: $customerId, creditInput: $creditInput) {\n      storeCreditAccountTransaction { id amount { amount currencyCode } }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardPayoutStoreCreditMutation, variables: TagGuardPayoutStoreCreditMutationVariables},
+  "#graphql\n  mutation TagGuardPayoutGiftCardCreate($input: GiftCardCreateInput!) {\n    giftCardCreate(input: $input) {\n      giftCard { id note initialValue { amount currencyCode } }\n      userErrors { field message code }\n    }\n  }\n": {return: TagGuardPayoutGiftCardCreateMutation, variables: TagGuardPayoutGiftCardCreateMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;

@@ -62,7 +62,7 @@ export function startWorker(options: WorkerOptions): JobRunner {
       "verify-order": verifyOrderHandler(pipeline),
       "lookup-click": lookupClickHandler(pipeline),
       "reconcile-shop": reconcileShopHandler(pipeline),
-      "payout-run": payoutRunHandler(),
+      "payout-run": payoutRunHandler({ shopifyAdmin: pipeline.shopifyAdmin }),
     },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));

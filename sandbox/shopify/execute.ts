@@ -28,6 +28,7 @@ import {
 } from "./store";
 import type { TokenRecord } from "./tokens";
 import { orderReadFields, ordersConnection, refundView, searchOrders } from "./order-reads";
+import { payoutMutations, payoutQueries } from "./payouts";
 
 export interface ExecContext {
   store: ShopifyStandinStore;
@@ -197,6 +198,7 @@ function definitionView(d: MetafieldDefinitionRecord) {
 
 function queryRoot(ctx: ExecContext) {
   return {
+    ...payoutQueries(ctx.shop, (field, anyOf) => requireScope(ctx, field, anyOf)),
     order: ({ id }: { id: string }) => {
       requireScope(ctx, "order", ORDER_READ);
       const order = ctx.shop.orders.get(id);
@@ -251,6 +253,11 @@ function queryRoot(ctx: ExecContext) {
 
 function mutationRoot(ctx: ExecContext) {
   return {
+    ...payoutMutations(
+      ctx.shop,
+      (field, anyOf) => requireScope(ctx, field, anyOf),
+      () => new Date(ctx.store.clock()).toISOString(),
+    ),
     tagsAdd: ({ id, tags }: { id: string; tags: string[] }) => {
       if (id.startsWith("gid://shopify/Order/")) requireScope(ctx, "tagsAdd", ["write_orders"]);
       return ctx.store.tagsAdd(ctx.shop, id, tags);

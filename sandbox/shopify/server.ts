@@ -45,7 +45,7 @@ export interface RecordedRequest {
   query?: string;
   variables?: unknown;
   validationErrors?: string[];
-  fault?: "throttle" | "server-error";
+  fault?: "throttle" | "server-error" | "lost-answer";
 }
 
 export interface ValidationFailure {
@@ -63,7 +63,9 @@ export interface FaultPlan {
   serverError?: number;
   /** Status for serverError faults (default 500). */
   status?: number;
-  /** Only calls of this operation (by name) meet the throttle and serverError faults; any call when unset. */
+  /** Apply the next N GraphQL calls, then answer them with a 5xx: the answer lost after Shopify acted. */
+  loseAnswer?: number;
+  /** Only calls of this operation (by name) meet the throttle, serverError and loseAnswer faults; any call when unset. */
   operation?: string;
   /** Refuse the next N refresh_token grants (400 invalid_grant unless refreshStatus says otherwise). */
   refreshFailures?: number;
@@ -118,6 +120,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   const pending = {
     throttle: 0,
     serverError: 0,
+    loseAnswer: 0,
     status: 500,
     operation: null as string | null,
     refreshFailures: 0,
@@ -270,6 +273,11 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     }
     payload.data = result.data ?? null;
     payload.extensions = { cost: costExtension(requested, requested, shop.bucket.available) };
+    if (pending.loseAnswer > 0 && faulted) {
+      pending.loseAnswer -= 1;
+      record({ ...base, status: 502, operationName, query, variables, fault: "lost-answer" });
+      return send(res, 502, { errors: "Bad Gateway" });
+    }
     record({ ...base, status: 200, operationName, query, variables });
     send(res, 200, payload, { "X-Request-Id": randomUUID() });
   }
@@ -386,7 +394,9 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   function applyFaults(plan: FaultPlan) {
     if (plan.throttle !== undefined) pending.throttle = Math.max(0, Math.floor(plan.throttle));
     if (plan.serverError !== undefined) pending.serverError = Math.max(0, Math.floor(plan.serverError));
-    if (plan.throttle !== undefined || plan.serverError !== undefined) pending.operation = plan.operation ?? null;
+    if (plan.loseAnswer !== undefined) pending.loseAnswer = Math.max(0, Math.floor(plan.loseAnswer));
+    if (plan.throttle !== undefined || plan.serverError !== undefined || plan.loseAnswer !== undefined)
+      pending.operation = plan.operation ?? null;
     if (plan.status !== undefined) pending.status = plan.status >= 500 && plan.status <= 599 ? plan.status : 500;
     if (plan.refreshFailures !== undefined) pending.refreshFailures = Math.max(0, Math.floor(plan.refreshFailures));
     if (plan.refreshStatus !== undefined)

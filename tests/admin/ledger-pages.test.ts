@@ -295,9 +295,9 @@ describe("Payouts", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="payout-2026-11-21.csv"');
     expect((await response.text()).split("\r\n")).toEqual([
-      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)",
-      `Wire 2026-11,2026-11-21,"'=HYPERLINK(""http://evil"",""x"")",,,1.00,USD,1,`,
-      "Wire 2026-11,2026-11-21,cr_alice,Alice Liddell,alice@example.com,6.00,USD,2,",
+      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC),Method,Provider id",
+      `Wire 2026-11,2026-11-21,"'=HYPERLINK(""http://evil"",""x"")",,,1.00,USD,1,,manual,`,
+      "Wire 2026-11,2026-11-21,cr_alice,Alice Liddell,alice@example.com,6.00,USD,2,,manual,",
       "",
     ]);
     const elsewhere = await call(

@@ -92,6 +92,8 @@ describe("payoutCsvStream", () => {
     currency: "USD",
     records: 3,
     voidedAt: "",
+    method: "manual",
+    providerId: "",
   };
 
   it("writes one guarded row per creator and currency, each with the payment's reference and date", async () => {
@@ -107,13 +109,15 @@ describe("payoutCsvStream", () => {
             currency: "EUR",
             records: 1,
             voidedAt: "2026-11-21T10:00:00.000Z",
+            method: "gift_card",
+            providerId: "gid://shopify/GiftCard/7",
           },
         ]),
       ),
     ).toBe(
-      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)\r\n" +
-        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,12.00,USD,3,\r\n" +
-        "Wire 77,2026-11-20,'=evil,'+name,alice@example.com,'-1.00,EUR,1,2026-11-21T10:00:00.000Z\r\n",
+      "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC),Method,Provider id\r\n" +
+        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,12.00,USD,3,,manual,\r\n" +
+        "Wire 77,2026-11-20,'=evil,'+name,alice@example.com,'-1.00,EUR,1,2026-11-21T10:00:00.000Z,gift_card,gid://shopify/GiftCard/7\r\n",
     );
   });
 

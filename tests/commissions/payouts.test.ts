@@ -290,6 +290,8 @@ describe("the payouts list and a payout's CSV", () => {
           currency: "USD",
           records: 1,
           voidedAt: "",
+          method: "manual",
+          providerId: "",
         },
       ],
     });

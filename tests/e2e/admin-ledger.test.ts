@@ -212,8 +212,8 @@ describe("the ledger's pages in the embedded admin", () => {
         return Buffer.concat(chunks).toString("utf8").split("\r\n");
       };
       expect(await csv()).toEqual([
-        "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC)",
-        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,",
+        "Reference,Date paid,Creator,Creator name,Creator email,Amount,Currency,Records,Voided at (UTC),Method,Provider id",
+        "Wire 77,2026-11-20,cr_alice,Alice Liddell,alice@example.com,6.50,USD,3,,manual,",
         "",
       ]);
 

@@ -57,6 +57,7 @@ describe("PayPal payouts on the Payouts page", () => {
       await page.getByRole("checkbox", { name: "Pay cr_pia $12.00" }).check();
       await page.getByRole("button", { name: "Send with PayPal" }).click();
       await page.getByText("PayPal payout started for 1 creator.", { exact: false }).waitFor();
+      // The badge, not the send button's label.
       await page.getByText("With PayPal", { exact: true }).waitFor();
       expect(await prisma.commission.count({ where: { shop: SHOP, status: "paying" } })).toBe(1);
 

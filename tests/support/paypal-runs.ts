@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { listen } from "../../sandbox/listen";
+import type { ShopifyAdmin } from "../../app/payouts/shopify-run-job.server";
 import type { PaypalStandin } from "../../sandbox/paypal/server";
 
 // What the payout-run suites share: records written straight into the database, a creator with
@@ -87,16 +88,22 @@ export function batchesFor(standin: PaypalStandin, senderBatchId: string) {
 }
 
 /**
- * The worker's queue with only the payout-run job, on a clock the test moves on: `work()` runs
+ * The worker's queue with only the payout-run job (Shopify's Admin API as `deps` hand it in), on
+ * a clock the test moves on: `work()` runs
  * what is due, then what is due a day later (deferred looks, retries' backoff).
  */
-export async function payoutRunner() {
+export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
   const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
   const { startJobRunner } = await import("../../app/queue/runner.server");
   const idle = { run: async () => null, giveUp: async () => {} };
   let offset = 0;
   const runner = startJobRunner({
-    handlers: { "verify-order": idle, "lookup-click": idle, "reconcile-shop": idle, "payout-run": payoutRunHandler() },
+    handlers: {
+      "verify-order": idle,
+      "lookup-click": idle,
+      "reconcile-shop": idle,
+      "payout-run": payoutRunHandler(deps),
+    },
     concurrency: 2,
     pollIntervalMs: 3_600_000,
     takeTurns: false,
