@@ -22,7 +22,7 @@
 //                                   what a deferred job waited for came); running: `rerun` set
 //   done|parked --due now--> queued with a fresh set of attempts; a missing job is created
 
-export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop", "payout-run"] as const;
+export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop", "payout-run", "payout-schedule"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ["queued", "running", "parked", "done"] as const;

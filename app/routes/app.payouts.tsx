@@ -17,6 +17,13 @@ import { chosenTotals } from "../commissions/chosen-totals";
 import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { PaypalPart } from "../components/PayoutMethodsCard";
 import { PAYPAL_INTENTS, paypalAction, paypalPart, type PaypalActionResult } from "../payouts/payouts-page.server";
+import {
+  SCHEDULE_INTENTS,
+  scheduleAction,
+  schedulePart,
+  type ScheduleActionResult,
+} from "../payouts/schedule-page.server";
+import { PayoutScheduleCard } from "../components/PayoutScheduleCard";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
@@ -35,28 +42,40 @@ export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const [page, paypal] = await Promise.all([
-    payoutsPageFor(session.shop, requestLocale(request)),
+  const locale = requestLocale(request);
+  const [page, paypal, schedule] = await Promise.all([
+    payoutsPageFor(session.shop, locale),
     paypalPart(session.shop),
+    schedulePart(session.shop, locale),
   ]);
-  return json({ ...page, ...paypal });
+  return json({ ...page, ...paypal, ...schedule });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const form = await request.formData();
-  const result = (PAYPAL_INTENTS as readonly unknown[]).includes(form.get("intent"))
+  const intent = form.get("intent");
+  const result = (PAYPAL_INTENTS as readonly unknown[]).includes(intent)
     ? await paypalAction(context.session.shop, form, requestLocale(request))
-    : await payoutsAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
-  return json<PayoutsActionResult | PaypalActionResult>(result, { status: result.ok ? 200 : 400 });
+    : (SCHEDULE_INTENTS as readonly unknown[]).includes(intent)
+      ? await scheduleAction(context.session.shop, form)
+      : await payoutsAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
+  return json<PayoutsActionResult | PaypalActionResult | ScheduleActionResult>(result, {
+    status: result.ok ? 200 : 400,
+  });
 };
 
 export default function PayoutsPage() {
   const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl } =
     useLoaderData<typeof loader>();
-  const answered = useActionData<typeof action>() as PayoutsActionResult | PaypalActionResult | undefined;
+  const { schedule, preview, lastRun } = useLoaderData<typeof loader>();
+  const answered = useActionData<typeof action>() as
+    PayoutsActionResult | PaypalActionResult | ScheduleActionResult | undefined;
   const result = answered?.intent === "record" || answered?.intent === "void" ? answered : undefined;
-  const paypalResult = answered && !result ? (answered as PaypalActionResult) : undefined;
+  const scheduleResult = (SCHEDULE_INTENTS as readonly unknown[]).includes(answered?.intent)
+    ? (answered as ScheduleActionResult)
+    : undefined;
+  const paypalResult = answered && !result && !scheduleResult ? (answered as PaypalActionResult) : undefined;
   const runResult = paypalResult?.intent === "paypal-run" ? paypalResult : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -183,6 +202,15 @@ export default function PayoutsPage() {
         />
       ) : null}
 
+      <PayoutScheduleCard
+        key={JSON.stringify(schedule)}
+        schedule={schedule}
+        preview={preview}
+        lastRun={lastRun}
+        currencies={[...new Set(balances.map((b) => b.currency))]}
+        names={names}
+        answer={scheduleResult}
+      />
       <PayoutHistoryCard payouts={payouts} times={times} />
       <PaypalPart
         settings={payoutSettings}

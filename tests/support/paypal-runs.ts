@@ -87,16 +87,23 @@ export function batchesFor(standin: PaypalStandin, senderBatchId: string) {
 }
 
 /**
- * The worker's queue with only the payout-run job, on a clock the test moves on: `work()` runs
+ * The worker's queue with only the payout jobs (runs and schedules), on a clock the test moves on: `work()` runs
  * what is due, then what is due a day later (deferred looks, retries' backoff).
  */
 export async function payoutRunner() {
   const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
+  const { payoutScheduleHandler } = await import("../../app/payouts/schedule-run.server");
   const { startJobRunner } = await import("../../app/queue/runner.server");
   const idle = { run: async () => null, giveUp: async () => {} };
   let offset = 0;
   const runner = startJobRunner({
-    handlers: { "verify-order": idle, "lookup-click": idle, "reconcile-shop": idle, "payout-run": payoutRunHandler() },
+    handlers: {
+      "verify-order": idle,
+      "lookup-click": idle,
+      "reconcile-shop": idle,
+      "payout-run": payoutRunHandler(),
+      "payout-schedule": payoutScheduleHandler(),
+    },
     concurrency: 2,
     pollIntervalMs: 3_600_000,
     takeTurns: false,
