@@ -143,7 +143,13 @@ describe("the lease", () => {
 
 function startRunner(handler: JobHandler, options: Partial<RunnerOptions> = {}): JobRunner {
   return startJobRunner({
-    handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler, "payout-run": handler, "payout-schedule": handler },
+    handlers: {
+      "verify-order": handler,
+      "lookup-click": handler,
+      "reconcile-shop": handler,
+      "payout-run": handler,
+      "payout-schedule": handler,
+    },
     concurrency: 4,
     pollIntervalMs: 3_600_000,
     takeTurns: false,
