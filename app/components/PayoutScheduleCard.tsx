@@ -89,17 +89,16 @@ function lastRunText(last: LastScheduledRun): string {
 
 /** The schedule (off by default), its minimum and currency, pause and resume, and the next run's preview. */
 export function PayoutScheduleCard({
-  schedule,
-  preview,
-  lastRun,
-  currencies,
+  part: { schedule, preview, lastRun, currencies },
   names,
   answer,
 }: {
-  schedule: PublicSchedule;
-  preview: SchedulePreview | null;
-  lastRun: LastScheduledRun | null;
-  currencies: string[];
+  part: {
+    schedule: PublicSchedule;
+    preview: SchedulePreview | null;
+    lastRun: LastScheduledRun | null;
+    currencies: string[];
+  };
   names: Names;
   answer: ScheduleActionResult | undefined;
 }) {

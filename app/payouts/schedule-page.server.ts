@@ -45,8 +45,6 @@ export type ScheduleActionResult =
   | ({ intent: "schedule-pause" } & SaveScheduleResult)
   | ({ intent: "schedule-resume" } & SaveScheduleResult);
 
-export const SCHEDULE_INTENTS = ["schedule", "schedule-pause", "schedule-resume"] as const;
-
 export async function scheduleAction(shop: string, form: FormData): Promise<ScheduleActionResult> {
   const text = (name: string) => {
     const value = form.get(name);

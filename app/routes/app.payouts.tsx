@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, FormLayout, InlineStack, Text, TextField, type BannerHandles } from "@shopify/polaris";
 import { Fragment, useEffect, useRef, useState } from "react";
-import type { BannerHandles } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
@@ -14,15 +13,9 @@ import { PayoutConfirmModal } from "../components/PayoutConfirmModal";
 import { PayoutHistoryCard } from "../components/PayoutHistoryCard";
 import { SectionCard } from "../components/SectionCard";
 import { chosenTotals } from "../commissions/chosen-totals";
-import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { PaypalPart } from "../components/PayoutMethodsCard";
-import { PAYPAL_INTENTS, paypalAction, paypalPart, type PaypalActionResult } from "../payouts/payouts-page.server";
-import {
-  SCHEDULE_INTENTS,
-  scheduleAction,
-  schedulePart,
-  type ScheduleActionResult,
-} from "../payouts/schedule-page.server";
+import { answerParts, type PayoutsRouteAnswer } from "../payouts/page-answers";
+import { payoutsRouteAction, payoutsRouteData } from "../payouts/payouts-route.server";
 import { PayoutScheduleCard } from "../components/PayoutScheduleCard";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
@@ -37,45 +30,27 @@ import { requestLocale } from "../units/shop-format";
 // every refusal clears the choices so nothing the merchant has not looked at again is paid.
 // A recorded payout can be voided, never edited. "Send with PayPal" has the app send them instead
 // (app/payouts): PayPal's status shows on each, and a bounce makes its balance payable again.
+// The schedule card sets when the app pays by itself, and previews its next run.
 
 export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const locale = requestLocale(request);
-  const [page, paypal, schedule] = await Promise.all([
-    payoutsPageFor(session.shop, locale),
-    paypalPart(session.shop),
-    schedulePart(session.shop, locale),
-  ]);
-  return json({ ...page, ...paypal, ...schedule });
+  return json(await payoutsRouteData(session.shop, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const form = await request.formData();
-  const intent = form.get("intent");
-  const result = (PAYPAL_INTENTS as readonly unknown[]).includes(intent)
-    ? await paypalAction(context.session.shop, form, requestLocale(request))
-    : (SCHEDULE_INTENTS as readonly unknown[]).includes(intent)
-      ? await scheduleAction(context.session.shop, form)
-      : await payoutsAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
-  return json<PayoutsActionResult | PaypalActionResult | ScheduleActionResult>(result, {
-    status: result.ok ? 200 : 400,
-  });
+  const result = await payoutsRouteAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
+  return json<PayoutsRouteAnswer>(result, { status: result.ok ? 200 : 400 });
 };
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl } =
+  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl, schedule } =
     useLoaderData<typeof loader>();
-  const { schedule, preview, lastRun } = useLoaderData<typeof loader>();
-  const answered = useActionData<typeof action>() as
-    PayoutsActionResult | PaypalActionResult | ScheduleActionResult | undefined;
-  const result = answered?.intent === "record" || answered?.intent === "void" ? answered : undefined;
-  const scheduleResult = (SCHEDULE_INTENTS as readonly unknown[]).includes(answered?.intent)
-    ? (answered as ScheduleActionResult)
-    : undefined;
-  const paypalResult = answered && !result && !scheduleResult ? (answered as PaypalActionResult) : undefined;
+  const answered = useActionData<typeof action>() as PayoutsRouteAnswer | undefined;
+  const { ledger: result, schedule: scheduleResult, paypal: paypalResult } = answerParts(answered);
   const runResult = paypalResult?.intent === "paypal-run" ? paypalResult : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -203,11 +178,8 @@ export default function PayoutsPage() {
       ) : null}
 
       <PayoutScheduleCard
-        key={JSON.stringify(schedule)}
-        schedule={schedule}
-        preview={preview}
-        lastRun={lastRun}
-        currencies={[...new Set(balances.map((b) => b.currency))]}
+        key={JSON.stringify(schedule.schedule)}
+        part={schedule}
         names={names}
         answer={scheduleResult}
       />
