@@ -190,6 +190,9 @@ export async function playPayouts(
         else pending.push({ payout, balance });
       }
     if (pending.length > 0) await settlePaypal(stack, paypal!, pending, reports);
+    // In the scenario's order, whichever way each was paid.
+    const order = (r: PayoutReport) => payouts.findIndex((p) => p.creatorId === r.creatorId);
+    reports.sort((a, b) => order(a) - order(b) || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
   }
   const payable = (await balances(stack))
     .filter((b) => b.payable)

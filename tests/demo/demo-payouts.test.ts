@@ -98,23 +98,22 @@ describe("npm run demo's payouts", { timeout: 240_000 }, () => {
     expect(run.stdout).toContain("cr_sc: 6.00 USD by store_credit, failed: store_credit is not available yet");
   });
 
-  it("refuses a payout naming an unknown method or a creator no click names, by its field", async () => {
-    const scenarioFile = path.join(dir, "bad.json");
-    writeFileSync(
-      scenarioFile,
-      JSON.stringify({
-        ...scenario,
-        payouts: [
-          { creatorId: "cr_ok", method: "bitcoin" },
-          { creatorId: "cr_nobody", method: "manual" },
-          { creatorId: "cr_hand", method: "manual", paypalOutcome: "FAILED" },
-        ],
-      }),
-    );
-    const run = await runDemo(["--scenario", scenarioFile]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("payouts.0.method");
-    expect(run.stderr).toContain('payouts.1.creatorId: names creator "cr_nobody", whom no click of the scenario names');
-    expect(run.stderr).toContain("payouts.2.paypalOutcome");
+  it("refuses a payout naming an unknown method, a creator no click names, or a PayPal outcome elsewhere, by its field", async () => {
+    const refused = async (payouts: object[]) => {
+      const scenarioFile = path.join(dir, "bad.json");
+      writeFileSync(scenarioFile, JSON.stringify({ ...scenario, payouts }));
+      const run = await runDemo(["--scenario", scenarioFile]);
+      expect(run.code).toBe(2);
+      return run.stderr;
+    };
+    expect(await refused([{ creatorId: "cr_ok", method: "bitcoin" }])).toContain("payouts.0.method: Invalid option");
+    const stderr = await refused([
+      { creatorId: "cr_nobody", method: "manual" },
+      { creatorId: "cr_hand", method: "manual", paypalOutcome: "FAILED" },
+      { creatorId: "cr_hand", method: "paypal" },
+    ]);
+    expect(stderr).toContain('payouts.0.creatorId: names creator "cr_nobody", whom no click of the scenario names');
+    expect(stderr).toContain('payouts.1.paypalOutcome: `paypalOutcome` applies with `method: "paypal"`');
+    expect(stderr).toContain('payouts.2.creatorId: pays creator "cr_hand" twice');
   });
 });
