@@ -11,7 +11,7 @@ import { formatMoney, type MoneyText } from "../units/money";
 import { methodOf } from "./methods";
 import { payoutSettings } from "./payout-settings.server";
 import { startPaypalRun } from "./run-intent.server";
-import { tick, type Period } from "./schedule-periods";
+import { lastDue, tick, type Period } from "./schedule-periods";
 import { planRun, type Plan } from "./schedule-plan";
 import { scheduleOf, type Schedule } from "./schedule-settings.server";
 
@@ -109,10 +109,10 @@ const periodInsert = (shop: string, period: Period, now: Date, fields: Partial<P
 export async function tickSchedule(shop: string, now: Date, money: MoneyText = formatMoney): Promise<TickOutcome> {
   const [schedule, zone] = await Promise.all([scheduleOf(sql, shop), shopZone(shop)]);
   if (!schedule) return { to: "off" };
-  // Only the last period due can be run: its row, read once, says whether it was written.
-  const probe = tick(schedule, zone.timeZone, now, () => false);
-  const written = probe.to === "run" ? (await periodRow(sql, shop, probe.period.key)) !== null : false;
-  const decided = tick(schedule, zone.timeZone, now, () => written);
+  // Only the last period due can be run: its row says whether it was written.
+  const last = lastDue(schedule, zone.timeZone, now);
+  const written = (await periodRow(sql, shop, last.key)) !== null;
+  const decided = tick(schedule, zone.timeZone, now, (key) => key === last.key && written);
   if (decided.to === "off") return decided;
   if (decided.to === "wait") return { to: "wait", until: decided.until, wrote: null };
   const { period } = decided;

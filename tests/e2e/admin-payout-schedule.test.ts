@@ -5,7 +5,7 @@ import { useEmbeddedAdmin } from "./embedded-suite";
 // A payout schedule set on the Payouts page in a real browser against the built app: off until
 // turned on, then weekly on the day chosen, with a minimum; the next run's preview names its time
 // in the shop's zone (New York here), the creators it would send to and their amounts, those to
-// be paid by hand, and who is left out and why; pause and resume.
+// be paid by hand, and who is left out and why; pause and resume; and the run the schedule wrote.
 
 const SHOP = "e2e-schedule.myshopify.com";
 const ZONE = "America/New_York";
@@ -15,6 +15,7 @@ const { databaseClient } = await import("../../app/database/db.server");
 const { creator, record } = await import("../support/paypal-runs");
 const { savePaypalAccount, saveMethod } = await import("../../app/payouts/payout-settings.server");
 const { nextDue } = await import("../../app/payouts/schedule-periods");
+const { tickSchedule } = await import("../../app/payouts/schedule-run.server");
 const { formatShopTime } = await import("../../app/units/shop-format");
 const prisma = databaseClient();
 
@@ -89,5 +90,19 @@ describe("the payout schedule on the Payouts page", () => {
     await preview.getByText(`Next run: ${time}`).waitFor();
     // Nothing was paid by saving, pausing or resuming.
     expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(4);
+
+    // Friday comes (the schedule's tick, as the worker runs it, on the clock moved to its time):
+    // cr_sam is sent with PayPal; cr_lee, paid by hand, is not marked paid.
+    expect(await tickSchedule(SHOP, due.dueAt)).toMatchObject({ wrote: { key: due.key, state: "done" } });
+    await page.reload();
+    await page.getByText(`Last run: ${due.key}, ${time}: 1 creator sent with PayPal`).waitFor();
+    await page.getByText("With PayPal").waitFor();
+    const statuses = await prisma.commission.findMany({ where: { shop: SHOP }, orderBy: { creatorId: "asc" } });
+    expect(statuses.map((c) => [c.creatorId, c.status])).toEqual([
+      ["cr_eur", "approved"],
+      ["cr_lee", "approved"],
+      ["cr_low", "approved"],
+      ["cr_sam", "paying"],
+    ]);
   });
 });
