@@ -96,7 +96,7 @@ describe("the payout schedule on the Payouts page", () => {
     expect(await tickSchedule(SHOP, due.dueAt)).toMatchObject({ wrote: { key: due.key, state: "done" } });
     await page.reload();
     await page.getByText(`Last run: ${due.key}, ${time}: 1 creator sent with PayPal`).waitFor();
-    await page.getByText("With PayPal").waitFor();
+    await page.getByText("With PayPal", { exact: true }).waitFor();
     const statuses = await prisma.commission.findMany({ where: { shop: SHOP }, orderBy: { creatorId: "asc" } });
     expect(statuses.map((c) => [c.creatorId, c.status])).toEqual([
       ["cr_eur", "approved"],
