@@ -36,6 +36,8 @@ const COLUMNS = {
   PayoutSettings: Prisma.PayoutSettingsScalarFieldEnum,
   CreatorPayoutMethod: Prisma.CreatorPayoutMethodScalarFieldEnum,
   PaypalEvent: Prisma.PaypalEventScalarFieldEnum,
+  PayoutSchedule: Prisma.PayoutScheduleScalarFieldEnum,
+  PayoutSchedulePeriod: Prisma.PayoutSchedulePeriodScalarFieldEnum,
 } satisfies Record<Prisma.ModelName, Record<string, string>>;
 
 export type TableName = keyof typeof COLUMNS;
@@ -88,6 +90,8 @@ export const PayoutRun = tableOf("PayoutRun");
 export const PayoutSettings = tableOf("PayoutSettings");
 export const CreatorPayoutMethod = tableOf("CreatorPayoutMethod");
 export const PaypalEvent = tableOf("PaypalEvent");
+export const PayoutSchedule = tableOf("PayoutSchedule");
+export const PayoutSchedulePeriod = tableOf("PayoutSchedulePeriod");
 
 /** Whether `name` is a column of `table` (for the helpers that take column names as keys). */
 export function hasColumn<T extends TableName>(table: T, name: string): name is ColumnOf<T> {

@@ -55,6 +55,8 @@ const SHOP_TABLES = [
   "PayoutSettings",
   "CreatorPayoutMethod",
   "PaypalEvent",
+  "PayoutSchedule",
+  "PayoutSchedulePeriod",
   "CreatorProfile",
   "CreatorClaim",
   "CreatorStanding",

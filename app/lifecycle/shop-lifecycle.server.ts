@@ -12,7 +12,7 @@ import {
   type SignedDelivery,
 } from "./lifecycle-events.server";
 import { askShopify, type InstallationCheck } from "./shopify-installation.server";
-import { LifecycleEvent, Session, ShopReconciliation, ShopSettings } from "../database/tables";
+import { LifecycleEvent, PayoutSchedule, Session, ShopReconciliation, ShopSettings } from "../database/tables";
 
 // Uninstall ends access, not the merchant's records: Shopify sends shop/redact 48 hours later,
 // and a merchant who reinstalls before then finds their ledger intact.
@@ -106,6 +106,11 @@ export async function handleAppUninstalled(
     // Orders placed while the app is away are not its to import: a reinstall starts the
     // reconciliation sweep afresh (app/reconciliation).
     await tx.execute(Prisma.sql`DELETE FROM ${ShopReconciliation} WHERE ${ShopReconciliation.shop} = ${shop}`);
+    // No payout is sent for a shop without the app: its schedule is off until the merchant turns it on again.
+    await updateWhere(tx, "PayoutSchedule", Prisma.sql`${PayoutSchedule.shop} = ${shop}`, {
+      enabled: false,
+      updatedAt: now,
+    });
     await updateWhere(
       tx,
       "ShopSettings",

@@ -5,7 +5,7 @@ import { creatorProfiles } from "../commissions/creator-profiles.server";
 import { chosenDues, refusalOf } from "../commissions/payouts.server";
 import { reserveSentPayouts } from "../commissions/sent-payouts.server";
 import { isUniqueViolation } from "../database/db.server";
-import { insertRows, sql } from "../database/sql.server";
+import { insertRows, sql, type Sql } from "../database/sql.server";
 import { Payout, PayoutRun } from "../database/tables";
 import { t } from "../i18n";
 import { SealError } from "../platform/sealing.server";
@@ -53,8 +53,10 @@ export function startPaypalRun(
   input: unknown,
   now: Date = new Date(),
   money: MoneyText = formatMoney,
+  /** Written in the intent's transaction, first: a scheduled run's period (schedule-run.server.ts). */
+  alongside?: (tx: Sql) => Promise<void>,
 ): Promise<StartRunResult> {
-  return startSentRun(shop, "paypal", input, now, money);
+  return startSentRun(shop, "paypal", input, now, money, alongside);
 }
 
 /** Where the run is paid from: PayPal's environment, or the shop's currency; else why it cannot start. */
@@ -78,6 +80,8 @@ export async function startSentRun(
   input: unknown,
   now: Date = new Date(),
   money: MoneyText = formatMoney,
+  /** Written in the intent's transaction, first: a scheduled run's period (schedule-run.server.ts). */
+  alongside?: (tx: Sql) => Promise<void>,
 ): Promise<StartRunResult> {
   // The same form sent again finds its run, whatever else it carries.
   const key = RunForm.shape.idempotencyKey.safeParse((input as { idempotencyKey?: unknown } | null)?.idempotencyKey);
@@ -128,6 +132,7 @@ export async function startSentRun(
   const runId = randomUUID();
   try {
     const lines = await sql.transaction(async (tx) => {
+      await alongside?.(tx);
       await insertRows(tx, "PayoutRun", [
         {
           id: runId,

@@ -62,6 +62,10 @@ export const LOG_EVENTS = {
   "codes.switched_off": "a leaked discount code was switched off",
   "payouts.run_parked": "a payout run waits for the merchant: PayPal's answer cannot settle it",
   "payouts.webhook_refused": "a PayPal webhook was refused: its signature did not verify, or it could not be checked",
+  "payouts.schedule_failed":
+    "a scheduled payout run was refused (a balance changed, PayPal's credentials unreadable): the period is written as failed",
+  "payouts.schedule_gave_up":
+    "a payout schedule's job stopped after repeated failures: saving the schedule starts it again",
 } as const satisfies Record<string, string>;
 
 export type LogEvent = keyof typeof LOG_EVENTS;

@@ -1,6 +1,7 @@
 // The job queue's vocabulary, in one place. A job is one unit of background work on one row
 // (its subject): verifying an order, looking up a click the storefront reported, sweeping a
-// shop's orders for what Shopify never delivered (a standing job: it defers itself to its next turn). app/queue/queue.server.ts is the only
+// shop's orders for what Shopify never delivered (a standing job: it defers itself to its next turn), sending a
+// payout run, ticking a shop's payout schedule (standing too, to its next period). app/queue/queue.server.ts is the only
 // code that changes a job; the diagram below is the whole of what it does (decision 009).
 //
 //   queued  --claim-->    running   attempts + 1, lease until now + lease length
@@ -22,7 +23,7 @@
 //                                   what a deferred job waited for came); running: `rerun` set
 //   done|parked --due now--> queued with a fresh set of attempts; a missing job is created
 
-export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop", "payout-run"] as const;
+export const JOB_KINDS = ["verify-order", "lookup-click", "reconcile-shop", "payout-run", "payout-schedule"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ["queued", "running", "parked", "done"] as const;

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, FormLayout, InlineStack, TextField } from "@shopify/polaris";
+import { BlockStack, Button, FormLayout, InlineStack, TextField, type BannerHandles } from "@shopify/polaris";
 import { Fragment, useEffect, useRef, useState } from "react";
-import type { BannerHandles } from "@shopify/polaris";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
@@ -14,10 +13,11 @@ import { PayoutConfirmModal } from "../components/PayoutConfirmModal";
 import { PayoutHistoryCard } from "../components/PayoutHistoryCard";
 import { SectionCard } from "../components/SectionCard";
 import { chosenTotals } from "../commissions/chosen-totals";
-import { payoutsAction, payoutsPageFor, type PayoutsActionResult } from "../commissions/payouts-page.server";
 import { PaypalPart } from "../components/PayoutMethodsCard";
+import { answerParts, type PayoutsRouteAnswer } from "../payouts/page-answers";
+import { payoutsRouteAction, payoutsRouteData } from "../payouts/payouts-route.server";
+import { PayoutScheduleCard } from "../components/PayoutScheduleCard";
 import { SentRunButtons } from "../components/SentRunButtons";
-import { PAYPAL_INTENTS, paypalAction, paypalPart, type PaypalActionResult } from "../payouts/payouts-page.server";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
@@ -32,33 +32,27 @@ import { requestLocale } from "../units/shop-format";
 // A recorded payout can be voided, never edited. PayPal, store credit and gift cards have the app
 // send them instead (app/payouts): the provider's status shows on each, and a bounce makes its
 // balance payable again.
+// The schedule card sets when the app pays by itself, and previews its next run.
 
 export const meta = adminMeta(t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const [page, paypal] = await Promise.all([
-    payoutsPageFor(session.shop, requestLocale(request)),
-    paypalPart(session.shop),
-  ]);
-  return json({ ...page, ...paypal });
+  return json(await payoutsRouteData(session.shop, requestLocale(request)));
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const form = await request.formData();
-  const result = (PAYPAL_INTENTS as readonly unknown[]).includes(form.get("intent"))
-    ? await paypalAction(context.session.shop, form, requestLocale(request))
-    : await payoutsAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
-  return json<PayoutsActionResult | PaypalActionResult>(result, { status: result.ok ? 200 : 400 });
+  const result = await payoutsRouteAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
+  return json<PayoutsRouteAnswer>(result, { status: result.ok ? 200 : 400 });
 };
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl, shopCurrency } =
+  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl, shopCurrency, schedule } =
     useLoaderData<typeof loader>();
-  const answered = useActionData<typeof action>() as PayoutsActionResult | PaypalActionResult | undefined;
-  const result = answered?.intent === "record" || answered?.intent === "void" ? answered : undefined;
-  const paypalResult = answered && !result ? (answered as PaypalActionResult) : undefined;
+  const answered = useActionData<typeof action>() as PayoutsRouteAnswer | undefined;
+  const { ledger: result, schedule: scheduleResult, paypal: paypalResult } = answerParts(answered);
   const runResult =
     paypalResult?.intent === "paypal-run" || paypalResult?.intent === "shopify-run" ? paypalResult : undefined;
   const navigation = useNavigation();
@@ -182,6 +176,12 @@ export default function PayoutsPage() {
         />
       ) : null}
 
+      <PayoutScheduleCard
+        key={JSON.stringify(schedule.schedule)}
+        part={schedule}
+        names={names}
+        answer={scheduleResult}
+      />
       <PayoutHistoryCard payouts={payouts} times={times} />
       <PaypalPart
         settings={payoutSettings}

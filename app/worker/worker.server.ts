@@ -10,6 +10,7 @@ import type { PipelineDeps } from "../verification/order-run.server";
 import { verifyOrderHandler } from "../verification/verify-order.server";
 import { reconcileShopHandler } from "../reconciliation/sweep.server";
 import { payoutRunHandler } from "../payouts/run-job.server";
+import { payoutScheduleHandler } from "../payouts/schedule-run.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
@@ -63,6 +64,7 @@ export function startWorker(options: WorkerOptions): JobRunner {
       "lookup-click": lookupClickHandler(pipeline),
       "reconcile-shop": reconcileShopHandler(pipeline),
       "payout-run": payoutRunHandler({ shopifyAdmin: pipeline.shopifyAdmin }),
+      "payout-schedule": payoutScheduleHandler(),
     },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));

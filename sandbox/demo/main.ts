@@ -11,9 +11,11 @@ import {
   saveSettings,
   waitForOutcomes,
 } from "./run-scenario";
-import { formatCodes, formatSummary, formatTable, summarise } from "./report";
+import { formatCodes, formatPayouts, formatSummary, formatTable, summarise } from "./report";
 import { BUILT_IN_SCENARIO, parseScenario, ScenarioError } from "./scenario";
 import { startStack, withCleanups } from "./stack";
+import { playPayouts } from "./payouts";
+import { startPaypalStandin } from "../paypal/server";
 
 // `npm run demo`: the whole flow on one machine with no Shopify account. Starts the sandbox
 // click service, a Shopify stand-in and the app's production build on a throwaway database
@@ -40,12 +42,16 @@ async function main(): Promise<number> {
   const scenario = parseScenario(values.scenario ? readScenarioFile(values.scenario) : BUILT_IN_SCENARIO);
 
   return withCleanups(async (cleanups) => {
+    // The scenario's PayPal payouts go to the PayPal stand-in, which the app is pointed at.
+    const paypal = scenario.payouts.some((p) => p.method === "paypal") ? await startPaypalStandin() : null;
+    if (paypal) cleanups.push(() => paypal.close());
     const { stack, dialect } = await startStack({
       log,
       shop: "demo-shop.myshopify.com",
       dev: values.dev,
       cleanups,
       name: "demo",
+      env: paypal ? { PAYPAL_API_ORIGIN: paypal.url } : {},
     });
     const { shop, apiSecret, shopify, appUrl } = stack;
     await saveSettings(stack, scenario.settings);
@@ -82,12 +88,19 @@ async function main(): Promise<number> {
     if (scenario.deactivate.length > 0)
       log(`Switched off ${scenario.deactivate.join(", ")} through the admin's Codes page`);
 
+    const paid = await playPayouts(stack, scenario.payouts, paypal);
+    if (scenario.payouts.length > 0)
+      log(`Paid ${counted(paid.payouts.length, "balance")} through the Payouts page once the holds had passed`);
+
     const orders = await readReport(stack, scenario, placed);
     const codes = codesReport(stack, orders);
     const summary = summarise(orders, deliveries, scenario.settings.hijackTag);
-    log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}${formatCodes(codes)}`);
+    log(`\n${formatTable(orders)}\n\n${formatSummary(summary)}${formatCodes(codes)}${formatPayouts(paid.payouts)}`);
     if (values.report)
-      writeFileSync(values.report, `${JSON.stringify({ database: dialect, orders, codes, summary }, null, 2)}\n`);
+      writeFileSync(
+        values.report,
+        `${JSON.stringify({ database: dialect, orders, codes, summary, ...paid }, null, 2)}\n`,
+      );
 
     if (values.serve) {
       const ready = {

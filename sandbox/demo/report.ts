@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import type { CodeReport, OrderReport } from "./run-scenario";
+import type { PayoutReport } from "./payouts";
 
 export interface Summary {
   orders: number;
@@ -117,4 +118,13 @@ export function formatCodes(codes: Record<string, CodeReport>): string {
       `  ${code}: ${c.orders} order${c.orders === 1 ? "" : "s"}, ${c.hijacked} hijacked${c.deactivated ? ", switched off" : ""}`,
   );
   return lines.length > 0 ? `\nDiscount codes:\n${lines.join("\n")}` : "";
+}
+
+/** One line per scenario payout, after the codes; nothing when the scenario paid nobody. */
+export function formatPayouts(payouts: PayoutReport[]): string {
+  const lines = payouts.map(
+    (p) =>
+      `  ${p.creatorId}: ${p.amount} ${p.currency} by ${p.method}, ${p.status}${p.providerId ? ` (PayPal item ${p.providerId})` : ""}${p.note ? `: ${p.note}` : ""}`,
+  );
+  return lines.length > 0 ? `\nPayouts:\n${lines.join("\n")}` : "";
 }

@@ -114,6 +114,24 @@ const Order = z
     path: ["tamper", "touch"],
   });
 
+/** How a scenario pays a creator: the methods' names are a public interface. */
+export const SCENARIO_PAYOUT_METHODS = ["paypal", "store_credit", "gift_card", "manual"] as const;
+/** What PayPal does with a scenario's payment (its stand-in's planned end for the receiver). */
+export const PAYPAL_OUTCOMES = ["SUCCESS", "UNCLAIMED", "RETURNED", "FAILED"] as const;
+
+const ScenarioPayout = z
+  .object({
+    creatorId: z.string().min(1).max(200),
+    method: z.enum(SCENARIO_PAYOUT_METHODS),
+    paypalOutcome: z.enum(PAYPAL_OUTCOMES).optional(),
+  })
+  .strict()
+  .refine((payout) => payout.paypalOutcome === undefined || payout.method === "paypal", {
+    message: '`paypalOutcome` applies with `method: "paypal"`',
+    path: ["paypalOutcome"],
+  })
+  .transform((payout) => ({ ...payout, paypalOutcome: payout.paypalOutcome ?? "SUCCESS" }));
+
 const ScenarioSettings = z.object({
   commissionRate: z.string().default(DEFAULT_SETTINGS.commissionRate),
   hijackTag: z.string().default(DEFAULT_SETTINGS.hijackTag),
@@ -136,6 +154,11 @@ export const Scenario = z
     orders: z.array(Order).min(1, "a scenario needs at least one order"),
     /** Codes the demo switches off through the admin's Codes page once the orders are verified. */
     deactivate: z.array(z.string().min(1).max(255)).default([]),
+    /**
+     * Played once every order has settled and the hold has passed: each pays that creator's whole
+     * payable balance by its method (sandbox/demo/payouts.ts).
+     */
+    payouts: z.array(ScenarioPayout).max(100).default([]),
   })
   .superRefine((scenario, ctx) => {
     const refs = new Set<string>();
@@ -162,6 +185,23 @@ export const Scenario = z
         ctx.addIssue({ code: "custom", message: `duplicate order ref "${order.ref}"`, path: ["orders", index, "ref"] });
       orderRefs.add(order.ref);
     });
+    const creators = new Set(scenario.clicks.map((click) => click.creatorId));
+    const paid = new Set<string>();
+    scenario.payouts.forEach((payout, index) => {
+      if (!creators.has(payout.creatorId))
+        ctx.addIssue({
+          code: "custom",
+          message: `names creator "${payout.creatorId}", whom no click of the scenario names`,
+          path: ["payouts", index, "creatorId"],
+        });
+      if (paid.has(payout.creatorId))
+        ctx.addIssue({
+          code: "custom",
+          message: `pays creator "${payout.creatorId}" twice: one entry pays the whole balance`,
+          path: ["payouts", index, "creatorId"],
+        });
+      paid.add(payout.creatorId);
+    });
     const used = new Set(scenario.orders.flatMap((order) => order.discountCodes.map((c) => c.code.toLowerCase())));
     scenario.deactivate.forEach((code, index) => {
       if (!used.has(code.toLowerCase()))
@@ -175,6 +215,7 @@ export const Scenario = z
 
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioOrder = Scenario["orders"][number];
+export type ScenarioPayout = Scenario["payouts"][number];
 
 export class ScenarioError extends Error {}
 

@@ -36,6 +36,8 @@ export interface StackOptions {
   cleanups: Cleanup[];
   /** Names the scratch folder. */
   name: string;
+  /** More environment for the app (PAYPAL_API_ORIGIN, when a scenario pays with PayPal). */
+  env?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -65,6 +67,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }),
       WORKER_POLL_INTERVAL_MS: "500",
       LOG_LEVEL: "warn",
+      ...options.env,
     },
     log,
     [],

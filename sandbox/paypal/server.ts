@@ -259,11 +259,15 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     registerWebhook: (url: string, clientId: string) => ledger.registerWebhook(url, clientId),
     /** The status a receiver's items end in at the next advance (SUCCESS otherwise). */
     plan: (receiver: string, end: ItemStatus) => ledger.plannedEnds.set(receiver, end),
-    /** Moves every PENDING item to its planned end (and an UNCLAIMED one, with `returnUnclaimed`, to RETURNED), sending webhooks. */
-    async advance({ returnUnclaimed = false } = {}) {
+    /**
+     * Moves every PENDING item to its planned end (and an UNCLAIMED one, with `returnUnclaimed`, to
+     * RETURNED), sending webhooks; with `receivers`, only the items paid to them.
+     */
+    async advance({ returnUnclaimed = false, receivers }: { returnUnclaimed?: boolean; receivers?: string[] } = {}) {
       for (const batch of ledger.batches.values()) {
         const events: object[] = [];
         for (const item of batch.items) {
+          if (receivers && !receivers.includes(item.receiver)) continue;
           const next =
             item.status === "PENDING"
               ? (ledger.plannedEnds.get(item.receiver) ?? "SUCCESS")

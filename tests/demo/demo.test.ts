@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,35 +12,12 @@ import {
   startCluster,
   type Cluster,
 } from "../support/postgresql-cluster";
+import { runDemo } from "../support/run-demo";
 
 // Runs `npm run demo` as a user would, as a separate process, and checks its report and its
 // --serve mode. A scenario written here, not the built-in one, so nothing can be tuned to it.
 
 const dir = mkdtempSync(path.join(tmpdir(), "demo-test-"));
-
-function runDemo(
-  args: string[],
-  onLine?: (line: string, stop: () => void) => void,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // One node process with tsx as a loader, so SIGTERM reaches the demo itself (npm 11's
-    // `npx` does not forward it, which would orphan the demo and its app).
-    const child = spawn(process.execPath, ["--import", "tsx", "sandbox/demo/main.ts", ...args], {
-      cwd: process.cwd(),
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      for (const line of chunk.toString().split("\n")) onLine?.(line, () => child.kill("SIGTERM"));
-    });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const scenario = {
   settings: { commissionRate: "12.5", hijackTag: "tag-stolen", tagParams: ["aff", "tag"], holdDays: 0 },

@@ -75,6 +75,7 @@ describe("job runs", () => {
           "lookup-click": handler,
           "reconcile-shop": handler,
           "payout-run": handler,
+          "payout-schedule": handler,
         },
         concurrency: 8,
         pollIntervalMs: 3_600_000,

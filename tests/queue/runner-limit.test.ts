@@ -54,6 +54,7 @@ async function sixJobsAndARunner(shop: string, firstLimit: number) {
         "lookup-click": held.handler,
         "reconcile-shop": held.handler,
         "payout-run": held.handler,
+        "payout-schedule": held.handler,
       },
       concurrency: 4,
       limit: () => limit,

@@ -44,6 +44,7 @@ describe("the runner's drain", () => {
           "lookup-click": handler,
           "reconcile-shop": handler,
           "payout-run": handler,
+          "payout-schedule": handler,
         },
         concurrency: 8,
         pollIntervalMs: 3_600_000,
@@ -142,7 +143,13 @@ describe("the lease", () => {
 
 function startRunner(handler: JobHandler, options: Partial<RunnerOptions> = {}): JobRunner {
   return startJobRunner({
-    handlers: { "verify-order": handler, "lookup-click": handler, "reconcile-shop": handler, "payout-run": handler },
+    handlers: {
+      "verify-order": handler,
+      "lookup-click": handler,
+      "reconcile-shop": handler,
+      "payout-run": handler,
+      "payout-schedule": handler,
+    },
     concurrency: 4,
     pollIntervalMs: 3_600_000,
     takeTurns: false,

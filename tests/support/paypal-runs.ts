@@ -88,12 +88,13 @@ export function batchesFor(standin: PaypalStandin, senderBatchId: string) {
 }
 
 /**
- * The worker's queue with only the payout-run job (Shopify's Admin API as `deps` hand it in), on
- * a clock the test moves on: `work()` runs
+ * The worker's queue with only the payout jobs (runs and schedules; Shopify's Admin API as `deps`
+ * hand it in), on a clock the test moves on: `work()` runs
  * what is due, then what is due a day later (deferred looks, retries' backoff).
  */
 export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
   const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
+  const { payoutScheduleHandler } = await import("../../app/payouts/schedule-run.server");
   const { startJobRunner } = await import("../../app/queue/runner.server");
   const idle = { run: async () => null, giveUp: async () => {} };
   let offset = 0;
@@ -103,6 +104,7 @@ export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
       "lookup-click": idle,
       "reconcile-shop": idle,
       "payout-run": payoutRunHandler(deps),
+      "payout-schedule": payoutScheduleHandler(),
     },
     concurrency: 2,
     pollIntervalMs: 3_600_000,

@@ -69,6 +69,18 @@ describe("uninstall and reinstall", () => {
     }
   });
 
+  it("turns the payout schedule off: no run is sent for a shop without the app", async () => {
+    const { saveSchedule } = await import("../../app/payouts/schedule-settings.server");
+    const { tickSchedule } = await import("../../app/payouts/schedule-run.server");
+    const shop = await newShop();
+    const form = { enabled: true, cadence: "weekly", weekday: "1", monthDay: "1", currency: "USD", minimum: "0" };
+    expect(await saveSchedule(shop, form)).toEqual({ ok: true });
+    expect(await tickSchedule(shop, new Date())).toMatchObject({ to: "wait" });
+    await uninstall(shop);
+    expect(await prisma.payoutSchedule.findUniqueOrThrow({ where: { shop } })).toMatchObject({ enabled: false });
+    expect(await tickSchedule(shop, new Date(Date.now() + 8 * 86_400_000))).toEqual({ to: "off" });
+  });
+
   it("a reinstall (the merchant opens the app again) resumes verification, with the new token and the old records", async () => {
     const shop = await newShop();
     const w = startWorker();

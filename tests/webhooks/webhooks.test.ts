@@ -311,7 +311,7 @@ describe("compliance webhooks", () => {
       where: { id: verification.id },
       data: { clickId: "clk_1", arrivedTag: "alice-20" },
     });
-    // Payouts the app sends: the shop's methods and PayPal account, a run, a PayPal event.
+    // Payouts the app sends: the shop's methods and PayPal account, a run, a PayPal event, a schedule.
     await prisma.payoutSettings.upsert({
       where: { shop: target },
       create: { shop: target, defaultMethod: "paypal" },
@@ -334,6 +334,22 @@ describe("compliance webhooks", () => {
     });
     await prisma.paypalEvent.create({
       data: { shop: target, eventId: randomUUID(), eventType: "PAYMENT.PAYOUTS-ITEM.SUCCEEDED", outcome: "applied" },
+    });
+    // A payout schedule and one period it wrote.
+    await prisma.payoutSchedule.upsert({
+      where: { shop: target },
+      create: { shop: target, enabled: true, currency: "USD", activeFrom: new Date() },
+      update: {},
+    });
+    await prisma.payoutSchedulePeriod.create({
+      data: {
+        shop: target,
+        periodKey: `2026-${randomUUID()}`,
+        dueAt: new Date(),
+        state: "done",
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      },
     });
     // What Shopify said of the shop at authorization (its time zone and currency).
     await prisma.shopProfile.upsert({
