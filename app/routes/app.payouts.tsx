@@ -49,8 +49,19 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function PayoutsPage() {
-  const { balances, payouts, formToken, today, names, times, locale, payoutSettings, webhookUrl, shopCurrency, schedule } =
-    useLoaderData<typeof loader>();
+  const {
+    balances,
+    payouts,
+    formToken,
+    today,
+    names,
+    times,
+    locale,
+    payoutSettings,
+    webhookUrl,
+    shopCurrency,
+    schedule,
+  } = useLoaderData<typeof loader>();
   const answered = useActionData<typeof action>() as PayoutsRouteAnswer | undefined;
   const { ledger: result, schedule: scheduleResult, paypal: paypalResult } = answerParts(answered);
   const runResult =
