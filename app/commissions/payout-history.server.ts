@@ -1,6 +1,7 @@
 import { Prisma, type Payout, type PayoutLine } from "@prisma/client";
 import { rowsOf, sql } from "../database/sql.server";
 import { formatMoney, type MoneyText } from "../units/money";
+import { formatCalendarDay } from "../units/shop-format";
 import { creatorProfiles } from "./creator-profiles.server";
 import { Payout as PayoutTable, PayoutLine as PayoutLineTable } from "../database/tables";
 
@@ -20,15 +21,27 @@ export interface PayoutSummary {
   lines: { creatorId: string; creatorName: string; currency: string; amount: string; records: number }[];
 }
 
-export async function listPayouts(shop: string, limit = 50, money: MoneyText = formatMoney): Promise<PayoutSummary[]> {
-  const payouts = await withLines(
-    await rowsOf<Payout>(
-      sql,
-      "Payout",
-      Prisma.sql`
-        SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} ORDER BY ${PayoutTable.createdAt} DESC, ${PayoutTable.id} DESC LIMIT ${limit}`,
-    ),
-  );
+/** The shop's latest payouts; with `creatorId`, only those paying that creator, with only their lines. */
+export async function listPayouts(
+  shop: string,
+  limit = 50,
+  money: MoneyText = formatMoney,
+  creatorId: string | null = null,
+): Promise<PayoutSummary[]> {
+  const paying = creatorId
+    ? Prisma.sql`AND ${PayoutTable.id} IN (SELECT ${PayoutLineTable.payoutId} FROM ${PayoutLineTable} WHERE ${PayoutLineTable.creatorId} = ${creatorId})`
+    : Prisma.empty;
+  const payouts = (
+    await withLines(
+      await rowsOf<Payout>(
+        sql,
+        "Payout",
+        Prisma.sql`
+        SELECT * FROM ${PayoutTable} WHERE ${PayoutTable.shop} = ${shop} ${paying}
+        ORDER BY ${PayoutTable.createdAt} DESC, ${PayoutTable.id} DESC LIMIT ${limit}`,
+      ),
+    )
+  ).map((payout) => (creatorId ? { ...payout, lines: payout.lines.filter((l) => l.creatorId === creatorId) } : payout));
   const profiles = await creatorProfiles(
     shop,
     payouts.flatMap((payout) => payout.lines.map((line) => line.creatorId)),
@@ -55,6 +68,11 @@ export async function listPayouts(shop: string, limit = 50, money: MoneyText = f
       records: line.records,
     })),
   }));
+}
+
+/** paidOn stays YYYY-MM-DD (the void form and the CSV name the day so); paidOnText is for reading. */
+export function readablePayouts(payouts: PayoutSummary[], locale: string) {
+  return payouts.map((payout) => ({ ...payout, paidOnText: formatCalendarDay(payout.paidOn, locale) }));
 }
 
 export interface PayoutCsvRow {

@@ -1,17 +1,9 @@
 import { creatorNames } from "./creator-profiles.server";
 import { shopFormat } from "../shop-profile/shop-profile.server";
-import {
-  DEFAULT_LOCALE,
-  formatCalendarDay,
-  localeMoney,
-  shopToday,
-  timesIn,
-  UTC,
-  type ShopFormat,
-} from "../units/shop-format";
+import { DEFAULT_LOCALE, localeMoney, shopToday, timesIn, UTC, type ShopFormat } from "../units/shop-format";
 import { payableBalances } from "./payable-balances.server";
 import type { ChosenBalance } from "./payout-forms";
-import { listPayouts } from "./payout-history.server";
+import { listPayouts, readablePayouts } from "./payout-history.server";
 import { recordPayout, voidPayout, type RecordPayoutResult, type VoidPayoutResult } from "./payouts.server";
 
 // The Payouts page's server side: what it shows, and its two actions (record, void) read from
@@ -24,8 +16,7 @@ export async function payoutsPage(
 ) {
   const money = localeMoney(format.locale);
   const [balances, listed] = await Promise.all([payableBalances(shop, money, now), listPayouts(shop, 50, money)]);
-  // paidOn stays YYYY-MM-DD (the void form and the CSV name the day so); paidOnText is for reading.
-  const payouts = listed.map((payout) => ({ ...payout, paidOnText: formatCalendarDay(payout.paidOn, format.locale) }));
+  const payouts = readablePayouts(listed, format.locale);
   return {
     balances,
     payouts,

@@ -9,19 +9,25 @@ import { EmptyNote } from "./EmptyNote";
 import { SectionCard } from "./SectionCard";
 import { useDownload } from "./useDownload";
 
-/** The recorded payouts, newest first: each with its CSV, its lines, and Void while it stands. */
+/**
+ * The recorded payouts, newest first: each with its CSV, its lines, and Void while it stands. On a
+ * creator's page (`creatorName`) it lists theirs, read only: voiding is done on Payouts.
+ */
 export function PayoutHistoryCard({
   payouts,
   times,
+  creatorName,
 }: {
   /** paidOnText: the paid-on day as the merchant reads it (paidOn stays YYYY-MM-DD). */
   payouts: (PayoutSummary & { paidOnText: string })[];
   times: Record<string, string>;
+  creatorName?: string;
 }) {
+  const readOnly = creatorName !== undefined;
   return (
-    <SectionCard title={t("payouts.history")}>
+    <SectionCard title={readOnly ? t("creators.payouts", { creator: creatorName }) : t("payouts.history")}>
       {payouts.length === 0 ? (
-        <EmptyNote>{t("payouts.historyEmpty")}</EmptyNote>
+        <EmptyNote>{readOnly ? t("creators.payoutsEmpty") : t("payouts.historyEmpty")}</EmptyNote>
       ) : (
         payouts.map((payout) => (
           <BlockStack key={payout.id} gap="100">
@@ -35,7 +41,7 @@ export function PayoutHistoryCard({
               </InlineStack>
               <InlineStack gap="200">
                 <PayoutCsvButton payoutId={payout.id} />
-                {payout.voided || payout.provider ? null : (
+                {payout.voided || payout.provider || readOnly ? null : (
                   <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOnText} />
                 )}
               </InlineStack>

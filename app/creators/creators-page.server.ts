@@ -1,19 +1,20 @@
 import { Prisma } from "@prisma/client";
 import { CREATOR_STATES, HELD_STATES, type CreatorState } from "../commissions/creator-standing";
 import { creatorsPage } from "../commissions/creators.server";
+import { listPayouts, readablePayouts } from "../commissions/payout-history.server";
 import { readDate, sql } from "../database/sql.server";
 import { CreatorStanding } from "../database/tables";
 import { t } from "../i18n";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import { parsePeriod, type Period } from "../units/periods";
-import { DEFAULT_LOCALE, formatShopTime, timesIn, UTC, type ShopFormat } from "../units/shop-format";
+import { DEFAULT_LOCALE, formatShopTime, localeMoney, timesIn, UTC, type ShopFormat } from "../units/shop-format";
 import { creatorView } from "./creator-page.server";
 import { readEvidence } from "./standing-view.server";
 
 // The Creators page's data (docs/admin.md, "Creators"): the totals per creator and currency
 // with each creator's standing, held creators first; the suspected creators above them, each
 // with why in a line; and, for one creator (?creator=), their evidence in the period, their
-// standing and the decisions on them (creator-page.server.ts).
+// standing and the decisions on them (creator-page.server.ts), and their latest payouts.
 
 export interface CreatorsFilter {
   creator: string | null;
@@ -25,6 +26,8 @@ export interface CreatorsFilter {
 /** Standings read for the page's badges; a shop with more is an attack the suspected list shows first. */
 const STANDINGS_READ = 2_000;
 const SUSPECTED_SHOWN = 50;
+/** A creator's latest payouts on their page (every one is on Payouts). */
+const CREATOR_PAYOUTS = 20;
 
 export function parseCreatorsFilter(params: URLSearchParams): CreatorsFilter {
   const standing = params.get("standing");
@@ -100,6 +103,13 @@ export async function creatorsPageData(
     standing,
     suspected,
     view: filter.creator ? await creatorView(shop, filter.creator, filter.days, format, now) : null,
+    // Their payouts, paid or bounced (a bounce says why, and that the balance is payable again).
+    payouts: filter.creator
+      ? readablePayouts(
+          await listPayouts(shop, CREATOR_PAYOUTS, localeMoney(format.locale), filter.creator),
+          format.locale,
+        )
+      : [],
   };
   return { ...data, times: timesIn(data, format) };
 }

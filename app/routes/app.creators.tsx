@@ -8,6 +8,7 @@ import { AdminPage } from "../components/AdminPage";
 import { CreatorAnswer } from "../components/CreatorAnswer";
 import { CreatorDecisionsCard } from "../components/CreatorDecisionsCard";
 import { CreatorEvidenceCard } from "../components/CreatorEvidenceCard";
+import { PayoutHistoryCard } from "../components/PayoutHistoryCard";
 import { CreatorProfileModal } from "../components/CreatorProfileModal";
 import { CreatorsFilters } from "../components/CreatorsFilters";
 import { CreatorsTable } from "../components/CreatorsTable";
@@ -46,7 +47,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function CreatorsPage() {
-  const { filter, rows, profiles, limit, standing, suspected, view, times } = useLoaderData<typeof loader>();
+  const { filter, rows, profiles, limit, standing, suspected, view, payouts, times } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as CreatorsAnswer | undefined;
   const answerRef = useFocusOnAnswer<BannerHandles>(answer);
   const navigation = useNavigation();
@@ -85,6 +86,7 @@ export default function CreatorsPage() {
             onUndo={(decisionId) => submit({ intent: "undo", decisionId }, { method: "post" })}
           />
           <CreatorEvidenceCard view={view} />
+          <PayoutHistoryCard payouts={payouts} times={times} creatorName={creatorName} />
         </>
       ) : null}
       <Card padding="0">

@@ -301,6 +301,38 @@ describe("the payouts list and a payout's CSV", () => {
     expect(await payoutRows(newShop(), first.payoutId)).toBeNull();
     expect(await listPayouts(newShop())).toEqual([]);
   });
+
+  it("lists a creator's payouts with their lines only, for the creator's page", async () => {
+    const shop = newShop();
+    await record(shop, "cr_a", "USD", 500n);
+    await record(shop, "cr_b", "USD", 700n);
+    const both = await recordPayout(
+      shop,
+      form([
+        { key: "USD:cr_a", shownMinor: "500" },
+        { key: "USD:cr_b", shownMinor: "700" },
+      ]),
+    );
+    await record(shop, "cr_b", "USD", 100n);
+    const onlyB = await recordPayout(
+      shop,
+      form([{ key: "USD:cr_b", shownMinor: "100" }]),
+      new Date(Date.now() + 1_000),
+    );
+    if (!both.ok || !onlyB.ok) throw new Error("both payouts are recorded");
+    const ofA = await listPayouts(shop, 50, undefined, "cr_a");
+    expect(ofA.map((p) => [p.id, p.lines.map((l) => [l.creatorId, l.amount])])).toEqual([
+      [both.payoutId, [["cr_a", "USD 5.00"]]],
+    ]);
+    const ofB = await listPayouts(shop, 50, undefined, "cr_b");
+    expect(ofB.map((p) => [p.id, p.lines.map((l) => l.creatorId)])).toEqual([
+      [onlyB.payoutId, ["cr_b"]],
+      [both.payoutId, ["cr_b"]],
+    ]);
+    expect(await listPayouts(shop, 1, undefined, "cr_b")).toHaveLength(1);
+    expect(await listPayouts(shop, 50, undefined, "cr_nobody")).toEqual([]);
+    expect(await listPayouts(newShop(), 50, undefined, "cr_a")).toEqual([]);
+  });
 });
 
 describe("the void form", () => {

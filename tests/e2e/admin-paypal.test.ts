@@ -74,6 +74,16 @@ describe("PayPal payouts on the Payouts page", () => {
       await page.getByText("Bounced: payable again").waitFor();
       await page.getByText("The payment came back unclaimed or returned: payable again.", { exact: false }).waitFor();
       await page.getByRole("checkbox", { name: "Pay cr_pia $12.00" }).waitFor();
+      // The creator's page says so too.
+      const creatorPage = await suite.openPage("/app/creators", { query: "&creator=cr_pia" });
+      await creatorPage.getByRole("heading", { name: "Payouts to cr_pia" }).waitFor();
+      await creatorPage.getByText("Bounced: payable again", { exact: true }).waitFor();
+      await creatorPage
+        .getByText("The payment came back unclaimed or returned: payable again.", { exact: false })
+        .waitFor();
+      // Read only there: a payout is voided on Payouts.
+      expect(await creatorPage.getByRole("button", { name: "Void" }).count()).toBe(0);
+      expect(await creatorPage.content()).not.toContain(client.secret);
       expect(await page.content()).not.toContain(client.secret);
       // The secret went to PayPal's token endpoint only.
       const basic = Buffer.from(`${client.clientId}:${client.secret}`).toString("base64");

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "PayoutLine_creatorId_idx" ON "PayoutLine"("creatorId");
