@@ -1,6 +1,7 @@
 import { Banner, BlockStack, Text, type BannerHandles } from "@shopify/polaris";
 import type { Ref } from "react";
 import type { PayoutsActionResult } from "../commissions/payouts-page.server";
+import type { CheckedResult } from "../payouts/checked.server";
 import type { StartRunResult } from "../payouts/run-intent.server";
 import { t } from "../i18n";
 
@@ -77,6 +78,28 @@ export function PaypalRunAnswer({
         <Text as="p">{result.errors.balances}</Text>
         <Text as="p">{t("payouts.choicesCleared")}</Text>
       </BlockStack>
+    </Banner>
+  );
+}
+
+/** What the page says after the merchant's word on a payout that waited for them. */
+export function CheckedAnswer({
+  result,
+  answerRef,
+}: {
+  result: CheckedResult | undefined;
+  answerRef: Ref<BannerHandles>;
+}) {
+  if (!result) return null;
+  if (result.ok)
+    return (
+      <Banner ref={answerRef} tone="success">
+        {t(result.found === "paid" ? "payouts.checked.donePaid" : "payouts.checked.doneUnpaid")}
+      </Banner>
+    );
+  return (
+    <Banner ref={answerRef} tone="critical" title={t("payouts.checked.failed")}>
+      <Text as="p">{result.errors.checked}</Text>
     </Banner>
   );
 }

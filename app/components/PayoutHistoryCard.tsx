@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { PayoutSummary } from "../commissions/payout-history.server";
 import { t } from "../i18n";
 import { shownTime } from "../units/shop-format";
+import { CheckedPayoutButton } from "./CheckedPayoutButton";
 import { CreatorName } from "./CreatorName";
 import { EmptyNote } from "./EmptyNote";
 import { SectionCard } from "./SectionCard";
@@ -17,11 +18,14 @@ export function PayoutHistoryCard({
   payouts,
   times,
   creatorName,
+  waiting = [],
 }: {
   /** paidOnText: the paid-on day as the merchant reads it (paidOn stays YYYY-MM-DD). */
   payouts: (PayoutSummary & { paidOnText: string })[];
   times: Record<string, string>;
   creatorName?: string;
+  /** Sent payouts waiting for the merchant's word (checked.server.ts): each gets its button. */
+  waiting?: string[];
 }) {
   const readOnly = creatorName !== undefined;
   return (
@@ -40,6 +44,9 @@ export function PayoutHistoryCard({
                 {payout.provider ? <ProviderBadge provider={payout.provider} bounced={payout.voided !== null} /> : null}
               </InlineStack>
               <InlineStack gap="200">
+                {waiting.includes(payout.id) && !readOnly ? (
+                  <CheckedPayoutButton payoutId={payout.id} method={payout.method} />
+                ) : null}
                 <PayoutCsvButton payoutId={payout.id} />
                 {payout.voided || payout.provider || readOnly ? null : (
                   <VoidPayoutButton payoutId={payout.id} reference={payout.reference} paidOn={payout.paidOnText} />
@@ -48,16 +55,18 @@ export function PayoutHistoryCard({
             </InlineStack>
             {payout.provider ? (
               <Text as="p" tone="subdued">
-                {payout.method === "paypal"
-                  ? t("payouts.run.status", {
-                      item: payout.provider.itemId ?? "\u2014",
-                      status: payout.provider.status ?? t("payouts.run.statusPending"),
-                    })
-                  : t("payouts.shopify.line", {
-                      method: t(`payouts.methods.${payout.method}`),
-                      item: payout.provider.itemId ?? "\u2014",
-                      status: t(`payouts.shopify.status.${payout.provider.status ?? "SENDING"}`),
-                    })}
+                {payout.provider.status === "CONFIRMED" || payout.provider.status === "NOT_FOUND"
+                  ? t(`payouts.checked.status.${payout.provider.status}`, { item: payout.provider.itemId ?? "\u2014" })
+                  : payout.method === "paypal"
+                    ? t("payouts.run.status", {
+                        item: payout.provider.itemId ?? "\u2014",
+                        status: payout.provider.status ?? t("payouts.run.statusPending"),
+                      })
+                    : t("payouts.shopify.line", {
+                        method: t(`payouts.methods.${payout.method}`),
+                        item: payout.provider.itemId ?? "\u2014",
+                        status: t(`payouts.shopify.status.${payout.provider.status ?? "SENDING"}`),
+                      })}
               </Text>
             ) : null}
             {payout.voided && payout.provider ? (

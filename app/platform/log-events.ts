@@ -60,7 +60,8 @@ export const LOG_EVENTS = {
   "lifecycle.session_unreadable": "the shop's offline session could not be read to ask Shopify",
   "privacy.shop_redact_premature": "a shop/redact for a shop installed or uninstalled under a day ago: nothing deleted",
   "codes.switched_off": "a leaked discount code was switched off",
-  "payouts.run_parked": "a payout run waits for the merchant: PayPal's answer cannot settle it",
+  "payouts.run_parked": "a payout run waits for the merchant: the provider's answer cannot settle it",
+  "payouts.checked": "the merchant looked up a payout that waited for them and said it was paid, or not",
   "payouts.webhook_refused": "a PayPal webhook was refused: its signature did not verify, or it could not be checked",
   "payouts.schedule_failed":
     "a scheduled payout run was refused (a balance changed, PayPal's credentials unreadable): the period is written as failed",

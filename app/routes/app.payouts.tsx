@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, FormLayout, InlineStack, TextField, type BannerHandles } from "@shopify/polaris";
-import { Fragment, useEffect, useRef, useState } from "react";
+import { BlockStack, type BannerHandles } from "@shopify/polaris";
+import { useEffect, useRef, useState } from "react";
 import { AdminPage } from "../components/AdminPage";
 import { adminMeta } from "../components/documentTitle";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { PageError } from "../components/PageError";
 import { PayableBalancesCard } from "../components/PayableBalancesCard";
-import { PayoutAnswer, PaypalRunAnswer } from "../components/PayoutAnswer";
+import { CheckedAnswer, PayoutAnswer, PaypalRunAnswer } from "../components/PayoutAnswer";
 import { PayoutConfirmModal } from "../components/PayoutConfirmModal";
 import { PayoutHistoryCard } from "../components/PayoutHistoryCard";
 import { SectionCard } from "../components/SectionCard";
@@ -17,6 +17,7 @@ import { PaypalPart } from "../components/PayoutMethodsCard";
 import { answerParts, type PayoutsRouteAnswer } from "../payouts/page-answers";
 import { payoutsRouteAction, payoutsRouteData } from "../payouts/payouts-route.server";
 import { PayoutScheduleCard } from "../components/PayoutScheduleCard";
+import { ChosenBalanceInputs, RecordPayoutFields } from "../components/RecordPayoutFields";
 import { SentRunButtons } from "../components/SentRunButtons";
 import { t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
@@ -45,7 +46,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const context = await authenticate.admin(request);
   const form = await request.formData();
   const result = await payoutsRouteAction(context.session.shop, form, staffIdOf(context), requestLocale(request));
-  return json<PayoutsRouteAnswer>(result, { status: result.ok ? 200 : 400 });
+  return json<PayoutsRouteAnswer>(result, {
+    status: result.ok ? 200 : result.intent === "checked" ? result.status : 400,
+  });
 };
 
 export default function PayoutsPage() {
@@ -61,9 +64,10 @@ export default function PayoutsPage() {
     webhookUrl,
     shopCurrency,
     schedule,
+    waiting,
   } = useLoaderData<typeof loader>();
   const answered = useActionData<typeof action>() as PayoutsRouteAnswer | undefined;
-  const { ledger: result, schedule: scheduleResult, paypal: paypalResult } = answerParts(answered);
+  const { ledger: result, schedule: scheduleResult, paypal: paypalResult, checked } = answerParts(answered);
   const runResult =
     paypalResult?.intent === "paypal-run" || paypalResult?.intent === "shopify-run" ? paypalResult : undefined;
   const navigation = useNavigation();
@@ -115,16 +119,12 @@ export default function PayoutsPage() {
     <AdminPage title={t("payouts.title")}>
       <PayoutAnswer result={result} answerRef={answer} />
       <PaypalRunAnswer result={runResult} answerRef={answer} />
+      <CheckedAnswer result={checked} answerRef={answer} />
 
       <Form method="post" ref={formRef} data-testid="payout-form">
         <input type="hidden" name="intent" value="record" />
         <input type="hidden" name="formToken" value={formToken} />
-        {chosenBalances.map((b) => (
-          <Fragment key={b.key}>
-            <input type="hidden" name="balance" value={b.key} />
-            <input type="hidden" name={`shown:${b.key}`} value={b.balanceMinor} />
-          </Fragment>
-        ))}
+        <ChosenBalanceInputs chosen={chosenBalances} />
         <BlockStack gap="400">
           <PayableBalancesCard
             balances={balances}
@@ -135,31 +135,15 @@ export default function PayoutsPage() {
             times={times}
           />
           <SectionCard title={t("payouts.submit")}>
-            <FormLayout>
-              <TextField
-                label={t("payouts.reference")}
-                name="reference"
-                value={reference}
-                onChange={setReference}
-                autoComplete="off"
-                helpText={t("payouts.referenceHelp")}
-                error={errors.reference ?? referenceHint}
-              />
-              <TextField
-                label={t("payouts.paidOn")}
-                name="paidOn"
-                type="date"
-                value={paidOn}
-                onChange={setPaidOn}
-                autoComplete="off"
-                error={errors.paidOn}
-              />
-            </FormLayout>
-            <InlineStack align="end" gap="200">
-              <Button variant="primary" onClick={review} disabled={chosen.length === 0 || mixed}>
-                {t("payouts.review")}
-              </Button>
-            </InlineStack>
+            <RecordPayoutFields
+              reference={reference}
+              onReference={setReference}
+              paidOn={paidOn}
+              onPaidOn={setPaidOn}
+              errors={{ reference: errors.reference ?? referenceHint, paidOn: errors.paidOn }}
+              canReview={chosen.length > 0 && !mixed}
+              onReview={review}
+            />
             <SentRunButtons
               disabled={chosen.length === 0 || mixed || submitting}
               form={formRef}
@@ -193,7 +177,7 @@ export default function PayoutsPage() {
         names={names}
         answer={scheduleResult}
       />
-      <PayoutHistoryCard payouts={payouts} times={times} />
+      <PayoutHistoryCard payouts={payouts} times={times} waiting={waiting} />
       <PaypalPart
         settings={payoutSettings}
         webhookUrl={webhookUrl}

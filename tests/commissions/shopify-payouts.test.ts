@@ -16,6 +16,7 @@ const { saveMethod } = await import("../../app/payouts/payout-settings.server");
 const { startSentRun } = await import("../../app/payouts/run-intent.server");
 const { payoutRows } = await import("../../app/commissions/payout-history.server");
 const { paypalAction } = await import("../../app/payouts/payouts-page.server");
+const { resolveChecked, waitingPayoutIds } = await import("../../app/payouts/checked.server");
 
 const prisma = databaseClient();
 const ALL_SCOPES = [
@@ -156,6 +157,97 @@ describe("a store credit payout", () => {
     expect(await statuses(shop)).toEqual(["paying"]);
     expect(await runOf(shop)).toMatchObject({ state: "check" });
     expect((await payoutOf(shop)).providerStatus).toBe("CHECK");
+  });
+
+  it("waits for the merchant's word on a parked line: paid with the id they found, or payable again, once", async () => {
+    const parkedShop = async (creatorId: string, email: string, amountMinor: bigint) => {
+      const { shop } = await shopPaying("store_credit");
+      const customer = addCustomer(shopify.store.shop(shop), email);
+      await creator(shop, creatorId, email);
+      await record(shop, creatorId, "USD", amountMinor);
+      await start(shop, "store_credit");
+      shopify.faults({ loseAnswer: 1, operation: "TagGuardPayoutStoreCredit" });
+      await runner.runOnce();
+      addCredit(
+        shopify.store.shop(shop),
+        customer,
+        (Number(amountMinor) / 100).toFixed(2),
+        "USD",
+        new Date().toISOString(),
+      );
+      await runner.work();
+      const payout = await payoutOf(shop);
+      expect(await waitingPayoutIds(shop, [payout.id])).toEqual([payout.id]);
+      return { shop, payout };
+    };
+
+    const found = await parkedShop("cr_fa", "fa@creators.test", 400n);
+    expect(await resolveChecked(found.shop, { payoutId: found.payout.id, found: "paid" }, "42")).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(await statuses(found.shop)).toEqual(["paying"]);
+    expect(
+      await resolveChecked(
+        found.shop,
+        { payoutId: found.payout.id, found: "paid", providerId: "gid://shopify/StoreCreditAccountCreditTransaction/9" },
+        "42",
+      ),
+    ).toEqual({ intent: "checked", ok: true, payoutId: found.payout.id, found: "paid" });
+    expect(await statuses(found.shop)).toEqual(["paid"]);
+    expect(await payoutOf(found.shop)).toMatchObject({
+      providerStatus: "CONFIRMED",
+      providerItemId: "gid://shopify/StoreCreditAccountCreditTransaction/9",
+      checkedBy: "42",
+      voidedAt: null,
+    });
+    expect(await runOf(found.shop)).toMatchObject({ state: "settled" });
+    expect(await waitingPayoutIds(found.shop, [found.payout.id])).toEqual([]);
+    // Saying it again, either way, changes nothing.
+    for (const again of ["paid", "unpaid"])
+      expect(
+        await resolveChecked(found.shop, { payoutId: found.payout.id, found: again, providerId: "x-1" }, "43"),
+      ).toMatchObject({ ok: false, status: 409 });
+    expect(await statuses(found.shop)).toEqual(["paid"]);
+
+    const none = await parkedShop("cr_fb", "fb@creators.test", 600n);
+    expect(await resolveChecked(none.shop, { payoutId: none.payout.id, found: "unpaid" }, null)).toMatchObject({
+      ok: true,
+      found: "unpaid",
+    });
+    expect(await statuses(none.shop)).toEqual(["approved"]);
+    expect((await payableBalances(none.shop)).filter((b) => b.payable)).toMatchObject([
+      { creatorId: "cr_fb", balanceMinor: "600" },
+    ]);
+    expect(await payoutOf(none.shop)).toMatchObject({
+      providerStatus: "NOT_FOUND",
+      voidReason: "You found no payment: payable again.",
+    });
+    expect(await runOf(none.shop)).toMatchObject({ state: "settled" });
+    // Another shop's payout, or none: not found.
+    expect(await resolveChecked(found.shop, { payoutId: none.payout.id, found: "unpaid" }, null)).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await resolveChecked(found.shop, { payoutId: "", found: "maybe" }, null)).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+  });
+
+  it("refuses the merchant's word on a payout that does not wait for it", async () => {
+    const { shop } = await shopPaying("store_credit");
+    addCustomer(shopify.store.shop(shop), "fc@creators.test");
+    await creator(shop, "cr_fc", "fc@creators.test");
+    await record(shop, "cr_fc", "USD", 300n);
+    await start(shop, "store_credit");
+    // Still sending: Shopify has not answered yet.
+    const sending = await payoutOf(shop);
+    expect(await resolveChecked(shop, { payoutId: sending.id, found: "unpaid" }, null)).toMatchObject({ status: 409 });
+    await runner.work();
+    expect(await statuses(shop)).toEqual(["paid"]);
+    expect(await resolveChecked(shop, { payoutId: sending.id, found: "unpaid" }, null)).toMatchObject({ status: 409 });
+    expect(await statuses(shop)).toEqual(["paid"]);
   });
 
   it("gives the records back when no customer has the creator's email and creating one is off", async () => {

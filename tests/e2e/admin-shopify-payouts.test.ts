@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { databaseClient } from "../../app/database/db.server";
-import { addCustomer, payoutState } from "../../sandbox/shopify/payouts";
+import { saveMethod } from "../../app/payouts/payout-settings.server";
+import { addCredit, addCustomer, payoutState } from "../../sandbox/shopify/payouts";
 import { creator, payoutRunner, record } from "../support/paypal-runs";
 import { logProblems } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
@@ -132,6 +133,47 @@ describe("store credit on the Payouts page", () => {
         .poll(async () => (await prisma.creatorPayoutMethod.findMany({ where: { shop: SHOP } })).map((m) => m.method))
         .toEqual(["gift_card"]);
       expect(suite.standin.validationFailures()).toEqual([]);
+    },
+  );
+
+  it(
+    "leaves a payout Shopify's records cannot settle to the merchant, who says it was not paid: payable again",
+    { timeout: 120_000 },
+    async () => {
+      const { store } = suite.standin;
+      store.grantScopes(SHOP, STORE_CREDIT_SCOPES);
+      expect(await saveMethod(SHOP, { creatorId: "cr_pat", method: "store_credit" })).toEqual({ ok: true });
+      await creator(SHOP, "cr_pat", "pat@creators.test");
+      await record(SHOP, "cr_pat", "USD", 650n);
+      const customer = addCustomer(store.shop(SHOP), "pat@creators.test");
+
+      const page = await openPayouts({ accept: true }, []);
+      await page.getByRole("checkbox", { name: "Pay cr_pat $6.50" }).check();
+      await page.getByRole("button", { name: "Pay as store credit" }).click();
+      await page.getByText("Store credit payout started for 1 creator.", { exact: false }).waitFor();
+      // Shopify credits it but its answer is lost; meanwhile the same amount is credited by hand.
+      suite.standin.faults({ loseAnswer: 1, operation: "TagGuardPayoutStoreCredit" });
+      await runner.runOnce();
+      addCredit(store.shop(SHOP), customer, "6.50", "USD", new Date().toISOString());
+      await runner.work();
+      expect(payoutState(store.shop(SHOP)).credits.filter((c) => c.customerGid === customer)).toHaveLength(2);
+
+      await page.reload();
+      await page.getByText(/check in Shopify/).waitFor();
+      await page.getByRole("button", { name: "Say what you found in Shopify" }).click();
+      const dialog = page.getByRole("dialog", { name: "What did you find in Shopify?" });
+      await dialog.getByRole("button", { name: "Save what I found" }).click();
+      await dialog.getByText("Choose what you found.").waitFor();
+      await dialog.getByText("Was not paid: I found no payment in Shopify").click();
+      await dialog.getByText("can be paid a second time", { exact: false }).waitFor();
+      await dialog.getByRole("button", { name: "Save what I found" }).click();
+      await page.getByText("Saved: the payout was not paid, and its balance is payable again.").waitFor();
+      await page.getByRole("checkbox", { name: "Pay cr_pat $6.50" }).waitFor();
+      await page.getByText("Not paid, as you found it").waitFor();
+      expect(await page.getByRole("button", { name: "Say what you found in Shopify" }).count()).toBe(0);
+      expect(await prisma.commission.findMany({ where: { shop: SHOP, creatorId: "cr_pat" } })).toMatchObject([
+        { status: "approved" },
+      ]);
     },
   );
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Payout" ADD COLUMN     "checkedBy" TEXT;
