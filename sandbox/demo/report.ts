@@ -120,11 +120,19 @@ export function formatCodes(codes: Record<string, CodeReport>): string {
   return lines.length > 0 ? `\nDiscount codes:\n${lines.join("\n")}` : "";
 }
 
+/** What a payout's provider id names, by method. */
+const PROVIDER_ITEM: Record<PayoutReport["method"], string> = {
+  paypal: "PayPal item",
+  store_credit: "store credit transaction",
+  gift_card: "gift card",
+  manual: "",
+};
+
 /** One line per scenario payout, after the codes; nothing when the scenario paid nobody. */
 export function formatPayouts(payouts: PayoutReport[]): string {
   const lines = payouts.map(
     (p) =>
-      `  ${p.creatorId}: ${p.amount} ${p.currency} by ${p.method}, ${p.status}${p.providerId ? ` (PayPal item ${p.providerId})` : ""}${p.note ? `: ${p.note}` : ""}`,
+      `  ${p.creatorId}: ${p.amount} ${p.currency} by ${p.method}, ${p.status}${p.providerId ? ` (${PROVIDER_ITEM[p.method]} ${p.providerId})` : ""}${p.note ? `: ${p.note}` : ""}`,
   );
   return lines.length > 0 ? `\nPayouts:\n${lines.join("\n")}` : "";
 }

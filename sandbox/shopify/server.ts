@@ -9,6 +9,7 @@ import { seededRandom, type Random } from "../seeded-random";
 import { queryCost, runOperation } from "./execute";
 import { hasAdminSchema, loadAdminSchema } from "./schema";
 import { readBody, send } from "./http";
+import { payoutState } from "./payouts";
 import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState } from "./store";
 import { tokenEndpoint } from "./token-endpoint";
 import { offlineTokenBody, type IssueOptions, type TokenRecord } from "./tokens";
@@ -357,6 +358,12 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
         return done(400, { error: "shop and scopes (a list of handles) required" });
       store.grantScopes(target, body.scopes);
       return done(200, { granted: [...store.shop(target).grantedScopes] });
+    }
+    // What paying creators left in the shop, gift card codes included: Shopify holds them, and a
+    // test reads them to prove they never reached the app's pages, logs or reports.
+    if (url.pathname === "/standin/payouts" && method === "GET") {
+      if (!shop) return done(400, { error: "shop required" });
+      return done(200, payoutState(store.shop(shop)));
     }
     if (url.pathname === "/standin/app-installation" && method === "GET") {
       if (!shop) return done(400, { error: "shop required" });
