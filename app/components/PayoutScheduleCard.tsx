@@ -60,7 +60,17 @@ function Preview({ preview, paused, names }: { preview: SchedulePreview; paused:
         {t("payouts.schedule.previewHelp")}
       </Text>
       {preview.pay.length + preview.byHand.length === 0 ? <Text as="p">{t("payouts.schedule.nobody")}</Text> : null}
-      {list(t("payouts.schedule.pay"), preview.pay.map(line), "schedule-pay")}
+      {list(
+        t("payouts.schedule.pay"),
+        preview.pay.map((l) =>
+          t("payouts.schedule.payLine", {
+            creator: nameOf(names, l.creatorId),
+            amount: l.amount,
+            method: t(`payouts.methods.${l.method}`),
+          }),
+        ),
+        "schedule-pay",
+      )}
       {list(t("payouts.schedule.byHand"), preview.byHand.map(line), "schedule-by-hand")}
       {list(
         t("payouts.schedule.excluded"),
@@ -78,12 +88,15 @@ function Preview({ preview, paused, names }: { preview: SchedulePreview; paused:
 }
 
 function lastRunText(last: LastScheduledRun): string {
+  const paid =
+    last.paid > 0 ? t("payouts.schedule.lastRunPaid", { count: last.paid }) : t("payouts.schedule.lastRunNone");
+  // A period can pay by one method while another is refused (PayPal's account unreadable, say).
   const outcome =
     last.state === "failed"
       ? t("payouts.schedule.lastRunFailed", { error: last.error ?? "" })
-      : last.paid > 0
-        ? t("payouts.schedule.lastRunPaid", { count: last.paid })
-        : t("payouts.schedule.lastRunNone");
+      : last.error
+        ? t("payouts.schedule.lastRunPartly", { paid, error: last.error })
+        : paid;
   return `${t("payouts.schedule.lastRun", { period: last.period, time: last.time })}: ${outcome}`;
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
 import { z } from "zod";
 import { creatorProfiles } from "../commissions/creator-profiles.server";
-import { chosenDues, refusalOf } from "../commissions/payouts.server";
+import { chosenDues, refusalOf, type ChosenDue } from "../commissions/payouts.server";
 import { reserveSentPayouts } from "../commissions/sent-payouts.server";
 import { isUniqueViolation } from "../database/db.server";
 import { insertRows, sql, type Sql } from "../database/sql.server";
@@ -53,10 +53,8 @@ export function startPaypalRun(
   input: unknown,
   now: Date = new Date(),
   money: MoneyText = formatMoney,
-  /** Written in the intent's transaction, first: a scheduled run's period (schedule-run.server.ts). */
-  alongside?: (tx: Sql) => Promise<void>,
 ): Promise<StartRunResult> {
-  return startSentRun(shop, "paypal", input, now, money, alongside);
+  return startSentRun(shop, "paypal", input, now, money);
 }
 
 /** Where the run is paid from: PayPal's environment, or the shop's currency; else why it cannot start. */
@@ -74,32 +72,39 @@ async function source(shop: string, method: SentMethod): Promise<{ environment: 
   }
 }
 
-export async function startSentRun(
+/** A run the checks let through, ready to be written: its method, key, balances and source. */
+export interface PreparedRun {
+  method: SentMethod;
+  idempotencyKey: string;
+  chosen: ChosenDue[];
+  environment: string;
+}
+
+/**
+ * The checks before a run is written: the run already written under this key (`found`), a refusal
+ * saying why (the balances' method, currency or emails; PayPal's account), or the run to write.
+ */
+export async function prepareSentRun(
   shop: string,
   method: SentMethod,
   input: unknown,
-  now: Date = new Date(),
-  money: MoneyText = formatMoney,
-  /** Written in the intent's transaction, first: a scheduled run's period (schedule-run.server.ts). */
-  alongside?: (tx: Sql) => Promise<void>,
-): Promise<StartRunResult> {
+): Promise<{ found: StartRunResult } | { refused: Record<string, string> } | { run: PreparedRun }> {
   // The same form sent again finds its run, whatever else it carries.
   const key = RunForm.shape.idempotencyKey.safeParse((input as { idempotencyKey?: unknown } | null)?.idempotencyKey);
   const earlier = key.success ? await findRun(shop, key.data) : null;
-  if (earlier) return earlier;
+  if (earlier) return { found: earlier };
   const parsed = RunForm.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: { balances: parsed.error.issues[0]!.message } };
+  if (!parsed.success) return { refused: { balances: parsed.error.issues[0]!.message } };
   const chosen = chosenDues(parsed.data.balances);
   const from = await source(shop, method);
-  if ("refused" in from) return { ok: false, errors: { balances: from.refused } };
+  if ("refused" in from) return { refused: { balances: from.refused } };
   const settings = await payoutSettings(shop);
   const otherMethod = chosen.filter(
     (c) => methodOf(c.creatorId, settings.creatorMethods, settings.defaultMethod) !== method,
   );
   if (otherMethod.length > 0)
     return {
-      ok: false,
-      errors: {
+      refused: {
         balances: t("payouts.run.otherMethod", {
           creators: otherMethod.map((c) => c.creatorId).join(", "),
           method: t(`payouts.methods.${method}`),
@@ -111,8 +116,7 @@ export async function startSentRun(
   const otherCurrency = shopCurrency ? chosen.filter((c) => c.currency !== shopCurrency) : [];
   if (otherCurrency.length > 0)
     return {
-      ok: false,
-      errors: {
+      refused: {
         balances: t("payouts.run.otherCurrency", {
           creators: otherCurrency.map((c) => `${c.creatorId} (${c.currency})`).join(", "),
           currency: shopCurrency!,
@@ -126,44 +130,63 @@ export async function startSentRun(
   const noEmail = chosen.filter((c) => !profiles.get(c.creatorId)?.email);
   if (noEmail.length > 0)
     return {
-      ok: false,
-      errors: { balances: t("payouts.run.noEmail", { creators: noEmail.map((c) => c.creatorId).join(", ") }) },
+      refused: { balances: t("payouts.run.noEmail", { creators: noEmail.map((c) => c.creatorId).join(", ") }) },
     };
+  return { run: { method, idempotencyKey: parsed.data.idempotencyKey, chosen, environment: from.environment } };
+}
+
+/**
+ * Writes a prepared run's intent in the caller's transaction: the run, a Payout per line with its
+ * records `paying`, and its job. Throws the ledger's refusals (refusalOf) and a unique violation
+ * when another submit wrote the same key first.
+ */
+export async function writeSentRun(tx: Sql, shop: string, prepared: PreparedRun, now: Date, money: MoneyText) {
   const runId = randomUUID();
+  const { method, idempotencyKey } = prepared;
+  await insertRows(tx, "PayoutRun", [
+    {
+      id: runId,
+      shop,
+      method,
+      idempotencyKey,
+      senderBatchId: runId,
+      environment: prepared.environment,
+      state: "intent",
+      createdAt: now,
+      updatedAt: now,
+    },
+  ]);
+  const lines = await reserveSentPayouts(
+    tx,
+    shop,
+    { id: runId, method, reference: runId, idempotencyKey },
+    prepared.chosen,
+    now,
+    money,
+  );
+  await enqueueNew(tx, [{ shop, kind: "payout-run", subject: runId, runAt: now }], now);
+  return { runId, lines: lines.length };
+}
+
+export async function startSentRun(
+  shop: string,
+  method: SentMethod,
+  input: unknown,
+  now: Date = new Date(),
+  money: MoneyText = formatMoney,
+): Promise<StartRunResult> {
+  const prepared = await prepareSentRun(shop, method, input);
+  if ("found" in prepared) return prepared.found;
+  if ("refused" in prepared) return { ok: false, errors: prepared.refused };
   try {
-    const lines = await sql.transaction(async (tx) => {
-      await alongside?.(tx);
-      await insertRows(tx, "PayoutRun", [
-        {
-          id: runId,
-          shop,
-          method,
-          idempotencyKey: parsed.data.idempotencyKey,
-          senderBatchId: runId,
-          environment: from.environment,
-          state: "intent",
-          createdAt: now,
-          updatedAt: now,
-        },
-      ]);
-      const reserved = await reserveSentPayouts(
-        tx,
-        shop,
-        { id: runId, method, reference: runId, idempotencyKey: parsed.data.idempotencyKey },
-        chosen,
-        now,
-        money,
-      );
-      await enqueueNew(tx, [{ shop, kind: "payout-run", subject: runId, runAt: now }], now);
-      return reserved;
-    });
+    const written = await sql.transaction((tx) => writeSentRun(tx, shop, prepared.run, now, money));
     wakeWorker();
-    return { ok: true, runId, duplicate: false, lines: lines.length };
+    return { ok: true, runId: written.runId, duplicate: false, lines: written.lines };
   } catch (error) {
     const refused = refusalOf(error);
     if (refused) return { ok: false, errors: refused };
     if (isUniqueViolation(error)) {
-      const recorded = await findRun(shop, parsed.data.idempotencyKey);
+      const recorded = await findRun(shop, prepared.run.idempotencyKey);
       if (recorded) return recorded;
     }
     throw error;

@@ -6,13 +6,15 @@ import { insertRows, rowsOf, sql, type Sql, updateWhere } from "../database/sql.
 import { PayoutSchedulePeriod as PeriodTable } from "../database/tables";
 import { logger } from "../platform/logger.server";
 import type { JobHandler } from "../queue/runner.server";
+import { wakeWorker } from "../queue/wake.server";
+import { refusalOf } from "../commissions/payouts.server";
 import { shopZone } from "../shop-profile/shop-profile.server";
 import { formatMoney, type MoneyText } from "../units/money";
 import { methodOf } from "./methods";
 import { payoutSettings } from "./payout-settings.server";
-import { startPaypalRun } from "./run-intent.server";
+import { prepareSentRun, writeSentRun, type PreparedRun } from "./run-intent.server";
 import { lastDue, tick, type Period } from "./schedule-periods";
-import { planRun, type Plan } from "./schedule-plan";
+import { planRun, type Plan, type SentMethod } from "./schedule-plan";
 import { scheduleOf, type Schedule } from "./schedule-settings.server";
 
 // The one place a payout schedule's decisions are applied (schedule-periods.ts decides when,
@@ -22,11 +24,12 @@ import { scheduleOf, type Schedule } from "./schedule-settings.server";
 // find the period written and pay nothing again. The job "payout-schedule" (one per shop, its
 // subject the shop) ticks at each period's time and defers itself to the next.
 
-/** The PayPal run's idempotency key for a period. */
-export const periodRunKey = (period: string) => `schedule:${period}`;
+/** A period's run's idempotency key, one per method (PayPal's kept as it was before the others). */
+export const periodRunKey = (period: string, method: SentMethod = "paypal") =>
+  method === "paypal" ? `schedule:${period}` : `schedule:${period}:${method}`;
 
 export interface PeriodSummary {
-  pay: { creatorId: string; currency: string; amountMinor: string }[];
+  pay: { creatorId: string; currency: string; amountMinor: string; method?: SentMethod }[];
   byHand: { creatorId: string; currency: string; amountMinor: string }[];
   excluded: { creatorId: string; currency: string; amountMinor: string; reason: string }[];
 }
@@ -46,7 +49,7 @@ function summaryOf(plan: Plan): PeriodSummary {
     amountMinor,
   });
   return {
-    pay: plan.pay.map(line),
+    pay: plan.pay.map((l) => ({ ...line(l), method: l.method })),
     byHand: plan.byHand.map(line),
     excluded: plan.excluded.map((e) => ({ ...line(e), reason: e.reason })),
   };
@@ -54,7 +57,11 @@ function summaryOf(plan: Plan): PeriodSummary {
 
 /** Who a run of the schedule would pay now, and who not and why (the preview is this too). */
 export async function schedulePlan(shop: string, schedule: Schedule, now: Date, money: MoneyText = formatMoney) {
-  const [balances, settings] = await Promise.all([payableBalances(shop, money, now), payoutSettings(shop)]);
+  const [balances, settings, zone] = await Promise.all([
+    payableBalances(shop, money, now),
+    payoutSettings(shop),
+    shopZone(shop),
+  ]);
   const profiles = await creatorProfiles(
     shop,
     balances.map((b) => b.creatorId),
@@ -66,6 +73,7 @@ export async function schedulePlan(shop: string, schedule: Schedule, now: Date, 
       minimumMinor: schedule.minimumMinor,
       methodOf: (creatorId) => methodOf(creatorId, settings.creatorMethods, settings.defaultMethod),
       paypalReady: settings.paypal.saved,
+      shopCurrency: zone.currency,
       hasEmail: (creatorId) => Boolean(profiles.get(creatorId)?.email),
     },
     money,
@@ -100,6 +108,9 @@ export type TickOutcome =
       wrote: { key: string; state: "done" | "failed"; runId: string | null } | null;
     };
 
+const periodKeyIs = (shop: string, key: string) =>
+  Prisma.sql`${PeriodTable.shop} = ${shop} AND ${PeriodTable.periodKey} = ${key}`;
+
 const periodInsert = (shop: string, period: Period, now: Date, fields: Partial<PayoutSchedulePeriod>) => (tx: Sql) =>
   insertRows(tx, "PayoutSchedulePeriod", [
     { shop, periodKey: period.key, dueAt: period.dueAt, state: "done", createdAt: now, updatedAt: now, ...fields },
@@ -117,47 +128,62 @@ export async function tickSchedule(shop: string, now: Date, money: MoneyText = f
   if (decided.to === "wait") return { to: "wait", until: decided.until, wrote: null };
   const { period } = decided;
   const plan = await schedulePlan(shop, schedule, now, money);
-  const summary = JSON.stringify(summaryOf(plan));
   const wait = (wrote: { key: string; state: "done" | "failed"; runId: string | null } | null): TickOutcome => ({
     to: "wait",
     until: decided.next.dueAt,
     wrote,
   });
-  try {
-    if (plan.pay.length === 0) {
-      await sql.transaction(periodInsert(shop, period, now, { summary }));
-      return wait({ key: period.key, state: "done", runId: null });
-    }
-    const started = await startPaypalRun(
-      shop,
-      {
-        idempotencyKey: periodRunKey(period.key),
-        balances: plan.pay.map((line) => ({ key: line.key, shownMinor: line.amountMinor })),
-      },
-      now,
-      money,
-      periodInsert(shop, period, now, { summary }),
-    );
-    // Found by its idempotency key: another instance wrote the period, and its run, first.
-    if (started.ok && started.duplicate) return wait(null);
-    if (started.ok) {
-      // The link for the page; were it lost, the run's idempotency key names the period too.
-      await updateWhere(
-        sql,
-        "PayoutSchedulePeriod",
-        Prisma.sql`${PeriodTable.shop} = ${shop} AND ${PeriodTable.periodKey} = ${period.key}`,
-        { runId: started.runId, updatedAt: now },
-      );
-      return wait({ key: period.key, state: "done", runId: started.runId });
-    }
-    const error = Object.values(started.errors).join(" ");
-    await sql.transaction(periodInsert(shop, period, now, { summary, state: "failed", lastError: error }));
+  const warnRefused = (error: string) =>
     logger.warn("payouts.schedule_failed", "a scheduled payout run was refused", { shop, period: period.key, error });
-    return wait({ key: period.key, state: "failed", runId: null });
+  try {
+    // Every method's run is checked first, then all are written in one transaction with the
+    // period: a crash leaves either the period and all its runs, or neither.
+    const methods = [...new Set(plan.pay.map((line) => line.method))];
+    const prepared: PreparedRun[] = [];
+    const refusals: string[] = [];
+    for (const method of methods) {
+      const checked = await prepareSentRun(shop, method, {
+        idempotencyKey: periodRunKey(period.key, method),
+        balances: plan.pay
+          .filter((line) => line.method === method)
+          .map((line) => ({ key: line.key, shownMinor: line.amountMinor })),
+      });
+      // Found by its idempotency key: another instance wrote the period, and its runs, first.
+      if ("found" in checked) return wait(null);
+      if ("refused" in checked) refusals.push(Object.values(checked.refused).join(" "));
+      else prepared.push(checked.run);
+    }
+    const failed = methods.length > 0 && prepared.length === 0;
+    // What the period paid: the lines of the runs written (a refused method's are not).
+    const sent = new Set(prepared.map((run) => run.method));
+    const summary = JSON.stringify(summaryOf({ ...plan, pay: plan.pay.filter((line) => sent.has(line.method)) }));
+    const runIds = await sql.transaction(async (tx) => {
+      await periodInsert(shop, period, now, {
+        summary,
+        ...(failed && { state: "failed" }),
+        ...(refusals.length > 0 && { lastError: refusals.join(" ") }),
+      })(tx);
+      const ids: string[] = [];
+      for (const run of prepared) ids.push((await writeSentRun(tx, shop, run, now, money)).runId);
+      // The page's link is the first run; each run's idempotency key names the period too.
+      if (ids[0])
+        await updateWhere(tx, "PayoutSchedulePeriod", periodKeyIs(shop, period.key), { runId: ids[0], updatedAt: now });
+      return ids;
+    });
+    if (runIds.length > 0) wakeWorker();
+    if (refusals.length > 0) warnRefused(refusals.join(" "));
+    return wait({ key: period.key, state: failed ? "failed" : "done", runId: runIds[0] ?? null });
   } catch (error) {
     // Another instance wrote the period first: it is paid once, by that one.
     if (isUniqueViolation(error)) return wait(null);
-    throw error;
+    // A balance changed between the plan and the write: the period is written as failed.
+    const refused = refusalOf(error);
+    if (!refused) throw error;
+    const message = Object.values(refused).join(" ");
+    const summary = JSON.stringify(summaryOf({ ...plan, pay: [] }));
+    await sql.transaction(periodInsert(shop, period, now, { summary, state: "failed", lastError: message }));
+    warnRefused(message);
+    return wait({ key: period.key, state: "failed", runId: null });
   }
 }
 

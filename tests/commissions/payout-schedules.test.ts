@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startPaypalStandin } from "../../sandbox/paypal/server";
 
 // Payout schedules on the database (SQLite and PostgreSQL) against the PayPal stand-in over HTTP:
-// a period's run is due at 09:00 in the shop's zone (summer time, day 31 in February), pays PayPal
-// creators at or over the minimum in the schedule's currency, lists creators paid by hand without
+// a period's run is due at 09:00 in the shop's zone (summer time, day 31 in February), pays
+// creators at or over the minimum in the schedule's currency by their method (one run each), lists creators paid by hand without
 // marking them paid, never pays a held creator, skips what falls due while paused, and is written
 // once however many instances tick at once. The clock is the one each call is handed.
 
@@ -173,6 +173,62 @@ describe("a payout schedule", () => {
       ["2027-02", true],
     ]);
     expect(await runs(shop)).toHaveLength(1);
+  });
+
+  it("pays each creator by their method, one run per method written with the period, once however many tick", async () => {
+    const shop = await scheduledShop("UTC", ["cr_pp", "cr_sc", "cr_gc"]);
+    await saveMethod(shop, { creatorId: "cr_sc", method: "store_credit" });
+    await saveMethod(shop, { creatorId: "cr_gc", method: "gift_card" });
+    await record(shop, "cr_pp", "USD", 3000n);
+    await record(shop, "cr_sc", "USD", 4000n);
+    await record(shop, "cr_gc", "USD", 5000n);
+    await saveSchedule(shop, schedule({ monthDay: "5" }), at("2027-01-01T00:00:00Z"));
+    const part = await schedulePart(shop, "en-US", at("2027-01-02T00:00:00Z"));
+    expect(part.preview!.pay.map((l) => [l.creatorId, l.method])).toEqual([
+      ["cr_gc", "gift_card"],
+      ["cr_pp", "paypal"],
+      ["cr_sc", "store_credit"],
+    ]);
+
+    const now = at("2027-01-05T09:00:00Z");
+    const ticks = await Promise.all([tickSchedule(shop, now), tickSchedule(shop, now)]);
+    expect(ticks.filter((t) => t.to === "wait" && t.wrote)).toHaveLength(1);
+    const written = await runs(shop);
+    expect(written.map((r) => [r.method, r.idempotencyKey]).sort()).toEqual([
+      ["gift_card", "schedule:2027-01:gift_card"],
+      ["paypal", "schedule:2027-01"],
+      ["store_credit", "schedule:2027-01:store_credit"],
+    ]);
+    for (const id of ["cr_pp", "cr_sc", "cr_gc"]) expect(await statusOf(shop, id)).toEqual(["paying"]);
+    const [period] = await periods(shop);
+    expect(period).toMatchObject({ state: "done", lastError: null });
+    expect(written.map((r) => r.id)).toContain(period!.runId);
+    expect((await schedulePart(shop, "en-US", now)).lastRun).toMatchObject({ paid: 3, error: null });
+    // Once: a later tick in the same month writes nothing more.
+    expect(await tickSchedule(shop, at("2027-01-20T00:00:00Z"))).toMatchObject({ wrote: null });
+    expect(await runs(shop)).toHaveLength(3);
+  });
+
+  it("pays by the methods it can when another is refused, and says which was not sent", async () => {
+    const shop = await scheduledShop("UTC", ["cr_pp2", "cr_sc2"]);
+    await saveMethod(shop, { creatorId: "cr_sc2", method: "store_credit" });
+    await record(shop, "cr_pp2", "USD", 3000n);
+    await record(shop, "cr_sc2", "USD", 4000n);
+    await saveSchedule(shop, schedule({ monthDay: "5" }), at("2027-01-01T00:00:00Z"));
+    // PayPal's account cannot be read any more (a lost sealing key, say): store credit is still paid.
+    await prisma.payoutSettings.update({ where: { shop }, data: { paypalCredentials: "v1.unreadable" } });
+    expect(await tickSchedule(shop, at("2027-01-05T09:00:00Z"))).toMatchObject({ wrote: { state: "done" } });
+    expect((await runs(shop)).map((r) => r.method)).toEqual(["store_credit"]);
+    expect(await statusOf(shop, "cr_pp2")).toEqual(["approved"]);
+    expect(await statusOf(shop, "cr_sc2")).toEqual(["paying"]);
+    const [period] = await periods(shop);
+    expect(period!.lastError).toBeTruthy();
+    expect(JSON.parse(period!.summary).pay.map((l: { creatorId: string }) => l.creatorId)).toEqual(["cr_sc2"]);
+    expect((await schedulePart(shop, "en-US", at("2027-01-06T00:00:00Z"))).lastRun).toMatchObject({
+      state: "done",
+      paid: 1,
+      error: period!.lastError,
+    });
   });
 
   it("runs as the worker's job: saving brings it to now, it defers itself to the period's time, then pays", async () => {

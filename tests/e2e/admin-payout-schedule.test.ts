@@ -66,11 +66,11 @@ describe("the payout schedule on the Payouts page", () => {
     expect(time).toMatch(/9:00\sAM\sE[SD]T/);
     const preview = page.getByTestId("schedule-preview");
     await preview.getByText(`Next run: ${time}`).waitFor();
-    expect(await page.getByTestId("schedule-pay").innerText()).toContain("cr_sam: $30.00");
+    expect(await page.getByTestId("schedule-pay").innerText()).toContain("cr_sam: $30.00, by PayPal");
     expect(await page.getByTestId("schedule-by-hand").innerText()).toContain("cr_lee: $40.00");
     const excluded = await page.getByTestId("schedule-excluded").innerText();
     expect(excluded).toContain("cr_low: $10.00 — under the minimum");
-    expect(excluded).toContain("cr_eur: €50.00 — in another currency");
+    expect(excluded).toContain("cr_eur: €50.00 — in another currency (");
     expect(await prisma.payoutSchedule.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({
       enabled: true,
       cadence: "weekly",
@@ -92,10 +92,10 @@ describe("the payout schedule on the Payouts page", () => {
     expect(await prisma.commission.count({ where: { shop: SHOP, status: "approved" } })).toBe(4);
 
     // Friday comes (the schedule's tick, as the worker runs it, on the clock moved to its time):
-    // cr_sam is sent with PayPal; cr_lee, paid by hand, is not marked paid.
+    // cr_sam is sent by PayPal; cr_lee, paid by hand, is not marked paid.
     expect(await tickSchedule(SHOP, due.dueAt)).toMatchObject({ wrote: { key: due.key, state: "done" } });
     await page.reload();
-    await page.getByText(`Last run: ${due.key}, ${time}: 1 creator sent with PayPal`).waitFor();
+    await page.getByText(`Last run: ${due.key}, ${time}: 1 creator sent by the app`).waitFor();
     await page.getByText("With PayPal", { exact: true }).waitFor();
     const statuses = await prisma.commission.findMany({ where: { shop: SHOP }, orderBy: { creatorId: "asc" } });
     expect(statuses.map((c) => [c.creatorId, c.status])).toEqual([
