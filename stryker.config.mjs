@@ -47,6 +47,11 @@ const config = {
     // yet (docs/mutation-testing.md says why and what is left).
     "app/attribution/creator-evidence.ts",
     "app/creators/suspicion.ts",
+    // Added with issue 56: the payout runs' and schedules' decisions, as values.
+    "app/payouts/run-steps.ts",
+    "app/payouts/shopify-steps.ts",
+    "app/payouts/schedule-periods.ts",
+    "app/payouts/schedule-plan.ts",
   ],
   testRunner: "vitest",
   // The suites these modules need, on SQLite; never the "build" or "postgresql" projects.

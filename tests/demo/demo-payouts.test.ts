@@ -1,15 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  postgresqlBinaries,
-  postgresqlMissing,
-  SERVER_VARIABLE,
-  startCluster,
-  type Cluster,
-} from "../support/postgresql-cluster";
+import { describe, expect, it } from "vitest";
+import { postgresqlMissing } from "../support/postgresql-cluster";
 import { runDemo } from "../support/run-demo";
+import { suitePostgresql } from "../support/suite-postgresql";
 
 // The demo's `payouts`, played by `npm run demo` as a user runs it: once every order has settled
 // and the hold (30 days, the default) has passed, each creator's whole payable balance is paid by
@@ -180,19 +175,10 @@ describe.skipIf(missing)(
   `npm run demo's payouts on PostgreSQL${missing ? ` (skipped: ${missing})` : ""}`,
   { timeout: 240_000 },
   () => {
-    let cluster: Cluster | null = null;
-    let serverUrl: string;
-    beforeAll(async () => {
-      if (process.env[SERVER_VARIABLE]) serverUrl = process.env[SERVER_VARIABLE];
-      else {
-        cluster = await startCluster(postgresqlBinaries()!);
-        serverUrl = cluster.url;
-      }
-    });
-    afterAll(() => cluster?.stop());
+    const serverUrl = suitePostgresql();
 
     it("pays and reports as on SQLite", async () => {
-      const report = (await paysByMethod("postgresql", { DATABASE_URL: serverUrl })) as { database?: string };
+      const report = (await paysByMethod("postgresql", { DATABASE_URL: serverUrl() })) as { database?: string };
       expect(report.database).toBe("postgresql");
     });
   },

@@ -1,18 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { onServer } from "../../sandbox/postgresql";
 import { signSessionToken } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
-import {
-  postgresqlBinaries,
-  postgresqlMissing,
-  SERVER_VARIABLE,
-  startCluster,
-  type Cluster,
-} from "../support/postgresql-cluster";
+import { postgresqlMissing } from "../support/postgresql-cluster";
 import { runDemo } from "../support/run-demo";
+import { suitePostgresql } from "../support/suite-postgresql";
 
 // Runs `npm run demo` as a user would, as a separate process, and checks its report and its
 // --serve mode. A scenario written here, not the built-in one, so nothing can be tuned to it.
@@ -334,20 +329,11 @@ describe.skipIf(missing)(
   `npm run demo on PostgreSQL${missing ? ` (skipped: ${missing})` : ""}`,
   { timeout: 180_000 },
   () => {
-    let cluster: Cluster | null = null;
-    let serverUrl: string;
-    beforeAll(async () => {
-      if (process.env[SERVER_VARIABLE]) serverUrl = process.env[SERVER_VARIABLE];
-      else {
-        cluster = await startCluster(postgresqlBinaries()!);
-        serverUrl = cluster.url;
-      }
-    });
-    afterAll(() => cluster?.stop());
+    const serverUrl = suitePostgresql();
 
     // Other suites may share a TEST_POSTGRES_URL server: only the demo's own databases count.
     const demoDatabases = () =>
-      onServer(serverUrl, async (client) =>
+      onServer(serverUrl(), async (client) =>
         (
           await client.query<{ datname: string }>(
             "SELECT datname FROM pg_database WHERE starts_with(datname, 'tag_guard_demo_') ORDER BY 1",
@@ -361,7 +347,7 @@ describe.skipIf(missing)(
       writeFileSync(scenarioFile, JSON.stringify(scenario));
       const before = await demoDatabases();
       const { code, stderr } = await runDemo(["--scenario", scenarioFile, "--report", reportFile], undefined, {
-        DATABASE_URL: serverUrl,
+        DATABASE_URL: serverUrl(),
       });
       expect(stderr).not.toMatch(/demo failed/);
       expect(code).toBe(0);
