@@ -47,9 +47,8 @@ const config = {
     // yet (docs/mutation-testing.md says why and what is left).
     "app/attribution/creator-evidence.ts",
     "app/creators/suspicion.ts",
-    // Added with issue 56: the payout runs' and schedules' decisions, as values.
-    "app/payouts/run-steps.ts",
-    "app/payouts/shopify-steps.ts",
+    // Added with issue 56: a payout schedule's periods and plan. The runs' steps (run-steps.ts,
+    // shopify-steps.ts) were measured and are not in the set yet (docs/mutation-testing.md).
     "app/payouts/schedule-periods.ts",
     "app/payouts/schedule-plan.ts",
   ],

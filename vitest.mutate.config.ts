@@ -97,14 +97,6 @@ const SUITES_BY_MODULE = {
     "tests/landing/landing-verdict.test.ts",
   ],
   "webhooks/body-budget": ["tests/webhooks/body-budget.test.ts"],
-  // Payouts the app sends (decisions 050, 051): each step alone, then the runs against the
-  // PayPal and Shopify stand-ins.
-  "payouts/{run-steps,shopify-steps}": [
-    "tests/payouts/run-steps.test.ts",
-    "tests/payouts/shopify-steps.test.ts",
-    "tests/commissions/paypal-runs.test.ts",
-    "tests/commissions/shopify-payouts.test.ts",
-  ],
   // Payout schedules (decision 052): periods and plans alone, then ticked on the database.
   "payouts/{schedule-periods,schedule-plan}": [
     "tests/payouts/schedule-periods.test.ts",
