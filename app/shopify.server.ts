@@ -87,7 +87,9 @@ const api = shopifyApi({
   logger: settings.logger,
 });
 
-// Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is.
+// Access and refresh tokens sealed at rest (SETTINGS_ENCRYPTION_KEY), as the API key is. The
+// storage is made at import and opens nothing then: the database client and the storage's look
+// at the Session table begin on first use (tests/server/import.test.ts).
 const storedSessions = new SealedSessionStorage(sql);
 const shopify = shopifyApp({
   ...settings,

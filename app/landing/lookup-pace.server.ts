@@ -59,8 +59,17 @@ export async function lookupTurn(
   now: Date,
 ): Promise<LookupTurn> {
   if (now.getTime() >= firstSeenAt.getTime() + CLICK_LIFETIME_MS) return { go: false, expired: true };
-  const answered = await answeredInLastMinute(shop, now);
-  const inFlight = underWay.get(shop) ?? 0;
+  // The minute's lookups are those answered (the database) and those under way (this process),
+  // read one after the other: a lookup whose answer is written after the count has read the
+  // table, and whose turn is done before the count returns, would be in neither. So the count
+  // is taken again while the lookups under way changed meanwhile (one ended: none starts, the
+  // shop's decisions being made one at a time, inShopOrder).
+  let inFlight: number;
+  let answered: number;
+  do {
+    inFlight = underWay.get(shop) ?? 0;
+    answered = await answeredInLastMinute(shop, now);
+  } while ((underWay.get(shop) ?? 0) !== inFlight);
   if (answered + inFlight < lookupsPerMinute(lookupsPerHour)) {
     underWay.set(shop, inFlight + 1);
     let finished = false;

@@ -31,17 +31,14 @@ const SESSIONS_PER_SHOP = 25;
 
 export class SealedSessionStorage implements SessionStorage {
   /**
-   * Never rejected: a database that cannot be reached as the app starts must not end the process
-   * (an unhandled rejection did, ten seconds in); the admin says it is unavailable meanwhile.
+   * Whether the Session table was found readable: looked at on first use (undefined until then),
+   * so the storage, made when shopify.server.ts is imported, opens nothing then. Never rejected:
+   * a database that cannot be reached must not end the process (an unhandled rejection did, ten
+   * seconds in); the admin says it is unavailable meanwhile.
    */
-  private ready: Promise<boolean>;
+  private ready: Promise<boolean> | undefined;
 
-  constructor(private readonly db: Sql = sql) {
-    this.ready = this.pollForTable().then(
-      () => true,
-      () => false,
-    );
-  }
+  constructor(private readonly db: Sql = sql) {}
 
   async storeSession(session: Session): Promise<boolean> {
     await this.ensureReady();
@@ -94,20 +91,23 @@ export class SealedSessionStorage implements SessionStorage {
     return true;
   }
 
-  /** Whether the Session table can be read (tried again, as at construction). */
-  async isReady(): Promise<boolean> {
-    try {
-      await this.pollForTable();
-      this.ready = Promise.resolve(true);
-    } catch {
-      this.ready = Promise.resolve(false);
-    }
-    return this.ready;
+  /** Whether the Session table can be read (looked at again: two tries, TABLE_RETRY_INTERVAL_MS apart). */
+  isReady(): Promise<boolean> {
+    const looked = this.pollForTable().then(
+      () => true,
+      () => false,
+    );
+    this.ready = looked;
+    return looked;
   }
 
-  /** Not ready at start (the database away, or not migrated): looked at again, so the app recovers by itself. */
+  /**
+   * The table is looked at on first use, and again while it was not found (the database away,
+   * or not migrated), so the app recovers by itself; callers meanwhile share the look in hand.
+   */
   private async ensureReady(): Promise<void> {
-    if ((await this.ready) || (await this.isReady())) return;
+    const looking = this.ready;
+    if ((looking && (await looking)) || (await this.isReady())) return;
     throw new Error(
       "the Session table cannot be read: the database is unreachable, or its migrations have not run (npm run setup)",
     );

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
 import { databaseClient } from "../../app/database/db.server";
+import { sql } from "../../app/database/sql.server";
 import { inShopOrder, lookupsPerMinute, lookupTurn, waitBehindNewer } from "../../app/landing/lookup-pace.server";
 
 const prisma = databaseClient();
@@ -104,6 +105,42 @@ describe("a lookup's turn", () => {
     const turn = await lookupTurn(shop, 120, ago(MINUTE), NOW);
     expect(turn.go).toBe(true);
     if (turn.go) turn.done();
+  });
+});
+
+describe("a lookup that ends while the minute's lookups are counted", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is counted once it is answered: its turn is not given again", async () => {
+    const shop = newShop();
+    const firstSeen = ago(2 * MINUTE);
+    const under = await lookupTurn(shop, 60, firstSeen, NOW); // one a minute
+    if (!under.go) throw new Error("the minute's turn is free");
+    // The lookup's answer is written and its turn done just after the count has read the
+    // answered lookups (none yet) and before it returns: as a worker's lookup finishes while
+    // another job of the shop is deciding.
+    const count = sql.rows.bind(sql);
+    let ended = false;
+    vi.spyOn(sql, "rows").mockImplementation(async (query) => {
+      const rows = await count(query);
+      if (!ended) {
+        ended = true;
+        await prisma.clickRecord.create({
+          data: {
+            id: `${shop}-answered`,
+            shop,
+            clickId: "clk_answered",
+            state: "unknown",
+            firstSeenAt: firstSeen,
+            lookedUpAt: NOW,
+          },
+        });
+        under.done();
+      }
+      return rows as never;
+    });
+    expect(await lookupTurn(shop, 60, firstSeen, NOW)).toEqual({ go: false, at: waitBehindNewer(firstSeen, NOW) });
+    expect(ended).toBe(true);
   });
 });
 

@@ -188,8 +188,9 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
         [],
         "answering",
       );
-      // Past the session storage's look for its table (two tries, 5 s apart), whose failure
-      // once ended the process as an unhandled rejection.
+      // Ten seconds and more with the database away: the session storage's look for its table
+      // (two tries, 5 s apart), made at start back then, once ended the process ten seconds in,
+      // as an unhandled rejection. It now looks on first use, and its look never rejects.
       await new Promise((resolve) => setTimeout(resolve, 12_000));
       expect((await fetch(`${late.url}/healthz`)).status).toBe(503);
       expect((await deliver(newOrder(), late.url)).status).toBe(503);
