@@ -1,15 +1,16 @@
 // GraphQL Code Generator (`npm run graphql-codegen`) and editor tooling: the types of every
-// Admin API document in app/shopify-admin/documents.ts, from the committed 2026-07 schema
-// (tests/fixtures/admin-schema), through Shopify's preset. Offline: the schema is built from
-// the gzipped introspection in this process, never fetched. The output is committed;
-// tests/shopify-admin/generated-types.test.ts fails when it is stale.
+// Admin API document in app/shopify-admin/documents.ts, from the committed schema of the app's
+// API version (app/shopify-admin/api-version.ts; tests/fixtures/admin-schema), through Shopify's
+// preset. Offline: the schema is built from the gzipped introspection in this process, never
+// fetched. The output is committed; tests/shopify-admin/generated-types.test.ts fails when it is
+// stale.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ApiType, pluckConfig, preset } from "@shopify/api-codegen-preset";
 import { parse, printSchema } from "graphql";
+import { apiVersion as ADMIN_API_VERSION } from "./app/shopify-admin/api-version";
 import { loadAdminSchema } from "./sandbox/shopify/schema";
 
-const ADMIN_API_VERSION = "2026-07";
 const documents = ["app/shopify-admin/documents.ts"];
 // Handed over as a document, not a GraphQLSchema: graphql's ESM and CommonJS builds each
 // refuse the other's schema objects, and the test runner and the CLI load different ones.

@@ -1,4 +1,4 @@
-import { buildOrderCreatePayload, webhookHeaders } from "../sandbox/shopify";
+import { buildOrderCreatePayload, DEFAULT_API_VERSION, webhookHeaders } from "../sandbox/shopify";
 
 // Signed orders/create deliveries and sandbox clicks for the benchmarks.
 
@@ -39,7 +39,7 @@ export function orderDelivery(input: OrderInput): OrderDelivery {
   const headers = webhookHeaders({
     topic: "orders/create",
     shop: input.shop,
-    apiVersion: "2026-07",
+    apiVersion: DEFAULT_API_VERSION,
     body,
     secret: input.secret,
     eventId: `bench-evt-${id}`,

@@ -1,4 +1,4 @@
-// Every GraphQL document the app sends to the Admin API (2026-07). Their variable and result
+// Every GraphQL document the app sends to the Admin API (2026-10). Their variable and result
 // types are generated from this file (`npm run graphql-codegen` writes app/types/; see
 // requestAdmin), and tests/shopify-admin validates every string exported here against the
 // vendored Admin schema, so a document added to this module is covered automatically.

@@ -309,6 +309,232 @@ export type AllDiscountItems = {
   allItems: Scalars['Boolean']['output'];
 };
 
+export type AnalyticsAnnotation = Node & {
+  __typename?: 'AnalyticsAnnotation';
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  createdByApp?: Maybe<App>;
+  description?: Maybe<Scalars['String']['output']>;
+  endedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  source: AnalyticsAnnotationSource;
+  startedAt: Scalars['DateTime']['output'];
+  title?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
+export type AnalyticsAnnotationConnection = {
+  __typename?: 'AnalyticsAnnotationConnection';
+  edges: Array<AnalyticsAnnotationEdge>;
+  nodes: Array<AnalyticsAnnotation>;
+  pageInfo: PageInfo;
+};
+
+export type AnalyticsAnnotationCreateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  endedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  startedAt: Scalars['DateTime']['input'];
+  title: Scalars['String']['input'];
+  type: Scalars['String']['input'];
+};
+
+export type AnalyticsAnnotationCreatePayload = {
+  __typename?: 'AnalyticsAnnotationCreatePayload';
+  analyticsAnnotation?: Maybe<AnalyticsAnnotation>;
+  userErrors: Array<AnalyticsAnnotationCreateUserError>;
+};
+
+export type AnalyticsAnnotationCreateUserError = DisplayableError & {
+  __typename?: 'AnalyticsAnnotationCreateUserError';
+  code?: Maybe<AnalyticsAnnotationCreateUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsAnnotationCreateUserErrorCode =
+  | 'INVALID'
+  | 'LIMIT_REACHED'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING';
+
+export type AnalyticsAnnotationDeletePayload = {
+  __typename?: 'AnalyticsAnnotationDeletePayload';
+  deletedId?: Maybe<Scalars['ID']['output']>;
+  userErrors: Array<AnalyticsAnnotationDeleteUserError>;
+};
+
+export type AnalyticsAnnotationDeleteUserError = DisplayableError & {
+  __typename?: 'AnalyticsAnnotationDeleteUserError';
+  code?: Maybe<AnalyticsAnnotationDeleteUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsAnnotationDeleteUserErrorCode =
+  | 'INVALID'
+  | 'NOT_FOUND'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING';
+
+export type AnalyticsAnnotationEdge = {
+  __typename?: 'AnalyticsAnnotationEdge';
+  cursor: Scalars['String']['output'];
+  node: AnalyticsAnnotation;
+};
+
+export type AnalyticsAnnotationSortKeys =
+  | 'CREATED_AT'
+  | 'ENDED_AT'
+  | 'ID'
+  | 'STARTED_AT'
+  | 'UPDATED_AT';
+
+export type AnalyticsAnnotationSource =
+  | 'APP'
+  | 'SHOPIFY';
+
+export type AnalyticsAnnotationUpdateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  endedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  startedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type AnalyticsAnnotationUpdatePayload = {
+  __typename?: 'AnalyticsAnnotationUpdatePayload';
+  analyticsAnnotation?: Maybe<AnalyticsAnnotation>;
+  userErrors: Array<AnalyticsAnnotationUpdateUserError>;
+};
+
+export type AnalyticsAnnotationUpdateUserError = DisplayableError & {
+  __typename?: 'AnalyticsAnnotationUpdateUserError';
+  code?: Maybe<AnalyticsAnnotationUpdateUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsAnnotationUpdateUserErrorCode =
+  | 'INVALID'
+  | 'NOT_FOUND'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING';
+
+export type AnalyticsTarget = Node & {
+  __typename?: 'AnalyticsTarget';
+  createdAt: Scalars['DateTime']['output'];
+  currencyCode: CurrencyCode;
+  endDate: Scalars['Date']['output'];
+  expectedValue: Scalars['Decimal']['output'];
+  filters?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  metric: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  presentmentExpectedValue?: Maybe<MoneyV2>;
+  shopifyqlQuery?: Maybe<Scalars['String']['output']>;
+  startDate: Scalars['Date']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+
+export type AnalyticsTargetPresentmentExpectedValueArgs = {
+  currencyCode: CurrencyCode;
+};
+
+export type AnalyticsTargetConnection = {
+  __typename?: 'AnalyticsTargetConnection';
+  edges: Array<AnalyticsTargetEdge>;
+  nodes: Array<AnalyticsTarget>;
+  pageInfo: PageInfo;
+};
+
+export type AnalyticsTargetCreateInput = {
+  endDate: Scalars['Date']['input'];
+  expectedValue: Scalars['Decimal']['input'];
+  filters?: InputMaybe<Scalars['String']['input']>;
+  metric: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  startDate: Scalars['Date']['input'];
+};
+
+export type AnalyticsTargetCreatePayload = {
+  __typename?: 'AnalyticsTargetCreatePayload';
+  analyticsTarget?: Maybe<AnalyticsTarget>;
+  userErrors: Array<AnalyticsTargetCreateUserError>;
+};
+
+export type AnalyticsTargetCreateUserError = DisplayableError & {
+  __typename?: 'AnalyticsTargetCreateUserError';
+  code?: Maybe<AnalyticsTargetCreateUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsTargetCreateUserErrorCode =
+  | 'INVALID'
+  | 'INVALID_METRIC'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING'
+  | 'TAKEN';
+
+export type AnalyticsTargetEdge = {
+  __typename?: 'AnalyticsTargetEdge';
+  cursor: Scalars['String']['output'];
+  node: AnalyticsTarget;
+};
+
+export type AnalyticsTargetSortKeys =
+  | 'CREATED_AT'
+  | 'END_DATE'
+  | 'EXPECTED_VALUE'
+  | 'ID'
+  | 'METRIC'
+  | 'NAME'
+  | 'START_DATE';
+
+export type AnalyticsTargetUpdateInput = {
+  endDate?: InputMaybe<Scalars['Date']['input']>;
+  expectedValue?: InputMaybe<Scalars['Decimal']['input']>;
+  filters?: InputMaybe<Scalars['String']['input']>;
+  metric?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['Date']['input']>;
+};
+
+export type AnalyticsTargetUpdatePayload = {
+  __typename?: 'AnalyticsTargetUpdatePayload';
+  analyticsTarget?: Maybe<AnalyticsTarget>;
+  userErrors: Array<AnalyticsTargetUpdateUserError>;
+};
+
+export type AnalyticsTargetUpdateUserError = DisplayableError & {
+  __typename?: 'AnalyticsTargetUpdateUserError';
+  code?: Maybe<AnalyticsTargetUpdateUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsTargetUpdateUserErrorCode =
+  | 'INVALID'
+  | 'INVALID_METRIC'
+  | 'NOT_FOUND'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING'
+  | 'TAKEN';
+
+export type AnalyticsTargetsDeletePayload = {
+  __typename?: 'AnalyticsTargetsDeletePayload';
+  deletedIds?: Maybe<Array<Scalars['ID']['output']>>;
+  userErrors: Array<AnalyticsTargetsDeleteUserError>;
+};
+
+export type AnalyticsTargetsDeleteUserError = DisplayableError & {
+  __typename?: 'AnalyticsTargetsDeleteUserError';
+  code?: Maybe<AnalyticsTargetsDeleteUserErrorCode>;
+  field?: Maybe<Array<Scalars['String']['output']>>;
+  message: Scalars['String']['output'];
+};
+
+export type AnalyticsTargetsDeleteUserErrorCode =
+  | 'INVALID'
+  | 'NOT_FOUND'
+  | 'SHOPIFY_EMPLOYEE_IMPERSONATING';
+
 export type AndroidApplication = {
   __typename?: 'AndroidApplication';
   appLinksEnabled: Scalars['Boolean']['output'];
@@ -9177,6 +9403,7 @@ export type CustomerPhoneNumber = {
   /** @deprecated Use `smsMarketingConsent.updatedAt` instead. */
   marketingUpdatedAt?: Maybe<Scalars['DateTime']['output']>;
   phoneNumber: Scalars['String']['output'];
+  smsMarketingConsent: CustomerSmsMarketingConsent;
   /** @deprecated Use `smsMarketingConsent.sourceLocation` instead. */
   sourceLocation?: Maybe<Location>;
   whatsAppMarketingConsent: CustomerWhatsAppMarketingConsent;
@@ -9395,6 +9622,15 @@ export type CustomerShopPayAgreement = {
   lastDigits: Scalars['String']['output'];
   maskedNumber: Scalars['String']['output'];
   name: Scalars['String']['output'];
+};
+
+export type CustomerSmsMarketingConsent = CustomerMarketingConsent & {
+  __typename?: 'CustomerSmsMarketingConsent';
+  collectedFrom?: Maybe<CustomerConsentCollectedFrom>;
+  optInLevel?: Maybe<CustomerMarketingOptInLevel>;
+  sourceLocation?: Maybe<Location>;
+  state: CustomerMarketingConsentState;
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
 };
 
 export type CustomerSmsMarketingConsentError = DisplayableError & {
@@ -12649,8 +12885,6 @@ export type DraftOrderDiscountNotAppliedWarning = DraftOrderWarning & {
   errorCode: Scalars['String']['output'];
   field: Scalars['String']['output'];
   message: Scalars['String']['output'];
-  /** @deprecated Use discountCode and discountTitle instead. This field will be removed in 2026-10. */
-  priceRule?: Maybe<PriceRule>;
 };
 
 export type DraftOrderDuplicatePayload = {
@@ -13056,9 +13290,13 @@ export type ExchangeLineItem = Node & {
   lineItems?: Maybe<Array<LineItem>>;
   processableQuantity: Scalars['Int']['output'];
   processedQuantity: Scalars['Int']['output'];
+  productId?: Maybe<Scalars['ID']['output']>;
   quantity: Scalars['Int']['output'];
+  title?: Maybe<Scalars['String']['output']>;
   unprocessedQuantity: Scalars['Int']['output'];
   variantId?: Maybe<Scalars['ID']['output']>;
+  variantSku?: Maybe<Scalars['String']['output']>;
+  variantTitle?: Maybe<Scalars['String']['output']>;
 };
 
 export type ExchangeLineItemAppliedDiscountInput = {
@@ -15190,7 +15428,6 @@ export type InventoryAdjustQuantitiesUserErrorCode =
   | 'INVALID_QUANTITY_TOO_LOW'
   | 'INVALID_REASON'
   | 'INVALID_REFERENCE_DOCUMENT'
-  | 'ITEM_NOT_STOCKED_AT_LOCATION'
   | 'MAX_ONE_LEDGER_DOCUMENT'
   | 'NON_MUTABLE_INVENTORY_ITEM'
   | 'SERVICE_UNAVAILABLE';
@@ -15463,7 +15700,6 @@ export type InventoryMoveQuantitiesUserErrorCode =
   | 'INVALID_QUANTITY_TOO_HIGH'
   | 'INVALID_REASON'
   | 'INVALID_REFERENCE_DOCUMENT'
-  | 'ITEM_NOT_STOCKED_AT_LOCATION'
   | 'MAXIMUM_LEDGER_DOCUMENT_URIS'
   | 'MOVE_QUANTITIES_FAILED'
   | 'NON_MUTABLE_INVENTORY_ITEM'
@@ -15567,7 +15803,6 @@ export type InventorySetOnHandQuantitiesUserErrorCode =
   | 'INVALID_QUANTITY_TOO_HIGH'
   | 'INVALID_REASON'
   | 'INVALID_REFERENCE_DOCUMENT'
-  | 'ITEM_NOT_STOCKED_AT_LOCATION'
   | 'NON_MUTABLE_INVENTORY_ITEM'
   | 'SERVICE_UNAVAILABLE'
   | 'SET_ON_HAND_QUANTITIES_FAILED';
@@ -15607,7 +15842,6 @@ export type InventorySetQuantitiesUserErrorCode =
   | 'INVALID_QUANTITY_TOO_LOW'
   | 'INVALID_REASON'
   | 'INVALID_REFERENCE_DOCUMENT'
-  | 'ITEM_NOT_STOCKED_AT_LOCATION'
   | 'NON_MUTABLE_INVENTORY_ITEM'
   | 'NO_DUPLICATE_INVENTORY_ITEM_ID_GROUP_ID_PAIR';
 
@@ -20154,6 +20388,12 @@ export type Mutation = {
   /** @deprecated Use `abandonmentUpdateActivitiesDeliveryStatuses` instead. */
   abandonmentEmailStateUpdate?: Maybe<AbandonmentEmailStateUpdatePayload>;
   abandonmentUpdateActivitiesDeliveryStatuses?: Maybe<AbandonmentUpdateActivitiesDeliveryStatusesPayload>;
+  analyticsAnnotationCreate?: Maybe<AnalyticsAnnotationCreatePayload>;
+  analyticsAnnotationDelete?: Maybe<AnalyticsAnnotationDeletePayload>;
+  analyticsAnnotationUpdate?: Maybe<AnalyticsAnnotationUpdatePayload>;
+  analyticsTargetCreate?: Maybe<AnalyticsTargetCreatePayload>;
+  analyticsTargetUpdate?: Maybe<AnalyticsTargetUpdatePayload>;
+  analyticsTargetsDelete?: Maybe<AnalyticsTargetsDeletePayload>;
   appPurchaseOneTimeCreate?: Maybe<AppPurchaseOneTimeCreatePayload>;
   appRevokeAccessScopes?: Maybe<AppRevokeAccessScopesPayload>;
   appSubscriptionCancel?: Maybe<AppSubscriptionCancelPayload>;
@@ -20730,6 +20970,38 @@ export type MutationAbandonmentUpdateActivitiesDeliveryStatusesArgs = {
   deliveryStatus: AbandonmentDeliveryState;
   deliveryStatusChangeReason?: InputMaybe<Scalars['String']['input']>;
   marketingActivityId: Scalars['ID']['input'];
+};
+
+
+export type MutationAnalyticsAnnotationCreateArgs = {
+  input: AnalyticsAnnotationCreateInput;
+};
+
+
+export type MutationAnalyticsAnnotationDeleteArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationAnalyticsAnnotationUpdateArgs = {
+  id: Scalars['ID']['input'];
+  input: AnalyticsAnnotationUpdateInput;
+};
+
+
+export type MutationAnalyticsTargetCreateArgs = {
+  input: AnalyticsTargetCreateInput;
+};
+
+
+export type MutationAnalyticsTargetUpdateArgs = {
+  id: Scalars['ID']['input'];
+  input: AnalyticsTargetUpdateInput;
+};
+
+
+export type MutationAnalyticsTargetsDeleteArgs = {
+  ids: Array<Scalars['ID']['input']>;
 };
 
 
@@ -24488,9 +24760,19 @@ export type OrderAttributionDefinitionUpsertUserError = DisplayableError & {
 export type OrderAttributionDefinitionUpsertUserErrorCode =
   | 'INVALID';
 
+export type OrderCancelJobResult = JobResult & Node & {
+  __typename?: 'OrderCancelJobResult';
+  done: Scalars['Boolean']['output'];
+  errors: Array<OrderCancelUserError>;
+  id: Scalars['ID']['output'];
+  order?: Maybe<Order>;
+  status: OrderCancelStatus;
+};
+
 export type OrderCancelPayload = {
   __typename?: 'OrderCancelPayload';
   job?: Maybe<Job>;
+  jobResult?: Maybe<OrderCancelJobResult>;
   orderCancelUserErrors: Array<OrderCancelUserError>;
   /** @deprecated Use `orderCancelUserErrors` instead. */
   userErrors: Array<UserError>;
@@ -24507,6 +24789,11 @@ export type OrderCancelReason =
 export type OrderCancelRefundMethodInput =
   { originalPaymentMethodsRefund: Scalars['Boolean']['input']; storeCreditRefund?: never; }
   |  { originalPaymentMethodsRefund?: never; storeCreditRefund: OrderCancelStoreCreditRefundInput; };
+
+export type OrderCancelStatus =
+  | 'FAILED'
+  | 'STARTED'
+  | 'SUCCEEDED';
 
 export type OrderCancelStoreCreditRefundInput = {
   expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
@@ -24624,6 +24911,7 @@ export type OrderCreateFulfillmentInput = {
   shipmentStatus?: InputMaybe<FulfillmentEventStatus>;
   trackingCompany?: InputMaybe<Scalars['String']['input']>;
   trackingNumber?: InputMaybe<Scalars['String']['input']>;
+  trackingNumbers?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 export type OrderCreateFulfillmentStatus =
@@ -24892,6 +25180,7 @@ export type OrderDisplayFinancialStatus =
 
 export type OrderDisplayFulfillmentStatus =
   | 'FULFILLED'
+  | 'FULFILLMENT_NOT_REQUIRED'
   | 'IN_PROGRESS'
   | 'ON_HOLD'
   | 'OPEN'
@@ -25171,6 +25460,7 @@ export type OrderPaymentStatusResult =
   | 'CAPTURED'
   | 'ERROR'
   | 'INITIATED'
+  | 'PARTIAL_SUCCESS'
   | 'PENDING'
   | 'PROCESSING'
   | 'PURCHASED'
@@ -26509,277 +26799,6 @@ export type PriceListUserErrorCode =
   | 'PRICE_LIST_NOT_FOUND'
   | 'TAKEN'
   | 'TOO_LONG';
-
-export type PriceRule = CommentEventSubject & HasEvents & LegacyInteroperability & Node & {
-  __typename?: 'PriceRule';
-  allocationLimit?: Maybe<Scalars['Int']['output']>;
-  allocationMethod: PriceRuleAllocationMethod;
-  app?: Maybe<App>;
-  combinesWith: DiscountCombinesWith;
-  createdAt: Scalars['DateTime']['output'];
-  customerSelection: PriceRuleCustomerSelection;
-  /** @deprecated Use `discountClasses` instead. */
-  discountClass: DiscountClass;
-  discountClasses: Array<DiscountClass>;
-  discountCodes: PriceRuleDiscountCodeConnection;
-  discountCodesCount?: Maybe<Count>;
-  endsAt?: Maybe<Scalars['DateTime']['output']>;
-  /** @deprecated Use `prerequisiteToEntitlementQuantityRatio` instead. */
-  entitlementToPrerequisiteQuantityRatio?: Maybe<PriceRuleEntitlementToPrerequisiteQuantityRatio>;
-  events: EventConnection;
-  features: Array<PriceRuleFeature>;
-  hasTimelineComment: Scalars['Boolean']['output'];
-  id: Scalars['ID']['output'];
-  itemEntitlements: PriceRuleItemEntitlements;
-  itemPrerequisites: PriceRuleLineItemPrerequisites;
-  legacyResourceId: Scalars['UnsignedInt64']['output'];
-  oncePerCustomer: Scalars['Boolean']['output'];
-  prerequisiteQuantityRange?: Maybe<PriceRuleQuantityRange>;
-  prerequisiteShippingPriceRange?: Maybe<PriceRuleMoneyRange>;
-  prerequisiteSubtotalRange?: Maybe<PriceRuleMoneyRange>;
-  prerequisiteToEntitlementQuantityRatio?: Maybe<PriceRulePrerequisiteToEntitlementQuantityRatio>;
-  shareableUrls: Array<PriceRuleShareableUrl>;
-  shippingEntitlements: PriceRuleShippingLineEntitlements;
-  startsAt: Scalars['DateTime']['output'];
-  status: PriceRuleStatus;
-  summary?: Maybe<Scalars['String']['output']>;
-  target: PriceRuleTarget;
-  title: Scalars['String']['output'];
-  totalSales?: Maybe<MoneyV2>;
-  /** @deprecated Use `features` instead. */
-  traits: Array<PriceRuleTrait>;
-  usageCount: Scalars['Int']['output'];
-  usageLimit?: Maybe<Scalars['Int']['output']>;
-  validityPeriod: PriceRuleValidityPeriod;
-  /** @deprecated Use `valueV2` instead. */
-  value: PriceRuleValue;
-  valueV2: PricingValue;
-};
-
-
-export type PriceRuleDiscountCodesArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  query?: InputMaybe<Scalars['String']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-  savedSearchId?: InputMaybe<Scalars['ID']['input']>;
-  sortKey?: InputMaybe<DiscountCodeSortKeys>;
-};
-
-
-export type PriceRuleEventsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  query?: InputMaybe<Scalars['String']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-  sortKey?: InputMaybe<EventSortKeys>;
-};
-
-export type PriceRuleAllocationMethod =
-  | 'ACROSS'
-  | 'EACH';
-
-export type PriceRuleCustomerSelection = {
-  __typename?: 'PriceRuleCustomerSelection';
-  customers: CustomerConnection;
-  forAllCustomers: Scalars['Boolean']['output'];
-  segments: Array<Segment>;
-};
-
-
-export type PriceRuleCustomerSelectionCustomersArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  query?: InputMaybe<Scalars['String']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-  savedSearchId?: InputMaybe<Scalars['ID']['input']>;
-  sortKey?: InputMaybe<CustomerSortKeys>;
-};
-
-export type PriceRuleDiscountCode = Node & {
-  __typename?: 'PriceRuleDiscountCode';
-  app?: Maybe<App>;
-  code: Scalars['String']['output'];
-  id: Scalars['ID']['output'];
-  usageCount: Scalars['Int']['output'];
-};
-
-export type PriceRuleDiscountCodeConnection = {
-  __typename?: 'PriceRuleDiscountCodeConnection';
-  edges: Array<PriceRuleDiscountCodeEdge>;
-  nodes: Array<PriceRuleDiscountCode>;
-  pageInfo: PageInfo;
-};
-
-export type PriceRuleDiscountCodeEdge = {
-  __typename?: 'PriceRuleDiscountCodeEdge';
-  cursor: Scalars['String']['output'];
-  node: PriceRuleDiscountCode;
-};
-
-export type PriceRuleEntitlementToPrerequisiteQuantityRatio = {
-  __typename?: 'PriceRuleEntitlementToPrerequisiteQuantityRatio';
-  entitlementQuantity: Scalars['Int']['output'];
-  prerequisiteQuantity: Scalars['Int']['output'];
-};
-
-export type PriceRuleFeature =
-  | 'BULK'
-  | 'BUY_ONE_GET_ONE'
-  | 'BUY_ONE_GET_ONE_WITH_ALLOCATION_LIMIT'
-  | 'QUANTITY_DISCOUNTS'
-  | 'SPECIFIC_CUSTOMERS';
-
-export type PriceRuleFixedAmountValue = {
-  __typename?: 'PriceRuleFixedAmountValue';
-  amount: Scalars['Money']['output'];
-};
-
-export type PriceRuleItemEntitlements = {
-  __typename?: 'PriceRuleItemEntitlements';
-  collections: CollectionConnection;
-  productVariants: ProductVariantConnection;
-  products: ProductConnection;
-  targetAllLineItems: Scalars['Boolean']['output'];
-};
-
-
-export type PriceRuleItemEntitlementsCollectionsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-
-export type PriceRuleItemEntitlementsProductVariantsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-
-export type PriceRuleItemEntitlementsProductsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-export type PriceRuleLineItemPrerequisites = {
-  __typename?: 'PriceRuleLineItemPrerequisites';
-  collections: CollectionConnection;
-  productVariants: ProductVariantConnection;
-  products: ProductConnection;
-};
-
-
-export type PriceRuleLineItemPrerequisitesCollectionsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-
-export type PriceRuleLineItemPrerequisitesProductVariantsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-
-export type PriceRuleLineItemPrerequisitesProductsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-  reverse?: InputMaybe<Scalars['Boolean']['input']>;
-};
-
-export type PriceRuleMoneyRange = {
-  __typename?: 'PriceRuleMoneyRange';
-  greaterThan?: Maybe<Scalars['Money']['output']>;
-  greaterThanOrEqualTo?: Maybe<Scalars['Money']['output']>;
-  lessThan?: Maybe<Scalars['Money']['output']>;
-  lessThanOrEqualTo?: Maybe<Scalars['Money']['output']>;
-};
-
-export type PriceRulePercentValue = {
-  __typename?: 'PriceRulePercentValue';
-  percentage: Scalars['Float']['output'];
-};
-
-export type PriceRulePrerequisiteToEntitlementQuantityRatio = {
-  __typename?: 'PriceRulePrerequisiteToEntitlementQuantityRatio';
-  entitlementQuantity: Scalars['Int']['output'];
-  prerequisiteQuantity: Scalars['Int']['output'];
-};
-
-export type PriceRuleQuantityRange = {
-  __typename?: 'PriceRuleQuantityRange';
-  greaterThan?: Maybe<Scalars['Int']['output']>;
-  greaterThanOrEqualTo?: Maybe<Scalars['Int']['output']>;
-  lessThan?: Maybe<Scalars['Int']['output']>;
-  lessThanOrEqualTo?: Maybe<Scalars['Int']['output']>;
-};
-
-export type PriceRuleShareableUrl = {
-  __typename?: 'PriceRuleShareableUrl';
-  targetItemImage?: Maybe<Image>;
-  targetType: PriceRuleShareableUrlTargetType;
-  title: Scalars['String']['output'];
-  url: Scalars['URL']['output'];
-};
-
-export type PriceRuleShareableUrlTargetType =
-  | 'COLLECTION'
-  | 'HOME'
-  | 'PRODUCT';
-
-export type PriceRuleShippingLineEntitlements = {
-  __typename?: 'PriceRuleShippingLineEntitlements';
-  countryCodes: Array<CountryCode>;
-  includeRestOfWorld: Scalars['Boolean']['output'];
-  targetAllShippingLines: Scalars['Boolean']['output'];
-};
-
-export type PriceRuleStatus =
-  | 'ACTIVE'
-  | 'EXPIRED'
-  | 'SCHEDULED';
-
-export type PriceRuleTarget =
-  | 'LINE_ITEM'
-  | 'SHIPPING_LINE';
-
-export type PriceRuleTrait =
-  | 'BULK'
-  | 'BUY_ONE_GET_ONE'
-  | 'BUY_ONE_GET_ONE_WITH_ALLOCATION_LIMIT'
-  | 'QUANTITY_DISCOUNTS'
-  | 'SPECIFIC_CUSTOMERS';
-
-export type PriceRuleValidityPeriod = {
-  __typename?: 'PriceRuleValidityPeriod';
-  end?: Maybe<Scalars['DateTime']['output']>;
-  start: Scalars['DateTime']['output'];
-};
-
-export type PriceRuleValue = PriceRuleFixedAmountValue | PriceRulePercentValue;
 
 export type PricingPercentageValue = {
   __typename?: 'PricingPercentageValue';
@@ -29560,6 +29579,7 @@ export type QueryRoot = {
   abandonedCheckoutsCount?: Maybe<Count>;
   abandonment?: Maybe<Abandonment>;
   abandonmentByAbandonedCheckoutId?: Maybe<Abandonment>;
+  analyticsTargets: AnalyticsTargetConnection;
   app?: Maybe<App>;
   appByHandle?: Maybe<App>;
   appByKey?: Maybe<App>;
@@ -29891,6 +29911,17 @@ export type QueryRootAbandonmentArgs = {
 
 export type QueryRootAbandonmentByAbandonedCheckoutIdArgs = {
   abandonedCheckoutId: Scalars['ID']['input'];
+};
+
+
+export type QueryRootAnalyticsTargetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  query?: InputMaybe<Scalars['String']['input']>;
+  reverse?: InputMaybe<Scalars['Boolean']['input']>;
+  sortKey?: InputMaybe<AnalyticsTargetSortKeys>;
 };
 
 
@@ -34230,6 +34261,7 @@ export type Shop = HasMetafieldDefinitions & HasMetafields & HasPublishedTransla
   /** @deprecated Use `allProductCategoriesList` instead. */
   allProductCategories: Array<ProductCategory>;
   allProductCategoriesList: Array<TaxonomyCategory>;
+  analyticsAnnotations: AnalyticsAnnotationConnection;
   /** @deprecated Not supported anymore. */
   analyticsToken: Scalars['String']['output'];
   /** @deprecated Use `QueryRoot.assignedFulfillmentOrders` instead. Details: https://shopify.dev/changelog/moving-the-shop-assignedfulfillmentorders-connection-to-queryroot */
@@ -34330,6 +34362,17 @@ export type Shop = HasMetafieldDefinitions & HasMetafields & HasPublishedTransla
   updatedAt: Scalars['DateTime']['output'];
   url: Scalars['URL']['output'];
   weightUnit: WeightUnit;
+};
+
+
+export type ShopAnalyticsAnnotationsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  query?: InputMaybe<Scalars['String']['input']>;
+  reverse?: InputMaybe<Scalars['Boolean']['input']>;
+  sortKey?: InputMaybe<AnalyticsAnnotationSortKeys>;
 };
 
 
@@ -35663,7 +35706,9 @@ export type ShopifyqlNullCellTranslation = {
 
 export type ShopifyqlQueryResponse = {
   __typename?: 'ShopifyqlQueryResponse';
+  analyticsTargets: Array<AnalyticsTarget>;
   parseErrors: Array<Scalars['String']['output']>;
+  parseWarnings: Array<Scalars['String']['output']>;
   tableData?: Maybe<ShopifyqlTableData>;
 };
 
@@ -36305,17 +36350,22 @@ export type SubscriptionBillingAttemptErrorCode =
   | 'FREE_GIFT_CARD_NOT_ALLOWED'
   | 'GENERIC_ERROR'
   | 'INCORRECT_ADDRESS'
+  | 'INCORRECT_CVC'
   | 'INCORRECT_NUMBER'
+  | 'INCORRECT_PIN'
   | 'INCORRECT_ZIP'
   | 'INSUFFICIENT_FUNDS'
   | 'INSUFFICIENT_INVENTORY'
+  | 'INVALID_AMOUNT'
   | 'INVALID_BILLING_ADDRESS'
   | 'INVALID_CURRENCY'
   | 'INVALID_CUSTOMER_BILLING_AGREEMENT'
+  | 'INVALID_CVC'
   | 'INVALID_EXPIRY_DATE'
   | 'INVALID_NUMBER'
   | 'INVALID_PAYMENT_METHOD'
   | 'INVALID_PURCHASE_TYPE'
+  | 'INVALID_REQUEST'
   | 'INVALID_SHIPPING_ADDRESS'
   | 'INVENTORY_ALLOCATIONS_NOT_FOUND'
   | 'INVOICE_ALREADY_PAID'
@@ -36466,15 +36516,20 @@ export type SubscriptionBillingAttemptPaymentErrorCode =
   | 'FRAUD_SUSPECTED'
   | 'GENERIC_ERROR'
   | 'INCORRECT_ADDRESS'
+  | 'INCORRECT_CVC'
   | 'INCORRECT_NUMBER'
+  | 'INCORRECT_PIN'
   | 'INCORRECT_ZIP'
   | 'INSUFFICIENT_FUNDS'
+  | 'INVALID_AMOUNT'
   | 'INVALID_CURRENCY'
   | 'INVALID_CUSTOMER_BILLING_AGREEMENT'
+  | 'INVALID_CVC'
   | 'INVALID_EXPIRY_DATE'
   | 'INVALID_NUMBER'
   | 'INVALID_PAYMENT_METHOD'
   | 'INVALID_PURCHASE_TYPE'
+  | 'INVALID_REQUEST'
   | 'INVALID_SHIPPING_ADDRESS'
   | 'INVOICE_ALREADY_PAID'
   | 'MERCHANT_RULE'

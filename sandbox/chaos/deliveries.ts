@@ -1,4 +1,4 @@
-import { webhookHeaders } from "../shopify";
+import { DEFAULT_API_VERSION, webhookHeaders } from "../shopify";
 import type { Random } from "../seeded-random";
 import type { PlannedOrder } from "./orders";
 
@@ -91,7 +91,7 @@ export async function deliverCopies(
   const headers = webhookHeaders({
     topic: event.topic,
     shop: event.shop,
-    apiVersion: "2026-07",
+    apiVersion: DEFAULT_API_VERSION,
     body: event.body,
     secret: sender.apiSecret,
     eventId: event.eventId,

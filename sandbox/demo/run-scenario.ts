@@ -8,6 +8,7 @@ import {
   buildOrderCancelledPayload,
   buildOrderCreatePayload,
   buildRefundCreatePayload,
+  DEFAULT_API_VERSION,
   signSessionToken,
   webhookHeaders,
   type ShopifyStandin,
@@ -255,7 +256,7 @@ export async function deliverWebhook(
   const headers = webhookHeaders({
     topic,
     shop: stack.shop,
-    apiVersion: "2026-07",
+    apiVersion: DEFAULT_API_VERSION,
     body,
     secret: stack.apiSecret,
     eventId,

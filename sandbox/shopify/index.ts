@@ -1,4 +1,5 @@
 export { startShopifyStandin } from "./server";
+export { DEFAULT_API_VERSION } from "./schema";
 export type {
   FaultPlan,
   RecordedRequest,

@@ -2,7 +2,7 @@
 // with Shopify's search syntax on updated_at/created_at, sorted and paged by cursor, and the
 // fields of an order and a refund under their GraphQL names, from the same REST payloads its
 // webhooks carry (so what the webhook says and what the API says are one order).
-// Shopify's reference: Admin GraphQL 2026-07 `orders` (query, sortKey, first/after, at most 250)
+// Shopify's reference: Admin GraphQL 2026-10 `orders` (query, sortKey, first/after, at most 250)
 // and the search syntax (https://shopify.dev/docs/api/usage/search-syntax).
 import Decimal from "decimal.js";
 import { GraphQLError } from "graphql";

@@ -6,6 +6,9 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 
+/** The Admin API version the stand-in serves by default: the app's (app/shopify-admin/api-version.ts). */
+export const DEFAULT_API_VERSION = "2026-10";
+
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../tests/fixtures/admin-schema");
 const cache = new Map<string, GraphQLSchema>();
 

@@ -7,7 +7,7 @@ import { GraphQLError, getOperationAST, parse, validate, type DocumentNode } fro
 import { listen } from "../listen";
 import { seededRandom, type Random } from "../seeded-random";
 import { queryCost, runOperation } from "./execute";
-import { hasAdminSchema, loadAdminSchema } from "./schema";
+import { DEFAULT_API_VERSION, hasAdminSchema, loadAdminSchema } from "./schema";
 import { readBody, send } from "./http";
 import { payoutState } from "./payouts";
 import { ShopifyStandinStore, THROTTLE, type OrderRecord, type ShopState } from "./store";
@@ -108,7 +108,7 @@ const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login
 
 export async function startShopifyStandin(options: ShopifyStandinOptions = {}): Promise<ShopifyStandin> {
   const clock = options.clock ?? Date.now;
-  const apiVersion = options.apiVersion ?? "2026-07";
+  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
   const appSecret = options.appSecret ?? process.env.SHOPIFY_API_SECRET ?? "standin-secret";
   const apiKey = options.apiKey ?? process.env.SHOPIFY_API_KEY ?? "standin-api-key";
   if (!hasAdminSchema(apiVersion)) throw new Error(`No vendored Admin schema for ${apiVersion}`);

@@ -9,7 +9,7 @@ export function signWebhook(body: string | Buffer, secret: string): string {
 export interface WebhookHeaderOptions {
   topic: string; // e.g. "orders/create"
   shop: string; // e.g. "demo.myshopify.com"
-  apiVersion: string; // e.g. "2026-07"
+  apiVersion: string; // e.g. "2026-10"
   body: string | Buffer; // the exact bytes that will be sent
   secret: string;
   webhookId?: string;

@@ -11,8 +11,8 @@ import { startHarness, type Harness } from "../shopify-admin/support";
 const prisma = databaseClient();
 
 // The Codes page's numbers on a real database, and switching a code off through the real
-// Shopify library against the stand-in, which checks every document against the 2026-07
-// schema and refuses both calls without the optional discount scopes.
+// Shopify library against the stand-in, which checks every document against the app's
+// Admin schema and refuses both calls without the optional discount scopes.
 
 const SHOP = "codes-page.myshopify.com";
 let seq = 70_000;

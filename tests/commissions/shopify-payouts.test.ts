@@ -32,7 +32,7 @@ const runner = await payoutRunner({
   shopifyAdmin: async (shop) => {
     const token = shopify.issueToken(shop, { scope: scopes.get(shop) ?? ALL_SCOPES }).token;
     const graphql = (query: string, options?: { variables?: Record<string, unknown> }) =>
-      fetch(`${shopify.url}/admin/api/2026-07/graphql.json`, {
+      fetch(`${shopify.url}/admin/api/${shopify.apiVersion}/graphql.json`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-shopify-access-token": token },
         body: JSON.stringify({ query, variables: options?.variables }),

@@ -31,7 +31,7 @@ const runner = await payoutRunner({
     const { standin } = suite;
     const token = standin.issueToken(shop, { scope: ["read_orders", ...standin.store.shop(shop).grantedScopes] }).token;
     const graphql = (query: string, options?: { variables?: Record<string, unknown> }) =>
-      fetch(`${standin.url}/admin/api/2026-07/graphql.json`, {
+      fetch(`${standin.url}/admin/api/${standin.apiVersion}/graphql.json`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-shopify-access-token": token },
         body: JSON.stringify({ query, variables: options?.variables }),

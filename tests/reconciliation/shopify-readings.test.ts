@@ -14,7 +14,7 @@ import { useHarness, type Harness } from "../support/pipeline-harness";
 
 // Webhook and sweep must read one order alike: the same stand-in order, once as orders/create
 // delivers it and once through the Admin API documents the sweep sends (through the library's
-// client, validated against the 2026-07 schema by the stand-in), each put through the app's one
+// client, validated against the app's Admin schema by the stand-in), each put through the app's one
 // reader, compared field by field. Amounts are compared as decimals: the API prints "25.0" where
 // the webhook says "25.00".
 

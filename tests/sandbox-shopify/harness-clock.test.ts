@@ -1,6 +1,7 @@
 // The pipeline harness drives the worker, the click sandbox and the Shopify stand-in from one
 // clock: moving it moves click expiry, token expiry and the throttle's refill together.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import { createClickServiceClient, closeClickServicePools } from "../../app/click-service";
 import { startHarness, type Harness } from "../support/pipeline-harness";
 import { LOCAL_SANDBOX } from "../click-service/harness";
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 async function adminCall(token: string): Promise<{ status: number; available?: number }> {
-  const res = await fetch(`https://${SHOP}/admin/api/2026-07/graphql.json`, {
+  const res = await fetch(`https://${SHOP}/admin/api/${apiVersion}/graphql.json`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token },
     body: JSON.stringify({

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getGlobalDispatcher, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import { routeShopifyTrafficTo } from "../../app/platform/shopify-standin-routing.server";
 
 interface Echo {
@@ -55,14 +56,14 @@ describe("routeShopifyTrafficTo", () => {
     expect(globalThis.fetch).not.toBe(undiciFetch);
     const routing = routeShopifyTrafficTo(standin.url);
     try {
-      const res = await fetch("https://some-shop.myshopify.com/admin/api/2026-07/graphql.json?x=1&y=two", {
+      const res = await fetch(`https://some-shop.myshopify.com/admin/api/${apiVersion}/graphql.json?x=1&y=two`, {
         method: "POST",
         headers: { "X-Shopify-Access-Token": "t", "Content-Type": "application/json" },
         body: "{}",
       });
       expect(await res.json()).toEqual({
         server: "standin",
-        url: "/admin/api/2026-07/graphql.json?x=1&y=two",
+        url: `/admin/api/${apiVersion}/graphql.json?x=1&y=two`,
         host: "some-shop.myshopify.com",
         shop: "some-shop.myshopify.com",
       });

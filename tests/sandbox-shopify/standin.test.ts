@@ -1,6 +1,7 @@
 import "@shopify/shopify-api/adapters/node";
-import { ApiVersion, RequestedTokenType, Session, shopifyApi } from "@shopify/shopify-api";
+import { RequestedTokenType, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import { markOrderHijacked } from "../../app/shopify-admin/orders.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
@@ -23,7 +24,7 @@ const api = () =>
     apiSecretKey: "test-api-secret",
     hostName: "tag-guard.test",
     scopes: ["read_orders", "write_orders"],
-    apiVersion: ApiVersion.July26,
+    apiVersion,
     isEmbeddedApp: true,
     logger: { level: 0 },
   });
@@ -113,7 +114,7 @@ describe("token exchange", () => {
 describe("Admin GraphQL endpoint", () => {
   it("answers 401 like Shopify without a token it issued, and for another shop's token", async () => {
     const call = (token?: string) =>
-      fetch(`https://${SHOP}/admin/api/2026-07/graphql.json`, {
+      fetch(`https://${SHOP}/admin/api/${apiVersion}/graphql.json`, {
         method: "POST",
         headers: { "Content-Type": "application/json", ...(token ? { "X-Shopify-Access-Token": token } : {}) },
         body: JSON.stringify({ query: "query TagGuardProbe { currentAppInstallation { id } }" }),
@@ -137,7 +138,7 @@ describe("Admin GraphQL endpoint", () => {
     try {
       const token = standin.issueToken("bucket.myshopify.com").token;
       const ask = async () => {
-        const res = await fetch(`${standin.url}/admin/api/2026-07/graphql.json`, {
+        const res = await fetch(`${standin.url}/admin/api/${apiVersion}/graphql.json`, {
           method: "POST",
           headers: {
             "Content-Type": "application/json",
@@ -195,7 +196,7 @@ describe("webhook helpers", () => {
     const headers = webhookHeaders({
       topic: "orders/create",
       shop: SHOP,
-      apiVersion: "2026-07",
+      apiVersion,
       body,
       secret: "test-api-secret",
       webhookId: "wh-1",
@@ -205,7 +206,7 @@ describe("webhook helpers", () => {
     expect(headers["X-Shopify-Hmac-Sha256"]).toBe(signWebhook(body, "test-api-secret"));
     const request = new Request("https://tag-guard.test/webhooks/orders/create", { method: "POST", headers, body });
     const context = await h.app.authenticate.webhook(request);
-    expect(context).toMatchObject({ topic: "ORDERS_CREATE", shop: SHOP, apiVersion: "2026-07", webhookId: "wh-1" });
+    expect(context).toMatchObject({ topic: "ORDERS_CREATE", shop: SHOP, apiVersion, webhookId: "wh-1" });
     expect(context.payload).toEqual(payload);
     expect(payload).toMatchObject({
       admin_graphql_api_id: `gid://shopify/Order/${payload.id}`,
@@ -478,7 +479,7 @@ describe("expiring offline tokens and the refresh grant, on the stand-in's clock
 
 describe("invalid documents and order tags, as Shopify answers them", () => {
   const gql = (query: string, token: string, standin = h.standin) =>
-    fetch(`${standin.url}/admin/api/2026-07/graphql.json`, {
+    fetch(`${standin.url}/admin/api/${apiVersion}/graphql.json`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Shopify-Access-Token": token, "X-Shopify-Standin-Shop": SHOP },
       body: JSON.stringify({ query }),

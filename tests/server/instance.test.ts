@@ -8,6 +8,7 @@ import { APP_ENV, APP_SERVER_ARGS, startApp, type AppProcess } from "../../sandb
 import { freePort } from "../../sandbox/listen";
 import { parseMetrics, total } from "../../sandbox/prometheus";
 import { signWebhook } from "../../sandbox/shopify";
+import { API_VERSION } from "../support/deliver";
 
 // The instance as a host runs it (`npm start`, the build): it refuses to start on a database
 // whose migrations are behind the build; it serves Prometheus's metrics on a port of its own and
@@ -55,7 +56,7 @@ function forgedDelivery(url: string, topic: string) {
       "x-shopify-hmac-sha256": signWebhook(body, "not-the-secret"),
       "x-shopify-topic": topic,
       "x-shopify-shop-domain": "instance.myshopify.com",
-      "x-shopify-api-version": "2026-07",
+      "x-shopify-api-version": API_VERSION,
       "x-shopify-webhook-id": `wh-${topic}`,
     },
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApp, type AppProcess, type AppServer } from "../../sandbox/demo/app-process";
 import { signWebhook } from "../../sandbox/shopify";
+import { API_VERSION } from "../support/deliver";
 
 // The server (`npm start`, and `npm run dev` on the sources) runs the verification worker on a
 // thread of its own (decision 019): the worker starts there, not beside intake, and a SIGTERM
@@ -65,7 +66,7 @@ describe("the production server's worker thread", () => {
           "x-shopify-hmac-sha256": signWebhook(body, "not-the-secret"),
           "x-shopify-topic": "orders/create",
           "x-shopify-shop-domain": "worker-thread.myshopify.com",
-          "x-shopify-api-version": "2026-07",
+          "x-shopify-api-version": API_VERSION,
           "x-shopify-webhook-id": "wh-worker-thread",
         },
       });

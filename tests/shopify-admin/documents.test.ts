@@ -1,5 +1,6 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import * as documents from "../../app/shopify-admin/documents";
 import { validateAdminDocument } from "../support/admin-schema";
 
@@ -10,7 +11,7 @@ const operations: Array<[string, string]> = Object.entries(documents as Record<s
     typeof value === "string" && /^\s*(#graphql\s*)?(query|mutation)\b/.test(value) ? [[name, value]] : [],
 );
 
-describe("Admin GraphQL documents (API 2026-07)", () => {
+describe(`Admin GraphQL documents (API ${apiVersion})`, () => {
   it("finds the documents to check", () => {
     expect(operations.map(([name]) => name)).toEqual(
       expect.arrayContaining([

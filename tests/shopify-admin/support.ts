@@ -1,8 +1,9 @@
 // Test wiring: the stand-in, traffic routing and a REAL admin client from
 // @shopify/shopify-app-remix (unauthenticated.admin over an in-memory session storage).
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, Session } from "@shopify/shopify-api";
+import { Session } from "@shopify/shopify-api";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 
@@ -46,7 +47,7 @@ export async function startHarness(): Promise<Harness> {
     apiSecretKey: "test-api-secret",
     appUrl: "https://tag-guard.test",
     scopes: ["read_orders", "write_orders"],
-    apiVersion: ApiVersion.July26,
+    apiVersion,
     distribution: AppDistribution.AppStore,
     sessionStorage: sessions,
     isEmbeddedApp: true,

@@ -7,7 +7,7 @@ import { WEB_PIXEL_SETTINGS_DEFINITION } from "../../sandbox/shopify/store";
 import { startHarness, type Harness } from "./support";
 
 // webPixelCreate / webPixelUpdate through the library's real admin client, against the
-// stand-in, which validates every document on the 2026-07 schema and the settings against the
+// stand-in, which validates every document on the app's Admin schema and the settings against the
 // extension's definition, as Shopify does.
 
 const PIXEL_SCOPES = "read_orders,write_orders,write_pixels,read_customer_events";

@@ -1,26 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { gunzipSync } from "node:zlib";
-import { buildClientSchema, parse, validate, GraphQLError, type GraphQLSchema, type IntrospectionQuery } from "graphql";
+import { parse, validate, GraphQLError, type GraphQLSchema } from "graphql";
+import { apiVersion } from "../../app/shopify-admin/api-version";
+import { loadAdminSchema } from "../../sandbox/shopify/schema";
 
-// The Admin API 2026-07 introspection shipped in @shopify/dev-mcp (see
-// tests/fixtures/admin-schema/README.md). Built once per process: it is ~1 MB gzipped.
-const FIXTURE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../fixtures/admin-schema/admin_2026-07.json.gz",
-);
-
-let cached: GraphQLSchema | undefined;
-
+// The Admin API introspection of the app's version, as shipped in @shopify/dev-mcp (see
+// tests/fixtures/admin-schema/README.md), built once per process: it is ~1 MB gzipped.
 export function adminSchema(): GraphQLSchema {
-  if (!cached) {
-    const json = JSON.parse(gunzipSync(readFileSync(FIXTURE)).toString("utf8")) as
-      { data: IntrospectionQuery } | IntrospectionQuery;
-    const introspection = "data" in json ? json.data : json;
-    cached = buildClientSchema(introspection);
-  }
-  return cached;
+  return loadAdminSchema(apiVersion);
 }
 
 /** Parse and validate a document against the Admin schema; syntax errors come back as errors too. */

@@ -1,7 +1,9 @@
+import { apiVersion } from "../../app/shopify-admin/api-version";
 import { webhookHeaders } from "../../sandbox/shopify";
 
 export const TEST_SECRET = "test-api-secret";
-export const API_VERSION = "2026-07";
+/** What Shopify puts in a delivery's version header: the version the app subscribes with. */
+export const API_VERSION: string = apiVersion;
 
 export interface Delivery {
   topic: string;

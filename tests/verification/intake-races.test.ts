@@ -4,6 +4,7 @@ import { databaseClient, dialect } from "../../app/database/db.server";
 import { recordOrderDelivery } from "../../app/verification/intake.server";
 import type { VerifiedDelivery } from "../../app/webhooks/receive.server";
 import { buildRefundCreatePayload } from "../../sandbox/shopify/refund-payload";
+import { API_VERSION } from "../support/deliver";
 import { orderPayload } from "../support/fixtures";
 
 const prisma = databaseClient();
@@ -29,7 +30,7 @@ function delivery(eventId: string): VerifiedDelivery {
   return {
     shop: SHOP,
     topic: "orders/create",
-    apiVersion: "2026-07",
+    apiVersion: API_VERSION,
     webhookId: `${eventId}-webhook`,
     eventId,
     triggeredAt: null,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { validateWebhook } from "../../app/webhooks/validate.server";
 import { optionalHeaders, validatorHeaders, type HeaderOf } from "../../app/webhooks/validator-headers";
 import { signWebhook, webhookHeaders } from "../../sandbox/shopify";
+import { API_VERSION } from "../support/deliver";
 
 const SECRET = process.env.SHOPIFY_API_SECRET!;
 const body = JSON.stringify({ id: 820982911946154500, name: "#1001" });
@@ -21,7 +22,7 @@ function delivery(overrides: Record<string, string | null> = {}): Record<string,
     ...webhookHeaders({
       topic: "orders/create",
       shop: "validator-headers.myshopify.com",
-      apiVersion: "2026-07",
+      apiVersion: API_VERSION,
       body,
       secret: SECRET,
       webhookId: "wh-1",
@@ -79,7 +80,7 @@ describe("the headers the library's validator is given", () => {
       "shopify-hmac-sha256": signWebhook(body, SECRET),
       "shopify-topic": "orders/create",
       "shopify-shop-domain": "validator-headers.myshopify.com",
-      "shopify-api-version": "2026-07",
+      "shopify-api-version": API_VERSION,
       "shopify-webhook-id": "wh-2",
       "shopify-event-id": "evt-2",
       "shopify-triggered-at": "2026-11-26T00:00:00.000Z",
