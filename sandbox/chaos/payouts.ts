@@ -379,16 +379,52 @@ async function settle(db: PrismaClient, paypal: PaypalStandin, log: (line: strin
       settledSince ??= Date.now();
       if (Date.now() - settledSince >= SETTLED_FOR_MS) return;
     } else settledSince = null;
-    if (Date.now() > deadline)
-      return log(
+    if (Date.now() > deadline) {
+      log(
         `Payout drain over: ${inFlight} runs in flight, ${reports} PayPal reports not applied, ${open} PayPal items open`,
       );
+      return log(await leftOver(db));
+    }
     if (Date.now() - said > 15_000) {
       said = Date.now();
       log(`  ${inFlight} payout runs in flight, ${reports} PayPal reports waiting, ${open} PayPal items open`);
     }
     await pause(500);
   }
+}
+
+/** What the drain left, with its run's and job's state: for the person reading the run. */
+async function leftOver(db: PrismaClient): Promise<string> {
+  const reports = await db.paypalEvent.findMany({ where: { outcome: "pending" } });
+  const payouts = await db.payout.findMany({
+    where: { id: { in: reports.flatMap((r) => (r.senderItemId ? [r.senderItemId] : [])) } },
+    select: { id: true, runId: true },
+  });
+  const runs = await db.payoutRun.findMany({
+    where: {
+      OR: [{ state: { in: ["intent", "unknown", "sent"] } }, { id: { in: payouts.flatMap((p) => p.runId ?? []) } }],
+    },
+  });
+  const jobs = await db.job.findMany({
+    where: { kind: "payout-run", subject: { in: runs.map((r) => r.id) } },
+    select: { subject: true, state: true, runAt: true, attempts: true, rerun: true, lastError: true },
+  });
+  return JSON.stringify({
+    runs: runs.map((r) => ({
+      id: r.id,
+      method: r.method,
+      state: r.state,
+      lastError: r.lastError,
+      job: jobs.find((j) => j.subject === r.id) ?? null,
+    })),
+    reports: reports.map((r) => ({
+      type: r.eventType,
+      status: r.status,
+      senderItemId: r.senderItemId,
+      receivedAt: r.receivedAt,
+      run: payouts.find((p) => p.id === r.senderItemId)?.runId ?? null,
+    })),
+  });
 }
 
 async function runsByMethod(db: PrismaClient): Promise<Record<PayoutMethod, number>> {
