@@ -3,6 +3,7 @@ import { creatorProfiles } from "../commissions/creator-profiles.server";
 import { rowsOf, sql } from "../database/sql.server";
 import { Payout as PayoutTable, PayoutLine } from "../database/tables";
 import { t } from "../i18n";
+import { env } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { backoffDelay } from "../queue/backoff";
 import type { Transition } from "../queue/job-states";
@@ -126,7 +127,7 @@ async function payLine(
   createAllowed: boolean,
 ): Promise<LineStop> {
   let line = start;
-  let step = lineNext(method, line, ctx.now());
+  let step = lineNext(method, line, ctx.now(), env().PAYOUT_LOOK_AFTER_MS);
   for (;;) {
     const change = step.change;
     if (change) {

@@ -20,7 +20,10 @@ import type { ShopifyMethod } from "./methods";
 // Neither mutation takes an idempotency key in the Admin API version the app uses, so nothing is
 // sent while an earlier attempt may have landed: the look comes first, every time.
 
-/** How long after an attempt whose answer was lost the app looks: Shopify's listings catch up first. */
+/**
+ * How long after an attempt whose answer was lost the app looks: Shopify's listings catch up
+ * first. The job passes PAYOUT_LOOK_AFTER_MS (this by default; the chaos run shortens it).
+ */
 export const LOOK_AFTER_MS = 2 * 60_000;
 
 export const LINE_STATUS = { sending: "SENDING", paid: "PAID", refused: "REFUSED", check: "CHECK" } as const;
@@ -78,12 +81,17 @@ export function withChange(line: ShopifyLine, change: LineChange | null): Shopif
 }
 
 /** Where a line stands and what it needs next. */
-export function lineNext(method: ShopifyMethod, line: ShopifyLine, now: Date): LineStep {
+export function lineNext(
+  method: ShopifyMethod,
+  line: ShopifyLine,
+  now: Date,
+  lookAfterMs: number = LOOK_AFTER_MS,
+): LineStep {
   if (line.outcome !== "waiting") return { change: null, next: { to: "done" } };
   if (line.status === LINE_STATUS.check)
     return { change: null, next: { to: "park", error: "waiting for the merchant" } };
   if (line.attemptedAt) {
-    const lookAt = line.attemptedAt.getTime() + LOOK_AFTER_MS;
+    const lookAt = line.attemptedAt.getTime() + lookAfterMs;
     if (now.getTime() < lookAt)
       return { change: null, next: { to: "defer", at: new Date(lookAt), reason: "Shopify's answer was lost" } };
     return { change: null, next: { call: "look" } };

@@ -101,6 +101,15 @@ const EnvSchema = z.object({
     .min(0)
     .max(3_600_000)
     .default(2 * 60_000),
+  // Store credit and gift cards (app/payouts/shopify-steps.ts): how long after an attempt whose
+  // answer was lost the app reads Shopify before it may send again, so Shopify's listings have
+  // caught up with whatever the attempt made.
+  PAYOUT_LOOK_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(2 * 60_000),
   WEBHOOK_MAX_BODY_BYTES: z.coerce
     .number()
     .int()

@@ -1,6 +1,6 @@
 import { Prisma, type Job } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
-import { claimJobs, sharedCommit, sharedStatement } from "../database/dialect-sql.server";
+import { claimJobs, lockRows, sharedCommit, sharedStatement } from "../database/dialect-sql.server";
 import {
   insertRows,
   readDate,
@@ -236,13 +236,20 @@ export async function requeue(tx: Sql, kind: JobKind, subject: string, now: Date
 
 /**
  * Standing jobs to run now: each is created if missing, brought forward if queued for later,
- * and started again with fresh attempts if it ended (done or parked). A running one is left
- * alone: it is doing what was asked.
+ * and started again with fresh attempts if it ended (done or parked); a running one is flagged
+ * (rerun), so that what the caller's transaction wrote is read by a run after it.
+ *
+ * The job's row is held first, until the caller commits (PostgreSQL): a job already queued and
+ * due is left as it is, and a worker must not claim it and read the subject before the caller's
+ * writes are visible, then finish without them (a PayPal report left pending for good). The
+ * claim skips a held row, so it takes the job once the caller has committed; one claimed before
+ * is running by then, and is flagged. SQLite's transactions begin IMMEDIATE: nothing claims meanwhile.
  */
 export async function dueNow(tx: Sql, jobs: NewJob[], now: Date): Promise<void> {
   if (jobs.length === 0) return;
   await enqueue(tx, jobs, now);
   for (const { kind, subject } of jobs) {
+    await lockRows(tx, JobTable, Prisma.sql`${JobTable.kind} = ${kind} AND ${JobTable.subject} = ${subject}`);
     await bringForward(tx, kind, subject, now);
     await requeue(tx, kind, subject, now);
   }

@@ -6,12 +6,13 @@ import { passed } from "./report";
 import { cleanUp, runChaos, type ChaosOptions } from "./run";
 
 // `npm run chaos -- --orders N --report FILE`: see docs/chaos.md. Exit code 0 only when
-// no order was lost, tagged twice, credited twice, or found hijacked without its tag; 1 when
-// one was (or the run broke); 2 when it cannot run here or the options are wrong.
+// no order was lost, tagged twice, credited twice, or found hijacked without its tag (and with
+// --payouts, no balance paid twice and no record marked paid unpaid); 1 when one was (or the run
+// broke); 2 when it cannot run here or the options are wrong.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const USAGE =
-  "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N] [--database-restarts N] [--drop-deliveries F]";
+  "Usage: npm run chaos -- [--orders N] [--report FILE] [--seed S] [--instances N] [--kills N] [--shops N] [--database-restarts N] [--drop-deliveries F] [--payouts]";
 
 class UsageError extends Error {}
 
@@ -54,6 +55,7 @@ function options(): { run: ChaosOptions; report?: string } {
         shops: { type: "string" },
         "database-restarts": { type: "string" },
         "drop-deliveries": { type: "string" },
+        payouts: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       allowPositionals: false,
@@ -77,6 +79,7 @@ function options(): { run: ChaosOptions; report?: string } {
       shops: count("shops", values.shops, 4, 1, 100),
       databaseRestarts: count("database-restarts", values["database-restarts"], 0, 0, 20),
       dropDeliveries: fraction("drop-deliveries", values["drop-deliveries"]),
+      payouts: values.payouts,
       serviceFaultRate: 0.3,
       throttleRate: 0.2,
       log,

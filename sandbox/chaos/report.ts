@@ -14,7 +14,9 @@ import type { PlannedOrder } from "./orders";
 
 // The chaos report. Each safety figure counts something that can go wrong, read from where it
 // would show (the database, the Shopify stand-in's orders, the sandbox service's call log):
-// a run passes only when lost, doubleTagged, doubleCredited and hijackedWithoutTag are all 0.
+// a run passes only when lost, doubleTagged, doubleCredited and hijackedWithoutTag are all 0, and
+// with --payouts payoutsPaidTwice and payoutsMarkedPaidUnpaid too (counted from the providers'
+// own records, payout-ledger.ts).
 
 export interface ChaosReport {
   orders: number;
@@ -53,6 +55,22 @@ export interface ChaosReport {
   hijackedWithoutTag: number;
   /** The most verify-click requests that reached the service for one order's click, faulted ones included. */
   serviceCallsPerOrderMax: number;
+  /** With --payouts (payouts.ts, payout-ledger.ts): payout runs the app started, by method. */
+  payoutRuns?: Record<"paypal" | "store_credit" | "gift_card" | "manual", number>;
+  /** Balances due once the holds had passed: each creator's approved records in one currency at one shop. */
+  payoutsDue?: number;
+  /** Due balances whose every record ended paid. */
+  payoutsPaid?: number;
+  /** Due balances left payable (given back after a bounce and not paid again, or never paid). */
+  payoutsPayable?: number;
+  /** Due balances parked for the merchant (records `paying` in a line or run to check with the provider): not marked paid. */
+  payoutsParked?: number;
+  /** Due balances still with a provider when the payout drain was over. */
+  payoutsInFlight?: number;
+  /** Due balances a provider paid more than once, or more than was due, by the providers' own records. */
+  payoutsPaidTwice?: number;
+  /** Commission records the app marks paid whose money no provider paid (or paid less, or took back). */
+  payoutsMarkedPaidUnpaid?: number;
   /** Lines the instances wrote at level error (identical failures folded into one line per 10 s). */
   errorLogLines: number;
   /** What the instances' metrics endpoints said, scraped during the run (metrics.ts). */
@@ -91,8 +109,14 @@ export function safetyFigures(observations: OrderObservation[]) {
   };
 }
 
-export function passed(report: Pick<ChaosReport, "lost" | "doubleTagged" | "doubleCredited" | "hijackedWithoutTag">) {
-  return report.lost + report.doubleTagged + report.doubleCredited + report.hijackedWithoutTag === 0;
+export function passed(
+  report: Pick<
+    ChaosReport,
+    "lost" | "doubleTagged" | "doubleCredited" | "hijackedWithoutTag" | "payoutsPaidTwice" | "payoutsMarkedPaidUnpaid"
+  >,
+) {
+  const payouts = (report.payoutsPaidTwice ?? 0) + (report.payoutsMarkedPaidUnpaid ?? 0);
+  return report.lost + report.doubleTagged + report.doubleCredited + report.hijackedWithoutTag + payouts === 0;
 }
 
 function ledgerDiffers(observation: OrderObservation): boolean {

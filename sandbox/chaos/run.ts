@@ -10,7 +10,11 @@ import { startShopifyStandin, type ShopifyStandin } from "../shopify";
 import { chaosDatabase, type ChaosDatabase } from "./database";
 import { deliverCopies, eventsOf, shuffle, type DeliveryCounts } from "./deliveries";
 import { startFleet, type Fleet } from "./fleet";
+import { startFront, type Front } from "./front";
 import { metricsScraper } from "./metrics";
+import { payoutPages } from "./payout-pages";
+import { playPayouts } from "./payouts";
+import { startPaypalStandin, type PaypalStandin } from "../paypal/server";
 import type { CommissionTerms } from "./ledger";
 import { orderFactory, type PlannedOrder } from "./orders";
 import {
@@ -42,6 +46,8 @@ export interface ChaosOptions {
   databaseRestarts: number;
   /** Share of events (orders, refunds, cancellations) never delivered at all: the sweep must find them. */
   dropDeliveries: number;
+  /** Once the orders have settled, pay the creators by every method through the Payouts page (payouts.ts). */
+  payouts: boolean;
   log: (line: string) => void;
   /** Where the run registers how to undo what it started (processes, the database), newest last. */
   cleanups: (() => Promise<unknown> | unknown)[];
@@ -70,6 +76,13 @@ const RECONCILE = { intervalMs: 5_000, lagMs: 10_000 };
  * its turns, so an edit whose webhook was dropped is found and applied (decision 045).
  */
 const SWEEP_TURN_MS = RECONCILE.lagMs + 2 * RECONCILE.intervalMs;
+/** Share of the Shopify mutations it applied whose answer is lost, while payouts are played. */
+const LOSE_ANSWER_RATE = 0.15;
+/**
+ * How long after a store credit or gift card attempt whose answer was lost the app looks (2 min in
+ * production): the stand-in's listings are up to date at once, so the run's time scale.
+ */
+const PAYOUT_LOOK_AFTER_MS = 5_000;
 /** How often the instances' metrics endpoints are scraped (a Prometheus's usual 15 s, shortened to the run's scale). */
 const METRICS_SCRAPE_MS = 2_000;
 /** Orders whose events are shuffled together. */
@@ -102,6 +115,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const shopify = await startShopifyStandin({ appSecret: apiSecret, apiKey, scopes: APP_SCOPES });
     cleanups.push(() => shopify.close());
     const random = (part: string): Random => seededRandom(deriveSeed(options.seed, part));
+    // With --payouts: PayPal, and the load balancer its webhooks reach the instances through.
+    let fleetRef: Fleet | null = null;
+    let paying: { paypal: PaypalStandin; front: Front } | null = null;
+    if (options.payouts) {
+      const paypal = await startPaypalStandin();
+      cleanups.push(() => paypal.close());
+      const front = await startFront(() => fleetRef?.pick() ?? null);
+      cleanups.push(() => front.close());
+      paying = { paypal, front };
+    }
 
     const metrics = metricsScraper();
     const fleet = await startFleet(
@@ -120,12 +143,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         RECONCILE_INTERVAL_MS: String(RECONCILE.intervalMs),
         RECONCILE_LAG_MS: String(RECONCILE.lagMs),
         LOG_LEVEL: "error",
+        ...(paying && { PAYPAL_API_ORIGIN: paying.paypal.url, PAYOUT_LOOK_AFTER_MS: String(PAYOUT_LOOK_AFTER_MS) }),
       },
       random("instances"),
       log,
       metrics,
     );
     cleanups.push(() => fleet.stop());
+    fleetRef = fleet;
     // As an operator's Prometheus would: every few seconds, while the run lasts.
     const scraping = setInterval(() => void metrics.scrapeAll(), METRICS_SCRAPE_MS);
     cleanups.push(() => clearInterval(scraping));
@@ -180,6 +205,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         `(${moved} of them edited, refunded or cancelled)${mismatches.length ? ":" : ""}`,
     );
     for (const line of mismatches.slice(0, 20)) log(`  ${JSON.stringify(line)}`);
+    // The orders are observed first: paying them moves their records on from where the plan ends them.
+    const payouts = paying
+      ? await playPayouts({
+          db,
+          fleet,
+          shopify,
+          ...paying,
+          pages: payoutPages({ pickInstance: () => fleet.pick(), apiKey, apiSecret }),
+          shops,
+          seed: options.seed,
+          kills: options.kills,
+          throttleRate: options.throttleRate,
+          loseAnswerRate: LOSE_ANSWER_RATE,
+          log,
+        })
+      : null;
     if (counts.abandoned > 0) log(`${counts.abandoned} delivery copies never got a 200`);
     const errors = fleet.errors();
     if (errors.length > 0)
@@ -195,12 +236,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       deliveries: counts.sent,
       instances: fleet.size,
       database: "postgresql",
-      kills,
+      kills: kills + (payouts?.kills ?? 0),
       databaseRestarts,
       droppedDeliveries,
       reconciled: reconciled.orders + reconciled.refunds + reconciled.cancellations + reconciled.edits,
-      faultsInjected: { ...clicks.faultsInjected(), ...shopify.faultsInjected() },
+      faultsInjected: {
+        ...clicks.faultsInjected(),
+        ...shopify.faultsInjected(),
+        ...paying?.paypal.faultsInjected(),
+        ...payouts?.faults,
+      },
       ...safetyFigures(observations),
+      ...payouts?.report,
       errorLogLines: fleet.errorLines(),
       metrics: scraped,
       wallSeconds: Math.round((Date.now() - started) / 1000),

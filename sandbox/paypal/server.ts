@@ -87,6 +87,13 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     duplicateWebhooks: false,
     reorderWebhooks: false,
   };
+  /** What the fault plan did, by kind: for a chaos run's report. */
+  const injected = {
+    "paypal-5xx": 0,
+    "paypal-answer-lost": 0,
+    "paypal-webhook-repeated": 0,
+    "paypal-webhooks-reordered": 0,
+  };
   const windows = new Map<string, { start: number; count: number }>();
   let origin = "";
 
@@ -176,11 +183,13 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
       });
     if (faults.serverErrors > 0) {
       faults.serverErrors -= 1;
+      injected["paypal-5xx"] += 1;
       return paypalError(res, 500, "INTERNAL_SERVER_ERROR", "An internal server error occurred.");
     }
     const batch = ledger.createBatch(clientId, checked.senderBatchId, checked.items, clock());
     if (faults.dropAfterAccept > 0) {
       faults.dropAfterAccept -= 1;
+      injected["paypal-answer-lost"] += 1;
       return void res.socket?.destroy();
     }
     send(res, 201, batchBody(origin, batch, false));
@@ -215,6 +224,7 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
   /** Sends each event to every webhook of the batch's client, signed; as the fault plan says. */
   async function deliver(batch: StandinBatch, events: object[]) {
     const ordered = faults.reorderWebhooks ? [...events].reverse() : events;
+    if (faults.reorderWebhooks && events.length > 1) injected["paypal-webhooks-reordered"] += 1;
     for (const event of ordered)
       for (const [webhookId, hook] of ledger.webhooks) {
         if (hook.clientId !== batch.clientId) continue;
@@ -229,6 +239,7 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
           "paypal-transmission-time": time,
           "paypal-transmission-sig": ledger.sign(transmissionId, time, webhookId, text),
         };
+        if (faults.duplicateWebhooks) injected["paypal-webhook-repeated"] += 1;
         for (let copy = 0; copy < (faults.duplicateWebhooks ? 2 : 1); copy += 1)
           await fetch(hook.url, { method: "POST", headers, body: text }).catch(() => undefined);
       }
@@ -254,6 +265,8 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
     ledger,
     requests: () => [...requests],
     faults: (plan: PaypalFaults) => Object.assign(faults, plan),
+    /** What the fault plan did so far, by kind (each delivery sent twice, each advance's events sent reversed). */
+    faultsInjected: () => ({ ...injected }),
     addClient: (clientId?: string, secret?: string) => ledger.addClient(clientId, secret),
     /** What PayPal's "create webhook" gives: the id the app needs to verify deliveries. */
     registerWebhook: (url: string, clientId: string) => ledger.registerWebhook(url, clientId),

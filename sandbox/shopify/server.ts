@@ -79,6 +79,8 @@ export interface StandinChaosPlan {
   seed: number;
   /** Share of GraphQL mutations answered THROTTLED (not applied), from 0 to 1. */
   throttleMutations: number;
+  /** Share of the mutations applied whose answer is then lost (a 502 after Shopify acted), from 0 to 1. */
+  loseMutationAnswers?: number;
 }
 
 export interface ShopifyStandin {
@@ -98,7 +100,7 @@ export interface ShopifyStandin {
   /** Starts (or with null stops) probabilistic faults. */
   chaos(plan: StandinChaosPlan | null): void;
   /** Faults the chaos plan injected so far, by kind. */
-  faultsInjected(): { throttle: number };
+  faultsInjected(): { throttle: number; "mutation-answer-lost": number };
   requests(): RecordedRequest[];
   validationFailures(): ValidationFailure[];
   clearRequests(): void;
@@ -129,7 +131,7 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
   };
   const invalidQueryStatus = options.invalidQueryStatus ?? 200;
   let chaos: { plan: StandinChaosPlan; random: Random } | null = null;
-  const injected = { throttle: 0 };
+  const injected = { throttle: 0, "mutation-answer-lost": 0 };
   const tokens = tokenEndpoint({ store, clock, apiKey, appSecret, pending, record });
 
   const server = createServer((req, res) => {
@@ -274,8 +276,12 @@ export async function startShopifyStandin(options: ShopifyStandinOptions = {}): 
     }
     payload.data = result.data ?? null;
     payload.extensions = { cost: costExtension(requested, requested, shop.bucket.available) };
-    if (pending.loseAnswer > 0 && faulted) {
-      pending.loseAnswer -= 1;
+    const loseShare = chaos?.plan.loseMutationAnswers ?? 0;
+    // Drawn only when the plan asks for it, so a plan without it replays as before.
+    const chaosLose = loseShare > 0 && operation.operation === "mutation" && chaos!.random() < loseShare;
+    if ((pending.loseAnswer > 0 && faulted) || chaosLose) {
+      if (chaosLose) injected["mutation-answer-lost"] += 1;
+      else pending.loseAnswer -= 1;
       record({ ...base, status: 502, operationName, query, variables, fault: "lost-answer" });
       return send(res, 502, { errors: "Bad Gateway" });
     }

@@ -9,7 +9,8 @@ import { postgresqlMissing, SERVER_VARIABLE } from "../support/postgresql-cluste
 // `npm run chaos` as a user runs it, small: a few hundred orders, some refunded or cancelled, one
 // kill -9. The app's production build runs as two processes on a throwaway PostgreSQL database,
 // against a click service failing about 30% of calls and a Shopify throttling about 20% of
-// mutations.
+// mutations. Then (--payouts) the creators are paid by every method through the Payouts page,
+// through another kill -9, PayPal's faults and Shopify's lost answers.
 
 const dir = mkdtempSync(path.join(tmpdir(), "chaos-test-"));
 
@@ -43,7 +44,7 @@ describe("npm run chaos", () => {
   });
 
   it.skipIf(missing !== null)(
-    "ends every order, refund and cancellation exactly once through faults, duplicates, a kill -9, a database restart and deliveries that never come, and says so in its report",
+    "ends every order, refund and cancellation exactly once through faults, duplicates, a kill -9, a database restart and deliveries that never come, pays every balance at most once by every method, and says so in its report",
     { timeout: 15 * 60_000 },
     async () => {
       const reportFile = path.join(dir, "report.json");
@@ -56,6 +57,7 @@ describe("npm run chaos", () => {
         "1",
         "--drop-deliveries",
         "0.1",
+        "--payouts",
         "--report",
         reportFile,
       ]);
@@ -78,6 +80,14 @@ describe("npm run chaos", () => {
           "doubleCredited",
           "hijackedWithoutTag",
           "serviceCallsPerOrderMax",
+          "payoutRuns",
+          "payoutsPaidTwice",
+          "payoutsMarkedPaidUnpaid",
+          "payoutsDue",
+          "payoutsPaid",
+          "payoutsPayable",
+          "payoutsParked",
+          "payoutsInFlight",
           "errorLogLines",
           "metrics",
           "wallSeconds",
@@ -87,13 +97,17 @@ describe("npm run chaos", () => {
         orders: 300,
         instances: 2,
         database: "postgresql",
-        kills: 1,
+        // One among the orders, one while payout runs were being worked on.
+        kills: 2,
         databaseRestarts: 1,
         lost: 0,
         doubleTagged: 0,
         doubleCredited: 0,
         hijackedWithoutTag: 0,
         serviceCallsPerOrderMax: 1,
+        payoutsPaidTwice: 0,
+        payoutsMarkedPaidUnpaid: 0,
+        payoutsInFlight: 0,
       });
       // Some events were never delivered at all; the reconciliation sweep found every one (lost is 0).
       expect(report.droppedDeliveries).toBeGreaterThan(0);
@@ -135,6 +149,24 @@ describe("npm run chaos", () => {
       expect(metrics.jobs.done).toBeGreaterThan(0);
       expect(metrics.verifyClick.ok).toBeGreaterThan(0);
       expect(metrics.verifyClick["5xx"]).toBeGreaterThan(0);
+      // Every method paid some runs; every balance due ended paid, payable again or parked for the
+      // merchant, by the providers' own records never paid twice nor marked paid unpaid (above).
+      for (const method of ["paypal", "store_credit", "gift_card", "manual"])
+        expect(report.payoutRuns[method], method).toBeGreaterThan(0);
+      expect(report.payoutsDue).toBeGreaterThan(0);
+      expect(report.payoutsPaid + report.payoutsPayable + report.payoutsParked).toBe(report.payoutsDue);
+      expect(report.payoutsPaid).toBeGreaterThan(0);
+      for (const kind of [
+        "mutation-answer-lost",
+        "paypal-5xx",
+        "paypal-answer-lost",
+        "paypal-webhook-repeated",
+        "paypal-items-returned",
+        "paypal-items-failed",
+      ])
+        expect(report.faultsInjected[kind], kind).toBeGreaterThan(0);
+      // Forms sent twice found their run; raced ones were refused.
+      expect(stdout).toMatch(/^The Payouts page answered the forms: .*"found the earlier":[1-9]/m);
       expect(code).toBe(0);
     },
   );

@@ -163,11 +163,32 @@ describe("the Shopify stand-in's chaos mode", () => {
     expect(throttled.every((r) => !r.ok && r.throttledForMs !== undefined)).toBe(true);
     expect(throttled.length).toBeGreaterThan(8);
     expect(throttled.length).toBeLessThan(32);
-    expect(injected).toEqual({ throttle: throttled.length });
+    expect(injected).toEqual({ throttle: throttled.length, "mutation-answer-lost": 0 });
     expect(read.ok).toBe(true);
     const applied = orders.map((gid) => h.standin.store.findOrder(gid)!.order);
     expect(applied.map((o) => o.tagsAddApplied)).toEqual(results.map((r) => (r.ok ? 1 : 0)));
     expect(applied.map((o) => o.tags.includes("affiliate-hijacked"))).toEqual(results.map((r) => r.ok));
+  });
+
+  it("loses the planned share of mutations' answers after applying them", async () => {
+    const orders = Array.from({ length: 30 }, () => {
+      const payload = buildOrderCreatePayload({ shop: SHOP });
+      h.standin.createOrder(SHOP, payload);
+      return payload.admin_graphql_api_id;
+    });
+    const before = h.standin.faultsInjected();
+    h.standin.chaos({ seed: 12, throttleMutations: 0, loseMutationAnswers: 0.5 });
+    const results = [];
+    for (const gid of orders) results.push(await mark(gid));
+    const injected = h.standin.faultsInjected();
+    h.standin.chaos(null);
+
+    const lost = results.filter((r) => !r.ok).length;
+    expect(lost).toBeGreaterThan(5);
+    expect(lost).toBeLessThan(25);
+    expect(injected["mutation-answer-lost"] - before["mutation-answer-lost"]).toBe(lost);
+    // Each was applied all the same: only its answer was lost.
+    expect(orders.map((gid) => h.standin.store.findOrder(gid)!.order.tagsAddApplied)).toEqual(orders.map(() => 1));
   });
 
   it("counts each applied tagsAdd on its order, a repeated one too", async () => {

@@ -16,6 +16,9 @@ const { listPayouts } = await import("../../app/commissions/payout-history.serve
 const { savePaypalAccount, saveMethod, payoutSettings } = await import("../../app/payouts/payout-settings.server");
 const { startPaypalRun } = await import("../../app/payouts/run-intent.server");
 const { receivePaypalWebhook } = await import("../../app/payouts/paypal-webhook.server");
+const { dialect } = await import("../../app/database/db.server");
+const { insertRows, sql } = await import("../../app/database/sql.server");
+const { dueNow } = await import("../../app/queue/queue.server");
 
 const prisma = databaseClient();
 const hooks = await webhookEndpoint((shop, request) => receivePaypalWebhook(shop, request));
@@ -148,6 +151,60 @@ describe("a PayPal payout run", () => {
     const entries = await prisma.commissionEntry.findMany({ where: { shop, kind: "payout_void" } });
     expect(entries).toHaveLength(1);
   });
+
+  // Found by the chaos run (`npm run chaos -- --payouts`): a report left pending for good. On
+  // PostgreSQL the webhook's transaction left a run's job that was queued and due alone, and a
+  // worker could claim it and read the run before that transaction committed; the job finished
+  // without the report, and nothing ran it again. A bounce reported after the run settled stayed
+  // unapplied: its records paid although PayPal took the money back.
+  it.runIf(dialect === "postgresql")(
+    "applies a bounce reported while a worker claims the settled run's job, however the two interleave",
+    async () => {
+      const { shop } = await paypalShop({ cr_fay: "fay@creators.test" });
+      await record(shop, "cr_fay", "USD", 1100n);
+      await startPaypalRun(shop, { idempotencyKey: "form-token-race", balances: await chosen(shop) });
+      await work();
+      await paypal.advance();
+      await expect.poll(() => prisma.paypalEvent.count({ where: { shop } })).toBe(1);
+      await work();
+      const run = await runOf(shop);
+      expect(run.state).toBe("settled");
+      expect(await statuses(shop)).toEqual(["paid"]);
+      const payout = await prisma.payout.findFirstOrThrow({ where: { shop } });
+      // An earlier report left the job queued and due, as a webhook does.
+      await prisma.job.updateMany({
+        where: { kind: "payout-run", subject: run.id },
+        data: { state: "queued", runAt: new Date(Date.now() - 1_000) },
+      });
+
+      // PayPal refunds the item: its report is recorded as the webhook records it, and while that
+      // transaction is still open a worker looks for due jobs.
+      const now = new Date();
+      await sql.transaction(async (tx) => {
+        await insertRows(tx, "PaypalEvent", [
+          {
+            shop,
+            eventId: "WH-EVT-RACE",
+            eventType: "PAYMENT.PAYOUTS-ITEM.REFUNDED",
+            itemId: payout.providerItemId,
+            senderItemId: payout.id,
+            status: "REFUNDED",
+            outcome: "pending",
+            receivedAt: now,
+          },
+        ]);
+        await dueNow(tx, [{ shop, kind: "payout-run", subject: run.id, runAt: now }], now);
+        await runner.runOnce();
+      });
+      await work();
+
+      expect(await prisma.paypalEvent.findFirstOrThrow({ where: { shop, eventId: "WH-EVT-RACE" } })).toMatchObject({
+        outcome: "applied",
+      });
+      expect(await prisma.payout.findFirstOrThrow({ where: { shop } })).toMatchObject({ providerStatus: "REFUNDED" });
+      expect(await statuses(shop)).toEqual(["approved"]);
+    },
+  );
 
   it("a refund on a record PayPal still has is netted by no other payout: a bounce leaves the creator whole", async () => {
     const { shop } = await paypalShop({ cr_dee: "dee@creators.test" });

@@ -38,6 +38,13 @@ describe("a Shopify payout line", () => {
     expect(lineNext("store_credit", attempted, now).next).toMatchObject({ to: "defer" });
     const later = new Date(now.getTime() + LOOK_AFTER_MS);
     expect(lineNext("store_credit", attempted, later).next).toEqual({ call: "look" });
+    // PAYOUT_LOOK_AFTER_MS, when set, is the wait instead.
+    expect(lineNext("store_credit", attempted, new Date(now.getTime() + 3_000), 5_000).next).toEqual({
+      to: "defer",
+      at: new Date(attempted.attemptedAt!.getTime() + 5_000),
+      reason: "Shopify's answer was lost",
+    });
+    expect(lineNext("store_credit", attempted, new Date(now.getTime() + 5_000), 5_000).next).toEqual({ call: "look" });
     expect(lineNext("store_credit", line({ status: "CHECK" }), now).next).toMatchObject({ to: "park" });
     expect(lineNext("store_credit", line({ outcome: "paid" }), now).next).toEqual({ to: "done" });
   });

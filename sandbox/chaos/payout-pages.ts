@@ -1,0 +1,55 @@
+import { signSessionToken } from "../shopify/session-token";
+import { BROWSER_USER_AGENT } from "../storefront/chromium";
+
+// The admin pages a chaos run's merchant uses to pay creators (Payouts, Creators), over HTTP with
+// a session token as App Bridge sends it, on whichever instance is up. A form whose answer never
+// came (the instance killed mid-request, or not up) is sent again, the same form with the same
+// token, to a live instance, as a merchant's browser retrying would: the app must find what the
+// first one did rather than do it twice.
+
+export interface PageAnswer {
+  status: number;
+  body: { ok?: boolean; errors?: Record<string, string>; [field: string]: unknown } | null;
+}
+
+export interface Pages {
+  /** GET the page's data, or POST `form` to its action; on `instance` when given, else on any live one. */
+  call(shop: string, page: "payouts" | "creators", form?: URLSearchParams, instance?: string): Promise<PageAnswer>;
+}
+
+/** How long a form is sent again while no instance answers it, before the run gives up on it. */
+const ANSWER_WITHIN_MS = 120_000;
+
+export function payoutPages(parts: { pickInstance: () => string | null; apiKey: string; apiSecret: string }): Pages {
+  return {
+    async call(shop, page, form, instance) {
+      const deadline = Date.now() + ANSWER_WITHIN_MS;
+      let target = instance ?? null;
+      for (;;) {
+        const base = target ?? parts.pickInstance();
+        try {
+          if (!base) throw new Error("no instance is up");
+          const response = await fetch(`${base}/app/${page}?_data=${encodeURIComponent(`routes/app.${page}`)}`, {
+            method: form ? "POST" : "GET",
+            headers: {
+              authorization: `Bearer ${signSessionToken({ shop, apiKey: parts.apiKey, secret: parts.apiSecret })}`,
+              "user-agent": BROWSER_USER_AGENT,
+              ...(form && { "content-type": "application/x-www-form-urlencoded" }),
+            },
+            body: form,
+            signal: AbortSignal.timeout(30_000),
+          });
+          const body = (await response.json().catch(() => null)) as PageAnswer["body"];
+          // 5xx: the instance could not do it now (its database away, shutting down): again.
+          if (response.status < 500) return { status: response.status, body };
+        } catch {
+          // No answer: the request may or may not have been acted on; the same form goes again.
+        }
+        if (Date.now() > deadline)
+          throw new Error(`no instance answered ${page} for ${shop} within ${ANSWER_WITHIN_MS / 1000} s`);
+        target = null;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+  };
+}
