@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startShopifyStandin } from "../../sandbox/shopify/server";
 import { addCredit, addCustomer, payoutState } from "../../sandbox/shopify/payouts";
 import { creator, payoutRunner, record } from "../support/paypal-runs";
+import { standinAdmin } from "../support/standin-admin";
 
 // Store credit and gift card payouts end to end on the database (SQLite and PostgreSQL) against
 // the Shopify stand-in over HTTP, every document validated against the Admin schema: the intent
@@ -29,16 +30,10 @@ const ALL_SCOPES = [
 ];
 const scopes = new Map<string, string[]>();
 const runner = await payoutRunner({
-  shopifyAdmin: async (shop) => {
-    const token = shopify.issueToken(shop, { scope: scopes.get(shop) ?? ALL_SCOPES }).token;
-    const graphql = (query: string, options?: { variables?: Record<string, unknown> }) =>
-      fetch(`${shopify.url}/admin/api/${shopify.apiVersion}/graphql.json`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-shopify-access-token": token },
-        body: JSON.stringify({ query, variables: options?.variables }),
-      });
-    return { ok: true, graphql };
-  },
+  shopifyAdmin: standinAdmin(
+    () => shopify,
+    (shop) => scopes.get(shop) ?? ALL_SCOPES,
+  ),
 });
 
 afterAll(async () => {

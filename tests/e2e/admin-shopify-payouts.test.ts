@@ -4,6 +4,7 @@ import { databaseClient } from "../../app/database/db.server";
 import { saveMethod } from "../../app/payouts/payout-settings.server";
 import { addCredit, addCustomer, payoutState } from "../../sandbox/shopify/payouts";
 import { creator, payoutRunner, record } from "../support/paypal-runs";
+import { standinAdmin } from "../support/standin-admin";
 import { logProblems } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
 
@@ -27,17 +28,10 @@ const suite = useEmbeddedAdmin({
   apiSecret: "e2e-shopify-payouts-api-secret",
 });
 const runner = await payoutRunner({
-  shopifyAdmin: async (shop) => {
-    const { standin } = suite;
-    const token = standin.issueToken(shop, { scope: ["read_orders", ...standin.store.shop(shop).grantedScopes] }).token;
-    const graphql = (query: string, options?: { variables?: Record<string, unknown> }) =>
-      fetch(`${standin.url}/admin/api/${standin.apiVersion}/graphql.json`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-shopify-access-token": token },
-        body: JSON.stringify({ query, variables: options?.variables }),
-      });
-    return { ok: true, graphql };
-  },
+  shopifyAdmin: standinAdmin(
+    () => suite.standin,
+    (shop) => ["read_orders", ...suite.standin.store.shop(shop).grantedScopes],
+  ),
 });
 
 /** The page with App Bridge's scopes API answered by the stand-in's grants: the merchant accepts or declines. */
