@@ -117,7 +117,11 @@ describe("store credit on the Payouts page", () => {
       await expect
         .poll(async () => (await prisma.payoutSettings.findUnique({ where: { shop: SHOP } }))?.createCustomers)
         .toBe(true);
-      await page.getByRole("combobox", { name: "cr_eu", exact: true }).selectOption("gift_card");
+      // The page reloads its data after that save: a choice made before it lands would be reset.
+      await page.waitForLoadState("networkidle");
+      const euMethod = page.getByRole("combobox", { name: "cr_eu", exact: true });
+      await euMethod.selectOption("gift_card");
+      await expect.poll(() => euMethod.inputValue()).toBe("gift_card");
       await page.getByRole("button", { name: "Save methods: cr_eu" }).click();
       // The banner of the save before is still up: the stand-in's grants and the database say when this one is done.
       await expect
