@@ -1,5 +1,5 @@
 import { signSessionToken } from "../shopify/session-token";
-import { BROWSER_USER_AGENT } from "../storefront/chromium";
+import { embeddedRequest } from "../demo/embedded-request";
 
 // The admin pages a chaos run's merchant uses to pay creators (Payouts, Creators), over HTTP with
 // a session token as App Bridge sends it, on whichever instance is up. A form whose answer never
@@ -29,16 +29,13 @@ export function payoutPages(parts: { pickInstance: () => string | null; apiKey: 
         const base = target ?? parts.pickInstance();
         try {
           if (!base) throw new Error("no instance is up");
-          const response = await fetch(`${base}/app/${page}?_data=${encodeURIComponent(`routes/app.${page}`)}`, {
-            method: form ? "POST" : "GET",
-            headers: {
-              authorization: `Bearer ${signSessionToken({ shop, apiKey: parts.apiKey, secret: parts.apiSecret })}`,
-              "user-agent": BROWSER_USER_AGENT,
-              ...(form && { "content-type": "application/x-www-form-urlencoded" }),
-            },
-            body: form,
-            signal: AbortSignal.timeout(30_000),
-          });
+          const response = await embeddedRequest(
+            base,
+            page,
+            signSessionToken({ shop, apiKey: parts.apiKey, secret: parts.apiSecret }),
+            form,
+            AbortSignal.timeout(30_000),
+          );
           const body = (await response.json().catch(() => null)) as PageAnswer["body"];
           // 5xx: the instance could not do it now (its database away, shutting down): again.
           if (response.status < 500) return { status: response.status, body };

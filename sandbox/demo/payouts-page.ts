@@ -1,4 +1,4 @@
-import { BROWSER_USER_AGENT } from "../storefront/chromium";
+import { embeddedRequest } from "./embedded-request";
 import { formatMinor } from "../../app/units/money";
 import { sessionToken, type Stack } from "./run-scenario";
 
@@ -25,19 +25,8 @@ export interface PayoutsPage {
 /** The page's answer to a form: ok, or its errors by field (shown to the merchant as they are). */
 export type PageAnswer = { ok: true; runId?: string } | { ok: false; errors: Record<string, string> };
 
-const PAGE = "/app/payouts";
-const ROUTE = "routes/app.payouts";
-
 async function request(stack: Stack, body?: URLSearchParams): Promise<{ status: number; answer: unknown }> {
-  const response = await fetch(`${stack.appUrl}${PAGE}?_data=${encodeURIComponent(ROUTE)}`, {
-    method: body ? "POST" : "GET",
-    headers: {
-      authorization: `Bearer ${sessionToken(stack)}`,
-      "user-agent": BROWSER_USER_AGENT,
-      ...(body && { "content-type": "application/x-www-form-urlencoded" }),
-    },
-    body,
-  });
+  const response = await embeddedRequest(stack.appUrl, "payouts", sessionToken(stack), body);
   return { status: response.status, answer: await response.json().catch(() => null) };
 }
 
@@ -83,14 +72,11 @@ export const emailOf = (creatorId: string) => `${creatorId.replace(/[^A-Za-z0-9.
 
 /** The creator's email, which the app pays to (PayPal) or finds their Shopify customer by, saved on the Creators page. */
 export async function saveEmail(stack: Stack, creatorId: string): Promise<void> {
-  const response = await fetch(`${stack.appUrl}/app/creators?_data=${encodeURIComponent("routes/app.creators")}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${sessionToken(stack)}`,
-      "user-agent": BROWSER_USER_AGENT,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ creatorId, name: creatorId, email: emailOf(creatorId), note: "" }),
-  });
+  const response = await embeddedRequest(
+    stack.appUrl,
+    "creators",
+    sessionToken(stack),
+    new URLSearchParams({ creatorId, name: creatorId, email: emailOf(creatorId), note: "" }),
+  );
   if (!response.ok) throw new Error(`the Creators page refused ${creatorId}'s email: HTTP ${response.status}`);
 }

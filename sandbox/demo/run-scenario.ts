@@ -3,7 +3,7 @@ import Decimal from "decimal.js";
 import { ExactDecimal, minorDigits } from "../../app/units/minor-units";
 import { CART_ATTRIBUTES, CLICK_ID_PARAM } from "../../app/attribution/cart-attributes";
 import { CLICK_LIFETIME_MS } from "../../app/click-service/contract";
-import { BROWSER_USER_AGENT } from "../storefront/chromium";
+import { embeddedRequest } from "./embedded-request";
 import {
   buildOrderCancelledPayload,
   buildOrderCreatePayload,
@@ -117,15 +117,7 @@ export async function saveSettings(stack: SettingsTarget, settings: Scenario["se
     autoVerify: "true",
     ...(settings.holdDays !== undefined && { holdDays: String(settings.holdDays) }),
   });
-  const response = await fetch(`${stack.appUrl}/app/settings?_data=${encodeURIComponent("routes/app.settings")}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${sessionToken(stack)}`,
-      "content-type": "application/x-www-form-urlencoded",
-      "user-agent": BROWSER_USER_AGENT,
-    },
-    body: form,
-  });
+  const response = await embeddedRequest(stack.appUrl, "settings", sessionToken(stack), form);
   const body = (await response.json().catch(() => null)) as { ok?: boolean; errors?: Record<string, string> } | null;
   if (!response.ok || !body?.ok) {
     const detail = body?.errors
@@ -370,15 +362,12 @@ export async function deactivateCodes(stack: Stack, codes: string[]): Promise<vo
   if (codes.length === 0) return;
   stack.shopify.store.grantScopes(stack.shop, ["read_discounts", "write_discounts"]);
   for (const code of codes) {
-    const response = await fetch(`${stack.appUrl}/app/codes?_data=${encodeURIComponent("routes/app.codes")}`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${sessionToken(stack)}`,
-        "content-type": "application/x-www-form-urlencoded",
-        "user-agent": BROWSER_USER_AGENT,
-      },
-      body: new URLSearchParams({ intent: "switch-off", code }),
-    });
+    const response = await embeddedRequest(
+      stack.appUrl,
+      "codes",
+      sessionToken(stack),
+      new URLSearchParams({ intent: "switch-off", code }),
+    );
     const body = (await response.json().catch(() => null)) as { ok?: boolean; message?: string } | null;
     if (!response.ok || !body?.ok)
       throw new Error(`the app did not switch off code ${code}: HTTP ${response.status} ${body?.message ?? ""}`);

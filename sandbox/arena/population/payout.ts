@@ -1,7 +1,7 @@
 import { minorToAmount } from "../../../app/commissions/commission-amount";
 import { DEFAULT_SETTINGS } from "../../../app/settings/defaults";
 import { sessionToken, type Stack } from "../../demo/run-scenario";
-import { BROWSER_USER_AGENT } from "../../storefront/chromium";
+import { embeddedRequest } from "../../demo/embedded-request";
 import type { ArenaShop } from "../shop";
 import { passTime } from "../time";
 
@@ -87,7 +87,7 @@ export async function payEveryBalance(stack: Stack, shop: string): Promise<Payou
       form.append("balance", balance.key);
       form.append(`shown:${balance.key}`, balance.balanceMinor);
     }
-    const answer = await admin(stack, shop, "POST", form);
+    const answer = await admin(stack, shop, form);
     const result = (await answer.json().catch(() => null)) as {
       ok?: boolean;
       payoutId?: string;
@@ -109,20 +109,12 @@ export async function payEveryBalance(stack: Stack, shop: string): Promise<Payou
 }
 
 async function payoutsPage(stack: Stack, shop: string): Promise<PayoutsPage> {
-  const answer = await admin(stack, shop, "GET");
+  const answer = await admin(stack, shop);
   if (!answer.ok) throw new Error(`the Payouts page answered HTTP ${answer.status}`);
   return (await answer.json()) as PayoutsPage;
 }
 
-/** A request to the app's Payouts route as the embedded admin sends it (Remix's data request, a session token). */
-function admin(stack: Stack, shop: string, method: "GET" | "POST", form?: URLSearchParams): Promise<Response> {
-  return fetch(`${stack.appUrl}/app/payouts?_data=${encodeURIComponent("routes/app.payouts")}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${sessionToken({ ...stack, shop })}`,
-      "user-agent": BROWSER_USER_AGENT,
-      ...(form && { "content-type": "application/x-www-form-urlencoded" }),
-    },
-    ...(form && { body: form }),
-  });
+/** A request to the app's Payouts route as the embedded admin sends it. */
+function admin(stack: Stack, shop: string, form?: URLSearchParams): Promise<Response> {
+  return embeddedRequest(stack.appUrl, "payouts", sessionToken({ ...stack, shop }), form);
 }
