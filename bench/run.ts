@@ -7,6 +7,7 @@
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only (intake, endToEnd, flashSale,
 //                                               proxyTouches, storefront, admin, databasePaths)
+//   npm run bench -- --probe                   where the database's time goes, per order (end to end)
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 //   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
 //                                               experiments: results.json records it under settings
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     "admin-rows": { type: "string" },
     only: { type: "string" },
     "cpu-prof": { type: "string" },
+    probe: { type: "boolean", default: false },
     "app-env": { type: "string", multiple: true },
   },
 });
@@ -84,7 +86,7 @@ if (["intake", "endToEnd", "flashSale", "proxyTouches"].some((m) => only.has(m))
   ])[]) {
     if (!only.has(name)) continue;
     log(`measuring ${name} on ${database}...`);
-    const stack = await startBenchStack({ database, appNodeArgs, appEnv });
+    const stack = await startBenchStack({ database, appNodeArgs, appEnv, probe: values.probe });
     try {
       results[name] = await run(stack);
     } catch (error) {
@@ -117,6 +119,9 @@ if (only.has("databasePaths")) {
   log("measuring one statement's CPU on each way to the database (SQLite)...");
   results.databasePaths = runScript("database-paths.bench.ts");
 }
+
+const probed = (results.endToEnd as { probe?: unknown } | undefined)?.probe;
+if (probed) log(`\nthe database, per order (end to end):\n${JSON.stringify(probed, null, 2)}`);
 
 const file = path.join(HERE, "results.json");
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { transactionBody } from "../platform/transaction-scope";
 import { hasColumn, quoted, type ColumnOf, type TableName } from "./tables";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
+import { countStatement, countTransaction, statementKind } from "./probe.server";
 
 // The app's one way to its database (decision 026): every statement outside app/database/ is
 // a Prisma.sql template run here, on the driver adapter Prisma connects, never through the
@@ -94,31 +95,43 @@ function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql
     inTransaction ? run() : sqliteWriteLock.statement(readOnly, run);
   return {
     async rows<T>(query: Prisma.Sql) {
+      const started = performance.now();
       const queryable = await driver();
       const db = sqliteDatabaseOf(queryable);
       if (db) {
         const statement = prepared(db, query.sql);
         const args = query.values.map(sqliteArg);
-        return inTurn(statement.readonly, () => {
+        const rows = await inTurn(statement.readonly, () => {
           if (statement.reader) return statement.all(...args) as T[];
           statement.run(...args);
           return [];
         });
+        counted(query.sql, started, false);
+        return rows;
       }
       const { columnNames, rows } = await queryable.queryRaw(driverQuery(query));
+      counted(query.sql, started, true);
       return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as T);
     },
     async execute(query) {
+      const started = performance.now();
       const queryable = await driver();
       const db = sqliteDatabaseOf(queryable);
       if (db) {
         const statement = prepared(db, query.sql);
-        return inTurn(statement.readonly, () => statement.run(...query.values.map(sqliteArg)).changes);
+        const changes = await inTurn(statement.readonly, () => statement.run(...query.values.map(sqliteArg)).changes);
+        counted(query.sql, started, false);
+        return changes;
       }
-      return queryable.executeRaw(driverQuery(query));
+      const changes = await queryable.executeRaw(driverQuery(query));
+      counted(query.sql, started, true);
+      return changes;
     },
   };
 }
+
+const counted = (text: string, started: number, roundTrip: boolean) =>
+  countStatement(statementKind(text), (performance.now() - started) / 1000, roundTrip);
 
 const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
@@ -131,15 +144,23 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
    * is sent by the caller, as the client sends it, before the connection is given back.
    */
   async transaction(fn) {
+    const started = performance.now();
     const driverTx = await (await connectedDriver(databaseClient())).startTransaction();
+    const overWire = dialect === "postgresql";
+    countTransaction((performance.now() - started) / 1000, overWire);
+    const end = async (text: "COMMIT" | "ROLLBACK") => {
+      const at = performance.now();
+      await driverTx.executeRaw(control(text));
+      counted(text, at, overWire);
+    };
     let result;
     try {
       result = await transactionBody(() => fn(on(() => Promise.resolve(driverTx), true)));
-      await driverTx.executeRaw(control("COMMIT"));
+      await end("COMMIT");
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already
       // rolled back after some errors; a PostgreSQL connection may be gone).
-      await driverTx.executeRaw(control("ROLLBACK")).catch(() => {});
+      await end("ROLLBACK").catch(() => {});
       await driverTx.rollback();
       throw error;
     }
