@@ -7,8 +7,10 @@ import pg from "pg";
 // adapter every statement was parsed and planned again by the server, its type parsers were
 // looked up per row and field, and a transaction's BEGIN cost a round trip of its own. Here:
 // - each statement text is prepared once per connection (a named statement), up to a bound;
-// - the pool's clients run in node-postgres's pipeline mode, so a transaction's BEGIN goes out
-//   with its first statement instead of waiting for its own answer;
+// - the pool's clients run in node-postgres's pipeline mode, and a transaction's connection
+//   holds what is written to it until the statements issued together (in one turn of the event
+//   loop) are all written: its BEGIN goes out with its first statement, and statements a caller
+//   issues before awaiting any (the job's fence and its write) share one write and one answer;
 // - values are read as the adapter reads them (timestamps as UTC ISO text, JSON and numerics as
 //   text), so every reader of rows (modelRows, readDate) sees what it saw before.
 
@@ -80,8 +82,35 @@ function nameOf(text: string): string | undefined {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** The socket under a pooled connection (node-postgres's own `connection.stream`). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | null {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection
+    ?.stream;
+  return typeof stream?.cork === "function" && typeof stream.uncork === "function"
+    ? (stream as { cork(): void; uncork(): void })
+    : null;
+}
+
+const corked = new WeakSet<object>();
+
+/**
+ * Holds the connection's writes until the statements issued in this turn are queued: Node's cork
+ * nests, so node-postgres's own cork per statement no longer sends each one on its own.
+ */
+function gather(client: pg.PoolClient): void {
+  const socket = socketOf(client);
+  if (!socket || corked.has(socket)) return;
+  corked.add(socket);
+  socket.cork();
+  process.nextTick(() => {
+    corked.delete(socket);
+    socket.uncork();
+  });
+}
+
 /** One statement's rows and count of changed rows. */
 export async function runStatement<T>(on: Queryable, query: Prisma.Sql): Promise<{ rows: T[]; changed: number }> {
+  if (!(on instanceof pg.Pool)) gather(on);
   const result = await on.query({
     name: nameOf(query.text),
     text: query.text,
@@ -104,6 +133,7 @@ export async function beginTransaction(pool: pg.Pool): Promise<{
 }> {
   const client = await pool.connect();
   client.on("error", ignoreWhileOut);
+  gather(client);
   const begun = client.query("BEGIN");
   // Its failure is the transaction's, reported at COMMIT; until then, not an unhandled rejection.
   begun.catch(() => {});
