@@ -97,33 +97,41 @@ const corked = new WeakSet<object>();
  * Holds the connection's writes until the statements issued in this turn are queued: Node's cork
  * nests, so node-postgres's own cork per statement no longer sends each one on its own.
  */
-function gather(client: pg.PoolClient): void {
+function gather(client: pg.PoolClient): boolean {
   const socket = socketOf(client);
-  if (!socket || corked.has(socket)) return;
+  if (!socket) return true;
+  if (corked.has(socket)) return false;
   corked.add(socket);
   socket.cork();
   process.nextTick(() => {
     corked.delete(socket);
     socket.uncork();
   });
+  return true;
 }
 
-/** One statement's rows and count of changed rows. */
-export async function runStatement<T>(on: Queryable, query: Prisma.Sql): Promise<{ rows: T[]; changed: number }> {
-  if (!(on instanceof pg.Pool)) gather(on);
+/**
+ * One statement's rows and count of changed rows, and whether it made a round trip of its own
+ * (false when it went out in the same write as a statement before it, and came back with it).
+ */
+export async function runStatement<T>(
+  on: Queryable,
+  query: Prisma.Sql,
+): Promise<{ rows: T[]; changed: number; roundTrip: boolean }> {
+  const roundTrip = on instanceof pg.Pool || gather(on);
   const result = await on.query({
     name: nameOf(query.text),
     text: query.text,
     values: query.values.map(parameter),
     types,
   } as pg.QueryConfig);
-  return { rows: result.rows as T[], changed: result.rowCount ?? 0 };
+  return { rows: result.rows as T[], changed: result.rowCount ?? 0, roundTrip };
 }
 
 /** A connection's error while it is out of the pool (the server gone): the statement waiting on it fails instead. */
 const ignoreWhileOut = () => {};
 
-/** A pooled connection in a transaction, its BEGIN sent but not waited for: it goes out with the first statement. */
+/** A pooled connection in a transaction, its BEGIN sent but not waited for: the first statement goes out with it. */
 export async function beginTransaction(pool: pg.Pool): Promise<{
   client: pg.PoolClient;
   /** COMMIT, after the BEGIN's own answer. */

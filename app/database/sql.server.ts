@@ -76,14 +76,14 @@ function onPostgresql(queryable: () => Promise<pg.Pool | pg.PoolClient>): Sql {
   return {
     async rows<T>(query: Prisma.Sql) {
       const started = performance.now();
-      const { rows } = await runStatement<T>(await queryable(), query);
-      counted(query.text, started, true);
+      const { rows, roundTrip } = await runStatement<T>(await queryable(), query);
+      counted(query.text, started, roundTrip);
       return rows;
     },
     async execute(query) {
       const started = performance.now();
-      const { changed } = await runStatement(await queryable(), query);
-      counted(query.text, started, true);
+      const { changed, roundTrip } = await runStatement(await queryable(), query);
+      counted(query.text, started, roundTrip);
       return changed;
     },
   };
@@ -133,8 +133,8 @@ const postgresql = onPostgresql(postgresqlPool);
 async function postgresqlTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
   const started = performance.now();
   const tx = await beginTransaction(await postgresqlPool());
-  // The BEGIN goes out with the first statement: no round trip of its own.
-  countTransaction((performance.now() - started) / 1000, false);
+  // The BEGIN's round trip is its first statement's too (they go out in one write).
+  countTransaction((performance.now() - started) / 1000, true);
   let result: T;
   try {
     result = await transactionBody(() => fn(onPostgresql(() => Promise.resolve(tx.client))));

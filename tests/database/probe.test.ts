@@ -59,4 +59,19 @@ describe("the database probe", () => {
     expect(counted).toMatchObject({ read: 2, write: 0, control: 4, transactions: 2 });
     expect(counted.roundTrips).toBe(dialect === "postgresql" ? 4 : 0);
   });
+
+  it("counts statements issued together in a transaction as one round trip with its BEGIN", async () => {
+    const before = databaseProbeTotals();
+    const [one, two] = await sql.transaction((tx) =>
+      Promise.all([
+        tx.rows<{ n: number }>(Prisma.sql`SELECT 1 AS n`),
+        tx.rows<{ n: number }>(Prisma.sql`SELECT 2 AS n`),
+      ]),
+    );
+    expect([one, two].map((rows) => rows.map((row) => Number(row.n)))).toEqual([[1], [2]]);
+    const counted = since(before);
+    expect(counted).toMatchObject({ read: 2, control: 2, transactions: 1 });
+    // BEGIN and both statements in one write, then the COMMIT.
+    expect(counted.roundTrips).toBe(dialect === "postgresql" ? 2 : 0);
+  });
 });
