@@ -66,7 +66,9 @@ export interface ProbeTarget {
 }
 
 /** Starts probing: call before the run's first delivery; `finish` after its last outcome. */
-export async function startDatabaseProbe(target: ProbeTarget): Promise<{ finish(orders: number): Promise<DatabaseProbeResult> }> {
+export async function startDatabaseProbe(
+  target: ProbeTarget,
+): Promise<{ finish(orders: number): Promise<DatabaseProbeResult> }> {
   const totals = async (): Promise<Totals> => ({
     app: await scrape(target.metricsUrl),
     serverCpuMs: target.serverPid === null ? null : processTreeCpuMs(target.serverPid),
