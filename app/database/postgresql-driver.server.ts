@@ -1,4 +1,5 @@
 import type { Prisma } from "@prisma/client";
+import { createHash } from "node:crypto";
 import pg from "pg";
 
 // The app's statements on PostgreSQL, sent to node-postgres directly, on the pool Prisma's
@@ -69,14 +70,16 @@ function parameter(value: unknown): unknown {
 /**
  * Texts vary with the number of rows a statement writes, so names are bounded: past the bound a
  * text runs unnamed (parsed each time), and the server keeps at most this many statements per
- * connection.
+ * connection. A name is the text's digest, not a count: a module loaded again (development,
+ * tests) names a text as before on connections that already prepared it.
  */
 const MAX_NAMED = 500;
 const names = new Map<string, string>();
 
 function nameOf(text: string): string | undefined {
   let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `tg${names.size}`));
+  if (name === undefined && names.size < MAX_NAMED)
+    names.set(text, (name = `tg_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`));
   return name;
 }
 
