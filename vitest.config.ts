@@ -15,6 +15,7 @@ import { SERVES_THE_BUILD } from "./tests/support/test-projects";
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/database/sql.test.ts",
+  "tests/database/probe.test.ts",
   "tests/database/connect.test.ts",
   "tests/database/migration-state.test.ts",
   "tests/commissions/**/*.test.ts",

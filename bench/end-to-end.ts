@@ -1,3 +1,4 @@
+import { startDatabaseProbe, type DatabaseProbeResult } from "./database-probe";
 import { createClicks, orderDelivery, percentile, registerOrders } from "./deliveries";
 import { cpuTimeMs, deliverAll, sampleRss } from "./load";
 import type { BenchStack } from "./stack";
@@ -15,6 +16,8 @@ export interface EndToEndResult {
   peakRssMb: number;
   /** Resident memory at each quarter of the run (MB): flat means no leak. */
   rssByQuarterMb: number[];
+  /** With `--probe`: where the run's database time went, per order. */
+  probe?: DatabaseProbeResult;
 }
 
 export interface EndToEndOptions {
@@ -44,10 +47,14 @@ export async function benchEndToEnd(
   );
   await registerOrders(stack.shopifyUrl, deliveries);
   const memory = sampleRss(stack.appPid);
+  const probe =
+    stack.probe &&
+    (await startDatabaseProbe({ ...stack.probe, db: stack.db, postgresql: stack.database === "postgresql" }));
   const cpuBefore = cpuTimeMs(stack.appPid);
   const { deliveredAt, startedAt } = await deliverAll(stack.appUrl, deliveries, options.connections);
   const completed = await waitForAll(stack, shops, options.orders, options.timeoutSeconds);
   const cpuAfter = cpuTimeMs(stack.appPid);
+  const probed = probe ? await probe.finish(options.orders) : undefined;
   const samples = memory.stop();
 
   const latencies: number[] = [];
@@ -71,6 +78,7 @@ export async function benchEndToEnd(
         : Math.round(((cpuAfter - cpuBefore) / options.orders) * 100) / 100,
     peakRssMb: Math.max(0, ...samples),
     rssByQuarterMb: [quarter(1), quarter(2), quarter(3), quarter(4)],
+    ...(probed && { probe: probed }),
   };
 }
 

@@ -2,11 +2,13 @@
 // Run by hand (or on a schedule), never as part of `npm test`; it exits 0 either way and says
 // which targets were met.
 //
-//   npm run bench
-//   npm run bench -- --database postgresql      the same on PostgreSQL (DATABASE_URL or a throwaway cluster)
+//   npm run bench                               SQLite, and PostgreSQL beside it when there is one
+//                                               (DATABASE_URL, or PostgreSQL installed for a throwaway cluster)
+//   npm run bench -- --database postgresql      one database only (sqlite, postgresql)
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only (intake, endToEnd, flashSale,
 //                                               proxyTouches, storefront, admin, databasePaths)
+//   npm run bench -- --probe                   where the database's time goes, per order (end to end)
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 //   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
 //                                               experiments: results.json records it under settings
@@ -24,19 +26,21 @@ import { benchProxyTouches } from "./proxy-touches";
 import { startBenchStack } from "./stack";
 import { benchStorefront } from "./storefront";
 import { formatTargets, TARGETS } from "./targets";
+import { postgresqlMissing } from "../sandbox/postgresql-cluster";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MEASURES = ["intake", "endToEnd", "flashSale", "proxyTouches", "storefront", "admin", "databasePaths"] as const;
 
 const { values } = parseArgs({
   options: {
-    database: { type: "string", default: "sqlite" },
+    database: { type: "string" },
     orders: { type: "string" },
     shops: { type: "string" },
     "flash-orders": { type: "string" },
     "admin-rows": { type: "string" },
     only: { type: "string" },
     "cpu-prof": { type: "string" },
+    probe: { type: "boolean", default: false },
     "app-env": { type: "string", multiple: true },
   },
 });
@@ -47,8 +51,14 @@ const appEnv = Object.fromEntries(
     return [pair.slice(0, at), pair.slice(at + 1)];
   }),
 );
-const database = values.database as DatabaseDialect;
-if (database !== "sqlite" && database !== "postgresql") throw new Error("--database is sqlite or postgresql");
+if (values.database !== undefined && values.database !== "sqlite" && values.database !== "postgresql")
+  throw new Error("--database is sqlite or postgresql");
+const postgresqlThere = process.env.DATABASE_URL?.startsWith("postgres") || postgresqlMissing() === null;
+const databases: DatabaseDialect[] = values.database
+  ? [values.database as DatabaseDialect]
+  : postgresqlThere
+    ? ["sqlite", "postgresql"]
+    : ["sqlite"];
 const only = new Set(values.only ? values.only.split(",") : MEASURES);
 const endToEndOptions = {
   ...DEFAULT_END_TO_END,
@@ -62,7 +72,7 @@ const flashSaleOptions = {
 
 const results: Record<string, unknown> = {
   machine: { cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { database, appEnv, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
+  settings: { databases, appEnv, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
 };
 
 // Node's own profiler, in the app's process; open the files in Chrome's DevTools or any
@@ -71,8 +81,10 @@ const appNodeArgs = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.r
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-if (["intake", "endToEnd", "flashSale", "proxyTouches"].some((m) => only.has(m))) {
-  // Each measure gets a stack of its own, so one's backlog never slows the next.
+// The measures that run the app on a database, on each database: the first database's results
+// go at the top of results.json, the second's under its name.
+for (const [i, database] of databases.entries()) {
+  const into = i === 0 ? results : ((results[database] = {}) as Record<string, unknown>);
   for (const [name, run] of [
     ["intake", benchIntake],
     ["endToEnd", (stack) => benchEndToEnd(stack, endToEndOptions)],
@@ -84,11 +96,12 @@ if (["intake", "endToEnd", "flashSale", "proxyTouches"].some((m) => only.has(m))
   ])[]) {
     if (!only.has(name)) continue;
     log(`measuring ${name} on ${database}...`);
-    const stack = await startBenchStack({ database, appNodeArgs, appEnv });
+    // Each measure gets a stack of its own, so one's backlog never slows the next.
+    const stack = await startBenchStack({ database, appNodeArgs, appEnv, probe: values.probe });
     try {
-      results[name] = await run(stack);
+      into[name] = await run(stack);
     } catch (error) {
-      results[name] = { error: error instanceof Error ? error.message : String(error) };
+      into[name] = { error: error instanceof Error ? error.message : String(error) };
     } finally {
       await stack.stop();
     }
@@ -118,6 +131,16 @@ if (only.has("databasePaths")) {
   results.databasePaths = runScript("database-paths.bench.ts");
 }
 
+for (const [i, database] of databases.entries()) {
+  const measures = (i === 0 ? results : results[database]) as Record<string, { probe?: unknown } | undefined>;
+  const probed = measures.endToEnd?.probe;
+  if (probed) log(`\n${database}, per order (end to end):\n${JSON.stringify(probed, null, 2)}`);
+}
+
 const file = path.join(HERE, "results.json");
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-log(`\n${formatTargets(results, TARGETS)}\n\nwritten to ${path.relative(process.cwd(), file)}`);
+const columns = databases.map((database, i) => ({
+  title: database,
+  results: (i === 0 ? results : results[database]) as Record<string, unknown>,
+}));
+log(`\n${formatTargets(columns, TARGETS)}\n\nwritten to ${path.relative(process.cwd(), file)}`);

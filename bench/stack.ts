@@ -10,6 +10,7 @@ import type { DatabaseDialect } from "../app/platform/database-url";
 import { ensureBuild, migrate, standinAppEnv, startApp, type AppProcess } from "../sandbox/demo/app-process";
 import { createDemoDatabase } from "../sandbox/demo/database";
 import { saveSettings } from "../sandbox/demo/run-scenario";
+import { freePort } from "../sandbox/listen";
 import { DEFAULT_SCENARIO_SETTINGS } from "../sandbox/demo/scenario";
 import { postgresqlBinaries, startCluster, type Cluster } from "../tests/support/postgresql-cluster";
 
@@ -29,6 +30,8 @@ export interface BenchStack {
   shopifyUrl: string;
   database: DatabaseDialect;
   db: PrismaClient;
+  /** With the probe: the app's metrics port's base URL, and the PostgreSQL server's main process when the bench started it. */
+  probe: { metricsUrl: string; serverPid: number | null } | null;
   installShop(shop: string): Promise<void>;
   stop(): Promise<void>;
 }
@@ -38,6 +41,8 @@ export interface StackOptions {
   appEnv?: Record<string, string>;
   /** Options for the app's Node (a CPU profile, say). */
   appNodeArgs?: string[];
+  /** The database probe (bench/database-probe.ts): the app's metrics port, and pg_stat_statements on a cluster the bench starts. */
+  probe?: boolean;
 }
 
 export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
@@ -54,13 +59,16 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     stops.push(() => rmSync(workDir, { recursive: true, force: true }));
 
     let server: string | undefined;
+    let serverPid: number | null = null;
+    const metricsPort = options.probe ? await freePort() : null;
     if (options.database === "postgresql") {
       server = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined;
       if (!server) {
         const binaries = postgresqlBinaries();
         if (!binaries)
           throw new Error("--database postgresql needs DATABASE_URL naming a server, or PostgreSQL installed");
-        const cluster: Cluster = await startCluster(binaries);
+        const cluster: Cluster = await startCluster(binaries, options.probe ? { preload: ["pg_stat_statements"] } : {});
+        serverPid = cluster.serverPid();
         stops.push(() => cluster.stop());
         server = cluster.url;
       }
@@ -82,6 +90,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
           clickServiceUrl: standins.clickServiceUrl,
         }),
         LOG_LEVEL: "info",
+        ...(metricsPort !== null && { METRICS_PORT: String(metricsPort) }),
         ...options.appEnv,
       },
       log,
@@ -103,6 +112,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       shopifyUrl: standins.shopifyUrl,
       database: database.dialect,
       db,
+      probe: metricsPort === null ? null : { metricsUrl: `http://127.0.0.1:${metricsPort}`, serverPid },
       installShop: (shop) =>
         saveSettings(
           {

@@ -37,6 +37,8 @@ export interface Cluster {
   url: string;
   /** Stops the server at once (as a crash does), keeping its data: connections are refused until up(). */
   down(): void;
+  /** The server's main process (its backends are its children), while it runs. */
+  serverPid(): number;
   /** Starts the server again on the same port and data, after down(). */
   up(): void;
   stop(): void;
@@ -49,6 +51,8 @@ export interface ClusterOptions {
    * deleted at the end of the run has nothing to keep, and runs faster without.
    */
   durable?: boolean;
+  /** Libraries the server preloads (shared_preload_libraries), e.g. pg_stat_statements for the bench's probe. */
+  preload?: string[];
 }
 
 export async function startCluster(binaries: string, clusterOptions: ClusterOptions = {}): Promise<Cluster> {
@@ -73,7 +77,8 @@ export async function startCluster(binaries: string, clusterOptions: ClusterOpti
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();
   const durability = clusterOptions.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability}`;
+  const preload = clusterOptions.preload?.length ? ` -c shared_preload_libraries=${clusterOptions.preload.join(",")}` : "";
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability}${preload}`;
   try {
     run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "start"]);
   } catch (error) {
@@ -85,6 +90,9 @@ export async function startCluster(binaries: string, clusterOptions: ClusterOpti
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     down() {
       run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    },
+    serverPid() {
+      return Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
     },
     up() {
       run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "start"]);

@@ -35,7 +35,13 @@ export function databaseAdapter(url: string, options: DatabaseClientOptions = {}
     // Unix milliseconds: raw SQL compares and buckets timestamps as integers (decision 001).
     return new PrismaBetterSQLite3({ url: `file:${databaseFile(url)}` }, { timestampFormat: "unixepoch-ms" });
   }
-  return new PrismaPg({ connectionString: url, ...(options.poolSize !== undefined && { max: options.poolSize }) });
+  // Pipeline mode: a statement is sent without waiting for the answers to those before it on the
+  // connection, so a transaction's BEGIN travels with its first statement (postgresql-driver.server.ts).
+  return new PrismaPg({
+    connectionString: url,
+    pipeline: true,
+    ...(options.poolSize !== undefined && { max: options.poolSize }),
+  });
 }
 
 interface GeneratedClient {

@@ -1,5 +1,6 @@
 import { isMainThread } from "node:worker_threads";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import pg from "pg";
 import { createDatabaseClient, requireDialect } from "./connect.server";
 import { checkClient } from "./prisma-internals.server";
 import { databaseFile, type DatabaseDialect } from "../platform/database-url";
@@ -112,7 +113,9 @@ export async function closeDatabase(): Promise<void> {
 
 /** A unique constraint refused the write: the row is already there (a duplicate, or a race lost). */
 export function isUniqueViolation(error: unknown): boolean {
-  // Raw SQL on the driver (sql.server.ts) fails with the adapter's error, or SQLite's own.
+  // Raw SQL on the driver (sql.server.ts) fails with node-postgres's error or SQLite's own;
+  // through the client, with the adapter's.
+  if (error instanceof pg.DatabaseError) return error.code === "23505";
   if (error instanceof Error && error.name === "DriverAdapterError")
     return (error.cause as { kind?: string } | undefined)?.kind === "UniqueConstraintViolation";
   if (error instanceof Error && error.name === "SqliteError") {

@@ -11,15 +11,19 @@ import { randomUUID } from "node:crypto";
 import { transactionBody } from "../platform/transaction-scope";
 import { hasColumn, quoted, type ColumnOf, type TableName } from "./tables";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
+import { countStatement, countTransaction, statementKind } from "./probe.server";
+import { beginTransaction, postgresqlPoolOf, runStatement } from "./postgresql-driver.server";
+import type pg from "pg";
 
 // The app's one way to its database (decision 026): every statement outside app/database/ is
-// a Prisma.sql template run here, on the driver adapter Prisma connects, never through the
+// a Prisma.sql template run here, on the driver Prisma's adapter connects, never through the
 // client's runtime and query compiler. Measured per call (bench/database-paths.bench.ts): a
 // model call costs about 0.5 ms of CPU, $queryRaw through the client 0.2, the adapter's public
 // queryRaw 0.03 to 0.05, and a statement prepared once on the adapter's own better-sqlite3
-// connection 0.005 to 0.01. On PostgreSQL statements go to the adapter's pool. Either way they
-// share the client's connection and, on SQLite, its write lock, so the tests and tools that
-// still use the client mix safely with them.
+// connection 0.005 to 0.01. On PostgreSQL statements go to node-postgres on the adapter's pool,
+// prepared once per connection (postgresql-driver.server.ts). Either way they share the
+// client's connections and, on SQLite, its write lock, so the tests and tools that still use
+// the client mix safely with them.
 
 /** A place to run raw statements: the database, or one transaction on it. */
 export interface Sql {
@@ -27,29 +31,6 @@ export interface Sql {
   rows<T = Record<string, unknown>>(query: Prisma.Sql): Promise<T[]>;
   /** A statement's count of changed rows. */
   execute(query: Prisma.Sql): Promise<number>;
-}
-
-type ArgType = DriverQuery["argTypes"][number];
-
-function argOf(value: unknown): { arg: unknown; type: ArgType } {
-  const scalar = (scalarType: string): ArgType => ({ scalarType, arity: "scalar" });
-  if (value === null || value === undefined) return { arg: null, type: scalar("unknown") };
-  if (value instanceof Date) return { arg: value, type: scalar("datetime") };
-  // Both adapters take a bigint as its decimal text (pg has no bigint parameters of its own).
-  if (typeof value === "bigint") return { arg: value.toString(), type: scalar("bigint") };
-  if (typeof value === "boolean") return { arg: value, type: scalar("boolean") };
-  if (typeof value === "number") return { arg: value, type: scalar(Number.isInteger(value) ? "int" : "float") };
-  if (Array.isArray(value)) return { arg: value, type: { scalarType: "unknown", arity: "list" } };
-  return { arg: value, type: scalar("string") };
-}
-
-function driverQuery(query: Prisma.Sql): DriverQuery {
-  const args = query.values.map(argOf);
-  return {
-    sql: dialect === "sqlite" ? query.sql : query.text,
-    args: args.map((a) => a.arg),
-    argTypes: args.map((a) => a.type),
-  };
 }
 
 /**
@@ -60,8 +41,10 @@ function driverQuery(query: Prisma.Sql): DriverQuery {
 const MAX_PREPARED = 500;
 const preparedStatements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
 
-function sqliteDatabaseOf(driver: DriverQueryable): SqliteDatabase | null {
-  return dialect === "sqlite" ? adapterDatabase(driver) : null;
+function sqliteDatabaseOf(driver: DriverQueryable): SqliteDatabase {
+  const db = adapterDatabase(driver);
+  if (!db) throw new Error("the SQLite adapter no longer gives its better-sqlite3 connection");
+  return db;
 }
 
 function prepared(db: SqliteDatabase, text: string): SqliteStatement {
@@ -88,58 +71,112 @@ function sqliteArg(value: unknown): unknown {
  * threads' and after this thread's open transaction (sqlite-write-lock.server.ts); a statement of
  * the transaction, which holds the turn, runs at once.
  */
-function on(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
+/** Statements on PostgreSQL: the pool, or one transaction's connection (postgresql-driver.server.ts). */
+function onPostgresql(queryable: () => Promise<pg.Pool | pg.PoolClient>): Sql {
+  return {
+    async rows<T>(query: Prisma.Sql) {
+      const started = performance.now();
+      const { rows, roundTrip } = await runStatement<T>(await queryable(), query);
+      counted(query.text, started, roundTrip);
+      return rows;
+    },
+    async execute(query) {
+      const started = performance.now();
+      const { changed, roundTrip } = await runStatement(await queryable(), query);
+      counted(query.text, started, roundTrip);
+      return changed;
+    },
+  };
+}
+
+async function postgresqlPool(): Promise<pg.Pool> {
+  const pool = postgresqlPoolOf(await connectedDriver(databaseClient()));
+  if (!pool) throw new Error("the PostgreSQL adapter no longer gives its pool (underlyingDriver)");
+  return pool;
+}
+
+function onSqlite(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
   // The transaction holds this thread's turn: its own statements run at once.
   const inTurn = <T>(readOnly: boolean, run: () => T) =>
     inTransaction ? run() : sqliteWriteLock.statement(readOnly, run);
   return {
     async rows<T>(query: Prisma.Sql) {
-      const queryable = await driver();
-      const db = sqliteDatabaseOf(queryable);
-      if (db) {
-        const statement = prepared(db, query.sql);
-        const args = query.values.map(sqliteArg);
-        return inTurn(statement.readonly, () => {
-          if (statement.reader) return statement.all(...args) as T[];
-          statement.run(...args);
-          return [];
-        });
-      }
-      const { columnNames, rows } = await queryable.queryRaw(driverQuery(query));
-      return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])) as T);
+      const started = performance.now();
+      const statement = prepared(sqliteDatabaseOf(await driver()), query.sql);
+      const args = query.values.map(sqliteArg);
+      const rows = await inTurn(statement.readonly, () => {
+        if (statement.reader) return statement.all(...args) as T[];
+        statement.run(...args);
+        return [];
+      });
+      counted(query.sql, started, false);
+      return rows;
     },
     async execute(query) {
-      const queryable = await driver();
-      const db = sqliteDatabaseOf(queryable);
-      if (db) {
-        const statement = prepared(db, query.sql);
-        return inTurn(statement.readonly, () => statement.run(...query.values.map(sqliteArg)).changes);
-      }
-      return queryable.executeRaw(driverQuery(query));
+      const started = performance.now();
+      const statement = prepared(sqliteDatabaseOf(await driver()), query.sql);
+      const changes = await inTurn(statement.readonly, () => statement.run(...query.values.map(sqliteArg)).changes);
+      counted(query.sql, started, false);
+      return changes;
     },
   };
 }
 
+const counted = (text: string, started: number, roundTrip: boolean) =>
+  countStatement(statementKind(text), (performance.now() - started) / 1000, roundTrip);
+
 const control = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
+
+const sqlite = onSqlite(() => connectedDriver(databaseClient()), false);
+const postgresql = onPostgresql(postgresqlPool);
+
+async function postgresqlTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const tx = await beginTransaction(await postgresqlPool());
+  // The BEGIN's round trip is its first statement's too (they go out in one write).
+  countTransaction((performance.now() - started) / 1000, true);
+  let result: T;
+  try {
+    result = await transactionBody(() => fn(onPostgresql(() => Promise.resolve(tx.client))));
+  } catch (error) {
+    const at = performance.now();
+    await tx.rollback();
+    counted("ROLLBACK", at, true);
+    throw error;
+  }
+  const at = performance.now();
+  await tx.commit();
+  counted("COMMIT", at, true);
+  return result;
+}
 
 /** The app's database, through its driver. */
 export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
-  ...on(() => connectedDriver(databaseClient()), false),
+  rows: (query) => (dialect === "postgresql" ? postgresql : sqlite).rows(query),
+  execute: (query) => (dialect === "postgresql" ? postgresql : sqlite).execute(query),
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
    * is sent by the caller, as the client sends it, before the connection is given back.
    */
   async transaction(fn) {
+    if (dialect === "postgresql") return postgresqlTransaction(fn);
+    const started = performance.now();
     const driverTx = await (await connectedDriver(databaseClient())).startTransaction();
+    countTransaction((performance.now() - started) / 1000, false);
+    const end = async (text: "COMMIT" | "ROLLBACK") => {
+      const at = performance.now();
+      await driverTx.executeRaw(control(text));
+      counted(text, at, false);
+    };
     let result;
     try {
-      result = await transactionBody(() => fn(on(() => Promise.resolve(driverTx), true)));
-      await driverTx.executeRaw(control("COMMIT"));
+      result = await transactionBody(() => fn(onSqlite(() => Promise.resolve(driverTx), true)));
+      await end("COMMIT");
     } catch (error) {
       // The caller's error is the one to report: a ROLLBACK can fail too (SQLite has already
       // rolled back after some errors; a PostgreSQL connection may be gone).
-      await driverTx.executeRaw(control("ROLLBACK")).catch(() => {});
+      await end("ROLLBACK").catch(() => {});
       await driverTx.rollback();
       throw error;
     }

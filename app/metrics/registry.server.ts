@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { databaseProbeTotals, type DatabaseProbeTotals, type StatementKind } from "../database/probe.server";
 
 // Every metric the app exports, defined in one place, and the only calls the rest of the app
 // makes to record them. Each thread of a process has its own copy of this module (the worker's
@@ -186,6 +187,49 @@ const databaseUp = new Gauge({
   help: "1 while this instance's database answers, 0 while it does not",
   registers,
 });
+
+// What the thread asked of its database (app/database/probe.server.ts keeps the totals).
+new Counter({
+  name: "tagguard_database_statements_total",
+  help: "Statements sent to the database, by kind: read (SELECT), write (INSERT, UPDATE, DELETE, with or without RETURNING), control (BEGIN, COMMIT, ROLLBACK, savepoints)",
+  labelNames: ["kind"] as const,
+  registers,
+  collect() {
+    const { statements } = databaseProbeTotals();
+    this.reset();
+    for (const kind of Object.keys(statements) as StatementKind[]) this.labels(kind).inc(statements[kind]);
+  },
+});
+
+/** A counter whose value is one of the probe's totals, read at each scrape. */
+function probeTotal(name: string, help: string, read: (totals: DatabaseProbeTotals) => number): void {
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(read(databaseProbeTotals()));
+    },
+  });
+}
+
+probeTotal(
+  "tagguard_database_round_trips_total",
+  "Requests sent to the database server and waited for (PostgreSQL; SQLite runs in the process and makes none)",
+  (totals) => totals.roundTrips,
+);
+probeTotal("tagguard_database_transactions_total", "Transactions begun", (totals) => totals.transactions);
+probeTotal(
+  "tagguard_database_statement_seconds_total",
+  "Wall time from handing statements to the driver to their answers, queueing in the driver included",
+  (totals) => totals.statementSeconds,
+);
+probeTotal(
+  "tagguard_database_transaction_start_seconds_total",
+  "Wall time spent getting a pooled connection and its BEGIN answered, for the transactions begun",
+  (totals) => totals.transactionStartSeconds,
+);
 
 const ready = new Gauge({
   name: "tagguard_ready",

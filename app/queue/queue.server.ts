@@ -127,9 +127,19 @@ export async function fenced<T>(
   transition?: Transition,
 ): Promise<T> {
   const result = await sharedCommit(async (tx) => {
-    if (transition) await applyTransition(tx, job, transition, now);
-    else await holdLease(tx, job, now);
-    return write(tx);
+    // The fence's statement goes out with the write's first ones (pipelined on PostgreSQL) and is
+    // read before COMMIT: a lease found lost rolls the write back, as if it had never begun.
+    const fence = transition ? applyTransition(tx, job, transition, now) : holdLease(tx, job, now);
+    fence.catch(() => {}); // read below; until then its failure is no unhandled rejection
+    let written: T;
+    try {
+      written = await write(tx);
+    } catch (error) {
+      await fence;
+      throw error;
+    }
+    await fence;
+    return written;
   });
   if (transition) countJob(job.kind, RESULTS[transition.to]);
   return result;

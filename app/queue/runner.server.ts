@@ -60,6 +60,11 @@ export interface RunnerOptions {
   leaseMs?: number;
   now?: () => Date;
   random?: () => number;
+  /**
+   * Runs only when runOnce is called: no first run at start, no polling, no wake-ups from
+   * enqueued work. For tests that step the queue and look at what lies between two steps.
+   */
+  byHand?: boolean;
 }
 
 export interface JobRunner {
@@ -228,7 +233,7 @@ export function startJobRunner(options: RunnerOptions): JobRunner {
   }
 
   const kick = () => {
-    if (!stopping.signal.aborted)
+    if (!options.byHand && !stopping.signal.aborted)
       runOnce().catch((error: unknown) => logger.error("queue.tick_failed", "job runner tick failed", { error }));
   };
   const unsubscribe = onWake(kick);

@@ -86,33 +86,32 @@ export class OrderRun {
   /** A change, in one transaction: the attempt log, the row, the shop's flag, the credit and the order's events. */
   async #apply(tx: Sql, change: Change): Promise<void> {
     const now = this.ctx.now();
-    for (const write of change.attempts ?? []) {
-      if ("start" in write)
-        await insertRows(tx, "VerificationAttempt", [
-          {
-            id: write.start.id,
-            verificationId: this.ctx.job.subject,
-            number: this.ctx.job.attempts,
-            step: write.start.step,
-            result: "started",
-            startedAt: now,
-          },
-        ]);
-      else
-        await updateWhere(tx, "VerificationAttempt", Prisma.sql`${VerificationAttempt.id} = ${write.end.id}`, {
-          result: write.end.result,
-          error: write.end.error,
-          finishedAt: now,
-        });
-    }
-    if (change.row) {
-      const row = await updateRow<Verification>(tx, "Verification", this.ctx.job.subject, {
-        ...change.row,
-        updatedAt: now,
-      });
-      // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
-      if (!row) throw new Error("the order's verification is gone");
-    }
+    // Issued together, in this order, and then awaited: on PostgreSQL they share one write and
+    // one answer (decision 054); SQLite runs each as it is issued.
+    const attempts = (change.attempts ?? []).map((write) =>
+      "start" in write
+        ? insertRows(tx, "VerificationAttempt", [
+            {
+              id: write.start.id,
+              verificationId: this.ctx.job.subject,
+              number: this.ctx.job.attempts,
+              step: write.start.step,
+              result: "started",
+              startedAt: now,
+            },
+          ])
+        : updateWhere(tx, "VerificationAttempt", Prisma.sql`${VerificationAttempt.id} = ${write.end.id}`, {
+            result: write.end.result,
+            error: write.end.error,
+            finishedAt: now,
+          }),
+    );
+    const updated = change.row
+      ? updateRow<Verification>(tx, "Verification", this.ctx.job.subject, { ...change.row, updatedAt: now })
+      : null;
+    const [, row] = await Promise.all([Promise.all(attempts), updated]);
+    // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
+    if (change.row && !row) throw new Error("the order's verification is gone");
     if (change.credentialsRejected) await flagCredentialsRejected(this.ctx.job.shop, now, tx);
     if (change.credit) {
       await creditCommission(tx, change.credit, now);

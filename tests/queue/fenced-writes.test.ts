@@ -81,4 +81,17 @@ describe("fenced writes that run at once", () => {
       ]),
     );
   });
+
+  it("reports a lost lease rather than the write's own failure, the fence being read after the write", async () => {
+    const shop = `fenced-${randomUUID()}.myshopify.com`;
+    const job = await runningJob(shop);
+    await updateWhere(sql, "Job", Prisma.sql`"id" = ${job.id}`, { leaseOwner: "worker-that-took-over" });
+    const failing = async (tx: Sql) => {
+      await mark(job)(tx);
+      await tx.rows(Prisma.sql`SELECT * FROM "NoSuchTable"`);
+    };
+    await expect(fenced(job, NOW, failing)).rejects.toBeInstanceOf(LeaseLost);
+    await expect(fenced(job, NOW, mark(job))).rejects.toBeInstanceOf(LeaseLost);
+    expect(await prisma.job.count({ where: { shop, kind: "lookup-click" } })).toBe(0);
+  });
 });

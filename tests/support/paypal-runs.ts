@@ -109,6 +109,9 @@ export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
     concurrency: 2,
     pollIntervalMs: 3_600_000,
     takeTurns: false,
+    // The suites look between steps (a run's intent before anything is sent): nothing may run
+    // the queue but work() and runOnce().
+    byHand: true,
     now: () => new Date(Date.now() + offset),
   });
   const later = (ms: number) => {
