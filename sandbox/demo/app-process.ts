@@ -50,7 +50,22 @@ export const APP_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs")
 export const DEV_SERVER_ARGS = [path.join(ROOT, "server.mjs"), "--dev"];
 const BENCH_SERVER_ARGS = [...APP_NODE_FLAGS, path.join(ROOT, "server.mjs"), serverBuildOf("bench")];
 /** Usually under two seconds; generous because a loaded two-core machine can be far slower. */
-const START_TIMEOUT_MS = 90_000;
+export const START_TIMEOUT_MS = 90_000;
+/**
+ * How long a stopped instance has to end once its SHUTDOWN_DELAY_MS is over, before stop() kills
+ * it: the server's grace for answers in flight (2 s, server.mjs), then the worker finishing its
+ * jobs and the database closing. Usually well under a second; generous for the same reason.
+ */
+const STOP_GRACE_MS = 30_000;
+
+/**
+ * How long stop() waits for an instance started with `env` to end before it kills it: the
+ * SHUTDOWN_DELAY_MS it serves on after the signal (the app's own default is 0), then
+ * STOP_GRACE_MS. A kill sooner would end an instance still doing what the delay asks of it.
+ */
+export function stopTimeoutMs(env: Record<string, string | undefined>): number {
+  return Number(env.SHUTDOWN_DELAY_MS ?? 0) + STOP_GRACE_MS;
+}
 
 // Everything the production build is made from: a change to any of it (app code, the Vite or
 // TypeScript config, a dependency) must rebuild, and nothing else should.
@@ -150,7 +165,7 @@ export interface AppProcess {
   url: string;
   /** The server's process id (benchmarks read its memory). */
   pid: number;
-  /** SIGTERM, then SIGKILL if it has not exited within 5 s; resolves with how it ended. */
+  /** SIGTERM, then SIGKILL if it has not exited within stopTimeoutMs of its environment; resolves with how it ended. */
   stop(): Promise<AppExit>;
   /** kill -9: the process dies at once, mid-request and mid-job, as in a crash. */
   kill(): Promise<AppExit>;
@@ -179,9 +194,10 @@ export async function startApp(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const serverArgs = { build: APP_SERVER_ARGS, dev: DEV_SERVER_ARGS, bench: BENCH_SERVER_ARGS }[server];
+  const childEnv = { ...process.env, ...APP_ENV, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url };
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...serverArgs], {
     cwd: ROOT,
-    env: { ...process.env, ...APP_ENV, ...env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url },
+    env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -217,7 +233,7 @@ export async function startApp(
     stop: () => {
       if (!exited) {
         child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+        setTimeout(() => child.kill("SIGKILL"), stopTimeoutMs(childEnv)).unref();
       }
       return exit;
     },

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseClient } from "../../app/database/connect.server";
 import { orderDelivery, registerOrders, type OrderDelivery } from "../../bench/deliveries";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
-import { migrate, standinAppEnv, startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import {
+  migrate,
+  START_TIMEOUT_MS,
+  standinAppEnv,
+  startApp,
+  stopTimeoutMs,
+  type AppProcess,
+} from "../../sandbox/demo/app-process";
 import { createDemoDatabase } from "../../sandbox/demo/database";
 import { saveSettings } from "../../sandbox/demo/run-scenario";
 import { DEFAULT_SCENARIO_SETTINGS } from "../../sandbox/demo/scenario";
@@ -23,6 +30,17 @@ import { postgresqlBinaries, startCluster, type Cluster } from "../support/postg
 // commits, as a production server does.
 
 const binaries = postgresqlBinaries();
+/**
+ * How long the app may take to answer a delivery. Shopify gives one five seconds, but what this
+ * file shows is that each is answered (and with what), not how fast: a loaded two-core machine,
+ * with PostgreSQL flushing every commit, can be slower. A hang still fails, at this bound.
+ */
+const ANSWER_WITHIN_MS = 30_000;
+/**
+ * How long readiness and health may take to follow the database, gone or back: the monitor
+ * probes it each second, so usually a second or two; generous for a loaded two-core machine.
+ */
+const FOLLOWS_DATABASE_WITHIN_MS = 30_000;
 const SHOP = "outage.myshopify.com";
 
 let cluster: Cluster;
@@ -95,8 +113,8 @@ async function deliver(delivery: OrderDelivery, appUrl = app.url): Promise<Answe
     method: "POST",
     headers: delivery.headers,
     body: delivery.body,
-    // An answer, not a hang: Shopify gives a delivery five seconds.
-    signal: AbortSignal.timeout(5_000),
+    // An answer, not a hang.
+    signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
   });
   await response.arrayBuffer();
   return { delivery, status: response.status };
@@ -110,11 +128,11 @@ async function outcomes(orderIds: string[]) {
 }
 
 describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
-  // Its own time: the outcomes are polled for up to 60 s after a PostgreSQL restart, more than
-  // the suite's default 30 s for a whole test, which a loaded machine ran out of.
+  // Its own time: the outcomes are polled for up to 60 s after a PostgreSQL restart and readiness
+  // twice, more than the suite's default 30 s for a whole test, which a loaded machine ran out of.
   it(
     "answers no delivery 200 while it is down, and verifies every delivery it answered 200 once it is back",
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const before = await Promise.all(Array.from({ length: 20 }, () => deliver(newOrder())));
       expect(before.every((answer) => answer.status === 200)).toBe(true);
@@ -128,12 +146,14 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
         for (let i = 0; i < 20; i += 1) during.push(await deliver(newOrder()));
         health = (await fetch(`${app.url}/healthz`)).status;
         // Readiness follows the database monitor's probe, once a second.
-        await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 5_000 }).toBe(503);
+        await expect
+          .poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: FOLLOWS_DATABASE_WITHIN_MS })
+          .toBe(503);
         ready = (await fetch(`${app.url}/readyz`)).status;
         const token = signSessionToken({ shop: SHOP, apiKey, secret: apiSecret, ttlSeconds: 300 });
         const page = await fetch(`${app.url}/app?embedded=1&shop=${SHOP}&host=YWRtaW4&id_token=${token}`, {
           redirect: "manual",
-          signal: AbortSignal.timeout(5_000),
+          signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
         });
         admin = { status: page.status, text: await page.text() };
       } finally {
@@ -159,7 +179,9 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
         .poll(() => outcomes(answered200), { timeout: 60_000, interval: 500 })
         .toEqual({ stored: 60, decided: 60 });
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-      await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 5_000 }).toBe(200);
+      await expect
+        .poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: FOLLOWS_DATABASE_WITHIN_MS })
+        .toBe(200);
       // What an operator sees of it: the deliveries answered 503, and the seconds the database was away.
       const samples = await scrape(metricsUrl);
       expect(total(samples, "tagguard_webhook_deliveries_total", { topic: "orders/create", status: "503" })).toBe(20);
@@ -169,37 +191,46 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
     },
   );
 
-  it("starts while the database is away, stays up saying so, and serves once it is back", async () => {
-    cluster.down();
-    let late: AppProcess | undefined;
-    try {
-      late = await startApp(
-        {
-          ...standinAppEnv({
-            apiKey,
-            apiSecret,
-            databaseUrl,
-            shopifyUrl: shopify.url,
-            clickServiceUrl: clicks.url,
-          }),
-          LOG_LEVEL: "warn",
-        },
-        () => {},
-        [],
-        "answering",
-      );
-      // Ten seconds and more with the database away: the session storage's look for its table
-      // (two tries, 5 s apart), made at start back then, once ended the process ten seconds in,
-      // as an unhandled rejection. It now looks on first use, and its look never rejects.
-      await new Promise((resolve) => setTimeout(resolve, 12_000));
-      expect((await fetch(`${late.url}/healthz`)).status).toBe(503);
-      expect((await deliver(newOrder(), late.url)).status).toBe(503);
-    } finally {
-      cluster.up();
-    }
-    const started = late!;
-    await expect.poll(async () => (await fetch(`${started.url}/healthz`)).status, { timeout: 30_000 }).toBe(200);
-    expect((await deliver(newOrder(), started.url)).status).toBe(200);
-    await started.stop();
-  }, 90_000);
+  // Its own time: the start, twelve seconds away, the way back, a delivery and the stop, each within its bound.
+  const STARTS_AWAY_MS =
+    START_TIMEOUT_MS + 12_000 + FOLLOWS_DATABASE_WITHIN_MS + 2 * ANSWER_WITHIN_MS + stopTimeoutMs({});
+  it(
+    "starts while the database is away, stays up saying so, and serves once it is back",
+    { timeout: STARTS_AWAY_MS },
+    async () => {
+      cluster.down();
+      let late: AppProcess | undefined;
+      try {
+        late = await startApp(
+          {
+            ...standinAppEnv({
+              apiKey,
+              apiSecret,
+              databaseUrl,
+              shopifyUrl: shopify.url,
+              clickServiceUrl: clicks.url,
+            }),
+            LOG_LEVEL: "warn",
+          },
+          () => {},
+          [],
+          "answering",
+        );
+        // Ten seconds and more with the database away: the session storage's look for its table
+        // (two tries, 5 s apart), made at start back then, once ended the process ten seconds in,
+        // as an unhandled rejection. It now looks on first use, and its look never rejects.
+        await new Promise((resolve) => setTimeout(resolve, 12_000));
+        expect((await fetch(`${late.url}/healthz`)).status).toBe(503);
+        expect((await deliver(newOrder(), late.url)).status).toBe(503);
+      } finally {
+        cluster.up();
+      }
+      const started = late!;
+      await expect
+        .poll(async () => (await fetch(`${started.url}/healthz`)).status, { timeout: FOLLOWS_DATABASE_WITHIN_MS })
+        .toBe(200);
+      expect((await deliver(newOrder(), started.url)).status).toBe(200);
+      await started.stop();
+    },
+  );
 });

@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { APP_ENV, APP_SERVER_ARGS, startApp, type AppProcess } from "../../sandbox/demo/app-process";
+import {
+  APP_ENV,
+  APP_SERVER_ARGS,
+  START_TIMEOUT_MS,
+  startApp,
+  stopTimeoutMs,
+  type AppProcess,
+} from "../../sandbox/demo/app-process";
 import { freePort } from "../../sandbox/listen";
 import { parseMetrics, total } from "../../sandbox/prometheus";
 import { signWebhook } from "../../sandbox/shopify";
@@ -18,6 +25,21 @@ import { API_VERSION } from "../support/deliver";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "tag-guard-instance-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * How long after start-up (/healthz) the instance may take to say it is ready: its database
+ * monitor's first probe, usually within a second; generous for a loaded two-core machine.
+ */
+const READY_WITHIN_MS = 30_000;
+/**
+ * How long the stopped instance serves on. The test's requests after the signal must all be
+ * answered within it, and on a saturated two-core machine they once took longer than 3 s; the
+ * test waits all of it out before the process ends, so it costs its length on every run.
+ */
+const SHUTDOWN_DELAY_MS = 20_000;
+/** A test that starts an instance, waits for it to be ready and stops it, with each step's bound. */
+const START_READY_STOP_MS =
+  START_TIMEOUT_MS + READY_WITHIN_MS + stopTimeoutMs({ SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) });
 
 const ENV: Record<string, string> = {
   NODE_ENV: "test",
@@ -104,61 +126,78 @@ describe("a running instance", () => {
     for (const app of running.splice(0)) await app.kill();
   });
 
-  it("serves its metrics on METRICS_PORT only, and counts each webhook answer by topic and status", async () => {
-    const metricsPort = await freePort();
-    const app = await startApp(
-      { ...ENV, DATABASE_URL: `file:${databaseCopy("metrics")}`, METRICS_PORT: String(metricsPort) },
-      () => {},
-    );
-    running.push(app);
-    const metricsUrl = `http://127.0.0.1:${metricsPort}`;
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
+  it(
+    "serves its metrics on METRICS_PORT only, and counts each webhook answer by topic and status",
+    { timeout: START_READY_STOP_MS },
+    async () => {
+      const metricsPort = await freePort();
+      const app = await startApp(
+        { ...ENV, DATABASE_URL: `file:${databaseCopy("metrics")}`, METRICS_PORT: String(metricsPort) },
+        () => {},
+      );
+      running.push(app);
+      const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+      await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: READY_WITHIN_MS }).toBe(200);
 
-    // The public port has no metrics.
-    expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
-    // An intake lane and a Remix webhook route, each refusing a forged signature.
-    expect((await forgedDelivery(app.url, "orders/create")).status).toBe(401);
-    expect((await forgedDelivery(app.url, "customers/redact")).status).toBe(401);
+      // The public port has no metrics.
+      expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
+      // An intake lane and a Remix webhook route, each refusing a forged signature.
+      expect((await forgedDelivery(app.url, "orders/create")).status).toBe(401);
+      expect((await forgedDelivery(app.url, "customers/redact")).status).toBe(401);
 
-    const response = await fetch(`${metricsUrl}/metrics`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
-    const text = await response.text();
-    const samples = parseMetrics(text);
-    expect(total(samples, "tagguard_webhook_deliveries_total", { topic: "orders/create", status: "401" })).toBe(1);
-    expect(total(samples, "tagguard_webhook_deliveries_total", { topic: "customers/redact", status: "401" })).toBe(1);
-    expect(total(samples, "tagguard_webhook_intake_duration_seconds_count", { topic: "orders/create" })).toBe(1);
-    expect(total(samples, "tagguard_ready")).toBe(1);
-    expect(total(samples, "tagguard_database_up")).toBe(1);
-    expect(total(samples, "tagguard_database_unavailable_seconds_total")).toBe(0);
-    // The queue's figures, read from the database at the scrape; the process's own, on the main thread.
-    expect(samples.some((s) => s.name === "tagguard_queue_jobs")).toBe(true);
-    expect(total(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
-    // Only names and labels of the app's own making: never a shop's domain.
-    expect(text).not.toContain("myshopify.com");
-    for (const name of new Set(samples.map((s) => s.name).filter((n) => n.startsWith("tagguard_"))))
-      expect(name).toMatch(/^tagguard_[a-z_]+$/);
-    expect((await fetch(`${metricsUrl}/other`)).status).toBe(404);
-  });
+      const response = await fetch(`${metricsUrl}/metrics`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await response.text();
+      const samples = parseMetrics(text);
+      expect(total(samples, "tagguard_webhook_deliveries_total", { topic: "orders/create", status: "401" })).toBe(1);
+      expect(total(samples, "tagguard_webhook_deliveries_total", { topic: "customers/redact", status: "401" })).toBe(1);
+      expect(total(samples, "tagguard_webhook_intake_duration_seconds_count", { topic: "orders/create" })).toBe(1);
+      expect(total(samples, "tagguard_ready")).toBe(1);
+      expect(total(samples, "tagguard_database_up")).toBe(1);
+      expect(total(samples, "tagguard_database_unavailable_seconds_total")).toBe(0);
+      // The queue's figures, read from the database at the scrape; the process's own, on the main thread.
+      expect(samples.some((s) => s.name === "tagguard_queue_jobs")).toBe(true);
+      expect(total(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
+      // Only names and labels of the app's own making: never a shop's domain.
+      expect(text).not.toContain("myshopify.com");
+      for (const name of new Set(samples.map((s) => s.name).filter((n) => n.startsWith("tagguard_"))))
+        expect(name).toMatch(/^tagguard_[a-z_]+$/);
+      expect((await fetch(`${metricsUrl}/other`)).status).toBe(404);
+    },
+  );
 
-  it("on SIGTERM fails readiness at once and keeps serving for SHUTDOWN_DELAY_MS, each answer closing its connection, then ends", async () => {
-    const app = await startApp(
-      { ...ENV, DATABASE_URL: `file:${databaseCopy("shutdown")}`, SHUTDOWN_DELAY_MS: "3000" },
-      () => {},
-    );
-    running.push(app);
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 15_000 }).toBe(200);
-    const stopped = app.stop();
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 2_000 }).toBe(503);
-    const readyz = await fetch(`${app.url}/readyz`);
-    expect(readyz.headers.get("connection")).toBe("close");
-    expect(await readyz.json()).toMatchObject({ ready: false, stopping: true, database: "up", migrations: "current" });
-    // Still served: a delivery that reaches it now is answered, not refused.
-    const delivery = await forgedDelivery(app.url, "orders/create");
-    expect(delivery.status).toBe(401);
-    expect(delivery.headers.get("connection")).toBe("close");
-    expect(await stopped).toEqual({ code: 0, signal: null });
-    const events = lines(app.output()).map((line) => line.event);
-    expect(events).toContain("instance.shutting_down");
-  });
+  it(
+    "on SIGTERM fails readiness at once and keeps serving for SHUTDOWN_DELAY_MS, each answer closing its connection, then ends",
+    { timeout: START_READY_STOP_MS },
+    async () => {
+      const app = await startApp(
+        { ...ENV, DATABASE_URL: `file:${databaseCopy("shutdown")}`, SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS) },
+        () => {},
+      );
+      running.push(app);
+      await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: READY_WITHIN_MS }).toBe(200);
+      const stopped = app.stop();
+      // 503 from the signal on; past the delay the server accepts no connection, so waiting
+      // longer could not help. stop() kills only after the delay and its grace (stopTimeoutMs).
+      await expect
+        .poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: SHUTDOWN_DELAY_MS })
+        .toBe(503);
+      const readyz = await fetch(`${app.url}/readyz`);
+      expect(readyz.headers.get("connection")).toBe("close");
+      expect(await readyz.json()).toMatchObject({
+        ready: false,
+        stopping: true,
+        database: "up",
+        migrations: "current",
+      });
+      // Still served: a delivery that reaches it now is answered, not refused.
+      const delivery = await forgedDelivery(app.url, "orders/create");
+      expect(delivery.status).toBe(401);
+      expect(delivery.headers.get("connection")).toBe("close");
+      expect(await stopped).toEqual({ code: 0, signal: null });
+      const events = lines(app.output()).map((line) => line.event);
+      expect(events).toContain("instance.shutting_down");
+    },
+  );
 });

@@ -1,7 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startApp, type AppProcess, type AppServer } from "../../sandbox/demo/app-process";
+import {
+  START_TIMEOUT_MS,
+  startApp,
+  stopTimeoutMs,
+  type AppProcess,
+  type AppServer,
+} from "../../sandbox/demo/app-process";
 import { signWebhook } from "../../sandbox/shopify";
 import { API_VERSION } from "../support/deliver";
 
@@ -10,6 +16,13 @@ import { API_VERSION } from "../support/deliver";
 // ends the thread and the process cleanly, without the kill that follows a stop that hangs.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+/**
+ * How long after start-up the worker may take to say it started: on the sources, Vite compiles
+ * it first. Usually a few seconds; generous for a loaded two-core machine.
+ */
+const WORKER_STARTS_WITHIN_MS = 60_000;
+/** Each test's own time: the app's start, its worker's, and its stop, each within its bound. */
+const TEST_TIMEOUT_MS = START_TIMEOUT_MS + WORKER_STARTS_WITHIN_MS + stopTimeoutMs({});
 
 function serveBuild(env: Record<string, string>, server: AppServer = "build"): Promise<AppProcess> {
   if (server === "build" && !existsSync(path.join(ROOT, "build/server/index.js")))
@@ -50,10 +63,13 @@ describe("the production server's worker thread", () => {
 
   it.each(["build", "dev"] as const)(
     "runs the worker on a thread of its own and stops it, and the process, on SIGTERM (%s)",
+    { timeout: TEST_TIMEOUT_MS },
     async (server) => {
       const app = await serveBuild({}, server);
       running.push(app);
-      await expect.poll(() => logged(app, "background worker started"), { timeout: 60_000 }).toHaveLength(1);
+      await expect
+        .poll(() => logged(app, "background worker started"), { timeout: WORKER_STARTS_WITHIN_MS })
+        .toHaveLength(1);
       expect(logged(app, "background worker started")[0]).toMatchObject({ thread: true });
       // Webhook intake answers before Remix on either: a forged delivery is refused by the lane,
       // which Remix's access log never sees (it logs the health checks start-up made).
@@ -81,10 +97,12 @@ describe("the production server's worker thread", () => {
     },
   );
 
-  it("keeps the worker beside intake with WORKER_THREAD=false", async () => {
+  it("keeps the worker beside intake with WORKER_THREAD=false", { timeout: TEST_TIMEOUT_MS }, async () => {
     const app = await serveBuild({ WORKER_THREAD: "false" });
     running.push(app);
-    await expect.poll(() => logged(app, "background worker started"), { timeout: 30_000 }).toHaveLength(1);
+    await expect
+      .poll(() => logged(app, "background worker started"), { timeout: WORKER_STARTS_WITHIN_MS })
+      .toHaveLength(1);
     expect(logged(app, "background worker started")[0]).toMatchObject({ thread: false });
     expect(await app.stop()).toEqual({ code: 0, signal: null });
   });
