@@ -17,7 +17,7 @@ export function CreatorName({ creatorId, name }: { creatorId: string; name?: str
         <>
           {name}{" "}
           <Text as="span" tone="subdued">
-            ({creatorId})
+            {t("common.parenthesized", { text: creatorId })}
           </Text>
         </>
       ) : (

@@ -67,7 +67,7 @@ export default function CommissionsPage() {
     </InlineStack>,
     <CreatorName key="creator" creatorId={row.creatorId} name={row.creatorName} />,
     <span key="tags">
-      {row.expectedTag} / {row.arrivedTag || t("common.none")}{" "}
+      {t("ledger.tagPair", { expected: row.expectedTag, arrived: row.arrivedTag || t("common.none") })}{" "}
       {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
     </span>,
     row.amountText,
