@@ -40,12 +40,9 @@ const POLARIS: Record<string, PolarisTranslations> = {
 /** The languages the app ships: one locale file each. */
 export const SHIPPED_LOCALES: readonly string[] = Object.keys(APP_MESSAGES).sort();
 
-/**
- * Whether the pseudo-locale may be served: in development and tests, or where
- * TAG_GUARD_PSEUDO_LOCALE=1 asks for it (the browser tests run the production build).
- */
+/** Whether the pseudo-locale may be served: in development and tests, never in production. */
 export function pseudoLocaleAllowed(): boolean {
-  return process.env.NODE_ENV !== "production" || process.env.TAG_GUARD_PSEUDO_LOCALE === "1";
+  return process.env.NODE_ENV !== "production";
 }
 
 function catalogue(locale: string) {
