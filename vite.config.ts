@@ -46,5 +46,8 @@ export default defineConfig({
     tsconfigPaths(),
   ],
   build: { assetsInlineLimit: 0 },
+  // i18next-shopify's CommonJS build hands Node's import its exports object, not the plugin:
+  // the server bundles the package's ES module build instead, as the browser's does.
+  ssr: { noExternal: ["@shopify/i18next-shopify"] },
   optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },
 }) satisfies UserConfig;

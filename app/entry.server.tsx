@@ -15,6 +15,7 @@ export { intakeLanes } from "./verification/intake-lanes.server";
 export { startBackgroundWork } from "./background.server";
 export { beginShutdown, endInstance, startInstance } from "./instance/start.server";
 export { logRequest } from "./platform/access-log.server";
+export { runInRequestLocale } from "./i18n/translators.server";
 export { logger } from "./platform/logger.server";
 export { countWebhookAnswer } from "./webhooks/remix-answers.server";
 

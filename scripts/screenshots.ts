@@ -11,19 +11,25 @@ import { launchChromium } from "../sandbox/storefront/chromium";
 import { adminPageStates, openAdminPage } from "../tests/e2e/admin-pages";
 
 // `npm run screenshots`: every admin page, on a shop with data and on a fresh one, at a desktop
-// width (1280px) and a phone's (390px), as PNG files a person can look through before a
-// release. The production build runs as the demo runs it (the Shopify stand-in, the sandbox
+// width (1280px) and a phone's (390px), in English, German and Japanese (`--locales` names
+// others: any tag Shopify admin passes, en-XA for the pseudo-locale), as PNG files a person can
+// look through before a release, one folder per language. The production build runs as the demo runs it (the Shopify stand-in, the sandbox
 // click service, a throwaway SQLite file); the pages are opened embedded, as the browser
 // tests open them.
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WIDTHS = [1280, 390];
+/** German's long words and Japanese's script are where a layout breaks first. */
+const LOCALES = "en,de,ja";
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: "string", default: "screenshots" } } });
+  const { values } = parseArgs({
+    options: { out: { type: "string", default: "screenshots" }, locales: { type: "string", default: LOCALES } },
+  });
   const out = path.resolve(ROOT, values.out!);
-  mkdirSync(out, { recursive: true });
+  const locales = values.locales!.split(",").filter(Boolean);
+  for (const locale of locales) mkdirSync(path.join(out, locale), { recursive: true });
   ensureBuild(log);
 
   const workDir = mkdtempSync(path.join(tmpdir(), "tag-guard-screenshots-"));
@@ -64,21 +70,24 @@ async function main(): Promise<void> {
       { kind: "empty", shop: "screenshots-fresh.myshopify.com", states: adminPageStates(null) },
     ];
     let written = 0;
-    for (const { kind, shop: name, states } of shops)
-      for (const state of states)
-        for (const width of WIDTHS) {
-          const page = await openAdminPage(
-            browser,
-            { shop: name, apiKey, apiSecret, appUrl: () => app.url },
-            state.path,
-            width,
-          );
-          await page.locator("h1").first().waitFor();
-          const file = path.join(out, `${kind}-${state.name}-${width}.png`);
-          await page.screenshot({ path: file, fullPage: true });
-          await page.context().close();
-          written += 1;
-        }
+    for (const locale of locales)
+      for (const { kind, shop: name, states } of shops)
+        for (const state of states)
+          for (const width of WIDTHS) {
+            // The language as Shopify admin passes it, after the page's own query.
+            const pathname = `${state.path}${state.path.includes("?") ? "&" : "?"}locale=${locale}`;
+            const page = await openAdminPage(
+              browser,
+              { shop: name, apiKey, apiSecret, appUrl: () => app.url },
+              pathname,
+              width,
+            );
+            await page.locator("h1").first().waitFor();
+            const file = path.join(out, locale, `${kind}-${state.name}-${width}.png`);
+            await page.screenshot({ path: file, fullPage: true });
+            await page.context().close();
+            written += 1;
+          }
     log(`Wrote ${written} screenshots to ${path.relative(ROOT, out) || "."}/`);
   } finally {
     for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => {});

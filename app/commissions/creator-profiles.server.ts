@@ -48,16 +48,26 @@ const ProfileForm = z.object({
   creatorId: z
     .string()
     .trim()
-    .min(1, t("creators.profileIdMissing"))
-    .max(200, t("creators.profileIdMissing"))
-    .refine(oneLine, t("creators.profileIdMissing")),
-  name: z.string().trim().max(120, t("creators.profileNameTooLong")).refine(oneLine, t("creators.profileNameControl")),
+    .min(1, { error: () => t("creators.profileIdMissing") })
+    .max(200, { error: () => t("creators.profileIdMissing") })
+    .refine(oneLine, { error: () => t("creators.profileIdMissing") }),
+  name: z
+    .string()
+    .trim()
+    .max(120, { error: () => t("creators.profileNameTooLong") })
+    .refine(oneLine, { error: () => t("creators.profileNameControl") }),
   email: z
     .string()
     .trim()
-    .max(254, t("creators.profileEmailInvalid"))
-    .refine((email) => email === "" || z.string().email().safeParse(email).success, t("creators.profileEmailInvalid")),
-  note: z.string().trim().max(1_000, t("creators.profileNoteTooLong")).refine(lines, t("creators.profileNoteControl")),
+    .max(254, { error: () => t("creators.profileEmailInvalid") })
+    .refine((email) => email === "" || z.string().email().safeParse(email).success, {
+      error: () => t("creators.profileEmailInvalid"),
+    }),
+  note: z
+    .string()
+    .trim()
+    .max(1_000, { error: () => t("creators.profileNoteTooLong") })
+    .refine(lines, { error: () => t("creators.profileNoteControl") }),
 });
 
 export type SaveProfileResult =

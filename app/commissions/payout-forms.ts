@@ -42,12 +42,12 @@ export const VoidForm = z.object({
   reason: z
     .string()
     .trim()
-    .min(1, t("payouts.voidReasonMissing"))
-    .max(500, t("payouts.voidReasonTooLong"))
+    .min(1, { error: () => t("payouts.voidReasonMissing") })
+    .max(500, { error: () => t("payouts.voidReasonTooLong") })
     .refine(
       // Stryker disable next-line StringLiteral: the line breaks are taken out so that the test for control characters lets them through; any text without one in their place does the same
       (text) => /^\P{Cc}*$/u.test(text.replace(/\r?\n/g, "")),
-      t("payouts.voidReasonControl"),
+      { error: () => t("payouts.voidReasonControl") },
     ),
 });
 

@@ -70,7 +70,7 @@ export function ContestCard({
               time: time(claim.firstSeenAt),
               tag: claim.arrivedTag ?? t("common.none"),
             })}
-            {": "}
+            {t("common.labelSeparator")}
             {claim.creatorNow ? name(claim.creatorNow) : t("order.contest.claimCreatorUnknown")}
           </Text>
         ))}

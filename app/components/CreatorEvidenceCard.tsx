@@ -1,7 +1,7 @@
 import { Link as RemixLink, useSearchParams } from "@remix-run/react";
 import { BlockStack, Box, InlineStack, Select, Text } from "@shopify/polaris";
 import type { CreatorView, EvidenceCount } from "../creators/creator-page.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { PERIODS } from "../units/periods";
 import { SectionCard } from "./SectionCard";
 
@@ -19,7 +19,7 @@ function CountLine({ item }: { item: EvidenceCount }) {
         {item.orders.length > 0 ? (
           <InlineStack gap="200" wrap>
             {item.orders.map((order) => (
-              <RemixLink key={order.id} to={`/app/orders/${order.id}`}>
+              <RemixLink key={order.id} to={localePath(`/app/orders/${order.id}`)}>
                 {order.orderName ?? `#${order.orderId}`}
               </RemixLink>
             ))}

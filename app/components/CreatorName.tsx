@@ -1,13 +1,13 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { Text } from "@shopify/polaris";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 
 // A creator as the merchant knows them: their display name (CreatorProfile) with the id beside
 // it, linking to their records in the commission ledger. Names come from `creatorNames()` in
 // app/commissions/creator-profiles.server.ts, loaded once per page.
 
 export function creatorLedgerUrl(creatorId: string): string {
-  return `/app/commissions?${new URLSearchParams({ creator: creatorId }).toString()}`;
+  return localePath(`/app/commissions?${new URLSearchParams({ creator: creatorId }).toString()}`);
 }
 
 export function CreatorName({ creatorId, name }: { creatorId: string; name?: string | null }) {
@@ -17,7 +17,7 @@ export function CreatorName({ creatorId, name }: { creatorId: string; name?: str
         <>
           {name}{" "}
           <Text as="span" tone="subdued">
-            ({creatorId})
+            {t("common.parenthesized", { text: creatorId })}
           </Text>
         </>
       ) : (

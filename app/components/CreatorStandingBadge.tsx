@@ -1,5 +1,5 @@
 import { Badge } from "@shopify/polaris";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 
 type Tone = "critical" | "warning" | "success" | "info";
 
@@ -18,5 +18,5 @@ export function CreatorStandingBadge({ state }: { state: string | null | undefin
 
 /** The creator's page on the Creators page, where their evidence and the decisions on them are. */
 export function creatorPageUrl(creatorId: string): string {
-  return `/app/creators?${new URLSearchParams({ creator: creatorId }).toString()}`;
+  return localePath(`/app/creators?${new URLSearchParams({ creator: creatorId }).toString()}`);
 }

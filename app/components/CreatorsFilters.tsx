@@ -8,7 +8,8 @@ import { EmbeddedQueryFields } from "./EmbeddedQueryFields";
 // Listed here, not imported: creator-standing.ts holds SQL, which stays out of the browser's bundle.
 const STATES: readonly CreatorState[] = ["suspected", "blocked", "released", "reversed"];
 
-const STANDING_OPTIONS = [
+// A function, not a constant: the labels are read in the page's language, not at module load.
+const standingOptions = () => [
   { label: t("creators.standingAny"), value: "" },
   ...STATES.map((state) => ({ label: t(`creators.standingLabel.${state}`), value: state })),
 ];
@@ -34,7 +35,7 @@ export function CreatorsFilters({ creator, standing }: { creator: string | null;
           <Select
             label={t("creators.standingFilter")}
             name="standing"
-            options={STANDING_OPTIONS}
+            options={standingOptions()}
             value={state}
             onChange={setState}
           />

@@ -1,7 +1,7 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/polaris";
 import type { Dashboard } from "../dashboard/dashboard.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { CreatorName } from "./CreatorName";
 import { EmptyNote } from "./EmptyNote";
 import { OutcomeBadge } from "./OutcomeBadge";
@@ -44,7 +44,7 @@ export function TopTagsAndCodes({ data }: { data: Pick<Dashboard, "topArrivedTag
             </SplitRow>
           ))
         )}
-        <RemixLink to={`/app/codes?days=${data.period}`}>{t("dashboard.topCodesLink")}</RemixLink>
+        <RemixLink to={localePath(`/app/codes?days=${data.period}`)}>{t("dashboard.topCodesLink")}</RemixLink>
       </SectionCard>
     </InlineGrid>
   );
@@ -138,7 +138,7 @@ export function RecentVerificationsCard({
       t("common.none")
     ),
     time(row.createdAt),
-    <RemixLink key="detail" to={`/app/orders/${row.id}`}>
+    <RemixLink key="detail" to={localePath(`/app/orders/${row.id}`)}>
       {t("dashboard.details")}
     </RemixLink>,
   ]);

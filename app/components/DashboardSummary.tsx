@@ -1,7 +1,7 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { BlockStack, Box, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import type { CreatorAttention } from "../dashboard/creator-attention.server";
 import { OUTCOMES, type Outcome } from "../verification/outcomes";
 import { ReviewByCreator, SuspectedCreators } from "./CreatorAttention";
@@ -84,7 +84,7 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
         key="rejected"
         id="attention-rejected"
         action={t("dashboard.attentionRejectedAction")}
-        to="/app/settings"
+        to={localePath("/app/settings")}
       >
         {t("dashboard.attentionRejected", { count: rejected })}
       </AttentionLine>,
@@ -95,7 +95,7 @@ export function Attention({ data, time }: { data: SummaryData; time: (iso: strin
         key="failed"
         id="attention-failed"
         action={t("dashboard.attentionFailedAction")}
-        to="/app/settings"
+        to={localePath("/app/settings")}
       >
         {t("dashboard.attentionFailed", { count: failed })}
       </AttentionLine>,
@@ -141,7 +141,7 @@ function OrderLinks<O extends { id: string; orderId: string; orderName: string |
     <BlockStack gap="100">
       {orders.map((order) => (
         <InlineStack key={order.id} gap="200" blockAlign="center">
-          <RemixLink to={`/app/orders/${order.id}`}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
+          <RemixLink to={localePath(`/app/orders/${order.id}`)}>{order.orderName ?? `#${order.orderId}`}</RemixLink>
           {badge(order)}
           <Text as="span" tone="subdued">
             {time(order.createdAt)}

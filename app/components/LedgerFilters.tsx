@@ -7,12 +7,13 @@ import { t } from "../i18n";
 import { PERIODS } from "../units/periods";
 import { EmbeddedQueryFields } from "./EmbeddedQueryFields";
 
-const STATUS_OPTIONS = [
+// Functions, not constants: the labels are read in the page's language, not at module load.
+const statusOptions = () => [
   { label: t("ledger.statusAny"), value: "" },
   ...COMMISSION_STATUSES.map((status) => ({ label: t(`ledger.statusLabel.${status}`), value: status })),
 ];
 
-const PERIOD_OPTIONS = [
+const periodOptions = () => [
   { label: t("ledger.periodAll"), value: "" },
   ...PERIODS.map((days) => ({ label: t("period.option", { days }), value: String(days) })),
 ];
@@ -41,11 +42,11 @@ export function LedgerFilters({ filter, loading }: { filter: LedgerFilter; loadi
           <Select
             label={t("ledger.status")}
             name="status"
-            options={STATUS_OPTIONS}
+            options={statusOptions()}
             value={status}
             onChange={setStatus}
           />
-          <Select label={t("period.label")} name="days" options={PERIOD_OPTIONS} value={days} onChange={setDays} />
+          <Select label={t("period.label")} name="days" options={periodOptions()} value={days} onChange={setDays} />
           <Checkbox label={t("ledger.redirectedOnly")} checked={redirectedOnly} onChange={setRedirectedOnly} />
           <Button submit loading={loading}>
             {t("ledger.apply")}

@@ -1,7 +1,7 @@
 import { Banner, Layout, Page, Text } from "@shopify/polaris";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 
 /** A route's error state: what happened and what to do, never a stack trace. */
 export function PageError({ notFoundBody }: { notFoundBody?: string }) {
@@ -11,7 +11,7 @@ export function PageError({ notFoundBody }: { notFoundBody?: string }) {
   if (isRouteErrorResponse(error) && !notFound) return boundary.error(error);
   return (
     <Page
-      backAction={{ content: t("common.back"), url: "/app" }}
+      backAction={{ content: t("common.back"), url: localePath("/app") }}
       title={notFound ? t("common.notFoundTitle") : t("common.errorTitle")}
     >
       <Layout>

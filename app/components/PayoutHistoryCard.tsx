@@ -86,7 +86,7 @@ export function PayoutHistoryCard({
               {payout.lines.map((line) => (
                 <List.Item key={`${line.creatorId}-${line.currency}`}>
                   <CreatorName creatorId={line.creatorId} name={line.creatorName} />
-                  {": "}
+                  {t("common.labelSeparator")}
                   {t("payouts.lineAmount", { amount: line.amount, count: line.records })}
                 </List.Item>
               ))}

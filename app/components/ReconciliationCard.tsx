@@ -1,6 +1,6 @@
 import { Banner, BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 import { useFetcher } from "@remix-run/react";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import type { ReconciliationView } from "../reconciliation/reconciliation-view";
 import { SectionCard } from "./SectionCard";
 
@@ -47,7 +47,7 @@ export function ReconciliationCard({
         </Banner>
       ) : null}
       <InlineStack align="start">
-        <fetcher.Form method="post" action="/app/reconcile">
+        <fetcher.Form method="post" action={localePath("/app/reconcile")}>
           <Button submit loading={fetcher.state !== "idle"} disabled={status.pending || asked}>
             {status.pending || asked ? t("reconciliation.checking") : t("reconciliation.checkNow")}
           </Button>

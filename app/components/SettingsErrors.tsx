@@ -36,7 +36,7 @@ export function SettingsErrors({
                 >
                   {t(label)}
                 </a>
-                {`: ${errors[name]}`}
+                {t("settings.fieldErrorDetail", { message: errors[name] ?? "" })}
               </li>
             ))}
             {otherErrors.map(([name, message]) => (

@@ -17,7 +17,8 @@ import { SectionCard } from "./SectionCard";
 // commission, the landing record and the ledger. Each field carries its error from a refused
 // save beside it; the page holds the values.
 
-const BASIS_OPTIONS = [
+// A function, not a constant: the labels are read in the page's language, not at module load.
+const basisOptions = () => [
   { label: t("settings.basisAfter"), value: "subtotal_after_discounts" },
   { label: t("settings.basisBefore"), value: "subtotal_before_discounts" },
   { label: t("settings.basisTotal"), value: "total_price" },
@@ -168,7 +169,7 @@ export function SettingsFields({
           <Select
             label={t("settings.orderValueBasis")}
             name="orderValueBasis"
-            options={BASIS_OPTIONS}
+            options={basisOptions()}
             value={values.orderValueBasis}
             onChange={set("orderValueBasis")}
             id={fieldId("orderValueBasis")}

@@ -1,7 +1,7 @@
 import { Badge, Banner, BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import type { SetupStatus } from "../dashboard/setup.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { SectionCard } from "./SectionCard";
 
 // The home page's setup guide and the embed's banner. The embed's status on the published theme
@@ -164,7 +164,7 @@ export function SetupGuide(props: {
         id="key"
         title={t("setup.keyTitle")}
         {...keyStep}
-        action={{ content: t("setup.keyAction"), url: "/app/settings" }}
+        action={{ content: t("setup.keyAction"), url: localePath("/app/settings") }}
       />
       <Step
         id="pixel"

@@ -10,11 +10,12 @@ export function documentTitle(page: string): MetaDescriptor[] {
 }
 
 /**
- * An admin route's `meta`: its own name, or, when the route rendered its error state instead,
+ * An admin route's `meta`: its own name (a function: the words are looked up when the page is
+ * named, in the request's language, not when the module loads), or, when the route rendered its error state instead,
  * the same words that state's heading uses (PageError), so the tab never claims a page that
  * did not load.
  */
-export function adminMeta(page: string | ((args: MetaArgs) => string)) {
+export function adminMeta(page: (args: MetaArgs) => string) {
   return (args: MetaArgs): MetaDescriptor[] => {
     if (args.error)
       return documentTitle(
@@ -22,6 +23,6 @@ export function adminMeta(page: string | ((args: MetaArgs) => string)) {
           ? t("common.notFoundTitle")
           : t("common.errorTitle"),
       );
-    return documentTitle(typeof page === "string" ? page : page(args));
+    return documentTitle(page(args));
   };
 }

@@ -31,9 +31,9 @@ const CheckedForm = z.discriminatedUnion("found", [
     providerId: z
       .string()
       .trim()
-      .min(1, t("payouts.checked.providerIdMissing"))
-      .max(200, t("payouts.checked.providerIdMissing"))
-      .regex(/^[\x21-\x7e]+$/, t("payouts.checked.providerIdMissing")),
+      .min(1, { error: () => t("payouts.checked.providerIdMissing") })
+      .max(200, { error: () => t("payouts.checked.providerIdMissing") })
+      .regex(/^[\x21-\x7e]+$/, { error: () => t("payouts.checked.providerIdMissing") }),
   }),
   z.object({ payoutId: z.string().trim().min(1).max(100), found: z.literal("unpaid") }),
 ]);

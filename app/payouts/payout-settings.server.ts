@@ -91,11 +91,11 @@ export async function paypalAccount(shop: string): Promise<PaypalAccount | null>
 const Token = z
   .string()
   .trim()
-  .max(200, t("payouts.paypal.tooLong"))
-  .regex(/^[\x21-\x7e]*$/, t("payouts.paypal.badCharacters"));
+  .max(200, { error: () => t("payouts.paypal.tooLong") })
+  .regex(/^[\x21-\x7e]*$/, { error: () => t("payouts.paypal.badCharacters") });
 
 const PaypalForm = z.object({
-  environment: z.string().refine(isPaypalEnvironment, t("payouts.paypal.environmentMissing")),
+  environment: z.string().refine(isPaypalEnvironment, { error: () => t("payouts.paypal.environmentMissing") }),
   clientId: Token,
   secret: Token,
   webhookId: Token,

@@ -28,12 +28,19 @@ export type StartRunResult =
   { ok: true; runId: string; duplicate: boolean; lines: number } | { ok: false; errors: Record<string, string> };
 
 const RunForm = z.object({
-  idempotencyKey: z.string().trim().min(8, t("payouts.run.reload")).max(100),
+  idempotencyKey: z
+    .string()
+    .trim()
+    .min(8, { error: () => t("payouts.run.reload") })
+    .max(100),
   balances: z
     .array(
-      z.object({ key: z.string().max(300), shownMinor: z.string().regex(/^-?\d{1,30}$/, t("payouts.run.reload")) }),
+      z.object({
+        key: z.string().max(300),
+        shownMinor: z.string().regex(/^-?\d{1,30}$/, { error: () => t("payouts.run.reload") }),
+      }),
     )
-    .min(1, t("payouts.run.chooseOne"))
+    .min(1, { error: () => t("payouts.run.chooseOne") })
     .max(1_000),
 });
 

@@ -78,19 +78,19 @@ export function minorOf(text: string, currency: string): bigint | null {
 
 const ScheduleForm = z.object({
   enabled: z.boolean(),
-  cadence: z.enum(CADENCES, { message: t("payouts.schedule.cadenceMissing") }),
+  cadence: z.enum(CADENCES, { error: () => t("payouts.schedule.cadenceMissing") }),
   weekday: z.coerce
     .number()
     .int()
-    .min(1, t("payouts.schedule.weekdayMissing"))
-    .max(7, t("payouts.schedule.weekdayMissing")),
+    .min(1, { error: () => t("payouts.schedule.weekdayMissing") })
+    .max(7, { error: () => t("payouts.schedule.weekdayMissing") }),
   monthDay: z.coerce
     .number()
     .int()
-    .min(1, t("payouts.schedule.monthDayMissing"))
-    .max(31, t("payouts.schedule.monthDayMissing")),
-  currency: z.string().regex(/^[A-Z]{3}$/, t("payouts.schedule.currencyMissing")),
-  minimum: z.string().max(20, t("payouts.schedule.minimumInvalid")),
+    .min(1, { error: () => t("payouts.schedule.monthDayMissing") })
+    .max(31, { error: () => t("payouts.schedule.monthDayMissing") }),
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: () => t("payouts.schedule.currencyMissing") }),
+  minimum: z.string().max(20, { error: () => t("payouts.schedule.minimumInvalid") }),
 });
 
 export type SaveScheduleResult = { ok: true } | { ok: false; errors: Record<string, string> };

@@ -20,10 +20,10 @@ import { getSetupStatus } from "../dashboard/setup.server";
 import { EmbedBanner, SetupGuide, useEmbedStatus } from "../components/SetupGuide";
 import { parsePeriod, PERIODS } from "../units/periods";
 import { ReconciliationCard } from "../components/ReconciliationCard";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
-export const meta = adminMeta(t("dashboard.title"));
+export const meta = adminMeta(() => t("dashboard.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
@@ -59,7 +59,7 @@ export default function DashboardPage() {
             <Card>
               <EmptyState
                 heading={t("dashboard.emptyHeading")}
-                action={{ content: t("dashboard.emptyAction"), url: "/app/settings" }}
+                action={{ content: t("dashboard.emptyAction"), url: localePath("/app/settings") }}
                 image="data:image/gif;base64,R0lGODlhAQABAAAAACw="
               >
                 <p>{t("dashboard.emptyBody")}</p>
@@ -93,7 +93,7 @@ export default function DashboardPage() {
         <Banner
           tone="critical"
           title={t("dashboard.bannerKeyTitle")}
-          action={{ content: t("dashboard.bannerKeyAction"), url: "/app/settings" }}
+          action={{ content: t("dashboard.bannerKeyAction"), url: localePath("/app/settings") }}
         >
           <Text as="p">{t("dashboard.bannerKeyBody", { time: time(data.banners.credentialsRejectedAt) })}</Text>
         </Banner>

@@ -21,7 +21,7 @@ import { requestLocale } from "../units/shop-format";
 
 // Which discount codes ride on hijacked orders, and switching one off in Shopify.
 
-export const meta = adminMeta(t("codes.title"));
+export const meta = adminMeta(() => t("codes.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

@@ -14,13 +14,13 @@ import { useDownload } from "../components/useDownload";
 import { CommissionStatusBadge } from "../components/OutcomeBadge";
 import { listLedgerFor } from "../commissions/ledger.server";
 import { requestLocale, shownTime } from "../units/shop-format";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
 // The commission ledger: filters live in the URL (shareable, back-button friendly), pages are
 // keyset cursors, totals cover the whole filtered set, the export downloads that same set.
 
-export const meta = adminMeta(t("ledger.title"));
+export const meta = adminMeta(() => t("ledger.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -55,7 +55,7 @@ export default function CommissionsPage() {
 
   const tableRows = rows.map((row) => [
     <InlineStack key="order" gap="200" wrap>
-      <RemixLink to={`/app/orders/${row.verificationId}`}>{row.orderName ?? `#${row.orderId}`}</RemixLink>
+      <RemixLink to={localePath(`/app/orders/${row.verificationId}`)}>{row.orderName ?? `#${row.orderId}`}</RemixLink>
       {/* Named with its visible words first (WCAG 2.5.3) and the order, so a list of links tells rows apart. */}
       <Link
         url={row.adminOrderUrl}
@@ -67,7 +67,7 @@ export default function CommissionsPage() {
     </InlineStack>,
     <CreatorName key="creator" creatorId={row.creatorId} name={row.creatorName} />,
     <span key="tags">
-      {row.expectedTag} / {row.arrivedTag || t("common.none")}{" "}
+      {t("ledger.tagPair", { expected: row.expectedTag, arrived: row.arrivedTag || t("common.none") })}{" "}
       {row.redirected ? <Badge tone="critical">{t("ledger.redirectedBadge")}</Badge> : null}
     </span>,
     row.amountText,
@@ -120,10 +120,12 @@ export default function CommissionsPage() {
         <Box padding="400">
           <InlineStack gap="300">
             {!onFirstPage ? (
-              <Button url={`/app/commissions?${filterQuery(filter).toString()}`}>{t("ledger.first")}</Button>
+              <Button url={localePath(`/app/commissions?${filterQuery(filter).toString()}`)}>
+                {t("ledger.first")}
+              </Button>
             ) : null}
             {nextCursor ? (
-              <Button url={`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`}>
+              <Button url={localePath(`/app/commissions?${filterQuery(filter, { cursor: nextCursor }).toString()}`)}>
                 {t("ledger.next")}
               </Button>
             ) : null}

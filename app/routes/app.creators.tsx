@@ -20,7 +20,7 @@ import { PageError } from "../components/PageError";
 import { useFocusOnAnswer } from "../components/useFocusOnAnswer";
 import { creatorsAction, type CreatorsAnswer } from "../creators/creators-action.server";
 import { creatorsPageFor } from "../creators/creators-page.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
 import { requestLocale, shownTime } from "../units/shop-format";
@@ -60,7 +60,7 @@ export default function CreatorsPage() {
     <AdminPage
       title={creator ? t("creators.creatorTitle", { creator: creatorName }) : t("creators.title")}
       titleMetadata={creator ? <CreatorStandingBadge state={standing[creator]} /> : undefined}
-      backAction={creator ? { content: t("creators.backToCreators"), url: "/app/creators" } : undefined}
+      backAction={creator ? { content: t("creators.backToCreators"), url: localePath("/app/creators") } : undefined}
     >
       <CreatorAnswer answer={answer} answerRef={answerRef} names={profiles} />
       {saved ? (

@@ -23,7 +23,7 @@ import { formatCurrency, requestLocale, shownTime } from "../units/shop-format";
 import { ContestCard, type ContestAnswer } from "../components/ContestCard";
 import { decideContest } from "../commissions/review.server";
 import { getOrderDetailFor } from "../dashboard/order-detail.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { staffIdOf } from "../sessions/staff-member";
 import { authenticate } from "../shopify.server";
 import { retryVerificationNow, type ManualRetryResult } from "../verification/manual-retry.server";
@@ -91,7 +91,7 @@ export default function OrderPage() {
 
   return (
     <AdminPage
-      backAction={{ content: t("common.back"), url: "/app" }}
+      backAction={{ content: t("common.back"), url: localePath("/app") }}
       title={t("order.title", { name: order.orderName ?? `#${order.orderId}` })}
       titleMetadata={<OutcomeBadge outcome={order.outcome} />}
       secondaryActions={[{ content: t("order.openInShopify"), url: order.adminOrderUrl, target: "_top" }]}

@@ -35,7 +35,7 @@ import { requestLocale } from "../units/shop-format";
 // balance payable again.
 // The schedule card sets when the app pays by itself, and previews its next run.
 
-export const meta = adminMeta(t("payouts.title"));
+export const meta = adminMeta(() => t("payouts.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

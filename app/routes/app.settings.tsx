@@ -19,7 +19,7 @@ import { authenticate } from "../shopify.server";
 // Settings. The API key is write-only: the loader sends its last four characters, the form's
 // key field always starts empty, and an empty key on save keeps the stored one.
 
-export const meta = adminMeta(t("settings.title"));
+export const meta = adminMeta(() => t("settings.title"));
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

@@ -6,7 +6,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { env } from "../platform/env.server";
-import { t } from "../i18n";
+import { localePath, polarisTranslations, t } from "../i18n";
 import { authenticate } from "../shopify.server";
 
 // The embedded admin's frame: App Bridge, Polaris, and the app's navigation in Shopify's sidebar.
@@ -29,16 +29,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function App() {
   const { apiKey } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={polarisTranslations()}>
       <NavMenu>
-        <Link to="/app" rel="home">
+        <Link to={localePath("/app")} rel="home">
           {t("nav.dashboard")}
         </Link>
-        <Link to="/app/commissions">{t("nav.commissions")}</Link>
-        <Link to="/app/codes">{t("nav.codes")}</Link>
-        <Link to="/app/creators">{t("nav.creators")}</Link>
-        <Link to="/app/payouts">{t("nav.payouts")}</Link>
-        <Link to="/app/settings">{t("nav.settings")}</Link>
+        <Link to={localePath("/app/commissions")}>{t("nav.commissions")}</Link>
+        <Link to={localePath("/app/codes")}>{t("nav.codes")}</Link>
+        <Link to={localePath("/app/creators")}>{t("nav.creators")}</Link>
+        <Link to={localePath("/app/payouts")}>{t("nav.payouts")}</Link>
+        <Link to={localePath("/app/settings")}>{t("nav.settings")}</Link>
       </NavMenu>
       {/* Polaris' Page renders no landmark (its Frame would, but the admin is Shopify's frame):
           one <main> here gives every page, its error state included, the landmark to skip to. */}

@@ -67,6 +67,8 @@ export async function openAdminPage(
   admin: EmbeddedAdminConfig,
   pathname: string,
   width = 1280,
+  /** Listens to the page before it loads (its console, say), beside the errors always logged. */
+  listen?: (page: Page) => void,
 ): Promise<Page> {
   // A state's own query (a creator's page: ?creator=) rides after the embedded admin's.
   const [path, search] = pathname.split("?");
@@ -75,8 +77,10 @@ export async function openAdminPage(
     context: { viewport: { width, height: width < 490 ? 844 : 900 } },
     stub: { extensions: EMBED_ACTIVE },
     // Only errors: a page in an error state (the database out of reach) is answered 500 on purpose.
-    watch: (opened) =>
-      void opened.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`)),
+    watch: (opened) => {
+      opened.on("pageerror", (error) => console.error(`[browser] ${error.message.slice(0, 600)}`));
+      listen?.(opened);
+    },
   });
   await page.waitForLoadState("networkidle");
   return page;

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // (app/routes) over 200, since a route only authenticates, parses, calls one module and lays out
 // its page; forms, tables, cards and dialogs live in app/components and the work in the folder's
 // modules. The generated Admin GraphQL types (app/types) are never read by a person and are left
-// out, as is the message catalogue (app/i18n/en.json), which is data, looked up by key.
+// out, as are the message catalogues (app/i18n/locales/), which is data, looked up by key.
 
 const APP = path.resolve(import.meta.dirname, "../../app");
 export const MAX_LINES = 400;
@@ -78,7 +78,7 @@ describe("files under app/ are read in one sitting", () => {
     it("leaves out the generated types and anything that is not TypeScript", () => {
       const root = tree("generated", {
         "types/admin.generated.d.ts": lines(5_000),
-        "i18n/en.json": lines(900),
+        "i18n/locales/en.json": lines(900),
         "units/money.ts": `${lines(10)}// no final newline`,
       });
       expect(oversizedFiles(root)).toEqual([]);

@@ -47,3 +47,7 @@ if (process.env.CI === "true" || process.env.FC_SEED) {
   const { default: fc } = await import("fast-check");
   fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261127) });
 }
+
+// The app's t() answers in English outside a request, as the server's own entry arranges
+// (app/i18n/translators.server.ts): suites that call components and loaders directly read English.
+await import("../../app/i18n/translators.server");
