@@ -77,7 +77,9 @@ export async function startCluster(binaries: string, clusterOptions: ClusterOpti
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();
   const durability = clusterOptions.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-  const preload = clusterOptions.preload?.length ? ` -c shared_preload_libraries=${clusterOptions.preload.join(",")}` : "";
+  const preload = clusterOptions.preload?.length
+    ? ` -c shared_preload_libraries=${clusterOptions.preload.join(",")}`
+    : "";
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability}${preload}`;
   try {
     run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "start"]);
