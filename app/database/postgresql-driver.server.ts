@@ -15,12 +15,6 @@ import pg from "pg";
 // - values are read as the adapter reads them (timestamps as UTC ISO text, JSON and numerics as
 //   text), so every reader of rows (modelRows, readDate) sees what it saw before.
 
-/** The pool of a connected PostgreSQL adapter (its public `underlyingDriver`), or null for any other. */
-export function postgresqlPoolOf(driver: unknown): pg.Pool | null {
-  const underlying = (driver as { underlyingDriver?: () => unknown } | null)?.underlyingDriver?.();
-  return underlying instanceof pg.Pool ? underlying : null;
-}
-
 const TIMESTAMP = 1114;
 const TIMESTAMPTZ = 1184;
 const TIMESTAMP_ARRAY = 1115;
@@ -136,7 +130,7 @@ const ignoreWhileOut = () => {};
 
 /** A pooled connection in a transaction, its BEGIN sent but not waited for: the first statement goes out with it. */
 export async function beginTransaction(pool: pg.Pool): Promise<{
-  client: pg.PoolClient;
+  connection: pg.PoolClient;
   /** COMMIT, after the BEGIN's own answer. */
   commit(): Promise<void>;
   /** ROLLBACK, then the connection back to the pool (dropped when it failed). */
@@ -153,7 +147,7 @@ export async function beginTransaction(pool: pg.Pool): Promise<{
     client.release(error);
   };
   return {
-    client,
+    connection: client,
     async commit() {
       try {
         await begun;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Prisma } from "@prisma/client";
+import pg from "pg";
 
 // The one file that reaches parts of Prisma its packages do not promise (decision 024). Each is
 // here because a public way costs more where the app spends its time (docs/database.md): the
@@ -50,6 +51,12 @@ function changed(name: string, what: string): Error {
 export function sqliteDatabaseOf(adapter: unknown): SqliteDatabase | null {
   const client = (adapter as { client?: Partial<SqliteDatabase> } | null)?.client;
   return typeof client?.prepare === "function" ? (client as SqliteDatabase) : null;
+}
+
+/** The node-postgres pool of a connected PostgreSQL adapter (its public `underlyingDriver`), or null for any other. */
+export function postgresqlPoolOf(driver: unknown): pg.Pool | null {
+  const underlying = (driver as { underlyingDriver?: () => unknown } | null)?.underlyingDriver?.();
+  return underlying instanceof pg.Pool ? underlying : null;
 }
 
 export interface ImmediateBegins {

@@ -2,7 +2,7 @@ import { Prisma } from "@prisma/client";
 import { connectedDriver, type DriverQuery, type DriverQueryable } from "./connect.server";
 import { databaseClient, dialect, sqlTime } from "./db.server";
 import {
-  scalarFieldTypes,
+  postgresqlPoolOf,
   sqliteDatabaseOf as adapterDatabase,
   type SqliteDatabase,
   type SqliteStatement,
@@ -12,7 +12,11 @@ import { transactionBody } from "../platform/transaction-scope";
 import { hasColumn, quoted, type ColumnOf, type TableName } from "./tables";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 import { countStatement, countTransaction, statementKind } from "./probe.server";
-import { beginTransaction, postgresqlPoolOf, runStatement } from "./postgresql-driver.server";
+import { beginTransaction, runStatement } from "./postgresql-driver.server";
+import { modelRows, type ModelName } from "./row-values.server";
+
+// The value readers are used with rows read here, and imported from here.
+export { modelRows, readBoolean, readDate } from "./row-values.server";
 import type pg from "pg";
 
 // The app's one way to its database (decision 026): every statement outside app/database/ is
@@ -137,7 +141,7 @@ async function postgresqlTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
   countTransaction((performance.now() - started) / 1000, true);
   let result: T;
   try {
-    result = await transactionBody(() => fn(onPostgresql(() => Promise.resolve(tx.client))));
+    result = await transactionBody(() => fn(onPostgresql(() => Promise.resolve(tx.connection))));
   } catch (error) {
     const at = performance.now();
     await tx.rollback();
@@ -184,57 +188,6 @@ export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T
     return result;
   },
 };
-
-/** A time read back: a Date (the client), Unix milliseconds (SQLite), or ISO text (either driver). */
-export function readDate(value: unknown): Date {
-  if (value instanceof Date) return value;
-  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
-  const text = String(value);
-  return new Date(/^-?\d+$/.test(text) ? Number(text) : text);
-}
-
-/** A boolean read back: SQLite keeps 0 and 1. */
-export function readBoolean(value: unknown): boolean {
-  return value === true || value === 1 || value === 1n || value === "1" || value === "true";
-}
-
-type ModelName = Prisma.ModelName;
-type FieldTypes = Map<string, string>;
-const fieldTypes = new Map<ModelName, FieldTypes>();
-
-function typesOf(model: ModelName): FieldTypes {
-  let types = fieldTypes.get(model);
-  if (!types) {
-    types = scalarFieldTypes(model);
-    fieldTypes.set(model, types);
-  }
-  return types;
-}
-
-function readField(type: string | undefined, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case "DateTime":
-      return readDate(value);
-    case "Boolean":
-      return readBoolean(value);
-    case "Int":
-    case "Float":
-      return Number(value);
-    case "BigInt":
-      return BigInt(value as string | number | bigint);
-    default:
-      return value;
-  }
-}
-
-/** Raw rows of a model's table in the shape the client returns them (Dates, booleans, bigints). */
-export function modelRows<T>(model: ModelName, rows: Record<string, unknown>[]): T[] {
-  const types = typesOf(model);
-  return rows.map(
-    (row) => Object.fromEntries(Object.entries(row).map(([name, v]) => [name, readField(types.get(name), v)])) as T,
-  );
-}
 
 /**
  * Serializes the transactions that touch the same keys until they end: PostgreSQL's

@@ -142,11 +142,19 @@ describe("extensions/click-capture follows Shopify's theme app extension rules",
         expect(allowedOutside, `${file} would be silently left out of the upload`).toBe(true);
       }
     }
-    expect(uploaded.sort()).toEqual([
-      "assets/click-capture.js",
-      "blocks/click-capture.liquid",
-      "locales/en.default.schema.json",
-    ]);
+    // The settings' words in English, and in every other language the admin ships (app/i18n/locales).
+    const adminLanguages = readdirSync(path.join(process.cwd(), "app/i18n/locales"))
+      .map((file) => file.replace(/\.json$/, ""))
+      .filter((locale) => locale !== "en");
+    expect(adminLanguages.length).toBeGreaterThan(0);
+    expect(uploaded.sort()).toEqual(
+      [
+        "assets/click-capture.js",
+        "blocks/click-capture.liquid",
+        "locales/en.default.schema.json",
+        ...adminLanguages.map((locale) => `locales/${locale}.schema.json`),
+      ].sort(),
+    );
     expect(files).toContain("src/click-capture.ts");
     expect(ignored("src/click-capture.ts")).toBe(true);
   });
