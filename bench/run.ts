@@ -72,7 +72,14 @@ const flashSaleOptions = {
 
 const results: Record<string, unknown> = {
   machine: { cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
-  settings: { databases, appEnv, intake: DEFAULT_INTAKE, endToEnd: endToEndOptions, flashSale: flashSaleOptions },
+  settings: {
+    database: databases[0],
+    databases,
+    appEnv,
+    intake: DEFAULT_INTAKE,
+    endToEnd: endToEndOptions,
+    flashSale: flashSaleOptions,
+  },
 };
 
 // Node's own profiler, in the app's process; open the files in Chrome's DevTools or any

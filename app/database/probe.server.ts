@@ -8,7 +8,10 @@ export type StatementKind = "read" | "write" | "control";
 
 export interface DatabaseProbeTotals {
   statements: Record<StatementKind, number>;
-  /** Requests the driver sent and waited for: one per statement on PostgreSQL, none on SQLite (in-process). */
+  /**
+   * Writes to the server whose answers were waited for: on PostgreSQL one per statement, less the
+   * statements that went out in the same write as one before them; none on SQLite (in-process).
+   */
   roundTrips: number;
   transactions: number;
   /** Wall time from handing a statement to the driver to its answer (queueing in the driver included). */

@@ -14,10 +14,10 @@ import { sqliteWriteLock } from "./sqlite-write-lock.server";
 import { countStatement, countTransaction, statementKind } from "./probe.server";
 import { beginTransaction, runStatement } from "./postgresql-driver.server";
 import { modelRows, type ModelName } from "./row-values.server";
+import type pg from "pg";
 
 // The value readers are used with rows read here, and imported from here.
 export { modelRows, readBoolean, readDate } from "./row-values.server";
-import type pg from "pg";
 
 // The app's one way to its database (decision 026): every statement outside app/database/ is
 // a Prisma.sql template run here, on the driver Prisma's adapter connects, never through the
@@ -70,26 +70,17 @@ function sqliteArg(value: unknown): unknown {
   return value ?? null;
 }
 
-/**
- * A driver's statements. On SQLite a write outside a transaction takes its turn, after the other
- * threads' and after this thread's open transaction (sqlite-write-lock.server.ts); a statement of
- * the transaction, which holds the turn, runs at once.
- */
 /** Statements on PostgreSQL: the pool, or one transaction's connection (postgresql-driver.server.ts). */
 function onPostgresql(queryable: () => Promise<pg.Pool | pg.PoolClient>): Sql {
+  const run = async <T>(query: Prisma.Sql) => {
+    const started = performance.now();
+    const result = await runStatement<T>(await queryable(), query);
+    counted(query.text, started, result.roundTrip);
+    return result;
+  };
   return {
-    async rows<T>(query: Prisma.Sql) {
-      const started = performance.now();
-      const { rows, roundTrip } = await runStatement<T>(await queryable(), query);
-      counted(query.text, started, roundTrip);
-      return rows;
-    },
-    async execute(query) {
-      const started = performance.now();
-      const { changed, roundTrip } = await runStatement(await queryable(), query);
-      counted(query.text, started, roundTrip);
-      return changed;
-    },
+    rows: async <T>(query: Prisma.Sql) => (await run<T>(query)).rows,
+    execute: async (query) => (await run(query)).changed,
   };
 }
 
@@ -99,6 +90,11 @@ async function postgresqlPool(): Promise<pg.Pool> {
   return pool;
 }
 
+/**
+ * A driver's statements. On SQLite a write outside a transaction takes its turn, after the other
+ * threads' and after this thread's open transaction (sqlite-write-lock.server.ts); a statement of
+ * the transaction, which holds the turn, runs at once.
+ */
 function onSqlite(driver: () => Promise<DriverQueryable>, inTransaction: boolean): Sql {
   // The transaction holds this thread's turn: its own statements run at once.
   const inTurn = <T>(readOnly: boolean, run: () => T) =>
