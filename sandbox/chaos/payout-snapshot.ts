@@ -39,6 +39,43 @@ export async function payoutSnapshot(
     due: DueBalance[];
   },
 ): Promise<PayoutSnapshot> {
+  // The app's ledger first, as one picture (its runs, payouts and records in one repeatable-read
+  // transaction), then the providers': the app marks a payout paid only after its provider paid,
+  // so every payment behind a record read paid is already in the providers' records read after.
+  // Read the other way round, or the tables one by one, a webhook applied between two reads (a
+  // late PayPal SUCCESS for a parked run) shows a record paid whose payment was not yet read.
+  const [runRows, payoutRows, records] = await db.$transaction(async (tx) => {
+    // The chaos run's database is PostgreSQL: one snapshot for the three reads.
+    await tx.$executeRawUnsafe("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return [
+      await tx.payoutRun.findMany({ select: { id: true, state: true } }),
+      await tx.payout.findMany({ include: { lines: true } }),
+      await tx.commission.findMany({
+        select: { id: true, shop: true, creatorId: true, currency: true, status: true, payoutId: true },
+      }),
+    ] as const;
+  });
+  const runs = new Map(runRows.map((r) => [r.id, r.state]));
+  const lines: AppLine[] = payoutRows.flatMap((payout) =>
+    payout.lines.map((line) => ({
+      payoutId: payout.id,
+      shop: payout.shop,
+      method: payout.method as PayoutMethod,
+      creatorId: line.creatorId,
+      currency: line.currency,
+      amountMinor: line.amountMinor,
+      idempotencyKey: payout.idempotencyKey,
+      providerItemId: payout.providerItemId,
+      state: payout.voidedAt
+        ? "bounced"
+        : payout.method === "manual" || payout.settledAt
+          ? "paid"
+          : payout.providerStatus === "CHECK" || (payout.runId && runs.get(payout.runId) === "check")
+            ? "parked"
+            : "waiting",
+    })),
+  );
+
   const creatorOf = new Map(
     parts.due.map((d) => [`${d.shop} ${parts.emailOf(d.shop, d.creatorId).toLowerCase()}`, d.creatorId]),
   );
@@ -96,30 +133,5 @@ export async function payoutSnapshot(
         ref: paid.token,
       });
 
-  const runs = new Map(
-    (await db.payoutRun.findMany({ select: { id: true, state: true } })).map((r) => [r.id, r.state]),
-  );
-  const lines: AppLine[] = (await db.payout.findMany({ include: { lines: true } })).flatMap((payout) =>
-    payout.lines.map((line) => ({
-      payoutId: payout.id,
-      shop: payout.shop,
-      method: payout.method as PayoutMethod,
-      creatorId: line.creatorId,
-      currency: line.currency,
-      amountMinor: line.amountMinor,
-      idempotencyKey: payout.idempotencyKey,
-      providerItemId: payout.providerItemId,
-      state: payout.voidedAt
-        ? "bounced"
-        : payout.method === "manual" || payout.settledAt
-          ? "paid"
-          : payout.providerStatus === "CHECK" || (payout.runId && runs.get(payout.runId) === "check")
-            ? "parked"
-            : "waiting",
-    })),
-  );
-  const records = await db.commission.findMany({
-    select: { id: true, shop: true, creatorId: true, currency: true, status: true, payoutId: true },
-  });
   return { payments, lines, records, due: parts.due };
 }

@@ -93,7 +93,12 @@ describe("npm run chaos", () => {
           "wallSeconds",
         ].sort(),
       );
-      expect(report).toMatchObject({
+      // On a failure, what the run said of it: its seed (to replay it) and every problem it found.
+      const said = stdout
+        .split("\n")
+        .filter((line) => /seed \d+|payout problems|^ {2}(paid twice|marked paid)|otherwise than planned/.test(line))
+        .join("\n");
+      expect(report, said).toMatchObject({
         orders: 300,
         instances: 2,
         database: "postgresql",
