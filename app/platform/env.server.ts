@@ -124,6 +124,9 @@ const EnvSchema = z.object({
     .min(64 * 1024)
     .max(1024 * 1024 * 1024)
     .default(32 * 1024 * 1024),
+  // How long a webhook body has to arrive whole (default BODY_DEADLINE_MS, 5 s, Shopify's own
+  // wait). Below the server's 30 s requestTimeout, so the body's own 408 always comes first.
+  WEBHOOK_BODY_DEADLINE_MS: z.coerce.number().int().min(1_000).max(25_000).optional(),
   // Proxies of the app's own (a load balancer) between Shopify and the app that append to
   // X-Forwarded-For: the shopper's address is the entry Shopify's app proxy wrote, this many
   // from the end (platform/network-source.ts).

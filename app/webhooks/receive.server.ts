@@ -93,12 +93,17 @@ export function webhookBodyBudget(): BodyBudget {
   return bodyBudget;
 }
 
-/** A budget on the app's settings (WEBHOOK_BODY_BYTES_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES), with the default deadline unless given one. */
+/**
+ * A budget on the app's settings (WEBHOOK_BODY_BYTES_IN_FLIGHT, WEBHOOK_MAX_BODY_BYTES,
+ * WEBHOOK_BODY_DEADLINE_MS), or on `deadlineMs` when given one.
+ */
 export function newWebhookBodyBudget(deadlineMs?: number): BodyBudget {
-  const { WEBHOOK_BODY_BYTES_IN_FLIGHT: capacity, WEBHOOK_MAX_BODY_BYTES: maxBody } = env();
+  const settings = env();
+  const { WEBHOOK_BODY_BYTES_IN_FLIGHT: capacity, WEBHOOK_MAX_BODY_BYTES: maxBody } = settings;
+  const deadline = deadlineMs ?? settings.WEBHOOK_BODY_DEADLINE_MS;
   return new BodyBudget(capacity, {
     sourceShare: Math.max(maxBody, Math.floor(capacity * SOURCE_SHARE)),
-    ...(deadlineMs !== undefined && { deadlineMs }),
+    ...(deadline !== undefined && { deadlineMs: deadline }),
   });
 }
 

@@ -49,6 +49,15 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("reads the webhook body deadline within 1 to 25 s, unset (the budget's 5 s) by default", () => {
+    expect(parseEnv(valid).WEBHOOK_BODY_DEADLINE_MS).toBeUndefined();
+    expect(parseEnv({ ...valid, WEBHOOK_BODY_DEADLINE_MS: "12000" }).WEBHOOK_BODY_DEADLINE_MS).toBe(12_000);
+    for (const refused of ["999", "25001", "soon"])
+      expect(problems({ ...valid, WEBHOOK_BODY_DEADLINE_MS: refused })).toEqual([
+        expect.stringMatching(/^WEBHOOK_BODY_DEADLINE_MS /),
+      ]);
+  });
+
   it("serves metrics only when asked, on loopback unless told otherwise, and never on the public port", () => {
     expect(parseEnv(valid).METRICS_PORT).toBeUndefined();
     expect(parseEnv(valid).METRICS_HOST).toBe("127.0.0.1");

@@ -1,5 +1,5 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { BODY_DEADLINE_MS, BodyBudget } from "../../app/webhooks/body-budget";
 import { newWebhookBodyBudget, replaceWebhookBodyBudget, webhookBodyBudget } from "../../app/webhooks/receive.server";
 import { webhookHeaders } from "../../sandbox/shopify";
@@ -300,5 +300,15 @@ describe("BodyBudget", () => {
     const budget = newWebhookBodyBudget();
     expect(budget.sourceShare).toBe(Math.max(budget.capacity / 4, 5 * MB));
     expect(budget.deadlineMs).toBe(BODY_DEADLINE_MS);
+  });
+
+  it("takes its deadline from WEBHOOK_BODY_DEADLINE_MS when the environment sets one", async () => {
+    // The settings are read once a process: a fresh copy of the modules reads them anew.
+    vi.resetModules();
+    vi.stubEnv("WEBHOOK_BODY_DEADLINE_MS", "12000");
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const fresh = await import("../../app/webhooks/receive.server");
+    expect(fresh.newWebhookBodyBudget().deadlineMs).toBe(12_000);
+    expect(fresh.newWebhookBodyBudget(300).deadlineMs).toBe(300);
   });
 });
