@@ -107,6 +107,8 @@ describe("a click service off its contract", () => {
     await clickFault(h, { path: VERIFY, times: 1, status: 200, error: "maintenance" });
     await clickFault(h, { path: LOOKUP, times: 1, status: 200, error: "maintenance" });
     const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    // Frozen until the test moves it: a wake-up must not claim the retry before it is read.
+    h.clock.now = new Date();
     await w.runOnce();
 
     let v = await verificationOf(shop, payload.id);

@@ -235,6 +235,8 @@ describe("failures and recovery", () => {
     await fault({ path: VERIFY, times: 1, status: 503 });
     await fault({ path: LOOKUP, times: 1, status: 404, error: "Not Found" });
     const { payload } = await placeOrder(h, { shop });
+    // Frozen until the test moves it: a wake-up must not claim the retry before it is read.
+    h.clock.now = new Date();
     await w.runOnce();
 
     let v = await verificationOf(shop, payload.id);
@@ -255,12 +257,15 @@ describe("failures and recovery", () => {
     await fault({ path: VERIFY, times: 1, status: 503 });
     await fault({ path: LOOKUP, times: 2, status: 503 });
     const { payload } = await placeOrder(h, { shop });
+    // The worker's clock stands still from here until the test moves it: on a busy machine wall
+    // time could reach the retry before the job is read, and a wake-up would claim it.
+    h.clock.now = new Date();
     await w.runOnce();
 
     let v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBeNull();
     expect(v.job).toMatchObject({ state: "queued", attempts: 1 });
-    expect(v.job.runAt.getTime()).toBeGreaterThan(Date.now());
+    expect(v.job.runAt.getTime()).toBeGreaterThan(h.clock.ms());
     expect(v.attemptLog.map((a) => a.result)).toEqual(["unknown", "retryable"]);
 
     h.clock.now = new Date(v.job.runAt.getTime() + 1);
@@ -358,12 +363,15 @@ describe("failures and recovery", () => {
     const w = startWorker();
     h.shopify.faults({ throttle: 1 });
     const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    // Frozen, as above: the bucket refills in under a second of wall time, which a loaded
+    // machine spends between the worker's turn and the read.
+    h.clock.now = new Date();
     await w.runOnce();
     let v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBeNull();
     expect(v.hijacked).toBe(true);
     expect(v.job).toMatchObject({ state: "queued", attempts: 0 });
-    expect(v.job.runAt.getTime()).toBeGreaterThan(Date.now());
+    expect(v.job.runAt.getTime()).toBeGreaterThan(h.clock.ms());
 
     h.clock.now = new Date(v.job.runAt.getTime() + 1);
     await w.runOnce();
@@ -433,6 +441,8 @@ describe("expiring offline tokens", () => {
     h.shopify.faults({ refreshFailures: 2 });
     const w = startWorker();
     const { payload } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    // Frozen until the test moves it: a wake-up must not claim the retry before it is read.
+    h.clock.now = new Date();
     await w.runOnce();
     let v = await verificationOf(shop, payload.id);
     expect(v.outcome).toBeNull();

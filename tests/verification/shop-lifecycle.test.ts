@@ -290,6 +290,8 @@ describe("customers/redact", () => {
     await clickFault(h, { path: VERIFY, times: 1, status: 503 });
     await clickFault(h, { path: LOOKUP, times: 2, status: 503 });
     const { payload, clickId } = await placeOrder(h, { shop, arrivedTag: "honey-77" });
+    // Frozen until the test moves it: a wake-up must not claim the retry before it is read.
+    h.clock.now = new Date();
     await w.runOnce();
     const waiting = await verificationOf(shop, payload.id);
     expect(waiting.job).toMatchObject({ state: "queued", attempts: 1 });
