@@ -1,6 +1,5 @@
 import { setTranslatorSource } from "./index";
 import { localeOfFile, PSEUDO_LOCALE, SOURCE_LOCALE } from "./locales";
-import { pseudoize } from "./pseudo";
 import { createTranslator, type Messages, type PolarisTranslations, type Translator } from "./translator";
 
 // The browser's language: the one the server rendered the page in (<html lang>, with the
@@ -32,7 +31,11 @@ const POLARIS: Record<string, Load<PolarisTranslations>> = {
 async function load(locale: string) {
   const source = (await APP[SOURCE_LOCALE]!()).default;
   const polarisEn = POLARIS[SOURCE_LOCALE]!;
-  if (locale === PSEUDO_LOCALE) return { app: pseudoize(source), polaris: pseudoize((await polarisEn()).default) };
+  if (locale === PSEUDO_LOCALE) {
+    // Only the pseudo-locale's pages (development and tests) load its code: a merchant's never do.
+    const [{ pseudoize }, polaris] = await Promise.all([import("./pseudo"), polarisEn()]);
+    return { app: pseudoize(source), polaris: pseudoize(polaris.default) };
+  }
   if (locale === SOURCE_LOCALE || !APP[locale]) return { app: source, polaris: undefined };
   const [app, polaris] = await Promise.all([APP[locale]!(), (POLARIS[locale] ?? polarisEn)()]);
   return { app: app.default, source, polaris: polaris.default };

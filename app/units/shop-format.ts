@@ -1,4 +1,5 @@
 import { formatMinor } from "./money";
+import { memoCache } from "./memo";
 import { minorDigits } from "./minor-units";
 
 // How the admin writes times and money for a merchant: in the shop's time zone (Shopify's
@@ -46,18 +47,8 @@ export function requestLocale(request: Request): string {
   return safeLocale(first);
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-function cached(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
-  let format = timeFormats.get(key);
-  if (!format) {
-    format = make();
-    // Keys are locale × zone × kind: a handful per shop; the cap only guards against odd input.
-    if (timeFormats.size > 500) timeFormats.clear();
-    timeFormats.set(key, format);
-  }
-  return format;
-}
+// Locale × zone × kind: a handful per shop.
+const cached = memoCache<Intl.DateTimeFormat>();
 
 function toDate(value: string | Date | null | undefined): Date | null {
   if (!value) return null;
@@ -119,18 +110,8 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
  */
 export function formatCurrency(amount: string, currency: string, locale: string): string {
   const match = DECIMAL.exec(amount.trim());
-  let numberFormat: Intl.NumberFormat;
-  try {
-    numberFormat = new Intl.NumberFormat(locale, {
-      style: "currency",
-      currency,
-      minimumFractionDigits: 0,
-      maximumFractionDigits: 0,
-    });
-  } catch {
-    return `${amount} ${currency}`;
-  }
-  if (!match) return `${amount} ${currency}`;
+  const numberFormat = currencyFormat(locale, currency);
+  if (!numberFormat || !match) return `${amount} ${currency}`;
   const [, sign = "", whole = "0", written = ""] = match;
   const fraction = written.padEnd(minorDigits(currency), "0");
   const negative = sign === "-" && /[1-9]/.test(whole + fraction);
@@ -174,8 +155,37 @@ export function shopToday(timeZone: string, now: Date = new Date()): string {
   ).format(now);
 }
 
+const currencyFormats = memoCache<Intl.NumberFormat | null>();
+
+/**
+ * The locale's currency format for whole units, built once per locale and currency: a page
+ * writes dozens of amounts, and building one costs tens of microseconds. Null when Intl refuses
+ * the currency code (it comes from order data).
+ */
+function currencyFormat(locale: string, currency: string): Intl.NumberFormat | null {
+  return currencyFormats(`${locale}|${currency}`, () => {
+    try {
+      return new Intl.NumberFormat(locale, {
+        style: "currency",
+        currency,
+        minimumFractionDigits: 0,
+        maximumFractionDigits: 0,
+      });
+    } catch {
+      return null;
+    }
+  });
+}
+
+// locale-decimal.ts reads typed numbers with the same mark; each module works it out itself, as
+// the browser loads the one without the other (the money on every page, typed numbers on two).
+const decimalMarks = memoCache<string>();
+
 function decimalSeparator(locale: string): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".";
+  return decimalMarks(
+    locale,
+    () => new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === "decimal")?.value ?? ".",
+  );
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -1,8 +1,15 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { activeLocale, localePath, polarisTranslations, t } from "../../app/i18n";
-import { pickLocale } from "../../app/i18n/locales";
-import { runInRequestLocale, SHIPPED_LOCALES, translatorFor } from "../../app/i18n/translators.server";
+import { localeOfFile, pickLocale } from "../../app/i18n/locales";
+import {
+  localeOfAcceptLanguage,
+  runInRequestLocale,
+  SHIPPED_LOCALES,
+  translatorFor,
+} from "../../app/i18n/translators.server";
 
 // The merchant's language is the one Shopify admin passes as ?locale=, chosen per request and
 // never another request's, by the fallback chain tag, language, English.
@@ -26,10 +33,59 @@ describe("the fallback chain", () => {
     expect(pickLocale(requested, shipped)).toBe(locale);
   });
 
-  it("ships the nine languages", () => {
+  it("ships the nine languages, each file in locales/", () => {
     expect(SHIPPED_LOCALES).toEqual(["de", "en", "es", "fr", "it", "ja", "nl", "pt-BR", "zh-CN"]);
+    const files = readdirSync(path.resolve(import.meta.dirname, "../../app/i18n/locales"));
+    expect(files.map((file) => localeOfFile(file)).sort()).toEqual(SHIPPED_LOCALES);
   });
 });
+
+describe("the browser's language, for a page Shopify admin does not open (the login page)", () => {
+  it.each([
+    ["de-DE,de;q=0.9,en;q=0.8", "de-DE"],
+    // The first language the app ships, by the browser's weights, not its order alone.
+    ["ko-KR,ko;q=0.9,fr;q=0.8,en;q=0.7", "fr"],
+    ["en;q=0.5,ja;q=0.9", "ja"],
+    ["en-GB,de;q=0.5", "en-GB"],
+    ["de;q=0,nl", "nl"],
+    ["ko", null],
+    ["*", null],
+    ["", null],
+    [undefined, null],
+  ])("%s reads as %s", (header, tag) => {
+    expect(localeOfAcceptLanguage(header)).toBe(tag);
+  });
+
+  it("gives way to ?locale= when the request has one", () => {
+    runInRequestLocale("/auth/login?locale=fr", () => expect(activeLocale()).toBe("fr"), "de-DE,de");
+    runInRequestLocale(
+      "/auth/login",
+      () => {
+        expect(activeLocale()).toBe("de");
+        expect(t("login.missingShop")).toBe("Gib deine Shop-Domain ein, um dich anzumelden.");
+      },
+      "de-DE,de",
+    );
+  });
+});
+
+type Tree = { [key: string]: string | Tree };
+
+/** Every message of the English file by its key; a plural object once, as its text in JSON. */
+function englishMessages(): [string, string][] {
+  const english = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, "../../app/i18n/locales/en.json"), "utf8"),
+  ) as Tree;
+  const messages = (tree: Tree, prefix = ""): [string, string][] =>
+    Object.entries(tree).flatMap(([name, value]) => {
+      const key = prefix ? `${prefix}.${name}` : name;
+      if (typeof value === "string") return [[key, value]];
+      // A plural object is asked for by its own key; the translator picks the form.
+      if ("other" in value) return [[key, JSON.stringify(value)]];
+      return messages(value, key);
+    });
+  return messages(english);
+}
 
 describe("a request's language", () => {
   it("is its ?locale=, for t(), <html lang>, links and Polaris", () => {
@@ -82,6 +138,51 @@ describe("a request's language", () => {
       "1\u202f000\u202f000",
     );
     expect(translatorFor("de").t("no.such.key")).toBe("no.such.key");
+  });
+
+  it("fills every {placeholder} of every message in every language, plural forms too", () => {
+    // i18next reads the files' single braces through its interpolation's prefix and suffix; a
+    // placeholder its delimiters missed would show as written. Each one gets a value naming it.
+    const unfilled: string[] = [];
+    for (const locale of SHIPPED_LOCALES) {
+      const translator = translatorFor(locale);
+      for (const [key, text] of englishMessages()) {
+        const names = [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!))];
+        if (names.length === 0) continue;
+        const vars = Object.fromEntries(names.map((name) => [name, name === "count" ? 2 : `<${name}>`]));
+        for (const count of names.includes("count") ? [1, 2, 1234] : [undefined]) {
+          const said = translator.t(key, count === undefined ? vars : { ...vars, count });
+          if (/\{\w+\}/.test(said) || said === key) unfilled.push(`${locale} ${key}: ${said}`);
+        }
+      }
+    }
+    expect(unfilled).toEqual([]);
+  });
+
+  it("answers a key the same the first time and every time after, past the memory's cap too", () => {
+    // The translator keeps what i18next answered (decision 053); a fresh one per language is
+    // asked every key cold, then again warm, then again after ten thousand made-up keys
+    // (recorded values reach worded()) have filled and emptied its memory.
+    const all = englishMessages().map(([key]) => key);
+    for (const locale of ["de", "ja", "en"]) {
+      const translator = translatorFor(`${locale}-x-cold`);
+      const ask = () =>
+        all.flatMap((key) => [
+          translator.t(key),
+          translator.t(key, { name: "N", count: 1 }),
+          translator.t(key, { count: 21 }),
+          String(translator.exists(key)),
+        ]);
+      const cold = ask();
+      expect(ask()).toEqual(cold);
+      for (let i = 0; i < 10_001; i++) expect(translator.exists(`outcome.recorded${i}`)).toBe(false);
+      expect(ask()).toEqual(cold);
+      expect(cold.filter((said, i) => i % 4 === 0 && said !== all[i / 4])).not.toEqual([]);
+    }
+  });
+
+  it("keeps a placeholder nobody filled visible, as a missing key is", () => {
+    expect(translatorFor("en").t("settings.testUnreachable")).toBe("Could not reach the service: {message}");
   });
 
   it("is English outside any request (the worker, scripts)", () => {
