@@ -46,7 +46,7 @@ export default tseslint.config(
     // would reach every merchant in English. Props are left to the pseudo-locale's browser test
     // (tests/e2e/pseudo-locale.test.ts), which sees a label or a title that bypassed t() as
     // well; here too many props are not words (variant="primary", as="h2").
-    files: ["app/routes/app*.tsx", "app/components/**/*.tsx"],
+    files: ["app/routes/app*.tsx", "app/routes/auth.login.tsx", "app/components/**/*.tsx"],
     rules: {
       "react/jsx-no-literals": ["error", { noStrings: true, ignoreProps: true }],
     },

@@ -294,11 +294,16 @@ async function serve(app) {
   // Production reads its build once; development asks Vite for the app as it is now at each
   // request (Remix then derives its routes again).
   const built = dev ? undefined : await app.build();
-  // Each request runs in its merchant's language (Shopify admin's `locale`), loaders, actions and
-  // the page's render alike (app/i18n/translators.server.ts).
+  // Each request runs in its merchant's language (Shopify admin's `locale`, else the browser's),
+  // loaders, actions and the page's render alike (app/i18n/translators.server.ts).
   handler.use((request, response, next) => {
     Promise.resolve(built ?? app.build()).then(
-      (build) => build.entry.module.runInRequestLocale(request.originalUrl ?? request.url, next),
+      (build) =>
+        build.entry.module.runInRequestLocale(
+          request.originalUrl ?? request.url,
+          next,
+          request.headers["accept-language"],
+        ),
       next,
     );
   });

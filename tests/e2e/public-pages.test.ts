@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import german from "../../app/i18n/locales/de.json";
 import { freePort } from "../../sandbox/listen";
 import { signSessionToken, startShopifyStandin, type ShopifyStandin } from "../../sandbox/shopify";
 import { BROWSER_USER_AGENT } from "../../sandbox/storefront/chromium";
@@ -124,6 +125,52 @@ describe("the login page", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  // In German two ways: Shopify admin's `?locale=de` (the browser itself English), and a German
+  // browser's Accept-Language with no `?locale=`. Each error comes back from the server's action
+  // in the language of the request that sent the form.
+  for (const [how, path, locale] of [
+    ["?locale=de", "/auth/login?locale=de", "en-US"],
+    ["a German browser", "/auth/login", "de-DE"],
+  ] as const)
+    it(`is in German with ${how}, its errors too`, async () => {
+      const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, locale });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      // The page hydrates once its language has loaded (app/entry.client.tsx): the German chunks
+      // are held back until the merchant has typed, as on a slow line, where a merchant types
+      // into the server's page before it hydrates; what they typed must be what is sent.
+      let release = () => {};
+      const loaded = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/de-[^/]*\.js$/, async (route) => {
+        await loaded;
+        await route.continue();
+      });
+      const hydrated = () => page.waitForFunction(() => "__remixRouter" in window);
+      await page.goto(`${app.url}${path}`);
+      expect(await page.locator("html").getAttribute("lang")).toBe("de");
+      const shop = page.getByLabel(german.login.shopLabel);
+      await shop.waitFor();
+      const submit = page.getByRole("button", { name: german.login.submit });
+
+      // Not hydrated yet: the browser sends the form itself, and the server's page answers.
+      await submit.click();
+      await page.getByText(german.login.missingShop).waitFor();
+      await shop.fill("not a shop!");
+      release();
+      await hydrated();
+      await submit.click();
+      await page.getByText(german.login.invalidShop.replace("{example}", "my-shop.myshopify.com")).waitFor();
+
+      // Hydrated: the app sends the form, and its answer is German too.
+      await shop.fill("");
+      await submit.click();
+      await page.getByText(german.login.missingShop).waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    });
 });
 
 describe("the embedded app's document", () => {
