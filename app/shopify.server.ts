@@ -13,6 +13,7 @@ import { offlineAdminFrom } from "./shopify-admin/offline-admin.server";
 import { ensureEvidenceDefinition } from "./shopify-admin/orders.server";
 import { connectPixelForShop } from "./pixel/connect.server";
 import { readShopProfile } from "./shop-profile/shop-profile.server";
+import { rememberingAdminLocale } from "./i18n/shop-language.server";
 import { beginReconciliation } from "./reconciliation/reconciliation.server";
 import { routeShopifyTrafficTo } from "./platform/shopify-standin-routing.server";
 import { databaseAnswers } from "./database/availability.server";
@@ -106,7 +107,10 @@ export const authenticate = {
   // A session token naming no shop, or another shop than the request, is a 401 here: the
   // library would throw (a 500) while looking its session up. A database that does not answer
   // is a 503 the admin explains, not the library's "not installed".
-  admin: requiringDatabase(checkingSessionTokenShop(shopify.authenticate.admin), databaseAnswers),
+  // The admin's language is kept with the shop for the worker's words (decision 055).
+  admin: rememberingAdminLocale(
+    requiringDatabase(checkingSessionTokenShop(shopify.authenticate.admin), databaseAnswers),
+  ),
 };
 export const unauthenticated = shopify.unauthenticated;
 /**

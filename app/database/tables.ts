@@ -32,6 +32,7 @@ const COLUMNS = {
   CreatorStanding: Prisma.CreatorStandingScalarFieldEnum,
   CreatorDecision: Prisma.CreatorDecisionScalarFieldEnum,
   ShopProfile: Prisma.ShopProfileScalarFieldEnum,
+  ShopLanguage: Prisma.ShopLanguageScalarFieldEnum,
   PayoutRun: Prisma.PayoutRunScalarFieldEnum,
   PayoutSettings: Prisma.PayoutSettingsScalarFieldEnum,
   CreatorPayoutMethod: Prisma.CreatorPayoutMethodScalarFieldEnum,
@@ -86,6 +87,7 @@ export const CreatorClaim = tableOf("CreatorClaim");
 export const CreatorStanding = tableOf("CreatorStanding");
 export const CreatorDecision = tableOf("CreatorDecision");
 export const ShopProfile = tableOf("ShopProfile");
+export const ShopLanguage = tableOf("ShopLanguage");
 export const PayoutRun = tableOf("PayoutRun");
 export const PayoutSettings = tableOf("PayoutSettings");
 export const CreatorPayoutMethod = tableOf("CreatorPayoutMethod");

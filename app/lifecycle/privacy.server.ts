@@ -73,6 +73,7 @@ const SHOP_TABLES = [
   "DataRequest",
   "ShopReconciliation",
   "ShopProfile",
+  "ShopLanguage",
   "ShopSettings",
   "Session",
 ] as const;

@@ -46,6 +46,7 @@ export const LOG_EVENTS = {
   "shopify.library": "a message of Shopify's app library",
   "shopify.metafield_definition_failed": "the hijack evidence metafield could not be defined at install",
   "shop.timezone_unread": "the shop's time zone could not be read",
+  "i18n.admin_locale_unsaved": "the language the shop's admin was opened in could not be kept",
   "pixel.connected": "the web pixel was created or updated for a shop",
   "pixel.not_connected": "the web pixel could not be connected for a shop",
   "settings.storefront_config_not_published": "saved settings could not be published to the storefront's metafield",

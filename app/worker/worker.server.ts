@@ -1,7 +1,8 @@
 import { createClickServiceClient } from "../click-service";
 import { env } from "../platform/env.server";
 import { startIntakeFirst } from "../queue/intake-first.server";
-import { startJobRunner, type JobRunner, type RunnerOptions } from "../queue/runner.server";
+import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../queue/runner.server";
+import { inShopLanguage as inShopLanguageOf } from "../i18n/shop-language.server";
 import { purgeLandingRecord } from "../landing/journey.server";
 import { purgePixelSightings } from "../pixel/sightings.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
@@ -10,6 +11,7 @@ import type { PipelineDeps } from "../verification/order-run.server";
 import { verifyOrderHandler } from "../verification/verify-order.server";
 import { reconcileShopHandler } from "../reconciliation/sweep.server";
 import { payoutRunHandler } from "../payouts/run-job.server";
+import type { ShopifyAdmin } from "../payouts/shopify-run-job.server";
 import { payoutScheduleHandler } from "../payouts/schedule-run.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
@@ -26,6 +28,25 @@ export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> 
   intakeFirst?: boolean;
   /** On a thread of its own, nothing else shares the worker's event loop: it neither yields nor takes turns. */
   ownThread?: boolean;
+}
+
+/**
+ * A job that writes words (payout notes, the reasons a run records) writes them in the language
+ * the shop's admin was last opened in (decision 055); the other jobs write none, and skip the read.
+ */
+function inShopLanguage(handler: JobHandler): JobHandler {
+  return {
+    run: (ctx) => inShopLanguageOf(ctx.job.shop, () => handler.run(ctx)),
+    giveUp: (ctx, reason) => inShopLanguageOf(ctx.job.shop, () => handler.giveUp(ctx, reason)),
+  };
+}
+
+/** The payout jobs, as the worker runs them: in the shop's language. */
+export function payoutJobHandlers(deps: { shopifyAdmin?: ShopifyAdmin }) {
+  return {
+    "payout-run": inShopLanguage(payoutRunHandler(deps)),
+    "payout-schedule": inShopLanguage(payoutScheduleHandler()),
+  };
 }
 
 /** How often each instance sweeps what no order can use any more (idempotent on every instance). */
@@ -63,8 +84,7 @@ export function startWorker(options: WorkerOptions): JobRunner {
       "verify-order": verifyOrderHandler(pipeline),
       "lookup-click": lookupClickHandler(pipeline),
       "reconcile-shop": reconcileShopHandler(pipeline),
-      "payout-run": payoutRunHandler({ shopifyAdmin: pipeline.shopifyAdmin }),
-      "payout-schedule": payoutScheduleHandler(),
+      ...payoutJobHandlers({ shopifyAdmin: pipeline.shopifyAdmin }),
     },
   });
   const stopMaintenance = startMaintenance(runner.now ?? (() => new Date()));

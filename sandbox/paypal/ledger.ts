@@ -12,6 +12,8 @@ export interface StandinItem {
   receiver: string;
   value: string;
   currency: string;
+  /** What PayPal shows the receiver with the payment (the sender's note). */
+  note: string;
   status: ItemStatus;
 }
 
@@ -19,6 +21,8 @@ export interface StandinBatch {
   batchId: string;
   clientId: string;
   senderBatchId: string;
+  /** The subject of the email PayPal sends each receiver. */
+  emailSubject: string;
   status: "PENDING" | "PROCESSING" | "SUCCESS" | "DENIED";
   items: StandinItem[];
   createdAt: string;
@@ -73,11 +77,13 @@ export class PaypalLedger {
     senderBatchId: string,
     items: Omit<StandinItem, "payoutItemId" | "status">[],
     now: number,
+    emailSubject = "",
   ) {
     const batch: StandinBatch = {
       batchId: id(),
       clientId,
       senderBatchId,
+      emailSubject,
       status: "PENDING",
       items: items.map((item) => ({ ...item, payoutItemId: id(), status: "PENDING" })),
       createdAt: new Date(now).toISOString(),

@@ -186,7 +186,7 @@ export async function startPaypalStandin(options: PaypalStandinOptions = {}) {
       injected["paypal-5xx"] += 1;
       return paypalError(res, 500, "INTERNAL_SERVER_ERROR", "An internal server error occurred.");
     }
-    const batch = ledger.createBatch(clientId, checked.senderBatchId, checked.items, clock());
+    const batch = ledger.createBatch(clientId, checked.senderBatchId, checked.items, clock(), checked.emailSubject);
     if (faults.dropAfterAccept > 0) {
       faults.dropAfterAccept -= 1;
       injected["paypal-answer-lost"] += 1;

@@ -2,7 +2,8 @@
 // /v1/payments/payouts): a sender_batch_header with a sender_batch_id of at most 256 characters,
 // 1 to 15,000 items, each with an amount (value as decimal text in the currency's minor unit,
 // a three-letter currency), a receiver, a known recipient type and a sender_item_id of at most
-// 63 characters, unique in the batch. Anything else is VALIDATION_ERROR with its details.
+// 63 characters, unique in the batch; an item's note at most 4,000 characters and the batch's
+// email_subject at most 255. Anything else is VALIDATION_ERROR with its details.
 
 export interface Detail {
   field: string;
@@ -14,14 +15,15 @@ type Checked =
   | {
       ok: true;
       senderBatchId: string;
-      items: { senderItemId: string; receiver: string; value: string; currency: string }[];
+      emailSubject: string;
+      items: { senderItemId: string; receiver: string; value: string; currency: string; note: string }[];
     }
   | { ok: false; details: Detail[] };
 
 const RECIPIENT_TYPES = new Set(["EMAIL", "PHONE", "PAYPAL_ID"]);
 
 export function validatePayout(text: string): Checked {
-  let body: { sender_batch_header?: { sender_batch_id?: unknown }; items?: unknown };
+  let body: { sender_batch_header?: { sender_batch_id?: unknown; email_subject?: unknown }; items?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
@@ -32,6 +34,9 @@ export function validatePayout(text: string): Checked {
   const senderBatchId = body.sender_batch_header?.sender_batch_id;
   if (typeof senderBatchId !== "string" || senderBatchId.length === 0 || senderBatchId.length > 256)
     fail("sender_batch_header.sender_batch_id", "Sender batch id is required, at most 256 characters");
+  const emailSubject = body.sender_batch_header?.email_subject ?? "";
+  if (typeof emailSubject !== "string" || emailSubject.length > 255)
+    fail("sender_batch_header.email_subject", "Email subject is at most 255 characters");
   const items = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
   if (items.length === 0 || items.length > 15_000) fail("items", "Items must hold 1 to 15000 payouts");
   const seen = new Set<string>();
@@ -51,7 +56,11 @@ export function validatePayout(text: string): Checked {
     if (senderItemId.length > 63) fail(`items[${i}].sender_item_id`, "Sender item id is at most 63 characters");
     if (senderItemId && seen.has(senderItemId)) fail(`items[${i}].sender_item_id`, "DUPLICATE_ITEM");
     seen.add(senderItemId);
-    return { senderItemId, receiver: String(item.receiver), value: String(amount.value), currency };
+    const note = item.note ?? "";
+    if (typeof note !== "string" || note.length > 4_000) fail(`items[${i}].note`, "Note is at most 4000 characters");
+    return { senderItemId, receiver: String(item.receiver), value: String(amount.value), currency, note: String(note) };
   });
-  return details.length > 0 ? { ok: false, details } : { ok: true, senderBatchId: String(senderBatchId), items: out };
+  return details.length > 0
+    ? { ok: false, details }
+    : { ok: true, senderBatchId: String(senderBatchId), emailSubject: String(emailSubject), items: out };
 }

@@ -11,7 +11,7 @@ import { LOG_EVENTS } from "../../app/platform/log-events";
 
 const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/operations.md"), "utf8");
 /** The first cell of each row of the doc's tables, when it is one `name`. */
-const tableNames = [...doc.matchAll(/^\| `([a-z_.]+)` \|/gm)].map((match) => match[1]!);
+const tableNames = [...doc.matchAll(/^\| `([a-z0-9_.]+)` \|/gm)].map((match) => match[1]!);
 
 describe("docs/operations.md", () => {
   it("describes every metric the app exports, and no other", () => {

@@ -93,8 +93,8 @@ export function batchesFor(standin: PaypalStandin, senderBatchId: string) {
  * what is due, then what is due a day later (deferred looks, retries' backoff).
  */
 export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
-  const { payoutRunHandler } = await import("../../app/payouts/run-job.server");
-  const { payoutScheduleHandler } = await import("../../app/payouts/schedule-run.server");
+  // The worker's own payout handlers: each job in the language its shop's admin was last opened in.
+  const { payoutJobHandlers } = await import("../../app/worker/worker.server");
   const { startJobRunner } = await import("../../app/queue/runner.server");
   const idle = { run: async () => null, giveUp: async () => {} };
   let offset = 0;
@@ -103,8 +103,7 @@ export async function payoutRunner(deps: { shopifyAdmin?: ShopifyAdmin } = {}) {
       "verify-order": idle,
       "lookup-click": idle,
       "reconcile-shop": idle,
-      "payout-run": payoutRunHandler(deps),
-      "payout-schedule": payoutScheduleHandler(),
+      ...payoutJobHandlers(deps),
     },
     concurrency: 2,
     pollIntervalMs: 3_600_000,

@@ -357,6 +357,12 @@ describe("compliance webhooks", () => {
       create: { shop: target, ianaTimezone: "Europe/Paris", currencyCode: "EUR", readAt: new Date() },
       update: {},
     });
+    // The language its admin was last opened in (decision 055).
+    await prisma.shopLanguage.upsert({
+      where: { shop: target },
+      create: { shop: target, adminLocale: "fr", seenAt: new Date() },
+      update: {},
+    });
     return payload;
   }
 
