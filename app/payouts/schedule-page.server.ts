@@ -1,3 +1,4 @@
+import { typedNumber } from "../i18n/typed-numbers";
 import { sql } from "../database/sql.server";
 import { shopFormat } from "../shop-profile/shop-profile.server";
 import { formatShopTime, localeMoney } from "../units/shop-format";
@@ -53,6 +54,9 @@ export async function scheduleAction(shop: string, form: FormData): Promise<Sche
   const intent = text("intent");
   if (intent === "schedule-pause" || intent === "schedule-resume")
     return { intent, ...(await pauseSchedule(shop, intent === "schedule-pause")) };
+  // The minimum as the merchant's locale writes it ("25,50" in German), read as decimal text.
+  const minimum = typedNumber(text("minimum"));
+  if (!minimum.ok) return { intent: "schedule", ok: false, errors: { minimum: minimum.message } };
   return {
     intent: "schedule",
     ...(await saveSchedule(shop, {
@@ -61,7 +65,7 @@ export async function scheduleAction(shop: string, form: FormData): Promise<Sche
       weekday: text("weekday"),
       monthDay: text("monthDay"),
       currency: text("currency"),
-      minimum: text("minimum"),
+      minimum: minimum.value,
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { shownNumber } from "../i18n/typed-numbers";
 import { Prisma, type PayoutSchedule } from "@prisma/client";
 import { z } from "zod";
 import { rowsOf, sql, type Sql, upsertRow, updateWhere } from "../database/sql.server";
@@ -62,7 +63,8 @@ export function publicSchedule(schedule: Schedule | null, shopCurrency: string |
     weekday: schedule?.weekday ?? 1,
     monthDay: schedule?.monthDay ?? 1,
     currency,
-    minimum: formatMinor(schedule?.minimumMinor ?? 0n, currency).replace(/,/g, ""),
+    // Ungrouped, in the merchant's own decimal mark ("25,00" in German): it is read back as typed.
+    minimum: shownNumber(formatMinor(schedule?.minimumMinor ?? 0n, currency).replace(/,/g, "")),
   };
 }
 

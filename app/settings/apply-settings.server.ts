@@ -1,10 +1,11 @@
+import { typedNumber } from "../i18n/typed-numbers";
 import { logger } from "../platform/logger.server";
 import { writeStorefrontConfig, type AdminGraphql } from "../shopify-admin/orders.server";
 import { connectWebPixel } from "../shopify-admin/web-pixel.server";
 import { sql } from "../database/sql.server";
 import { unpark } from "../queue/queue.server";
 import { wakeWorker } from "../queue/wake.server";
-import { parseCreatorRatesText } from "./creator-rates";
+import { parseCreatorRatesText, type CreatorRates } from "./creator-rates";
 import { saveSettings, type PublicSettings } from "./shop-settings.server";
 import { DEFAULT_SETTINGS } from "./defaults";
 
@@ -33,7 +34,7 @@ export function settingsInputFromForm(form: FormData) {
     ...(apiKey ? { apiKey } : {}),
     tagParams,
     hijackTag: text("hijackTag") ?? "",
-    commissionRate: (text("commissionRate") ?? "").replace(/%$/, "").trim(),
+    commissionRate: typedRate(text("commissionRate") ?? ""),
     orderValueBasis: text("orderValueBasis") ?? DEFAULT_SETTINGS.orderValueBasis,
     autoVerify: ["true", "on", "1"].includes(text("autoVerify") ?? ""),
     // Absent (a form without the landing section) keeps what is stored; blank is an error to show.
@@ -47,8 +48,35 @@ export function settingsInputFromForm(form: FormData) {
 function ledgerFields(holdDays: string | undefined, creatorRates: string | undefined) {
   return {
     ...(holdDays !== undefined && { holdDays: /^\s*\d{1,4}\s*$/.test(holdDays) ? Number(holdDays) : Number.NaN }),
-    ...(creatorRates !== undefined && { creatorRates: parseCreatorRatesText(creatorRates) }),
+    ...(creatorRates !== undefined && { creatorRates: typedRates(parseCreatorRatesText(creatorRates)) }),
   };
+}
+
+/** A rate as the merchant's locale writes it ("7,5 %" in German), as decimal text; as typed when no number. */
+function typedRate(typed: string): string {
+  const read = typedNumber(typed.replace(/\s*%$/, ""));
+  return read.ok ? read.value : typed.trim();
+}
+
+function typedRates(rates: CreatorRates): CreatorRates {
+  const read: CreatorRates = Object.create(null) as CreatorRates;
+  for (const [id, rate] of Object.entries(rates)) read[id] = typedRate(rate);
+  return read;
+}
+
+/** The rate fields whose number could be read two ways ("1.500"), with a message naming both. */
+function ambiguousRates(form: FormData): Record<string, string> {
+  const typed = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const rate = typedNumber(typed("commissionRate").replace(/\s*%$/, ""));
+  if (!rate.ok) return { commissionRate: rate.message };
+  for (const [id, text] of Object.entries(parseCreatorRatesText(typed("creatorRates")))) {
+    const read = typedNumber(text);
+    if (!read.ok) return { creatorRates: `${id}: ${read.message}` };
+  }
+  return {};
 }
 
 export async function applySettings(
@@ -57,6 +85,8 @@ export async function applySettings(
   graphql: AdminGraphql,
   now: Date = new Date(),
 ): Promise<ApplySettingsResult> {
+  const ambiguous = ambiguousRates(form);
+  if (Object.keys(ambiguous).length > 0) return { ok: false, errors: ambiguous };
   const input = settingsInputFromForm(form);
   const saved = await saveSettings(shop, input);
   if (!saved.ok) return { ok: false, errors: saved.errors };

@@ -1,3 +1,4 @@
+import { shownNumber } from "../i18n/typed-numbers";
 import { formatCreatorRatesText } from "./creator-rates";
 import { DEFAULT_SETTINGS } from "./defaults";
 import type { PublicSettings } from "./shop-settings.server";
@@ -14,13 +15,21 @@ export function settingsFormValues(
     apiKey: "",
     tagParams: (settings?.tagParams ?? DEFAULT_SETTINGS.tagParams).join(", "),
     hijackTag: settings?.hijackTag ?? DEFAULT_SETTINGS.hijackTag,
-    commissionRate: settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate,
+    // Rates in the merchant's own decimal mark ("7,5" in German): they are read back as typed.
+    commissionRate: shownNumber(settings?.commissionRate ?? DEFAULT_SETTINGS.commissionRate),
     orderValueBasis: (settings?.orderValueBasis ?? DEFAULT_SETTINGS.orderValueBasis) as string,
     autoVerify: settings?.autoVerify ?? DEFAULT_SETTINGS.autoVerify,
     attributionWindowDays: String(settings?.attributionWindowDays ?? DEFAULT_SETTINGS.attributionWindowDays),
     landingLookupsPerHour: String(settings?.landingLookupsPerHour ?? DEFAULT_SETTINGS.landingLookupsPerHour),
     holdDays: String(settings?.holdDays ?? DEFAULT_SETTINGS.holdDays),
-    creatorRates: formatCreatorRatesText(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates),
+    creatorRates: formatCreatorRatesText(
+      Object.fromEntries(
+        Object.entries(settings?.creatorRates ?? DEFAULT_SETTINGS.creatorRates).map(([id, rate]) => [
+          id,
+          shownNumber(rate),
+        ]),
+      ),
+    ),
   };
 }
 

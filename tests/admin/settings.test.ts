@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { databaseClient } from "../../app/database/db.server";
 import * as settingsRoute from "../../app/routes/app.settings";
+import de from "../../app/i18n/locales/de.json";
+import { runInRequestLocale } from "../../app/i18n/translators.server";
 import { routeShopifyTrafficTo, type StandinRouting } from "../../app/platform/shopify-standin-routing.server";
 import { startClickService, type RunningClickService } from "../../sandbox/click-service/server";
 import { listen } from "../../sandbox/listen";
@@ -110,6 +112,27 @@ describe("settings loader and save", () => {
     const after = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
     expect(after.apiKeySealed).toBe(before.apiKeySealed);
     expect(after.hijackTag).toBe("stolen-commission");
+  });
+
+  it("reads the rates as a German merchant types them, and refuses one that reads two ways", async () => {
+    const inGerman = <T>(work: () => Promise<T>) => runInRequestLocale("/app/settings?locale=de", work);
+    const { body } = await inGerman(() => save(form({ commissionRate: "7,5 %", creatorRates: "cr_ana = 12,25" })));
+    expect(body.ok).toBe(true);
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } });
+    expect([row.commissionRate, JSON.parse(row.creatorRates)]).toEqual(["7.5", { cr_ana: "12.25" }]);
+
+    const refused = await inGerman(() => save(form({ commissionRate: "1.500" })));
+    expect(refused.body).toEqual({
+      intent: "save",
+      ok: false,
+      errors: {
+        commissionRate: de.numbers.ambiguous
+          .replace("{typed}", "1.500")
+          .replace("{thousands}", "1500")
+          .replace("{fraction}", "1,500"),
+      },
+    });
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop: SHOP } })).commissionRate).toBe("7.5");
   });
 
   it("returns inline errors per field and saves nothing", async () => {
