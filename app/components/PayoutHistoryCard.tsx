@@ -2,7 +2,7 @@ import { useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, BlockStack, Button, InlineStack, List, Modal, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import type { PayoutSummary } from "../commissions/payout-history.server";
-import { t } from "../i18n";
+import { localePath, t } from "../i18n";
 import { shownTime } from "../units/shop-format";
 import { CheckedPayoutButton } from "./CheckedPayoutButton";
 import { CreatorName } from "./CreatorName";
@@ -154,11 +154,14 @@ function VoidPayoutButton({ payoutId, reference, paidOn }: { payoutId: string; r
   );
 }
 
-/** The CSV through fetch, which App Bridge gives the session token (a plain link would not carry it). */
+/**
+ * The CSV through fetch, which App Bridge gives the session token (a plain link would not carry it),
+ * with `?locale=` as every request of the admin's pages carries it.
+ */
 function PayoutCsvButton({ payoutId }: { payoutId: string }) {
   const { downloading, download } = useDownload("payout.csv");
   return (
-    <Button onClick={() => void download(`/app/payouts/${payoutId}/export`)} loading={downloading}>
+    <Button onClick={() => void download(localePath(`/app/payouts/${payoutId}/export`))} loading={downloading}>
       {t("payouts.export")}
     </Button>
   );

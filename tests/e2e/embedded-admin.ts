@@ -111,7 +111,9 @@ export interface OpenPageOptions {
 
 /**
  * Opens `pathname` as Shopify admin does (embedded, with an id_token, App Bridge stubbed) in a
- * fresh browser context, and resolves once the document has loaded.
+ * fresh browser context, and resolves once the page has begun to hydrate: the page's language
+ * loads before hydration, often after the load event, and a click on a page not yet hydrated is
+ * lost (once hydration has begun, React replays it).
  */
 export async function openEmbeddedPage(
   browser: Browser,
@@ -131,6 +133,8 @@ export async function openEmbeddedPage(
       : route.fulfill({ status: 200, contentType: "text/css", body: "" }),
   );
   await page.goto(embeddedUrl(pathname, options.query));
+  // Remix's browser router is made as hydration starts.
+  await page.waitForFunction(() => "__remixRouter" in window);
   return page;
 }
 
