@@ -12,6 +12,8 @@ import { SERVES_THE_BUILD } from "./tests/support/test-projects";
 // SERVES_THE_BUILD (tests/support/test-projects.ts) names the "build" project's suites.
 
 // tests/admin/query-plans.test.ts reads SQLite's EXPLAIN QUERY PLAN: SQLite only.
+// tests/admin/postgresql-plans.test.ts reads PostgreSQL's EXPLAIN: PostgreSQL only (it runs, and
+// passes at once, in "unit" too).
 const ON_BOTH_DATABASES = [
   "tests/database/migrations.test.ts",
   "tests/database/sql.test.ts",
@@ -21,7 +23,7 @@ const ON_BOTH_DATABASES = [
   "tests/commissions/**/*.test.ts",
   "tests/verification/{intake-races,order-run,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
-  "tests/admin/{auth,creators,dashboard,ledger,ledger-pages,order-detail,session-storage,settings,shop-zone}.test.ts",
+  "tests/admin/{auth,creators,dashboard,ledger,ledger-pages,order-detail,postgresql-plans,session-storage,settings,shop-zone}.test.ts",
   "tests/landing/**/*.test.ts",
   "tests/pixel/**/*.test.ts",
   "tests/fuzz/**/*.test.ts",

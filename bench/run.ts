@@ -130,8 +130,17 @@ function runScript(script: string, args: string[] = []): unknown {
 }
 
 if (only.has("admin")) {
-  log("measuring the admin's queries on seeded data (SQLite)...");
-  results.admin = runScript("admin-queries.bench.ts", values["admin-rows"] ? ["--rows", values["admin-rows"]] : []);
+  // On each database, into its column as the measures above; PostgreSQL on a database of its own
+  // on DATABASE_URL's server, or a throwaway cluster the script starts.
+  for (const [i, database] of databases.entries()) {
+    log(`measuring the admin's queries on seeded data (${database})...`);
+    const into = (i === 0 ? results : (results[database] ??= {})) as Record<string, unknown>;
+    into.admin = runScript("admin-queries.bench.ts", [
+      "--database",
+      database,
+      ...(values["admin-rows"] ? ["--rows", values["admin-rows"]] : []),
+    ]);
+  }
 }
 if (only.has("databasePaths")) {
   log("measuring one statement's CPU on each way to the database (SQLite)...");

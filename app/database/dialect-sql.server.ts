@@ -37,7 +37,10 @@ export function dayNumber(column: Prisma.Sql, offsetMinutes: number): Prisma.Sql
   if (!Number.isSafeInteger(minutes) || Math.abs(minutes) > 24 * 60) throw new RangeError("offset out of range");
   return dialect === "sqlite"
     ? Prisma.sql`CAST((${column} + ${Prisma.raw(String(minutes * 60_000))}) / 86400000 AS INTEGER)`
-    : Prisma.sql`CAST(FLOOR((EXTRACT(EPOCH FROM ${column}) + ${Prisma.raw(String(minutes * 60))}) / 86400) AS INTEGER)`;
+    : // The date's distance from 1970-01-01 in days, an integer: EXTRACT(EPOCH ...) is numeric
+      // since PostgreSQL 14, and numeric arithmetic on each order of a 90-day period cost the
+      // dashboard's coverage about twice its index read at a million orders.
+      Prisma.sql`(CAST(${column} + INTERVAL '${Prisma.raw(String(minutes))} minutes' AS DATE) - DATE '1970-01-01')`;
 }
 
 /**

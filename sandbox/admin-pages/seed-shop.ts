@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { seedSuspectedCreator } from "./suspected-creator";
+import { orderRow } from "./order-row";
 
 const prisma = databaseClient();
 
@@ -46,12 +47,7 @@ export async function seedShopWithData(
     const arrivedTag = fields.outcome === "hijacked" ? "honey-77" : expectedTag;
     const verification = await prisma.verification.create({
       data: {
-        shop,
-        orderId,
-        orderGid: `gid://shopify/Order/${orderId}`,
-        orderName: `#${orderId}`,
-        orderCreatedAt: at,
-        createdAt: at,
+        ...orderRow(shop, orderId, at),
         outcome: fields.outcome,
         captureSource: "cart_attributes",
         clickId: `clk-${orderId}`,

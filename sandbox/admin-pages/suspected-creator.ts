@@ -3,6 +3,7 @@ import { TAMPERING_SIGNALS, type EvidenceSignal } from "../../app/attribution/cr
 import { recordCreatorEvidence } from "../../app/creators/evidence.server";
 import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
+import { orderRow } from "./order-row";
 
 const prisma = databaseClient();
 
@@ -78,12 +79,7 @@ export async function seedSuspectedCreator(
     await click(clickId, fields.credited, at, fields.delayMs);
     const verification = await prisma.verification.create({
       data: {
-        shop,
-        orderId,
-        orderGid: `gid://shopify/Order/${orderId}`,
-        orderName: `#${orderId}`,
-        orderCreatedAt: at,
-        createdAt: at,
+        ...orderRow(shop, orderId, at),
         outcome: "matched",
         captureSource: "app_proxy",
         clickId,

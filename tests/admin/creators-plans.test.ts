@@ -1,14 +1,14 @@
 import Database from "better-sqlite3";
 import type { Prisma } from "@prisma/client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creatorView } from "../../app/creators/creator-page.server";
 import { creatorsPageData, parseCreatorsFilter } from "../../app/creators/creators-page.server";
 import { orderCreators } from "../../app/creators/order-creators.server";
 import { creatorAttention } from "../../app/dashboard/creator-attention.server";
 import { databaseClient } from "../../app/database/db.server";
-import { sql } from "../../app/database/sql.server";
 import { formatMoney } from "../../app/units/money";
 import { seedSuspectedCreator, type SuspectedCreatorSeed } from "../../sandbox/admin-pages/suspected-creator";
+import { statementsOf } from "../support/caught-statements";
 
 // Every statement the creator's page, the dashboard's creator lines and the order page's claims
 // run starts from an index (EXPLAIN QUERY PLAN: SEARCH ... USING INDEX, never a SCAN of a table),
@@ -27,22 +27,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => db.close());
-
-/** The statements `run` sends through sql.rows, as SQLite would run them. */
-async function statementsOf(run: () => Promise<unknown>): Promise<Prisma.Sql[]> {
-  const caught: Prisma.Sql[] = [];
-  const rows = sql.rows.bind(sql);
-  const spy = vi.spyOn(sql, "rows").mockImplementation((query: Prisma.Sql) => {
-    caught.push(query);
-    return rows(query);
-  });
-  try {
-    await run();
-  } finally {
-    spy.mockRestore();
-  }
-  return caught;
-}
 
 function plan(query: Prisma.Sql): string[] {
   return (db.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.values as never[])) as { detail: string }[]).map(

@@ -5,6 +5,7 @@ import { databaseClient } from "../../app/database/db.server";
 import { saveSettings } from "../../app/settings/shop-settings.server";
 import { logProblems, snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+import { orderRow } from "../../sandbox/admin-pages/order-row";
 
 const prisma = databaseClient();
 
@@ -52,12 +53,7 @@ async function seedOrder(outcome: "matched" | "hijacked", codes: [string, string
   const at = new Date(Date.now() - 2 * 86_400_000);
   const verification = await prisma.verification.create({
     data: {
-      shop: SHOP,
-      orderId,
-      orderGid: `gid://shopify/Order/${orderId}`,
-      orderName: `#${orderId}`,
-      orderCreatedAt: at,
-      createdAt: at,
+      ...orderRow(SHOP, orderId, at),
       outcome,
       captureSource: "cart_attributes",
       clickId: `clk-${orderId}`,

@@ -11,6 +11,7 @@ import { orderPayload, storeOfflineSession } from "../support/fixtures";
 import { testDeps } from "../support/pipeline-harness";
 import { snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
+import { orderRow } from "../../sandbox/admin-pages/order-row";
 
 const prisma = databaseClient();
 
@@ -44,12 +45,7 @@ async function seedRecord(creatorId: string, status: string, creditMinor: bigint
   const at = new Date(Date.now() - 40 * 86_400_000);
   const verification = await prisma.verification.create({
     data: {
-      shop: SHOP,
-      orderId,
-      orderGid: `gid://shopify/Order/${orderId}`,
-      orderName: `#${orderId}`,
-      orderCreatedAt: at,
-      createdAt: at,
+      ...orderRow(SHOP, orderId, at),
       outcome: "matched",
       captureSource: "cart_attributes",
       clickId: `clk-${orderId}`,
