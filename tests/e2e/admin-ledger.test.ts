@@ -11,7 +11,7 @@ import { orderPayload, storeOfflineSession } from "../support/fixtures";
 import { testDeps } from "../support/pipeline-harness";
 import { snap } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
-import { orderRow } from "../../sandbox/admin-pages/order-row";
+import { commissionOfMatched, matchedOrderRow } from "../../sandbox/admin-pages/order-row";
 
 const prisma = databaseClient();
 
@@ -45,14 +45,7 @@ async function seedRecord(creatorId: string, status: string, creditMinor: bigint
   const at = new Date(Date.now() - 40 * 86_400_000);
   const verification = await prisma.verification.create({
     data: {
-      ...orderRow(SHOP, orderId, at),
-      outcome: "matched",
-      captureSource: "cart_attributes",
-      clickId: `clk-${orderId}`,
-      arrivedTag: "tag-1",
-      expectedTag: "tag-1",
-      creatorId,
-      orderFacts: "{}",
+      ...matchedOrderRow(SHOP, orderId, at, { creatorId, tag: "tag-1" }),
     },
   });
   await prisma.job.create({
@@ -69,21 +62,13 @@ async function seedRecord(creatorId: string, status: string, creditMinor: bigint
   const text = (minor: bigint) => (Number(minor) / 100).toFixed(2);
   await prisma.commission.create({
     data: {
-      shop: SHOP,
-      verificationId: verification.id,
-      orderId,
-      orderName: `#${orderId}`,
-      creatorId,
-      expectedTag: "tag-1",
-      arrivedTag: "tag-1",
+      ...commissionOfMatched(verification),
       orderValue: "100.00",
       currency: "USD",
       rate: "10",
       amount: text(net),
       amountMinor: net,
       status,
-      holdUntil: new Date(at.getTime() + 30 * 86_400_000),
-      createdAt: at,
       entries: {
         create: [
           { shop: SHOP, kind: "credit", amountMinor: creditMinor, amount: text(creditMinor), createdAt: at },

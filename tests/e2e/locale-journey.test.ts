@@ -6,7 +6,7 @@ import german from "../../app/i18n/locales/de.json";
 import { seedShopWithData, type SeededShop } from "../../sandbox/admin-pages/seed-shop";
 import { logProblems } from "./embedded-admin";
 import { useEmbeddedAdmin } from "./embedded-suite";
-import { orderRow } from "../../sandbox/admin-pages/order-row";
+import { commissionOfMatched, matchedOrderRow } from "../../sandbox/admin-pages/order-row";
 
 // Shopify admin opens the app with `?locale=` once; inside its frame every link, form, fetcher
 // and download is the app's own, so the language lasts only as far as each of them carries it.
@@ -46,29 +46,16 @@ async function seedLedgerPages(count: number) {
     const orderId = String(7_000 + i);
     const verification = await prisma.verification.create({
       data: {
-        ...orderRow(SHOP, orderId, at),
-        outcome: "matched",
-        captureSource: "cart_attributes",
-        clickId: `clk-${orderId}`,
-        arrivedTag: "dana-20",
-        expectedTag: "dana-20",
-        creatorId: "cr_dana",
+        ...matchedOrderRow(SHOP, orderId, at, { creatorId: "cr_dana", tag: "dana-20" }),
         verdict: "matched",
         capturedAt: at,
         currency: "USD",
         orderValue: "50.00",
-        orderFacts: "{}",
       },
     });
     await prisma.commission.create({
       data: {
-        shop: SHOP,
-        verificationId: verification.id,
-        orderId,
-        orderName: `#${orderId}`,
-        creatorId: "cr_dana",
-        expectedTag: "dana-20",
-        arrivedTag: "dana-20",
+        ...commissionOfMatched(verification),
         orderValue: "50.00",
         currency: "USD",
         rate: "10",
@@ -76,8 +63,6 @@ async function seedLedgerPages(count: number) {
         amountMinor: 500n,
         status: "pending",
         redirected: false,
-        holdUntil: new Date(at.getTime() + 30 * 86_400_000),
-        createdAt: at,
         entries: { create: [{ shop: SHOP, kind: "credit", amountMinor: 500n, amount: "5.00", createdAt: at }] },
       },
     });
