@@ -63,6 +63,10 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what a test reads; vitest's own 1 s made it a race on a two-core
+    // machine busy with other work, where a browser's round trip or a worker's turn takes seconds.
+    // Only a failing poll ever waits this long.
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks",
     setupFiles: ["tests/support/setup-env.ts"],
     projects: [
