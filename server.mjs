@@ -26,8 +26,9 @@ import sourceMapSupport from "source-map-support";
  * - headersTimeout: every header within 10 s of the request's first byte. Shopify, browsers
  *   and proxies send them at once; a client trickling them (slowloris) holds a socket no longer.
  * - requestTimeout: the whole request within 30 s. Nothing the app takes is larger than a few
- *   kilobytes but a webhook (5 MB at most), and a webhook body has 5 s of its own from its lane
- *   or route (BODY_DEADLINE_MS in app/webhooks/body-budget.ts), so this bounds every other route.
+ *   kilobytes but a webhook (5 MB at most), and a webhook body has a deadline of its own from its
+ *   lane or route (WEBHOOK_BODY_DEADLINE_MS, 5 s by default, at most 25), so this bounds every
+ *   other route.
  * - connectionsCheckingInterval: the two above are checked each second, not every 30.
  */
 const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };

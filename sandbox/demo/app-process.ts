@@ -209,13 +209,18 @@ export async function startApp(
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  let exited = false;
+  // Set by the exit event (a cast, so that the loop below does not read it as always null).
+  let exited = null as AppExit | null;
   const exit = new Promise<AppExit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  void exit.then(() => (exited = true));
+  void exit.then((how) => (exited = how));
 
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`the app exited during start-up:\n${output.join("")}`);
+    // How it ended says what the output may not: a signal from outside leaves no last words.
+    if (exited)
+      throw new Error(
+        `the app exited during start-up (code ${exited.code}, signal ${exited.signal}):\n${output.join("")}`,
+      );
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       if (response.ok || readyWhen === "answering") break;
