@@ -157,7 +157,7 @@ export function payoutFigures(snapshot: PayoutSnapshot): PayoutFigures & { probl
     problems.push(
       `marked paid, unpaid: record ${record.id} (${balanceOf(record.shop, record.creatorId, record.currency)}) ` +
         (line
-          ? `in payout ${line.payoutId} (${line.method}, ${line.state}): the provider paid ${paid} of ${line.amountMinor} minor units`
+          ? `in payout ${line.payoutId} (${line.method}, ${line.state}, key ${line.idempotencyKey}): the provider paid ${paid} of ${line.amountMinor} minor units`
           : `in no payout line (${record.payoutId ?? "no payout"})`),
     );
   }

@@ -187,6 +187,12 @@ export async function playPayouts(
     const ok = answer.status === 200 && answer.body?.ok === true;
     const said = ok ? (answer.body?.duplicate ? "found the earlier" : "started") : "refused";
     answers[said] = (answers[said] ?? 0) + 1;
+    // Which form was refused, and why: a payout the app recorded under a refused key is a bug to read here.
+    if (!ok)
+      log(
+        `  refused form ${token} (${form.method}, ${form.shop}, ${form.balances.length} balances): ` +
+          `${answer.status} ${JSON.stringify(answer.body?.errors ?? answer.body)}`,
+      );
     // The merchant pays by hand what the page recorded, once per form.
     if (ok && form.method === "manual" && !handPaid.some((p) => p.token === token))
       handPaid.push({ token, shop: form.shop, balances: form.balances });

@@ -96,7 +96,9 @@ describe("npm run chaos", () => {
       // On a failure, what the run said of it: its seed (to replay it) and every problem it found.
       const said = stdout
         .split("\n")
-        .filter((line) => /seed \d+|payout problems|^ {2}(paid twice|marked paid)|otherwise than planned/.test(line))
+        .filter((line) =>
+          /seed \d+|payout problems|^ {2}(paid twice|marked paid|refused form)|otherwise than planned/.test(line),
+        )
         .join("\n");
       expect(report, said).toMatchObject({
         orders: 300,
