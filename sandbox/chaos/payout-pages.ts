@@ -36,9 +36,12 @@ export function payoutPages(parts: { pickInstance: () => string | null; apiKey: 
             form,
             AbortSignal.timeout(30_000),
           );
-          const body = (await response.json().catch(() => null)) as PageAnswer["body"];
-          // 5xx: the instance could not do it now (its database away, shutting down): again.
-          if (response.status < 500) return { status: response.status, body };
+          const body = (await response.json().catch(() => undefined)) as PageAnswer["body"] | undefined;
+          // 5xx: the instance could not do it now (its database away, shutting down): again. A
+          // success whose body was cut off (the instance killed while it answered) is no answer
+          // either: the action may have been done, and only the same form sent again can say.
+          if (response.status < 500 && (body !== undefined || !response.ok))
+            return { status: response.status, body: body ?? null };
         } catch {
           // No answer: the request may or may not have been acted on; the same form goes again.
         }
