@@ -20,10 +20,7 @@ export type ApplySettingsResult =
 
 /** The settings form as the schema expects it. Empty key = keep the stored key. */
 export function settingsInputFromForm(form: FormData) {
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : undefined;
-  };
+  const text = (name: string) => formText(form, name);
   const tagParams = (text("tagParams") ?? "")
     .split(/[\s,]+/)
     .map((name) => name.trim())
@@ -52,9 +49,20 @@ function ledgerFields(holdDays: string | undefined, creatorRates: string | undef
   };
 }
 
-/** A rate as the merchant's locale writes it ("7,5 %" in German), as decimal text; as typed when no number. */
+/** A text field of the form, undefined when it was not sent. */
+function formText(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A rate as the merchant's locale writes it ("7,5 %" in German), its percent sign allowed. */
+function readRate(typed: string) {
+  return typedNumber(typed.replace(/\s*%$/, ""));
+}
+
+/** A rate as decimal text; as typed when no number. */
 function typedRate(typed: string): string {
-  const read = typedNumber(typed.replace(/\s*%$/, ""));
+  const read = readRate(typed);
   return read.ok ? read.value : typed.trim();
 }
 
@@ -66,13 +74,9 @@ function typedRates(rates: CreatorRates): CreatorRates {
 
 /** The rate fields whose number could be read two ways ("1.500"), with a message naming both. */
 function ambiguousRates(form: FormData): Record<string, string> {
-  const typed = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const rate = typedNumber(typed("commissionRate").replace(/\s*%$/, ""));
+  const rate = readRate(formText(form, "commissionRate") ?? "");
   if (!rate.ok) return { commissionRate: rate.message };
-  for (const [id, text] of Object.entries(parseCreatorRatesText(typed("creatorRates")))) {
+  for (const [id, text] of Object.entries(parseCreatorRatesText(formText(form, "creatorRates") ?? ""))) {
     const read = typedNumber(text);
     if (!read.ok) return { creatorRates: `${id}: ${read.message}` };
   }

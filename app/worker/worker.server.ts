@@ -2,7 +2,7 @@ import { createClickServiceClient } from "../click-service";
 import { env } from "../platform/env.server";
 import { startIntakeFirst } from "../queue/intake-first.server";
 import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../queue/runner.server";
-import { inShopLanguage as inShopLanguageOf } from "../i18n/shop-language.server";
+import { inShopLanguage } from "../i18n/shop-language.server";
 import { purgeLandingRecord } from "../landing/journey.server";
 import { purgePixelSightings } from "../pixel/sightings.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
@@ -34,18 +34,18 @@ export interface WorkerOptions extends Partial<Omit<RunnerOptions, "handlers">> 
  * A job that writes words (payout notes, the reasons a run records) writes them in the language
  * the shop's admin was last opened in (decision 055); the other jobs write none, and skip the read.
  */
-function inShopLanguage(handler: JobHandler): JobHandler {
+function speakingShopLanguage(handler: JobHandler): JobHandler {
   return {
-    run: (ctx) => inShopLanguageOf(ctx.job.shop, () => handler.run(ctx)),
-    giveUp: (ctx, reason) => inShopLanguageOf(ctx.job.shop, () => handler.giveUp(ctx, reason)),
+    run: (ctx) => inShopLanguage(ctx.job.shop, () => handler.run(ctx)),
+    giveUp: (ctx, reason) => inShopLanguage(ctx.job.shop, () => handler.giveUp(ctx, reason)),
   };
 }
 
 /** The payout jobs, as the worker runs them: in the shop's language. */
 export function payoutJobHandlers(deps: { shopifyAdmin?: ShopifyAdmin }) {
   return {
-    "payout-run": inShopLanguage(payoutRunHandler(deps)),
-    "payout-schedule": inShopLanguage(payoutScheduleHandler()),
+    "payout-run": speakingShopLanguage(payoutRunHandler(deps)),
+    "payout-schedule": speakingShopLanguage(payoutScheduleHandler()),
   };
 }
 
