@@ -21,7 +21,7 @@ const ON_BOTH_DATABASES = [
   "tests/database/connect.test.ts",
   "tests/database/migration-state.test.ts",
   "tests/commissions/**/*.test.ts",
-  "tests/verification/{intake-races,order-run,order-value,pipeline,pipeline-failures,shop-lifecycle,verify-order,worker-lifecycle}.test.ts",
+  "tests/verification/{intake-races,order-run,order-value,pipeline,pipeline-failures,shop-lifecycle,verification-hours,verify-order,worker-lifecycle}.test.ts",
   "tests/webhooks/**/*.test.ts",
   "tests/admin/{auth,creators,dashboard,ledger,ledger-pages,order-detail,postgresql-plans,session-storage,settings,shop-zone}.test.ts",
   "tests/landing/**/*.test.ts",

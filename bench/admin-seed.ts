@@ -231,6 +231,15 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
     counts.codes += codes.length;
   });
   for (let from = 0; from < rows; from += CHUNK) batch(from, Math.min(rows, from + CHUNK));
+  // The triggers appended a loose row per order; the app's fold would leave one row per key,
+  // as the migration's backfill does.
+  db.exec(`DELETE FROM "VerificationHour";
+    INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")
+    SELECT lower(hex(randomblob(16))), "shop", "createdAt" / 3600000, "outcome", COALESCE("captureSource", ''),
+           SUM(("createdAt" % 3600000) / 900000 = 0), SUM(("createdAt" % 3600000) / 900000 = 1),
+           SUM(("createdAt" % 3600000) / 900000 = 2), SUM(("createdAt" % 3600000) / 900000 = 3), 0
+    FROM "Verification" WHERE "outcome" IS NOT NULL
+    GROUP BY "shop", "createdAt" / 3600000, "outcome", COALESCE("captureSource", '')`);
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   return { verifications: rows, ...counts, seconds: (performance.now() - started) / 1000 };
@@ -240,7 +249,7 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
  * The same rows on PostgreSQL, a chunk per statement: each column as one array parameter,
  * unnested into rows (INSERT ... SELECT FROM unnest), so 50,000 orders cost one round trip.
  * The rollup triggers and foreign-key checks are off while seeding (session_replication_role =
- * replica); CommissionDay is then filled as its migration's backfill fills it. ANALYZE and VACUUM
+ * replica); CommissionDay and VerificationHour are then filled as their migrations' backfills fill them. ANALYZE and VACUUM
  * at the end leave what autovacuum leaves a table of this age: statistics and a visibility map.
  */
 export async function seedPostgresql(url: string, rows: number, now: number): Promise<Seeded> {
@@ -289,15 +298,23 @@ export async function seedPostgresql(url: string, rows: number, now: number): Pr
     await client.query(`INSERT INTO "CommissionDay" ("shop", "day", "currency", "status", "redirected", "amountMinor", "records")
       SELECT "shop", "createdAt"::date - DATE '1970-01-01', "currency", "status", "redirected", SUM("amountMinor"), COUNT(*)
       FROM "Commission" GROUP BY 1, 2, 3, 4, 5`);
+    await client.query(`INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")
+      SELECT gen_random_uuid()::text, "shop", "hour", "outcome", "source", SUM(CAST("quarter" = 0 AS integer)),
+             SUM(CAST("quarter" = 1 AS integer)), SUM(CAST("quarter" = 2 AS integer)), SUM(CAST("quarter" = 3 AS integer)), false
+      FROM (SELECT "shop", "outcome", COALESCE("captureSource", '') AS "source",
+                   CAST(EXTRACT(EPOCH FROM date_trunc('hour', "createdAt")) / 3600 AS integer) AS "hour",
+                   CAST(EXTRACT(MINUTE FROM "createdAt") AS integer) / 15 AS "quarter"
+            FROM "Verification" WHERE "outcome" IS NOT NULL) AS "decided"
+      GROUP BY "shop", "hour", "outcome", "source"`);
     await client.query("SET session_replication_role = DEFAULT");
     await client.query("ANALYZE");
     // A VACUUM beside autovacuum's ANALYZE of the new rows (its snapshot holds them back) leaves
     // pages unmarked, and every index-only scan then reads the table too: vacuum until the
     // seeded tables are all-visible, as an old table is.
     for (let attempt = 0; attempt < 10; attempt++) {
-      await client.query(`VACUUM "Verification", "Commission", "OrderDiscountCode"`);
+      await client.query(`VACUUM "Verification", "VerificationHour", "Commission", "OrderDiscountCode"`);
       const { rows: behind } = await client.query(
-        `SELECT relname FROM pg_class WHERE relname IN ('Verification', 'Commission', 'OrderDiscountCode') AND relallvisible < relpages`,
+        `SELECT relname FROM pg_class WHERE relname IN ('Verification', 'VerificationHour', 'Commission', 'OrderDiscountCode') AND relallvisible < relpages`,
       );
       if (behind.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -1,8 +1,8 @@
 import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "./db.server";
-import { sql, type Sql } from "./sql.server";
+import { insertRows, sql, type Sql } from "./sql.server";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
-import { Job } from "./tables";
+import { Job, VerificationHour } from "./tables";
 import { TransactionGroups } from "./transaction-groups.server";
 
 // Where SQLite and PostgreSQL part ways, in one file: the few statements and fragments the app
@@ -108,4 +108,63 @@ export function sharedCommit<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
  */
 export function sharedStatement<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
   return dialect === "sqlite" ? sharedCommit(write) : write(sql);
+}
+
+/**
+ * Merges the rows of up to `keys` keys of VerificationHour that have loose rows into one row per
+ * key (none for a key whose counts sum to zero), and says how many keys it took. A key's sum is
+ * unchanged, so a page reading at any moment counts the same.
+ *
+ * PostgreSQL does it in one statement, which deletes exactly the rows it sums: a row a trigger
+ * appends meanwhile is not in its snapshot and stays loose for the next fold, and a fold on
+ * another instance skips the rows this one deleted. SQLite's single writer makes the
+ * transaction's three statements one step.
+ */
+export async function foldHourRows(keys: number): Promise<number> {
+  const key = Prisma.sql`${VerificationHour.shop}, ${VerificationHour.hour}, ${VerificationHour.outcome}, ${VerificationHour.source}`;
+  const picked = Prisma.sql`SELECT DISTINCT ${key} FROM ${VerificationHour} WHERE ${VerificationHour.loose} = TRUE LIMIT ${keys}`;
+  const sums = Prisma.sql`SUM(${VerificationHour.q0}) AS q0, SUM(${VerificationHour.q1}) AS q1, SUM(${VerificationHour.q2}) AS q2, SUM(${VerificationHour.q3}) AS q3`;
+  if (dialect === "postgresql") {
+    const [row] = await sql.rows<{ keys: number | string }>(Prisma.sql`
+      WITH picked AS (${picked}),
+      gone AS (
+        DELETE FROM ${VerificationHour} AS v USING picked AS k
+        WHERE v.${VerificationHour.shop} = k.${VerificationHour.shop} AND v.${VerificationHour.hour} = k.${VerificationHour.hour}
+          AND v.${VerificationHour.outcome} = k.${VerificationHour.outcome} AND v.${VerificationHour.source} = k.${VerificationHour.source}
+        RETURNING v.*
+      ),
+      folded AS (
+        INSERT INTO ${VerificationHour} (${VerificationHour.columns("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")})
+        SELECT gen_random_uuid()::text, ${key}, ${sums}, FALSE FROM gone GROUP BY ${key}
+        HAVING SUM(${VerificationHour.q0}) <> 0 OR SUM(${VerificationHour.q1}) <> 0 OR SUM(${VerificationHour.q2}) <> 0 OR SUM(${VerificationHour.q3}) <> 0
+        RETURNING 1
+      )
+      SELECT COUNT(*) AS keys FROM picked`);
+    return Number(row?.keys ?? 0);
+  }
+  return sql.transaction(async (tx) => {
+    type Folded = {
+      shop: string;
+      hour: number;
+      outcome: string;
+      source: string;
+      q0: number;
+      q1: number;
+      q2: number;
+      q3: number;
+    };
+    const rows = await tx.rows<Folded>(Prisma.sql`
+      SELECT ${key}, ${sums} FROM ${VerificationHour} WHERE (${key}) IN (${picked}) GROUP BY ${key}`);
+    if (rows.length === 0) return 0;
+    const folded = Prisma.join(rows.map((r) => Prisma.sql`(${r.shop}, ${r.hour}, ${r.outcome}, ${r.source})`));
+    await tx.execute(Prisma.sql`DELETE FROM ${VerificationHour} WHERE (${key}) IN (VALUES ${folded})`);
+    await insertRows(
+      tx,
+      "VerificationHour",
+      rows
+        .filter((r) => Number(r.q0) !== 0 || Number(r.q1) !== 0 || Number(r.q2) !== 0 || Number(r.q3) !== 0)
+        .map((r) => ({ ...r, loose: false })),
+    );
+    return rows.length;
+  });
 }

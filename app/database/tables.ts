@@ -25,6 +25,7 @@ const COLUMNS = {
   DataRequest: Prisma.DataRequestScalarFieldEnum,
   LifecycleEvent: Prisma.LifecycleEventScalarFieldEnum,
   CommissionDay: Prisma.CommissionDayScalarFieldEnum,
+  VerificationHour: Prisma.VerificationHourScalarFieldEnum,
   OrderDiscountCode: Prisma.OrderDiscountCodeScalarFieldEnum,
   CodeDeactivation: Prisma.CodeDeactivationScalarFieldEnum,
   CreatorProfile: Prisma.CreatorProfileScalarFieldEnum,
@@ -80,6 +81,7 @@ export const PayoutLine = tableOf("PayoutLine");
 export const DataRequest = tableOf("DataRequest");
 export const LifecycleEvent = tableOf("LifecycleEvent");
 export const CommissionDay = tableOf("CommissionDay");
+export const VerificationHour = tableOf("VerificationHour");
 export const OrderDiscountCode = tableOf("OrderDiscountCode");
 export const CodeDeactivation = tableOf("CodeDeactivation");
 export const CreatorProfile = tableOf("CreatorProfile");

@@ -42,8 +42,8 @@ const CustomerRequest = z.object({
 });
 
 /**
- * The shop's tables, children before the rows they point at, and CommissionDay after the
- * Commission rows whose triggers keep it.
+ * The shop's tables, children before the rows they point at, and each rollup (CommissionDay,
+ * VerificationHour) after the rows whose triggers keep it.
  */
 const SHOP_TABLES = [
   "CommissionEntry",
@@ -65,6 +65,7 @@ const SHOP_TABLES = [
   "OrderDiscountCode",
   "CodeDeactivation",
   "Verification",
+  "VerificationHour",
   "Job",
   "LandingTouch",
   "PixelSighting",

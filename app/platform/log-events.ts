@@ -41,6 +41,8 @@ export const LOG_EVENTS = {
   "commissions.approval_failed": "the commission approval sweep failed",
   "retention.landing_failed": "the landing record's retention sweep failed",
   "retention.pixel_failed": "the pixel reports' retention sweep failed",
+  "rollup.fold_failed":
+    "folding the dashboard's rollup of orders by hour failed; its counts stay right, its reads grow until a fold succeeds",
   "retention.lifecycle_failed": "the lifecycle webhooks' retention sweep failed",
   // Shops
   "shopify.library": "a message of Shopify's app library",

@@ -13,6 +13,7 @@ import { reconcileShopHandler } from "../reconciliation/sweep.server";
 import { payoutRunHandler } from "../payouts/run-job.server";
 import type { ShopifyAdmin } from "../payouts/shopify-run-job.server";
 import { payoutScheduleHandler } from "../payouts/schedule-run.server";
+import { foldVerificationHours } from "../verification/verification-hours.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
@@ -52,7 +53,16 @@ export function payoutJobHandlers(deps: { shopifyAdmin?: ShopifyAdmin }) {
 /** How often each instance sweeps what no order can use any more (idempotent on every instance). */
 const MAINTENANCE_INTERVAL_MS = 15 * 60_000;
 
-/** Periodic upkeep beside the jobs: the landing record's and the pixel's reports' retention. */
+/**
+ * How often each instance folds the dashboard's rollup: the rows a minute of orders appends are
+ * what a page reads beyond one row per key (a flash sale's minute, a few thousand).
+ */
+const FOLD_INTERVAL_MS = 60_000;
+
+/**
+ * Periodic upkeep beside the jobs: the landing record's and the pixel's reports' retention, and
+ * the dashboard rollup's fold (one at a time: a slow fold is not started again over itself).
+ */
 function startMaintenance(now: () => Date): () => void {
   const sweep = () =>
     Promise.all([
@@ -65,7 +75,18 @@ function startMaintenance(now: () => Date): () => void {
     ]);
   const timer = setInterval(sweep, MAINTENANCE_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  let folding: Promise<unknown> | null = null;
+  const fold = () => {
+    folding ??= foldVerificationHours()
+      .catch((error: unknown) => logger.error("rollup.fold_failed", "folding the dashboard's rollup failed", { error }))
+      .finally(() => (folding = null));
+  };
+  const folds = setInterval(fold, FOLD_INTERVAL_MS);
+  folds.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(folds);
+  };
 }
 
 export function startWorker(options: WorkerOptions): JobRunner {

@@ -33,10 +33,14 @@ function plan(sql: { sql: string; values: unknown[] }): string[] {
 function expectIndexed(details: string[]) {
   expect(
     details.some((d) =>
-      /SEARCH (Verification|Commission|CommissionDay|DataRequest) USING (COVERING INDEX|INDEX|PRIMARY KEY)/.test(d),
+      /SEARCH (Verification|VerificationHour|Commission|CommissionDay|DataRequest) USING (COVERING INDEX|INDEX|PRIMARY KEY)/.test(
+        d,
+      ),
     ),
   ).toBe(true);
-  expect(details.filter((d) => /^SCAN (Verification|Commission|DataRequest)/.test(d))).toEqual([]);
+  expect(
+    details.filter((d) => /^SCAN (Verification|VerificationHour|Commission|CommissionDay|DataRequest)\b/.test(d)),
+  ).toEqual([]);
 }
 
 describe("admin query plans", () => {
@@ -87,16 +91,30 @@ describe("admin query plans", () => {
     expect(plan(q.totals).join(" ")).toMatch(creatorLed);
   });
 
-  it("counts outcomes with covering index ranges, not the shop's whole history", () => {
-    const details = plan(dashboardQueries(SHOP, new Date()).outcomeCounts);
-    expect(
-      details.filter((d) =>
-        d.includes(
-          "COVERING INDEX Verification_shop_outcome_createdAt_arrivedTag_idx (shop=? AND outcome=? AND createdAt>?)",
+  it.each([0, 330])(
+    "counts decided orders from the hour rollup, and reads Verification for the first partial hour and the orders in progress only (offset %i)",
+    (offset) => {
+      const q = dashboardQueries(SHOP, new Date(Date.now() - 30 * 86_400_000), offset);
+      const rollup = "SEARCH VerificationHour USING INDEX VerificationHour_shop_hour_idx (shop=? AND hour>?)";
+      const outcomeIndex = "Verification_shop_outcome_createdAt_arrivedTag_idx";
+      const counts = plan(q.outcomeCounts);
+      expect(counts.filter((d) => d === rollup)).toHaveLength(1);
+      expect(
+        counts.filter((d) =>
+          d.includes(`COVERING INDEX ${outcomeIndex} (shop=? AND outcome=? AND createdAt>? AND createdAt<?)`),
         ),
-      ),
-    ).toHaveLength(2);
-  });
+      ).toHaveLength(1);
+      expect(
+        counts.filter((d) => d.includes(`COVERING INDEX ${outcomeIndex} (shop=? AND outcome=? AND createdAt>?)`)),
+      ).toHaveLength(1);
+      // A zone offset by :30 splits each hour between two days: the rollup is read once per part.
+      const coverage = plan(q.coverageByDay);
+      expect(coverage.filter((d) => d === rollup)).toHaveLength(offset % 60 === 0 ? 2 : 4);
+      expect(coverage.filter((d) => /^SEARCH Verification USING .*createdAt>\?\)$/.test(d))).toEqual([
+        `SEARCH Verification USING INDEX ${outcomeIndex} (shop=? AND outcome=? AND createdAt>?)`,
+      ]);
+    },
+  );
 
   it("counts the landing record's orders from their own index ranges, not every order of the period", () => {
     const details = plan(dashboardQueries(SHOP, new Date()).landing).join(" ");
