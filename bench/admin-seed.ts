@@ -249,7 +249,8 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
  * The same rows on PostgreSQL, a chunk per statement: each column as one array parameter,
  * unnested into rows (INSERT ... SELECT FROM unnest), so 50,000 orders cost one round trip.
  * The rollup triggers and foreign-key checks are off while seeding (session_replication_role =
- * replica); CommissionDay and VerificationHour are then filled as their migrations' backfills fill them. ANALYZE and VACUUM
+ * replica); CommissionDay, VerificationHour and the codes' order facts are then filled as their
+ * migrations' backfills fill them. ANALYZE and VACUUM
  * at the end leave what autovacuum leaves a table of this age: statistics and a visibility map.
  */
 export async function seedPostgresql(url: string, rows: number, now: number): Promise<Seeded> {
@@ -306,6 +307,11 @@ export async function seedPostgresql(url: string, rows: number, now: number): Pr
                    CAST(EXTRACT(MINUTE FROM "createdAt") AS integer) / 15 AS "quarter"
             FROM "Verification" WHERE "outcome" IS NOT NULL) AS "decided"
       GROUP BY "shop", "hour", "outcome", "source"`);
+    await client.query(`UPDATE "OrderDiscountCode" AS d SET "clicked" = v."clickId" IS NOT NULL,
+        "hijacked" = COALESCE(v."outcome" = 'hijacked', false), "orderCreatedAt" = v."orderCreatedAt",
+        "redirectedMinor" = COALESCE((SELECT CASE WHEN c."redirected" THEN c."amountMinor" ELSE 0 END FROM "Commission" AS c
+                                      WHERE c."verificationId" = d."verificationId"), 0)
+      FROM "Verification" AS v WHERE v."id" = d."verificationId"`);
     await client.query("SET session_replication_role = DEFAULT");
     await client.query("ANALYZE");
     // A VACUUM beside autovacuum's ANALYZE of the new rows (its snapshot holds them back) leaves

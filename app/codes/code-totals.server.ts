@@ -4,7 +4,7 @@ import { readDate, sql } from "../database/sql.server";
 import { formatMoney, percentage, type MoneyText } from "../units/money";
 import { periodStart } from "../units/periods";
 import type { CodeFilter } from "./code-filter";
-import { CodeDeactivation, Commission, OrderDiscountCode, Verification } from "../database/tables";
+import { CodeDeactivation, OrderDiscountCode } from "../database/tables";
 
 // Per discount code, over the orders with a click in the period: how often it rode on a
 // hijacked order, what it gave away there, and the commission Tag Guard redirected on those
@@ -48,9 +48,13 @@ function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The page's statement (exported for tests). */
+/**
+ * The page's statement (exported for tests). It reads the shop's codes of the period alone: each
+ * row carries the facts of its order it is counted by (clicked, hijacked, when, the redirected
+ * commission), kept by triggers, so no code is joined to its order here.
+ */
 export function codeTotalsQuery(shop: string, filter: CodeFilter, now: Date, limit = CODES_LIMIT): Prisma.Sql {
-  const hijacked = Prisma.sql`v.${Verification.outcome} = 'hijacked'`;
+  const hijacked = Prisma.sql`d.${OrderDiscountCode.hijacked} = TRUE`;
   const hijackedCount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN 1 ELSE 0 END)`;
   const discount = Prisma.sql`SUM(CASE WHEN ${hijacked} THEN d.${OrderDiscountCode.amountMinor} ELSE 0 END)`;
   const order =
@@ -63,14 +67,12 @@ export function codeTotalsQuery(shop: string, filter: CodeFilter, now: Date, lim
   return Prisma.sql`
     SELECT UPPER(d.${OrderDiscountCode.code}) AS code, d.${OrderDiscountCode.currency}, COUNT(*) AS orders, ${hijackedCount} AS hijacked,
            CAST(${discount} AS TEXT) AS discount,
-           CAST(SUM(CASE WHEN ${hijacked} AND c.${Commission.redirected} = TRUE THEN c.${Commission.amountMinor} ELSE 0 END) AS TEXT) AS redirected,
-           MIN(CASE WHEN ${hijacked} THEN v.${Verification.orderCreatedAt} END) AS "firstAt",
-           MAX(CASE WHEN ${hijacked} THEN v.${Verification.orderCreatedAt} END) AS "lastAt"
+           CAST(SUM(CASE WHEN ${hijacked} THEN d.${OrderDiscountCode.redirectedMinor} ELSE 0 END) AS TEXT) AS redirected,
+           MIN(CASE WHEN ${hijacked} THEN d.${OrderDiscountCode.orderCreatedAt} END) AS "firstAt",
+           MAX(CASE WHEN ${hijacked} THEN d.${OrderDiscountCode.orderCreatedAt} END) AS "lastAt"
     FROM ${OrderDiscountCode} d
-    JOIN ${Verification} v ON v.${Verification.id} = d.${OrderDiscountCode.verificationId}
-    LEFT JOIN ${Commission} c ON c.${Commission.verificationId} = d.${OrderDiscountCode.verificationId}
     WHERE d.${OrderDiscountCode.shop} = ${shop} AND d.${OrderDiscountCode.createdAt} >= ${sqlTime(periodStart(filter.period, now))}
-      AND v.${Verification.clickId} IS NOT NULL
+      AND d.${OrderDiscountCode.clicked} = TRUE
       ${filter.search ? Prisma.sql`AND LOWER(d.${OrderDiscountCode.code}) LIKE ${likePattern(filter.search)} ESCAPE '\\'` : Prisma.empty}
     GROUP BY UPPER(d.${OrderDiscountCode.code}), d.${OrderDiscountCode.currency}
     ${filter.hijackedOnly ? Prisma.sql`HAVING ${hijackedCount} > 0` : Prisma.empty}

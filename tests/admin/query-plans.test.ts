@@ -68,12 +68,12 @@ describe("admin query plans", () => {
   });
 
   it.each(["", "code=save&hijacked=1&sort=orders&days=90"])(
-    "reads the Codes page's codes from their (shop, createdAt) range, and each order by its key, for ?%s",
+    "reads the Codes page's codes from their (shop, createdAt) range alone, no order joined, for ?%s",
     (query) => {
       const details = plan(codeTotalsQuery(SHOP, parseCodeFilter(new URLSearchParams(query)), new Date()));
       expect(details.some((d) => /SEARCH d USING INDEX OrderDiscountCode_shop_createdAt_idx/.test(d))).toBe(true);
-      expect(details.some((d) => /SEARCH v USING INDEX sqlite_autoindex_Verification_1 \(id=\?\)/.test(d))).toBe(true);
-      expect(details.filter((d) => /^SCAN (d|v|c|OrderDiscountCode|Verification|Commission)\b/.test(d))).toEqual([]);
+      expect(details.filter((d) => /\b(Verification|Commission)\b/.test(d))).toEqual([]);
+      expect(details.filter((d) => /^SCAN (d|OrderDiscountCode)\b/.test(d))).toEqual([]);
     },
   );
 
