@@ -232,8 +232,12 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
   });
   for (let from = 0; from < rows; from += CHUNK) batch(from, Math.min(rows, from + CHUNK));
   // The triggers appended a loose row per order; the app's fold would leave one row per key,
-  // as the migration's backfill does.
-  db.exec(`DELETE FROM "VerificationHour";
+  // as the migrations' backfills do.
+  db.exec(`DELETE FROM "CommissionCreator";
+    INSERT INTO "CommissionCreator" ("id", "shop", "creatorId", "currency", "status", "redirected", "amountMinor", "records", "loose")
+    SELECT lower(hex(randomblob(16))), "shop", "creatorId", "currency", "status", "redirected", SUM("amountMinor"), COUNT(*), 0
+    FROM "Commission" GROUP BY "shop", "creatorId", "currency", "status", "redirected";
+    DELETE FROM "VerificationHour";
     INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")
     SELECT lower(hex(randomblob(16))), "shop", "createdAt" / 3600000, "outcome", COALESCE("captureSource", ''),
            SUM(("createdAt" % 3600000) / 900000 = 0), SUM(("createdAt" % 3600000) / 900000 = 1),
@@ -249,7 +253,7 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
  * The same rows on PostgreSQL, a chunk per statement: each column as one array parameter,
  * unnested into rows (INSERT ... SELECT FROM unnest), so 50,000 orders cost one round trip.
  * The rollup triggers and foreign-key checks are off while seeding (session_replication_role =
- * replica); CommissionDay, VerificationHour and the codes' order facts are then filled as their
+ * replica); CommissionDay, CommissionCreator, VerificationHour and the codes' order facts are then filled as their
  * migrations' backfills fill them. ANALYZE and VACUUM
  * at the end leave what autovacuum leaves a table of this age: statistics and a visibility map.
  */
@@ -307,6 +311,9 @@ export async function seedPostgresql(url: string, rows: number, now: number): Pr
                    CAST(EXTRACT(MINUTE FROM "createdAt") AS integer) / 15 AS "quarter"
             FROM "Verification" WHERE "outcome" IS NOT NULL) AS "decided"
       GROUP BY "shop", "hour", "outcome", "source"`);
+    await client.query(`INSERT INTO "CommissionCreator" ("id", "shop", "creatorId", "currency", "status", "redirected", "amountMinor", "records", "loose")
+      SELECT gen_random_uuid()::text, "shop", "creatorId", "currency", "status", "redirected", SUM("amountMinor"), COUNT(*), false
+      FROM "Commission" GROUP BY "shop", "creatorId", "currency", "status", "redirected"`);
     await client.query(`UPDATE "OrderDiscountCode" AS d SET "clicked" = v."clickId" IS NOT NULL,
         "hijacked" = COALESCE(v."outcome" = 'hijacked', false), "orderCreatedAt" = v."orderCreatedAt",
         "redirectedMinor" = COALESCE((SELECT CASE WHEN c."redirected" THEN c."amountMinor" ELSE 0 END FROM "Commission" AS c
@@ -318,9 +325,11 @@ export async function seedPostgresql(url: string, rows: number, now: number): Pr
     // pages unmarked, and every index-only scan then reads the table too: vacuum until the
     // seeded tables are all-visible, as an old table is.
     for (let attempt = 0; attempt < 10; attempt++) {
-      await client.query(`VACUUM "Verification", "VerificationHour", "Commission", "OrderDiscountCode"`);
+      await client.query(
+        `VACUUM "Verification", "VerificationHour", "Commission", "CommissionCreator", "OrderDiscountCode"`,
+      );
       const { rows: behind } = await client.query(
-        `SELECT relname FROM pg_class WHERE relname IN ('Verification', 'VerificationHour', 'Commission', 'OrderDiscountCode') AND relallvisible < relpages`,
+        `SELECT relname FROM pg_class WHERE relname IN ('Verification', 'VerificationHour', 'Commission', 'CommissionCreator', 'OrderDiscountCode') AND relallvisible < relpages`,
       );
       if (behind.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 1_000));

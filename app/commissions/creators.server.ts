@@ -4,7 +4,7 @@ import { formatMoney, type MoneyText } from "../units/money";
 import { DEFAULT_LOCALE, localeMoney } from "../units/shop-format";
 import { creatorProfiles, type CreatorProfileView } from "./creator-profiles.server";
 import { openAdjustments } from "./payable-balances.server";
-import { Commission, CommissionEntry } from "../database/tables";
+import { Commission, CommissionCreator, CommissionEntry } from "../database/tables";
 
 // Per creator and currency: what is pending, approved and paid (each record's net amount),
 // what refunds and cancellations took back, what the merchant recovered from hijackers (net
@@ -54,20 +54,26 @@ function creatorFilter(column: Prisma.Sql, creatorId: CreatorChoice): Prisma.Sql
 
 /** The page's two statements (exported for tests/admin/query-plans.test.ts). */
 export function creatorQueries(shop: string, creatorId: CreatorChoice = null, now = new Date()) {
-  const creator = creatorFilter(Commission.creatorId, creatorId);
+  const creator = creatorFilter(CommissionCreator.creatorId, creatorId);
   const entryCreator = creatorFilter(Prisma.sql`c.${Commission.creatorId}`, creatorId);
   const sum = (condition: Prisma.Sql) =>
-    Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN ${Commission.amountMinor} ELSE 0 END) AS TEXT)`;
+    Prisma.sql`CAST(SUM(CASE WHEN ${condition} THEN ${CommissionCreator.amountMinor} ELSE 0 END) AS TEXT)`;
   return {
-    /** Index: (shop, creatorId, currency, status, redirected, amountMinor), covering and in order. */
+    /**
+     * From CommissionCreator, the trigger-kept rollup of every record by creator, currency,
+     * status and redirected (app/database/rollups.server.ts): a few rows per creator, however
+     * many records. Index: (shop, creatorId).
+     */
     records: Prisma.sql`
-      SELECT ${Commission.creatorId}, ${Commission.currency}, COUNT(*) AS records,
-             ${sum(Prisma.sql`${Commission.status} = 'pending'`)} AS pending,
-             ${sum(Prisma.sql`${Commission.status} = 'approved'`)} AS approved,
-             ${sum(Prisma.sql`${Commission.status} = 'paid'`)} AS paid,
-             ${sum(Prisma.sql`${Commission.redirected} = TRUE`)} AS redirected
-      FROM ${Commission} WHERE ${Commission.shop} = ${shop}${creator}
-      GROUP BY ${Commission.creatorId}, ${Commission.currency} ORDER BY ${Commission.creatorId}, ${Commission.currency} LIMIT ${CREATORS_LIMIT}`,
+      SELECT ${CommissionCreator.creatorId}, ${CommissionCreator.currency}, SUM(${CommissionCreator.records}) AS records,
+             ${sum(Prisma.sql`${CommissionCreator.status} = 'pending'`)} AS pending,
+             ${sum(Prisma.sql`${CommissionCreator.status} = 'approved'`)} AS approved,
+             ${sum(Prisma.sql`${CommissionCreator.status} = 'paid'`)} AS paid,
+             ${sum(Prisma.sql`${CommissionCreator.redirected} = TRUE`)} AS redirected
+      FROM ${CommissionCreator} WHERE ${CommissionCreator.shop} = ${shop}${creator}
+      GROUP BY ${CommissionCreator.creatorId}, ${CommissionCreator.currency}
+      HAVING SUM(${CommissionCreator.records}) > 0
+      ORDER BY ${CommissionCreator.creatorId}, ${CommissionCreator.currency} LIMIT ${CREATORS_LIMIT}`,
     entries: Prisma.sql`
       SELECT c.${Commission.creatorId}, c.${Commission.currency},
              CAST(SUM(CASE WHEN e.${CommissionEntry.kind} IN ('edit', 'top_up') THEN 0 ELSE -e.${CommissionEntry.amountMinor} END) AS TEXT) AS reversed,

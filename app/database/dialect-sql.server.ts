@@ -1,8 +1,8 @@
 import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "./db.server";
-import { insertRows, sql, type Sql } from "./sql.server";
+import { insertRows, sql, type RowOf, type RowValue, type Sql } from "./sql.server";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
-import { Job, VerificationHour } from "./tables";
+import { Job, type ColumnOf, type Table } from "./tables";
 import { TransactionGroups } from "./transaction-groups.server";
 
 // Where SQLite and PostgreSQL part ways, in one file: the few statements and fragments the app
@@ -110,60 +110,68 @@ export function sharedStatement<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
   return dialect === "sqlite" ? sharedCommit(write) : write(sql);
 }
 
+/** A rollup kept by appending rows (loose) that the fold merges: its table, key and summed columns. */
+export interface FoldedRollup<T extends "VerificationHour" | "CommissionCreator"> {
+  table: Table<T>;
+  keys: readonly ColumnOf<T>[];
+  sums: readonly ColumnOf<T>[];
+}
+
 /**
- * Merges the rows of up to `keys` keys of VerificationHour that have loose rows into one row per
- * key (none for a key whose counts sum to zero), and says how many keys it took. A key's sum is
- * unchanged, so a page reading at any moment counts the same.
+ * Merges the rows of up to `keys` keys of a rollup that have loose rows into one row per key
+ * (none for a key whose sums are all zero), and says how many keys it took. A key's sums are
+ * unchanged, so a page reading at any moment reads the same.
  *
  * PostgreSQL does it in one statement, which deletes exactly the rows it sums: a row a trigger
  * appends meanwhile is not in its snapshot and stays loose for the next fold, and a fold on
  * another instance skips the rows this one deleted. SQLite's single writer makes the
  * transaction's three statements one step.
  */
-export async function foldHourRows(keys: number): Promise<number> {
-  const key = Prisma.sql`${VerificationHour.shop}, ${VerificationHour.hour}, ${VerificationHour.outcome}, ${VerificationHour.source}`;
-  const picked = Prisma.sql`SELECT DISTINCT ${key} FROM ${VerificationHour} WHERE ${VerificationHour.loose} = TRUE LIMIT ${keys}`;
-  const sums = Prisma.sql`SUM(${VerificationHour.q0}) AS q0, SUM(${VerificationHour.q1}) AS q1, SUM(${VerificationHour.q2}) AS q2, SUM(${VerificationHour.q3}) AS q3`;
+export async function foldRows<T extends "VerificationHour" | "CommissionCreator">(
+  rollup: FoldedRollup<T>,
+  keys: number,
+): Promise<number> {
+  const { table } = rollup;
+  const column = (name: ColumnOf<T>) => table[name] as Prisma.Sql;
+  const key = Prisma.join(rollup.keys.map(column));
+  const picked = Prisma.sql`SELECT DISTINCT ${key} FROM ${table} WHERE ${column("loose" as ColumnOf<T>)} = TRUE LIMIT ${keys}`;
+  const sums = Prisma.join(rollup.sums.map((name) => Prisma.sql`SUM(${column(name)}) AS ${column(name)}`));
+  const columns = Prisma.join([...rollup.keys, ...rollup.sums].map(column));
   if (dialect === "postgresql") {
+    const same = Prisma.join(
+      rollup.keys.map((name) => Prisma.sql`v.${column(name)} = k.${column(name)}`),
+      " AND ",
+    );
+    const nonzero = Prisma.join(
+      rollup.sums.map((name) => Prisma.sql`SUM(${column(name)}) <> 0`),
+      " OR ",
+    );
     const [row] = await sql.rows<{ keys: number | string }>(Prisma.sql`
       WITH picked AS (${picked}),
-      gone AS (
-        DELETE FROM ${VerificationHour} AS v USING picked AS k
-        WHERE v.${VerificationHour.shop} = k.${VerificationHour.shop} AND v.${VerificationHour.hour} = k.${VerificationHour.hour}
-          AND v.${VerificationHour.outcome} = k.${VerificationHour.outcome} AND v.${VerificationHour.source} = k.${VerificationHour.source}
-        RETURNING v.*
-      ),
+      gone AS (DELETE FROM ${table} AS v USING picked AS k WHERE ${same} RETURNING v.*),
       folded AS (
-        INSERT INTO ${VerificationHour} (${VerificationHour.columns("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")})
-        SELECT gen_random_uuid()::text, ${key}, ${sums}, FALSE FROM gone GROUP BY ${key}
-        HAVING SUM(${VerificationHour.q0}) <> 0 OR SUM(${VerificationHour.q1}) <> 0 OR SUM(${VerificationHour.q2}) <> 0 OR SUM(${VerificationHour.q3}) <> 0
+        INSERT INTO ${table} ("id", ${columns}, "loose")
+        SELECT gen_random_uuid()::text, ${key}, ${sums}, FALSE FROM gone GROUP BY ${key} HAVING ${nonzero}
         RETURNING 1
       )
       SELECT COUNT(*) AS keys FROM picked`);
     return Number(row?.keys ?? 0);
   }
   return sql.transaction(async (tx) => {
-    type Folded = {
-      shop: string;
-      hour: number;
-      outcome: string;
-      source: string;
-      q0: number;
-      q1: number;
-      q2: number;
-      q3: number;
-    };
-    const rows = await tx.rows<Folded>(Prisma.sql`
-      SELECT ${key}, ${sums} FROM ${VerificationHour} WHERE (${key}) IN (${picked}) GROUP BY ${key}`);
+    const rows = await tx.rows<Record<string, unknown>>(
+      Prisma.sql`SELECT ${key}, ${sums} FROM ${table} WHERE (${key}) IN (${picked}) GROUP BY ${key}`,
+    );
     if (rows.length === 0) return 0;
-    const folded = Prisma.join(rows.map((r) => Prisma.sql`(${r.shop}, ${r.hour}, ${r.outcome}, ${r.source})`));
-    await tx.execute(Prisma.sql`DELETE FROM ${VerificationHour} WHERE (${key}) IN (VALUES ${folded})`);
+    const folded = Prisma.join(
+      rows.map((row) => Prisma.sql`(${Prisma.join(rollup.keys.map((name) => Prisma.sql`${row[name] as RowValue}`))})`),
+    );
+    await tx.execute(Prisma.sql`DELETE FROM ${table} WHERE (${key}) IN (VALUES ${folded})`);
     await insertRows(
       tx,
-      "VerificationHour",
+      table.tableName,
       rows
-        .filter((r) => Number(r.q0) !== 0 || Number(r.q1) !== 0 || Number(r.q2) !== 0 || Number(r.q3) !== 0)
-        .map((r) => ({ ...r, loose: false })),
+        .filter((row) => rollup.sums.some((name) => Number(row[name]) !== 0))
+        .map((row) => ({ ...row, loose: false }) as RowOf<T>),
     );
     return rows.length;
   });

@@ -26,6 +26,7 @@ const COLUMNS = {
   LifecycleEvent: Prisma.LifecycleEventScalarFieldEnum,
   CommissionDay: Prisma.CommissionDayScalarFieldEnum,
   VerificationHour: Prisma.VerificationHourScalarFieldEnum,
+  CommissionCreator: Prisma.CommissionCreatorScalarFieldEnum,
   OrderDiscountCode: Prisma.OrderDiscountCodeScalarFieldEnum,
   CodeDeactivation: Prisma.CodeDeactivationScalarFieldEnum,
   CreatorProfile: Prisma.CreatorProfileScalarFieldEnum,
@@ -82,6 +83,7 @@ export const DataRequest = tableOf("DataRequest");
 export const LifecycleEvent = tableOf("LifecycleEvent");
 export const CommissionDay = tableOf("CommissionDay");
 export const VerificationHour = tableOf("VerificationHour");
+export const CommissionCreator = tableOf("CommissionCreator");
 export const OrderDiscountCode = tableOf("OrderDiscountCode");
 export const CodeDeactivation = tableOf("CodeDeactivation");
 export const CreatorProfile = tableOf("CreatorProfile");

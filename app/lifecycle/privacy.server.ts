@@ -43,7 +43,7 @@ const CustomerRequest = z.object({
 
 /**
  * The shop's tables, children before the rows they point at, and each rollup (CommissionDay,
- * VerificationHour) after the rows whose triggers keep it.
+ * CommissionCreator, VerificationHour) after the rows whose triggers keep it.
  */
 const SHOP_TABLES = [
   "CommissionEntry",
@@ -62,6 +62,7 @@ const SHOP_TABLES = [
   "CreatorStanding",
   "CreatorDecision",
   "CommissionDay",
+  "CommissionCreator",
   "OrderDiscountCode",
   "CodeDeactivation",
   "Verification",

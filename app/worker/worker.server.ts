@@ -3,6 +3,7 @@ import { env } from "../platform/env.server";
 import { startIntakeFirst } from "../queue/intake-first.server";
 import { startJobRunner, type JobHandler, type JobRunner, type RunnerOptions } from "../queue/runner.server";
 import { inShopLanguage } from "../i18n/shop-language.server";
+import { foldRollups } from "../database/rollups.server";
 import { purgeLandingRecord } from "../landing/journey.server";
 import { purgePixelSightings } from "../pixel/sightings.server";
 import { lookupClickHandler } from "../landing/lookup-click.server";
@@ -13,7 +14,6 @@ import { reconcileShopHandler } from "../reconciliation/sweep.server";
 import { payoutRunHandler } from "../payouts/run-job.server";
 import type { ShopifyAdmin } from "../payouts/shopify-run-job.server";
 import { payoutScheduleHandler } from "../payouts/schedule-run.server";
-import { foldVerificationHours } from "../verification/verification-hours.server";
 
 // The background worker: the queue's runner with this app's jobs. It runs inside the app's
 // server process (background.server.ts starts it) and in tests with stand-ins for the outside.
@@ -54,14 +54,14 @@ export function payoutJobHandlers(deps: { shopifyAdmin?: ShopifyAdmin }) {
 const MAINTENANCE_INTERVAL_MS = 15 * 60_000;
 
 /**
- * How often each instance folds the dashboard's rollup: the rows a minute of orders appends are
- * what a page reads beyond one row per key (a flash sale's minute, a few thousand).
+ * How often each instance folds the rollups: the rows a minute of orders appends are what a page
+ * reads beyond one row per key (a flash sale's minute, a few thousand).
  */
 const FOLD_INTERVAL_MS = 60_000;
 
 /**
  * Periodic upkeep beside the jobs: the landing record's and the pixel's reports' retention, and
- * the dashboard rollup's fold (one at a time: a slow fold is not started again over itself).
+ * the rollups' fold (one at a time: a slow fold is not started again over itself).
  */
 function startMaintenance(now: () => Date): () => void {
   const sweep = () =>
@@ -77,8 +77,8 @@ function startMaintenance(now: () => Date): () => void {
   timer.unref();
   let folding: Promise<unknown> | null = null;
   const fold = () => {
-    folding ??= foldVerificationHours()
-      .catch((error: unknown) => logger.error("rollup.fold_failed", "folding the dashboard's rollup failed", { error }))
+    folding ??= foldRollups()
+      .catch((error: unknown) => logger.error("rollup.fold_failed", "folding the rollups failed", { error }))
       .finally(() => (folding = null));
   };
   const folds = setInterval(fold, FOLD_INTERVAL_MS);

@@ -4,7 +4,7 @@ import { dashboardQueries } from "../../app/dashboard/dashboard-queries.server";
 import { databaseClient } from "../../app/database/db.server";
 import { sql } from "../../app/database/sql.server";
 import { OUTCOMES } from "../../app/verification/outcomes";
-import { foldVerificationHours } from "../../app/verification/verification-hours.server";
+import { foldRollups } from "../../app/database/rollups.server";
 
 const prisma = databaseClient();
 
@@ -95,7 +95,7 @@ describe("the dashboard's hour rollup", () => {
           }
           for (const c of changes) {
             if (c.kind === "fold") {
-              await foldVerificationHours();
+              await foldRollups();
               continue;
             }
             if (ids.length === 0) continue;
@@ -146,7 +146,7 @@ describe("the dashboard's hour rollup", () => {
     await prisma.verification.delete({ where: { id: made[3]!.id } });
     expect(await prisma.verificationHour.count({ where: { shop } })).toBe(9);
 
-    await foldVerificationHours();
+    await foldRollups();
     const rows = await prisma.verificationHour.findMany({ where: { shop }, orderBy: { hour: "asc" } });
     // 15:37 less 5, 10 and 20 minutes: three orders of hour 15 (quarters 2, 1 and 1); hour 14's
     // only order and hijacked's +1 and -1 summed to nothing, and left no row.
@@ -173,6 +173,6 @@ describe("the dashboard's hour rollup", () => {
         loose: false,
       },
     ]);
-    expect(await foldVerificationHours()).toBe(0);
+    expect(await foldRollups()).toBe(0);
   });
 });

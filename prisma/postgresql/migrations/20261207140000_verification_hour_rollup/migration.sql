@@ -24,7 +24,8 @@ CREATE INDEX "VerificationHour_loose_idx" ON "VerificationHour"("loose");
 -- The PostgreSQL port of prisma/migrations/20261207140000_verification_hour_rollup: every change
 -- to a decided order appends a row of "VerificationHour" that takes it out of its old key (-1)
 -- or puts it in its new one (+1), in the same transaction. Rows are only ever appended, so two
--- orders of the same hour never wait on each other's row lock; foldVerificationHours merges them.
+-- orders of the same hour never wait on each other's row lock; the fold (app/database/rollups.server.ts)
+-- merges them.
 -- The hour is "createdAt" (timestamp(3), kept in UTC by Prisma) in hours since 1970, as SQLite's
 -- Unix milliseconds / 3600000; the quarter is its minute / 15.
 
