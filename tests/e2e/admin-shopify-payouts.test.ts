@@ -117,8 +117,10 @@ describe("store credit on the Payouts page", () => {
       await expect
         .poll(async () => (await prisma.payoutSettings.findUnique({ where: { shop: SHOP } }))?.createCustomers)
         .toBe(true);
-      // The page reloads its data after that save: a choice made before it lands would be reset.
-      await page.waitForLoadState("networkidle");
+      // The page reloads its data after that save, and a choice made before it lands is reset;
+      // on a busy machine it can land after the network falls quiet. A fresh load has none due.
+      await page.reload();
+      await page.getByRole("heading", { name: "Payout methods" }).waitFor();
       const euMethod = page.getByRole("combobox", { name: "cr_eu", exact: true });
       await euMethod.selectOption("gift_card");
       await expect.poll(() => euMethod.inputValue()).toBe("gift_card");
