@@ -1,6 +1,6 @@
 import { Prisma } from "@prisma/client";
 import { dialect, sqlTime } from "./db.server";
-import { insertRows, sql, type RowOf, type RowValue, type Sql } from "./sql.server";
+import { insertRows, sql, type RowOf, type Sql } from "./sql.server";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 import { Job, type ColumnOf, type Table } from "./tables";
 import { TransactionGroups } from "./transaction-groups.server";
@@ -125,7 +125,7 @@ export interface FoldedRollup<T extends "VerificationHour" | "CommissionCreator"
  * PostgreSQL does it in one statement, which deletes exactly the rows it sums: a row a trigger
  * appends meanwhile is not in its snapshot and stays loose for the next fold, and a fold on
  * another instance skips the rows this one deleted. SQLite's single writer makes the
- * transaction's three statements one step.
+ * transaction's three statements one step: the keys its sums were read for are the keys it deletes.
  */
 export async function foldRows<T extends "VerificationHour" | "CommissionCreator">(
   rollup: FoldedRollup<T>,
@@ -134,7 +134,8 @@ export async function foldRows<T extends "VerificationHour" | "CommissionCreator
   const { table } = rollup;
   const column = (name: ColumnOf<T>) => table[name] as Prisma.Sql;
   const key = Prisma.join(rollup.keys.map(column));
-  const picked = Prisma.sql`SELECT DISTINCT ${key} FROM ${table} WHERE ${column("loose" as ColumnOf<T>)} = TRUE LIMIT ${keys}`;
+  // In the keys' order, so that on SQLite the same statement picks the same keys twice in one transaction.
+  const picked = Prisma.sql`SELECT DISTINCT ${key} FROM ${table} WHERE ${column("loose" as ColumnOf<T>)} = TRUE ORDER BY ${key} LIMIT ${keys}`;
   const sums = Prisma.join(rollup.sums.map((name) => Prisma.sql`SUM(${column(name)}) AS ${column(name)}`));
   const columns = Prisma.join([...rollup.keys, ...rollup.sums].map(column));
   if (dialect === "postgresql") {
@@ -162,10 +163,8 @@ export async function foldRows<T extends "VerificationHour" | "CommissionCreator
       Prisma.sql`SELECT ${key}, ${sums} FROM ${table} WHERE (${key}) IN (${picked}) GROUP BY ${key}`,
     );
     if (rows.length === 0) return 0;
-    const folded = Prisma.join(
-      rows.map((row) => Prisma.sql`(${Prisma.join(rollup.keys.map((name) => Prisma.sql`${row[name] as RowValue}`))})`),
-    );
-    await tx.execute(Prisma.sql`DELETE FROM ${table} WHERE (${key}) IN (VALUES ${folded})`);
+    // Searched through the key's index; a list of the keys' values instead made SQLite scan the table.
+    await tx.execute(Prisma.sql`DELETE FROM ${table} WHERE (${key}) IN (${picked})`);
     await insertRows(
       tx,
       table.tableName,
