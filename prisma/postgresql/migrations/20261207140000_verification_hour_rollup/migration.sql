@@ -40,22 +40,28 @@ FROM (SELECT "shop", "outcome", COALESCE("captureSource", '') AS "source",
       FROM "Verification" WHERE "outcome" IS NOT NULL) AS "decided"
 GROUP BY "shop", "hour", "outcome", "source";
 
-CREATE FUNCTION "Verification_hour_append"(order_shop text, created timestamp(3), order_outcome text, capture text, sign integer)
-RETURNS void LANGUAGE sql AS $$
-  INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3")
-  SELECT gen_random_uuid()::text, order_shop, CAST(EXTRACT(EPOCH FROM date_trunc('hour', created)) / 3600 AS integer),
-         order_outcome, COALESCE(capture, ''),
-         sign * CAST(q = 0 AS integer), sign * CAST(q = 1 AS integer), sign * CAST(q = 2 AS integer), sign * CAST(q = 3 AS integer)
-  FROM (SELECT CAST(EXTRACT(MINUTE FROM created) AS integer) / 15 AS q) AS quarter
-$$;
-
+-- The rows are written by PL/pgSQL itself, whose statements keep their plans for the session: a
+-- SQL function called for each row was planned again on every call, and made the verdict's
+-- UPDATE the costliest statement of an order.
 CREATE FUNCTION "Verification_hour_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') AND OLD."outcome" IS NOT NULL THEN
-    PERFORM "Verification_hour_append"(OLD."shop", OLD."createdAt", OLD."outcome", OLD."captureSource", -1);
+    INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3")
+    VALUES (gen_random_uuid()::text, OLD."shop", CAST(EXTRACT(EPOCH FROM date_trunc('hour', OLD."createdAt")) / 3600 AS integer),
+            OLD."outcome", COALESCE(OLD."captureSource", ''),
+            -CAST(EXTRACT(MINUTE FROM OLD."createdAt") < 15 AS integer),
+            -CAST(EXTRACT(MINUTE FROM OLD."createdAt") >= 15 AND EXTRACT(MINUTE FROM OLD."createdAt") < 30 AS integer),
+            -CAST(EXTRACT(MINUTE FROM OLD."createdAt") >= 30 AND EXTRACT(MINUTE FROM OLD."createdAt") < 45 AS integer),
+            -CAST(EXTRACT(MINUTE FROM OLD."createdAt") >= 45 AS integer));
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') AND NEW."outcome" IS NOT NULL THEN
-    PERFORM "Verification_hour_append"(NEW."shop", NEW."createdAt", NEW."outcome", NEW."captureSource", 1);
+    INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3")
+    VALUES (gen_random_uuid()::text, NEW."shop", CAST(EXTRACT(EPOCH FROM date_trunc('hour', NEW."createdAt")) / 3600 AS integer),
+            NEW."outcome", COALESCE(NEW."captureSource", ''),
+            CAST(EXTRACT(MINUTE FROM NEW."createdAt") < 15 AS integer),
+            CAST(EXTRACT(MINUTE FROM NEW."createdAt") >= 15 AND EXTRACT(MINUTE FROM NEW."createdAt") < 30 AS integer),
+            CAST(EXTRACT(MINUTE FROM NEW."createdAt") >= 30 AND EXTRACT(MINUTE FROM NEW."createdAt") < 45 AS integer),
+            CAST(EXTRACT(MINUTE FROM NEW."createdAt") >= 45 AS integer));
   END IF;
   RETURN NULL;
 END
@@ -67,9 +73,11 @@ CREATE TRIGGER "Verification_hour_insert" AFTER INSERT ON "Verification"
 CREATE TRIGGER "Verification_hour_delete" AFTER DELETE ON "Verification"
   FOR EACH ROW WHEN (OLD."outcome" IS NOT NULL) EXECUTE FUNCTION "Verification_hour_rollup"();
 
--- As in SQLite, an update that leaves all four columns as they were appends nothing.
+-- As in SQLite, an update that leaves all four columns as they were appends nothing, and so does
+-- one that changes an undecided order (the capture source set while it is in progress).
 CREATE TRIGGER "Verification_hour_update"
   AFTER UPDATE OF "shop", "createdAt", "outcome", "captureSource" ON "Verification"
-  FOR EACH ROW WHEN (OLD."outcome" IS DISTINCT FROM NEW."outcome" OR OLD."captureSource" IS DISTINCT FROM NEW."captureSource"
-                     OR OLD."createdAt" <> NEW."createdAt" OR OLD."shop" <> NEW."shop")
+  FOR EACH ROW WHEN (OLD."outcome" IS DISTINCT FROM NEW."outcome"
+                     OR (NEW."outcome" IS NOT NULL AND (OLD."captureSource" IS DISTINCT FROM NEW."captureSource"
+                                                         OR OLD."createdAt" <> NEW."createdAt" OR OLD."shop" <> NEW."shop")))
   EXECUTE FUNCTION "Verification_hour_rollup"();
