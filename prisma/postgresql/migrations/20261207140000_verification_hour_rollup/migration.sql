@@ -40,7 +40,7 @@ FROM (SELECT "shop", "outcome", COALESCE("captureSource", '') AS "source",
       FROM "Verification" WHERE "outcome" IS NOT NULL) AS "decided"
 GROUP BY "shop", "hour", "outcome", "source";
 
--- The rows are written by PL/pgSQL itself, whose statements keep their plans for the session: a
+-- The rows are written by PL/pgSQL itself, whose statements keep their plans on the connection: a
 -- SQL function called for each row was planned again on every call, and made the verdict's
 -- UPDATE the costliest statement of an order.
 CREATE FUNCTION "Verification_hour_rollup"() RETURNS trigger LANGUAGE plpgsql AS $$
