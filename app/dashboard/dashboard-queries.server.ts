@@ -1,6 +1,6 @@
 import { Prisma } from "@prisma/client";
 import { sqlTime } from "../database/db.server";
-import { dayNumber } from "../database/dialect-sql.server";
+import { dayNumber, zoneOffset } from "../database/dialect-sql.server";
 import { OUTCOMES } from "../verification/outcomes";
 import { Commission, DataRequest, Verification, VerificationHour } from "../database/tables";
 
@@ -21,8 +21,7 @@ const HOUR_MS = 3_600_000;
  * its days.
  */
 function hourRollup(firstHour: number, offsetMinutes: number) {
-  const offset = Math.trunc(offsetMinutes);
-  if (!Number.isSafeInteger(offset) || Math.abs(offset) > 24 * 60) throw new RangeError("offset out of range");
+  const offset = zoneOffset(offsetMinutes);
   // The minute of a UTC hour at which the shop's day starts, to the quarter.
   const split = Math.floor((((-offset % 60) + 60) % 60) / 15) * 15;
   const quarters = [VerificationHour.q0, VerificationHour.q1, VerificationHour.q2, VerificationHour.q3];

@@ -27,14 +27,20 @@ export async function lockRows(tx: Sql, table: Prisma.Sql & { id: Prisma.Sql }, 
   if (dialect === "postgresql") await tx.rows(Prisma.sql`SELECT ${table.id} FROM ${table} WHERE ${where} FOR UPDATE`);
 }
 
+/** A zone's offset from UTC in whole minutes, checked, for SQL text that writes it in. */
+export function zoneOffset(offsetMinutes: number): number {
+  const minutes = Math.trunc(offsetMinutes);
+  if (!Number.isSafeInteger(minutes) || Math.abs(minutes) > 24 * 60) throw new RangeError("offset out of range");
+  return minutes;
+}
+
 /**
  * A time column's day, as days since 1970 (SQLite keeps Unix milliseconds, PostgreSQL a
  * timestamp), shifted by a zone's offset from UTC in whole minutes. Written into the text, not
  * bound: PostgreSQL would see the SELECT's and the GROUP BY's parameters as two expressions.
  */
 export function dayNumber(column: Prisma.Sql, offsetMinutes: number): Prisma.Sql {
-  const minutes = Math.trunc(offsetMinutes);
-  if (!Number.isSafeInteger(minutes) || Math.abs(minutes) > 24 * 60) throw new RangeError("offset out of range");
+  const minutes = zoneOffset(offsetMinutes);
   return dialect === "sqlite"
     ? Prisma.sql`CAST((${column} + ${Prisma.raw(String(minutes * 60_000))}) / 86400000 AS INTEGER)`
     : // The date's distance from 1970-01-01 in days, an integer: EXTRACT(EPOCH ...) is numeric
