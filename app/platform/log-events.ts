@@ -42,7 +42,7 @@ export const LOG_EVENTS = {
   "retention.landing_failed": "the landing record's retention sweep failed",
   "retention.pixel_failed": "the pixel reports' retention sweep failed",
   "rollup.fold_failed":
-    "folding the dashboard's rollup of orders by hour failed; its counts stay right, its reads grow until a fold succeeds",
+    "folding the admin's summaries (orders by hour, commissions by creator) failed; their sums stay right, their reads grow until a fold succeeds",
   "retention.lifecycle_failed": "the lifecycle webhooks' retention sweep failed",
   // Shops
   "shopify.library": "a message of Shopify's app library",
