@@ -1,6 +1,8 @@
+import { startDatabaseProbe, type DatabaseProbeResult } from "./database-probe";
 import { createClicks, orderDelivery, percentile, registerOrders } from "./deliveries";
 import { deliverAll } from "./load";
 import type { BenchStack } from "./stack";
+import type { Prisma } from "@prisma/client";
 
 // A flash sale (or a hijacking wave) in one shop: 2,000 orders, half of them hijacked, at 16
 // connections, with the stand-in's Admin API bucket as Shopify has it. Verdicts must not wait
@@ -14,6 +16,8 @@ export interface FlashSaleResult {
   verdictP99Ms: number;
   allVerdictsSeconds: number;
   allTagsSeconds: number;
+  /** With `--probe`: where the database's time went, per order, from the first delivery to the last verdict (the tags' wait for the bucket left out). */
+  probe?: DatabaseProbeResult;
 }
 
 export interface FlashSaleOptions {
@@ -47,15 +51,24 @@ export async function benchFlashSale(
     }),
   );
   await registerOrders(stack.shopifyUrl, deliveries);
+  const probe =
+    stack.probe &&
+    (await startDatabaseProbe({ ...stack.probe, db: stack.db, postgresql: stack.database === "postgresql" }));
   const { deliveredAt, startedAt } = await deliverAll(stack.appUrl, deliveries, options.connections);
 
   const deadline = Date.now() + options.timeoutSeconds * 1000;
-  for (;;) {
-    const done = await stack.db.verification.count({ where: { shop, outcome: { not: null } } });
-    if (done >= options.orders) break;
-    if (Date.now() > deadline) throw new Error(`${options.orders - done} flash-sale orders had no outcome`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const waitFor = async (what: string, where: Prisma.VerificationWhereInput) => {
+    for (;;) {
+      const done = await stack.db.verification.count({ where: { shop, ...where } });
+      if (done >= options.orders) return;
+      if (Date.now() > deadline) throw new Error(`${options.orders - done} flash-sale orders had no ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  // Every order in the sale has a click the service knows: its verdict sets `hijacked`.
+  await waitFor("verdict", { hijacked: { not: null } });
+  const probed = probe ? await probe.finish(options.orders) : undefined;
+  await waitFor("outcome", { outcome: { not: null } });
   const rows = await stack.db.verification.findMany({
     where: { shop },
     select: {
@@ -88,5 +101,6 @@ export async function benchFlashSale(
     verdictP99Ms: percentile(verdicts, 99),
     allVerdictsSeconds: Number(((lastVerdict - startedAt) / 1000).toFixed(1)),
     allTagsSeconds: Number(((lastTag - startedAt) / 1000).toFixed(1)),
+    ...(probed && { probe: probed }),
   };
 }

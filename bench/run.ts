@@ -8,7 +8,7 @@
 //   npm run bench -- --orders 20000 --shops 200 bigger end-to-end run
 //   npm run bench -- --only intake,flashSale    some measures only (intake, endToEnd, flashSale,
 //                                               proxyTouches, storefront, admin, databasePaths)
-//   npm run bench -- --probe                   where the database's time goes, per order (end to end)
+//   npm run bench -- --probe                   where the database's time goes, per order (end to end, flash sale)
 //   npm run bench -- --cpu-prof DIR             also write the app's CPU profile (one per measure) to DIR
 //   npm run bench -- --app-env NAME=VALUE       run the app with a setting changed (repeatable), for
 //                                               experiments: results.json records it under settings
@@ -149,8 +149,13 @@ if (only.has("databasePaths")) {
 
 for (const [i, database] of databases.entries()) {
   const measures = (i === 0 ? results : results[database]) as Record<string, { probe?: unknown } | undefined>;
-  const probed = measures.endToEnd?.probe;
-  if (probed) log(`\n${database}, per order (end to end):\n${JSON.stringify(probed, null, 2)}`);
+  for (const [measure, span] of [
+    ["endToEnd", "end to end"],
+    ["flashSale", "flash sale, to the last verdict"],
+  ] as const) {
+    const probed = measures[measure]?.probe;
+    if (probed) log(`\n${database}, per order (${span}):\n${JSON.stringify(probed, null, 2)}`);
+  }
 }
 
 const file = path.join(HERE, "results.json");
