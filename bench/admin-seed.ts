@@ -233,7 +233,11 @@ export function seedSqlite(file: string, rows: number, now: number): Seeded {
   for (let from = 0; from < rows; from += CHUNK) batch(from, Math.min(rows, from + CHUNK));
   // The triggers appended a loose row per order; the app's fold would leave one row per key,
   // as the migrations' backfills do.
-  db.exec(`DELETE FROM "CommissionCreator";
+  db.exec(`DELETE FROM "CommissionDay";
+    INSERT INTO "CommissionDay" ("id", "shop", "day", "currency", "status", "redirected", "amountMinor", "records", "loose")
+    SELECT lower(hex(randomblob(16))), "shop", "createdAt" / 86400000, "currency", "status", "redirected", SUM("amountMinor"), COUNT(*), 0
+    FROM "Commission" GROUP BY "shop", "createdAt" / 86400000, "currency", "status", "redirected";
+    DELETE FROM "CommissionCreator";
     INSERT INTO "CommissionCreator" ("id", "shop", "creatorId", "currency", "status", "redirected", "amountMinor", "records", "loose")
     SELECT lower(hex(randomblob(16))), "shop", "creatorId", "currency", "status", "redirected", SUM("amountMinor"), COUNT(*), 0
     FROM "Commission" GROUP BY "shop", "creatorId", "currency", "status", "redirected";
@@ -300,9 +304,9 @@ export async function seedPostgresql(url: string, rows: number, now: number): Pr
       counts.commissions += commissions.length;
       counts.codes += codes.length;
     }
-    await client.query(`INSERT INTO "CommissionDay" ("shop", "day", "currency", "status", "redirected", "amountMinor", "records")
-      SELECT "shop", "createdAt"::date - DATE '1970-01-01', "currency", "status", "redirected", SUM("amountMinor"), COUNT(*)
-      FROM "Commission" GROUP BY 1, 2, 3, 4, 5`);
+    await client.query(`INSERT INTO "CommissionDay" ("id", "shop", "day", "currency", "status", "redirected", "amountMinor", "records", "loose")
+      SELECT gen_random_uuid()::text, "shop", "createdAt"::date - DATE '1970-01-01', "currency", "status", "redirected", SUM("amountMinor"), COUNT(*), false
+      FROM "Commission" GROUP BY 2, 3, 4, 5, 6`);
     await client.query(`INSERT INTO "VerificationHour" ("id", "shop", "hour", "outcome", "source", "q0", "q1", "q2", "q3", "loose")
       SELECT gen_random_uuid()::text, "shop", "hour", "outcome", "source", SUM(CAST("quarter" = 0 AS integer)),
              SUM(CAST("quarter" = 1 AS integer)), SUM(CAST("quarter" = 2 AS integer)), SUM(CAST("quarter" = 3 AS integer)), false

@@ -117,7 +117,10 @@ export function sharedStatement<T>(write: (tx: Sql) => Promise<T>): Promise<T> {
 }
 
 /** A rollup kept by appending rows (loose) that the fold merges: its table, key and summed columns. */
-export interface FoldedRollup<T extends "VerificationHour" | "CommissionCreator"> {
+/** The rollups kept by appending a row per change, and folded. */
+export type FoldedTable = "VerificationHour" | "CommissionCreator" | "CommissionDay";
+
+export interface FoldedRollup<T extends FoldedTable> {
   table: Table<T>;
   keys: readonly ColumnOf<T>[];
   sums: readonly ColumnOf<T>[];
@@ -133,7 +136,7 @@ export interface FoldedRollup<T extends "VerificationHour" | "CommissionCreator"
  * another instance skips the rows this one deleted. SQLite's single writer makes the
  * transaction's three statements one step: the keys its sums were read for are the keys it deletes.
  */
-export async function foldRows<T extends "VerificationHour" | "CommissionCreator">(
+export async function foldRows<T extends FoldedTable>(
   rollup: FoldedRollup<T>,
   keys: number,
 ): Promise<number> {

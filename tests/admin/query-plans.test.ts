@@ -12,7 +12,7 @@ const prisma = databaseClient();
 // Every statement the dashboard and the ledger run starts from an index that exists in the
 // migrated schema: EXPLAIN QUERY PLAN shows SEARCH ... USING INDEX, never a full SCAN of a
 // table. (bench/admin-queries.bench.ts times the same statements on a million orders.) Ledger
-// totals without a creator read the CommissionDay rollup through its primary key.
+// totals without a creator read the CommissionDay rollup through its covering index.
 // SQLite only (the "unit" project): it reads SQLite's EXPLAIN QUERY PLAN of the SQLite fragments
 // (`+column`); PostgreSQL plans from statistics, and its runs check results, not plans.
 
