@@ -136,10 +136,7 @@ export interface FoldedRollup<T extends FoldedTable> {
  * another instance skips the rows this one deleted. SQLite's single writer makes the
  * transaction's three statements one step: the keys its sums were read for are the keys it deletes.
  */
-export async function foldRows<T extends FoldedTable>(
-  rollup: FoldedRollup<T>,
-  keys: number,
-): Promise<number> {
+export async function foldRows<T extends FoldedTable>(rollup: FoldedRollup<T>, keys: number): Promise<number> {
   const { table } = rollup;
   const column = (name: ColumnOf<T>) => table[name] as Prisma.Sql;
   const key = Prisma.join(rollup.keys.map(column));
