@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "./listen";
 
 // A throwaway PostgreSQL cluster (the test run's, the chaos run's), from the installed binaries: created in a
@@ -35,12 +36,17 @@ export function postgresqlMissing(): string | null {
 export interface Cluster {
   /** Superuser URL of the cluster's "postgres" database. */
   url: string;
-  /** Stops the server at once (as a crash does), keeping its data: connections are refused until up(). */
-  down(): void;
+  /**
+   * Stops the server at once (as a crash does), keeping its data: connections are refused until
+   * up(). Both wait without blocking the caller's event loop: a loop blocked for the seconds a
+   * loaded machine's pg_ctl takes misses the close of every idle keep-alive connection to its
+   * servers, and the next request on one of them reads ECONNRESET.
+   */
+  down(): Promise<void>;
   /** The server's main process (its backends are its children), while it runs. */
   serverPid(): number;
   /** Starts the server again on the same port and data, after down(). */
-  up(): void;
+  up(): Promise<void>;
   stop(): void;
 }
 
@@ -64,12 +70,15 @@ export async function startCluster(binaries: string, clusterOptions: ClusterOpti
     const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
     chownSync(dir, id("-u"), id("-g"));
   }
-  const run = (program: string, args: string[]) => {
+  const command = (program: string, args: string[]): [string, string[]] => {
     const file = path.join(binaries, program);
-    execFileSync(asRoot ? "runuser" : file, asRoot ? ["-u", "postgres", "--", file, ...args] : args, {
-      cwd: dir,
-      stdio: "pipe",
-    });
+    return asRoot ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args];
+  };
+  const run = (program: string, args: string[]) => {
+    execFileSync(...command(program, args), { cwd: dir, stdio: "pipe" });
+  };
+  const runWithoutBlocking = async (program: string, args: string[]) => {
+    await promisify(execFile)(...command(program, args), { cwd: dir });
   };
   const data = path.join(dir, "data");
   const log = path.join(dir, "server.log");
@@ -90,14 +99,14 @@ export async function startCluster(binaries: string, clusterOptions: ClusterOpti
   }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-    down() {
-      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    async down() {
+      await runWithoutBlocking("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     },
     serverPid() {
       return Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
     },
-    up() {
-      run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "start"]);
+    async up() {
+      await runWithoutBlocking("pg_ctl", ["-D", data, "-l", log, "-o", options, "-w", "start"]);
     },
     stop() {
       try {

@@ -46,9 +46,9 @@ export async function chaosDatabase(requested: string | undefined, restartable =
     return {
       ...database,
       restart: async (downMs) => {
-        cluster.down();
+        await cluster.down();
         await new Promise((resolve) => setTimeout(resolve, downMs));
-        cluster.up();
+        await cluster.up();
       },
       drop: async () => cluster.stop(),
     };

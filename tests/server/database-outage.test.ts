@@ -137,7 +137,7 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
       const before = await Promise.all(Array.from({ length: 20 }, () => deliver(newOrder())));
       expect(before.every((answer) => answer.status === 200)).toBe(true);
 
-      cluster.down();
+      await cluster.down();
       const during: Answer[] = [];
       let health: number;
       let ready: number;
@@ -157,7 +157,7 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
         });
         admin = { status: page.status, text: await page.text() };
       } finally {
-        cluster.up();
+        await cluster.up();
       }
       // Every one answered, with a status Shopify delivers again after.
       expect(during.map((answer) => answer.status)).toEqual(Array(20).fill(503));
@@ -198,7 +198,7 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
     "starts while the database is away, stays up saying so, and serves once it is back",
     { timeout: STARTS_AWAY_MS },
     async () => {
-      cluster.down();
+      await cluster.down();
       let late: AppProcess | undefined;
       try {
         late = await startApp(
@@ -223,7 +223,7 @@ describe.skipIf(!binaries)("PostgreSQL stopped under intake", () => {
         expect((await fetch(`${late.url}/healthz`)).status).toBe(503);
         expect((await deliver(newOrder(), late.url)).status).toBe(503);
       } finally {
-        cluster.up();
+        await cluster.up();
       }
       const started = late!;
       await expect
