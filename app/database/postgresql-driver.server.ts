@@ -128,6 +128,24 @@ export async function runStatement<T>(
 /** A connection's error while it is out of the pool (the server gone): the statement waiting on it fails instead. */
 const ignoreWhileOut = () => {};
 
+/**
+ * Runs `fn` on one pooled connection, outside any transaction: statements it issues together go
+ * out in one write and come back in one answer, each committing on its own. The connection goes
+ * back to the pool when `fn` ends (dropped when it failed under it).
+ */
+export async function onOneConnection<T>(pool: pg.Pool, fn: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on("error", onError);
+  try {
+    return await fn(client);
+  } finally {
+    client.removeListener("error", onError);
+    client.release(broken);
+  }
+}
+
 /** A pooled connection in a transaction, its BEGIN sent but not waited for: the first statement goes out with it. */
 export async function beginTransaction(pool: pg.Pool): Promise<{
   connection: pg.PoolClient;

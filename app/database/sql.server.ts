@@ -12,7 +12,7 @@ import { transactionBody } from "../platform/transaction-scope";
 import { hasColumn, quoted, type ColumnOf, type TableName } from "./tables";
 import { sqliteWriteLock } from "./sqlite-write-lock.server";
 import { countStatement, countTransaction, statementKind } from "./probe.server";
-import { beginTransaction, runStatement } from "./postgresql-driver.server";
+import { beginTransaction, onOneConnection, runStatement } from "./postgresql-driver.server";
 import { modelRows, type ModelName } from "./row-values.server";
 import type pg from "pg";
 
@@ -151,9 +151,22 @@ async function postgresqlTransaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
 }
 
 /** The app's database, through its driver. */
-export const sql: Sql & { transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> } = {
+export const sql: Sql & {
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  together<T>(fn: (db: Sql) => Promise<T>): Promise<T>;
+} = {
   rows: (query) => (dialect === "postgresql" ? postgresql : sqlite).rows(query),
   execute: (query) => (dialect === "postgresql" ? postgresql : sqlite).execute(query),
+  /**
+   * Runs `fn`'s statements, outside any transaction, so that those it issues before awaiting any
+   * share a round trip: on PostgreSQL one connection, one write and one answer (a wake-up of
+   * each process per round trip was most of an order's cost, docs/lab/postgresql-time.md);
+   * SQLite, in the process, runs each as it is issued.
+   */
+  async together(fn) {
+    if (dialect !== "postgresql") return fn(sqlite);
+    return onOneConnection(await postgresqlPool(), (connection) => fn(onPostgresql(() => Promise.resolve(connection))));
+  },
   /**
    * Runs `fn` in one transaction, as prisma.$transaction would: BEGIN comes with the driver's
    * transaction (on SQLite after the lock Prisma's own transactions take), COMMIT or ROLLBACK
@@ -239,18 +252,45 @@ function touched<T extends TableName>(table: T, data: RowOf<T>): RowOf<T> {
 }
 
 /**
- * Rows written in one INSERT, their ids and times filled in here (filled). Columns left out of
- * every row take the table's own defaults.
+ * Rows written in one INSERT, their ids and times filled in here (filled); returns how many.
+ * Columns left out of every row take the table's own defaults. `skipDuplicates`: a row a unique
+ * key already holds is left out instead of failing the statement (ON CONFLICT DO NOTHING).
  */
-export async function insertRows<T extends TableName>(tx: Sql, table: T, rows: RowOf<T>[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function insertRows<T extends TableName>(
+  tx: Sql,
+  table: T,
+  rows: RowOf<T>[],
+  { skipDuplicates = false } = {},
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const now = new Date();
   rows = rows.map((row) => filled(table, row, now));
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))] as ColumnOf<T>[];
   const values = rows.map((row) => Prisma.sql`(${Prisma.join(columns.map((column) => sqlValue(row[column])))})`);
-  await tx.execute(
-    Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}`,
+  return tx.execute(
+    Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))}) VALUES ${Prisma.join(values)}${
+      skipDuplicates ? Prisma.sql` ON CONFLICT DO NOTHING` : Prisma.empty
+    }`,
   );
+}
+
+/**
+ * One row, written only if `when` holds as the statement runs; returns whether it was. A write
+ * that depends on one issued before it can go out with it, in the same round trip.
+ */
+export async function insertRowWhen<T extends TableName>(
+  tx: Sql,
+  table: T,
+  row: RowOf<T>,
+  when: Prisma.Sql,
+): Promise<boolean> {
+  const full = filled(table, row, new Date());
+  const columns = Object.keys(full) as ColumnOf<T>[];
+  const changed = await tx.execute(
+    Prisma.sql`INSERT INTO ${quoted(table)} (${Prisma.join(columns.map(quoted))})
+      SELECT ${Prisma.join(columns.map((column) => sqlValue(full[column])))} WHERE ${when}`,
+  );
+  return changed === 1;
 }
 
 /** `"column" = value, ...` for an UPDATE; undefined values are left out, as the client leaves them. */

@@ -74,4 +74,19 @@ describe("the database probe", () => {
     // BEGIN and both statements in one write, then the COMMIT.
     expect(counted.roundTrips).toBe(dialect === "postgresql" ? 2 : 0);
   });
+
+  it("counts statements issued together outside a transaction as one round trip, and each awaited one as its own", async () => {
+    const before = databaseProbeTotals();
+    const [one, two, three] = await sql.together(async (db) => {
+      const [a, b] = await Promise.all([
+        db.rows<{ n: number }>(Prisma.sql`SELECT 1 AS n`),
+        db.rows<{ n: number }>(Prisma.sql`SELECT 2 AS n`),
+      ]);
+      return [a, b, await db.rows<{ n: number }>(Prisma.sql`SELECT 3 AS n`)];
+    });
+    expect([one, two, three].map((rows) => rows.map((row) => Number(row.n)))).toEqual([[1], [2], [3]]);
+    const counted = since(before);
+    expect(counted).toMatchObject({ read: 3, control: 0, transactions: 0 });
+    expect(counted.roundTrips).toBe(dialect === "postgresql" ? 2 : 0);
+  });
 });

@@ -3,6 +3,7 @@ import { Prisma, type Job } from "@prisma/client";
 import { describe, expect, it } from "vitest";
 import { databaseClient, isUniqueViolation } from "../../app/database/db.server";
 import {
+  insertRowWhen,
   insertRows,
   modelRows,
   rowById,
@@ -150,6 +151,57 @@ describe("raw SQL on the driver", () => {
     await written;
     expect(await rowById(sql, "Job", inside.id)).toBeNull();
     expect(await rowById(sql, "Job", outside.id)).toMatchObject({ id: outside.id });
+  });
+
+  it("skips a row a unique key already holds when asked to, and writes the others", async () => {
+    const job = newJob();
+    expect(await insertRows(sql, "Job", [job])).toBe(1);
+    const other = newJob();
+    const written = await insertRows(sql, "Job", [{ ...job, id: randomUUID(), lastError: "second" }, other], {
+      skipDuplicates: true,
+    });
+    expect(written).toBe(1);
+    expect(await rowById<Job>(sql, "Job", job.id)).toMatchObject({ lastError: null });
+    expect(await rowById(sql, "Job", other.id)).toMatchObject({ id: other.id });
+  });
+
+  it("writes a row only when its condition holds as the statement runs, after what was issued before it", async () => {
+    const first = newJob();
+    const follower = newJob({ subject: first.id });
+    const orphan = newJob();
+    const after = (id: string) => Prisma.sql`EXISTS (SELECT 1 FROM "Job" WHERE "id" = ${id})`;
+    const [, followed, orphaned] = await sql.transaction((tx) =>
+      Promise.all([
+        insertRows(tx, "Job", [first]),
+        insertRowWhen(tx, "Job", follower, after(first.id)),
+        insertRowWhen(tx, "Job", orphan, after(randomUUID())),
+      ]),
+    );
+    expect([followed, orphaned]).toEqual([true, false]);
+    expect(await rowById<Job>(sql, "Job", follower.id)).toMatchObject({ subject: first.id, runAt: AT });
+    expect(await rowById(sql, "Job", orphan.id)).toBeNull();
+  });
+
+  it("runs statements together on one connection: a failing one fails alone, and the connection serves on", async () => {
+    const job = newJob();
+    await insertRows(sql, "Job", [job]);
+    const [found, duplicate, missing] = await sql.together((db) =>
+      Promise.all([
+        rowById<Job>(db, "Job", job.id),
+        insertRows(db, "Job", [job]).catch((error: unknown) => error),
+        rowById<Job>(db, "Job", randomUUID()),
+      ]),
+    );
+    expect(found).toMatchObject({ id: job.id });
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect(missing).toBeNull();
+    // Each statement committed on its own: the write after the failed one stays.
+    const later = newJob();
+    await sql.together(async (db) => {
+      await insertRows(db, "Job", [job]).catch(() => {});
+      await insertRows(db, "Job", [later]);
+    });
+    expect(await rowById(sql, "Job", later.id)).toMatchObject({ id: later.id });
   });
 
   it("tells a unique violation apart from other failures", async () => {
