@@ -21,6 +21,7 @@ const MAX_TOUCHES = 200;
 
 /** The cart's touches inside the attribution window before the order, oldest first. */
 export async function cartTouches(
+  db: Sql,
   shop: string,
   cartToken: string,
   orderAt: Date,
@@ -28,7 +29,7 @@ export async function cartTouches(
 ): Promise<LandingTouchFact[]> {
   // Raw: the worker reads it for every order with a cart (docs/lab/throughput-notes.md,
   // "Per-order statements on the driver (decision 016)").
-  const rows = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
+  const rows = await db.rows<{ clickId: string; tag: string | null; seenAt: unknown }>(Prisma.sql`
     SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")} FROM ${LandingTouchTable}
     WHERE ${LandingTouchTable.shop} = ${shop} AND ${LandingTouchTable.cartToken} = ${cartToken}
       AND ${LandingTouchTable.seenAt} >= ${sqlTime(new Date(orderAt.getTime() - windowDays * DAY_MS))}
@@ -43,6 +44,7 @@ export async function cartTouches(
  * on before its cookies were reset. null: none.
  */
 export async function linkedJourney(
+  db: Sql,
   shop: string,
   source: string,
   own: { cartToken: string | null; visitors: string[]; until: Date },
@@ -50,7 +52,7 @@ export async function linkedJourney(
   const from = sqlTime(new Date(own.until.getTime() - JOURNEY_ACTIVE_MS));
   const until = sqlTime(own.until);
   // One statement: the worker asks it for every order some witness names a click for.
-  const [first] = await sql.rows<{ clickId: string; tag: string | null; seenAt: unknown; witness: string }>(Prisma.sql`
+  const [first] = await db.rows<{ clickId: string; tag: string | null; seenAt: unknown; witness: string }>(Prisma.sql`
     SELECT * FROM (
       SELECT * FROM (
         SELECT ${LandingTouchTable.columns("clickId", "tag", "seenAt")}, 'landing' AS "witness" FROM ${LandingTouchTable}

@@ -23,6 +23,7 @@ const MAX_LANDINGS = 200;
  * `unbound`: the clicks of reports that named the order's id without its token (evidence only).
  */
 export async function pixelWitness(
+  db: Sql,
   shop: string,
   order: { id: string; checkoutToken: string | null },
   orderAt: Date,
@@ -32,7 +33,7 @@ export async function pixelWitness(
     order.checkoutToken === null
       ? Prisma.empty
       : Prisma.sql` OR ${PixelSightingTable.checkoutToken} = ${order.checkoutToken}`;
-  const checkouts = await sql.rows<{
+  const checkouts = await db.rows<{
     clientId: string;
     clickId: string | null;
     tag: string | null;
@@ -50,15 +51,17 @@ export async function pixelWitness(
     from: new Date(orderAt.getTime() - windowDays * DAY_MS),
     to: new Date(orderAt.getTime() + ORDER_CLOCK_SKEW_MS),
   };
-  const unboundLandings =
-    unboundReports.length === 0 ? [] : await landingsOf(shop, distinct(unboundReports.map((c) => c.clientId)), window);
+  const visitors = distinct(bound.map((c) => c.clientId));
+  // Issued together: one round trip where `db` is one connection (sql.together).
+  const [unboundLandings, landings] = await Promise.all([
+    unboundReports.length === 0 ? [] : landingsOf(db, shop, distinct(unboundReports.map((c) => c.clientId)), window),
+    visitors.length === 0 ? [] : landingsOf(db, shop, visitors, window),
+  ]);
   const unbound = distinct([
     ...unboundReports.flatMap((c) => (c.clickId ? [c.clickId] : [])),
     ...unboundLandings.map((l) => l.clickId),
   ]);
   if (bound.length === 0) return { bound: null, unbound, visitors: [], checkoutSource: null };
-  const visitors = distinct(bound.map((c) => c.clientId));
-  const landings = await landingsOf(shop, visitors, window);
   return {
     bound: { checkout: bound.map((c) => ({ clickId: c.clickId, tag: c.tag })), landings },
     unbound,
@@ -68,8 +71,8 @@ export async function pixelWitness(
 }
 
 /** The visitors' landings inside the window, oldest first; a tag that came alone belongs to the click before it. */
-async function landingsOf(shop: string, clientIds: string[], window: { from: Date; to: Date }) {
-  const landings = await sql.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
+async function landingsOf(db: Sql, shop: string, clientIds: string[], window: { from: Date; to: Date }) {
+  const landings = await db.rows<{ clickId: string | null; tag: string | null; seenAt: unknown }>(Prisma.sql`
     SELECT ${PixelSightingTable.columns("clickId", "tag", "seenAt")} FROM ${PixelSightingTable}
     WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clientId} IN (${Prisma.join(clientIds)}) AND ${PixelSightingTable.kind} = 'landing'
       AND ${PixelSightingTable.seenAt} >= ${sqlTime(window.from)} AND ${PixelSightingTable.seenAt} <= ${sqlTime(window.to)}

@@ -53,12 +53,13 @@ export async function getPublicSettings(shop: string): Promise<PublicSettings | 
  * when the key cannot be opened: sealed under a key no longer configured, tampered with, or
  * saved for another origin than the stored URL's.
  */
-export async function getServerSettings(shop: string): Promise<ServerSettings | null> {
+export async function getServerSettings(shop: string, db: Sql = sql): Promise<ServerSettings | null> {
   serviceDestinations();
   // Raw: the worker reads it for every order (docs/lab/throughput-notes.md,
   // "Per-order statements on the driver (decision 016)").
   const [row] = await settingsRows(
     Prisma.sql`SELECT * FROM ${ShopSettingsTable} WHERE ${ShopSettingsTable.shop} = ${shop}`,
+    db,
   );
   if (!row) return null;
   const origin = serviceOrigin(row.clickServiceUrl);
@@ -176,8 +177,8 @@ export async function flagCredentialsRejected(shop: string, at: Date, db: Sql = 
   );
 }
 
-async function settingsRows(query: Prisma.Sql): Promise<ShopSettings[]> {
-  return await rowsOf<ShopSettings>(sql, "ShopSettings", query);
+async function settingsRows(query: Prisma.Sql, db: Sql = sql): Promise<ShopSettings[]> {
+  return await rowsOf<ShopSettings>(db, "ShopSettings", query);
 }
 
 function toPublic(row: {

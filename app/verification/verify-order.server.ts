@@ -4,7 +4,7 @@ import { SealError } from "../platform/sealing.server";
 import type { Transition } from "../queue/job-states";
 import type { JobContext, JobHandler } from "../queue/runner.server";
 import { getServerSettings, type ServerSettings } from "../settings/shop-settings.server";
-import { rowById, sql, updateRow } from "../database/sql.server";
+import { rowById, sql, updateRow, type Sql } from "../database/sql.server";
 import { attributionStep } from "./attribution-step";
 import { creditingStep, orderEventsStep } from "./crediting";
 import { perform } from "./order-calls.server";
@@ -33,11 +33,14 @@ export function verifyOrderHandler(deps: PipelineDeps): JobHandler {
 }
 
 async function verifyOrder(ctx: JobContext, deps: PipelineDeps): Promise<Transition> {
-  const row = await rowById<Verification>(sql, "Verification", ctx.job.subject);
+  // Read together: one round trip on PostgreSQL (sql.together).
+  const [row, settings] = await sql.together((db) =>
+    Promise.all([rowById<Verification>(db, "Verification", ctx.job.subject), settingsFor(ctx.job.shop, db)]),
+  );
   // Gone (the shop was redacted): nothing left to do.
   if (!row) return { to: "finish" };
   const run = new OrderRun(ctx, row.orderId);
-  const begun = await begin(ctx, row);
+  const begun = begin(ctx, row, settings);
   if ("to" in begun) return run.stop(begun);
   let state = begun;
 
@@ -58,8 +61,7 @@ async function verifyOrder(ctx: JobContext, deps: PipelineDeps): Promise<Transit
 }
 
 /** What the steps start from; or how the run stops before any step (a decided order, a shop that verifies nothing). */
-async function begin(ctx: JobContext, row: Verification): Promise<OrderState | Stop> {
-  const settings = await settingsFor(row.shop);
+function begin(ctx: JobContext, row: Verification, settings: ServerSettings | SkipCause | SealError): OrderState | Stop {
   if (settings instanceof SealError)
     return { to: "park", reason: `the stored API key cannot be used: ${settings.message}` };
   if (typeof settings === "string") return { to: "end", outcome: "skipped", reason: SKIP_REASONS[settings] };
@@ -86,9 +88,9 @@ function isDecided(row: Verification): boolean {
 }
 
 /** The shop's settings; a SealError when the stored key cannot be opened (the order waits for a new one). */
-async function settingsFor(shop: string): Promise<ServerSettings | SkipCause | SealError> {
+async function settingsFor(shop: string, db: Sql): Promise<ServerSettings | SkipCause | SealError> {
   try {
-    const settings = await getServerSettings(shop);
+    const settings = await getServerSettings(shop, db);
     if (!settings) return "missing";
     if (settings.uninstalledAt) return "uninstalled";
     if (!settings.autoVerify) return "off";
