@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@prisma/client";
-import { insertRows, type Sql } from "../database/sql.server";
+import { insertRows, insertRowWhen, type Sql } from "../database/sql.server";
 import type { OrderValueBasis } from "../settings/order-value-basis";
 import { commissionAmount } from "./commission-amount";
 import { DEFAULT_SETTINGS } from "../settings/defaults";
@@ -47,49 +47,54 @@ export async function shopHoldDays(tx: Sql, shop: string): Promise<number> {
 
 /**
  * Credits the order's commission to the creator of the expected tag, never the arrived one:
- * the record and its credit entry. Exactly one record per order: called inside the order job's
- * fenced transaction (only the lease holder writes), and the unique key on the verification
- * backs that up. A hold already over (0 days, or a late order) starts the record approved; a
- * contested order's starts in review, whatever its hold.
+ * the record and its credit entry; returns whether it wrote them. Exactly one record per order:
+ * called inside the order job's fenced transaction (only the lease holder writes), and the
+ * unique keys on the verification and the order back that up: a record already there is kept,
+ * with no second entry. A hold already over (0 days, or a late order) starts the record
+ * approved; a contested order's starts in review, whatever its hold.
  */
-export async function creditCommission(
-  tx: Sql,
-  input: CommissionInput,
-  now: Date,
-): Promise<{ id: string; created: boolean }> {
-  const [existing] = await tx.rows<{ id: string }>(
-    Prisma.sql`SELECT ${Commission.id} FROM ${Commission} WHERE ${Commission.verificationId} = ${input.verificationId}`,
-  );
-  if (existing) return { id: existing.id, created: false };
+export async function creditCommission(tx: Sql, input: CommissionInput, now: Date): Promise<boolean> {
   const { amount, amountMinor } = commissionAmount(input.orderValue, input.ratePercent, input.currency);
   const holdUntil = holdEnd(input.orderCreatedAt, input.holdDays);
   const approved = !input.review && holdUntil <= now;
   const id = randomUUID();
-  await insertRows(tx, "Commission", [
-    {
-      id,
-      shop: input.shop,
-      verificationId: input.verificationId,
-      orderId: input.orderId,
-      orderName: input.orderName,
-      creatorId: input.creatorId,
-      expectedTag: input.expectedTag,
-      arrivedTag: input.arrivedTag,
-      orderValue: input.orderValue,
-      basis: input.basis,
-      currency: input.currency,
-      rate: input.ratePercent,
-      amount,
-      amountMinor,
-      status: input.review ? "review" : approved ? "approved" : "pending",
-      approvedAt: approved ? now : null,
-      holdUntil,
-      redirected: input.hijacked,
-      createdAt: now,
-    },
-  ]);
-  await insertRows(tx, "CommissionEntry", [
+  // Issued together, in this order, with nothing awaited between: on PostgreSQL they go out with
+  // the verdict's other writes in one round trip (OrderRun). The entry follows the record only
+  // if this statement wrote it.
+  const record = insertRows(
+    tx,
+    "Commission",
+    [
+      {
+        id,
+        shop: input.shop,
+        verificationId: input.verificationId,
+        orderId: input.orderId,
+        orderName: input.orderName,
+        creatorId: input.creatorId,
+        expectedTag: input.expectedTag,
+        arrivedTag: input.arrivedTag,
+        orderValue: input.orderValue,
+        basis: input.basis,
+        currency: input.currency,
+        rate: input.ratePercent,
+        amount,
+        amountMinor,
+        status: input.review ? "review" : approved ? "approved" : "pending",
+        approvedAt: approved ? now : null,
+        holdUntil,
+        redirected: input.hijacked,
+        createdAt: now,
+      },
+    ],
+    { skipDuplicates: true },
+  );
+  const entry = insertRowWhen(
+    tx,
+    "CommissionEntry",
     { shop: input.shop, commissionId: id, kind: "credit", amountMinor, amount, createdAt: now },
-  ]);
-  return { id, created: true };
+    Prisma.sql`EXISTS (SELECT 1 FROM ${Commission} WHERE ${Commission.id} = ${id})`,
+  );
+  const [written] = await Promise.all([record, entry]);
+  return written === 1;
 }

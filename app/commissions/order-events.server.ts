@@ -61,15 +61,24 @@ async function isCancelled(tx: Sql, shop: string, orderId: string): Promise<bool
   return rows.length > 0;
 }
 
-/** Applies every pending event of the order, oldest first; returns how many were settled. */
-export async function applyOrderEvents(tx: Sql, order: OrderForEvents, now: Date): Promise<number> {
-  const events = await rowsOf<OrderEvent>(
+/** The order's events still to apply, oldest first: read in the transaction that applies them. */
+export function pendingOrderEvents(tx: Sql, shop: string, orderId: string): Promise<OrderEvent[]> {
+  return rowsOf<OrderEvent>(
     tx,
     "OrderEvent",
     Prisma.sql`
-      SELECT * FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${order.shop} AND ${OrderEventTable.orderId} = ${order.orderId} AND ${OrderEventTable.appliedAt} IS NULL
+      SELECT * FROM ${OrderEventTable} WHERE ${OrderEventTable.shop} = ${shop} AND ${OrderEventTable.orderId} = ${orderId} AND ${OrderEventTable.appliedAt} IS NULL
       ORDER BY ${OrderEventTable.receivedAt}, ${OrderEventTable.id}`,
   );
+}
+
+/** Applies the order's pending events (pendingOrderEvents), in their order; returns how many were settled. */
+export async function applyOrderEvents(
+  tx: Sql,
+  order: OrderForEvents,
+  events: readonly OrderEvent[],
+  now: Date,
+): Promise<number> {
   if (events.length === 0) return 0;
   let record = await lockedRecord(tx, order.verificationId);
   const cancelled = await isCancelled(tx, order.shop, order.orderId);

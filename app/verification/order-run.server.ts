@@ -1,7 +1,7 @@
 import { Prisma, type Verification } from "@prisma/client";
 import type { ClickServiceClient } from "../click-service";
 import { creditCommission } from "../commissions/credit.server";
-import { applyOrderEvents } from "../commissions/order-events.server";
+import { applyOrderEvents, pendingOrderEvents } from "../commissions/order-events.server";
 import type { JobContext } from "../queue/runner.server";
 import type { Transition } from "../queue/job-states";
 import type { OfflineAdmin } from "../shopify-admin/offline-admin.server";
@@ -86,14 +86,16 @@ export class OrderRun {
   /** A change, in one transaction: the attempt log, the row, the shop's flag, the credit and the order's events. */
   async #apply(tx: Sql, change: Change): Promise<void> {
     const now = this.ctx.now();
+    const { shop, subject: verificationId } = this.ctx.job;
     // Issued together, in this order, and then awaited: on PostgreSQL they share one write and
-    // one answer (decision 054); SQLite runs each as it is issued.
+    // one answer (decision 054); SQLite runs each as it is issued. The order's events are read
+    // after its credit is written, and applied after everything else here is.
     const attempts = (change.attempts ?? []).map((write) =>
       "start" in write
         ? insertRows(tx, "VerificationAttempt", [
             {
               id: write.start.id,
-              verificationId: this.ctx.job.subject,
+              verificationId,
               number: this.ctx.job.attempts,
               step: write.start.step,
               result: "started",
@@ -107,33 +109,40 @@ export class OrderRun {
           }),
     );
     const updated = change.row
-      ? updateRow<Verification>(tx, "Verification", this.ctx.job.subject, { ...change.row, updatedAt: now })
+      ? updateRow<Verification>(tx, "Verification", verificationId, { ...change.row, updatedAt: now })
       : null;
-    const [, row] = await Promise.all([Promise.all(attempts), updated]);
-    // Redacted while the job ran: the fault path retries, and the next run finds nothing to do.
-    if (change.row && !row) throw new Error("the order's verification is gone");
-    if (change.credentialsRejected) await flagCredentialsRejected(this.ctx.job.shop, now, tx);
-    if (change.credit) {
-      await creditCommission(tx, change.credit, now);
-      if (change.credit.review) await settleIfSuspected(tx, this.ctx.job.shop, this.ctx.job.subject, now);
-    }
+    const credited = change.credit ? creditCommission(tx, change.credit, now) : null;
+    const pending = change.orderEvents ? pendingOrderEvents(tx, shop, this.orderId) : null;
+    const [written, row, credit, events] = await Promise.allSettled([
+      Promise.all(attempts),
+      updated,
+      credited,
+      pending,
+    ]);
+    // Redacted while the job ran: said so, not as the writes that then failed on its keys. The
+    // fault path retries, and the next run finds nothing to do.
+    if (change.row && row.status === "fulfilled" && !row.value) throw new Error("the order's verification is gone");
+    for (const result of [written, row, credit, events]) if (result.status === "rejected") throw result.reason;
+    if (change.credentialsRejected) await flagCredentialsRejected(shop, now, tx);
+    if (change.credit?.review) await settleIfSuspected(tx, shop, verificationId, now);
     if (change.creatorEvidence)
       await recordCreatorEvidence(
         tx,
-        { shop: this.ctx.job.shop, verificationId: this.ctx.job.subject, ...change.creatorEvidence.order },
+        { shop, verificationId, ...change.creatorEvidence.order },
         change.creatorEvidence.claims,
         now,
       );
-    if (change.orderEvents)
+    if (change.orderEvents && events.status === "fulfilled" && events.value)
       await applyOrderEvents(
         tx,
         {
-          shop: this.ctx.job.shop,
+          shop,
           orderId: this.orderId,
-          verificationId: this.ctx.job.subject,
+          verificationId,
           outcome: change.orderEvents.outcome,
           reading: change.orderEvents.reading,
         },
+        events.value,
         now,
       );
   }

@@ -5,7 +5,7 @@ import { sql } from "../../app/database/sql.server";
 import { approveDueCommissions } from "../../app/commissions/approval.server";
 import { creditCommission } from "../../app/commissions/credit.server";
 import { listLedger } from "../../app/commissions/ledger.server";
-import { applyOrderEvents } from "../../app/commissions/order-events.server";
+import { applyOrderEvents, pendingOrderEvents } from "../../app/commissions/order-events.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
 import { recordPayout } from "../../app/commissions/payouts.server";
 import { COMMISSION_STATUSES } from "../../app/commissions/statuses";
@@ -282,10 +282,11 @@ describe("commission totals with adjustments", () => {
               ),
             },
           });
-          await sql.transaction((tx) =>
+          await sql.transaction(async (tx) =>
             applyOrderEvents(
               tx,
               { shop, orderId: m.orderId, verificationId: m.verificationId, outcome: "matched" },
+              await pendingOrderEvents(tx, shop, m.orderId),
               NOW,
             ),
           );

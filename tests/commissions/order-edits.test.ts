@@ -3,7 +3,7 @@ import { ledgerCsvStream } from "../../app/commissions/csv";
 import { creatorTotals } from "../../app/commissions/creators.server";
 import { ledgerRecords, parseLedgerFilter } from "../../app/commissions/ledger.server";
 import { payableBalances } from "../../app/commissions/payable-balances.server";
-import { applyOrderEvents } from "../../app/commissions/order-events.server";
+import { applyOrderEvents, pendingOrderEvents } from "../../app/commissions/order-events.server";
 import { getOrderDetail } from "../../app/dashboard/order-detail.server";
 import { sql } from "../../app/database/sql.server";
 import { recordPayout, voidPayout } from "../../app/commissions/payouts.server";
@@ -163,7 +163,7 @@ describe("an order edited", () => {
     const v = await verificationOf(shop, payload.id);
     // A run that read the order's amounts (still 100.00) just before this edit was recorded.
     const stale = { ok: true as const, currency: "USD", values: { subtotal_after_discounts: "100.00" } };
-    await sql.transaction((tx) =>
+    await sql.transaction(async (tx) =>
       applyOrderEvents(
         tx,
         {
@@ -173,6 +173,7 @@ describe("an order edited", () => {
           outcome: v.outcome,
           reading: { edits: [], reading: stale },
         },
+        await pendingOrderEvents(tx, shop, String(payload.id)),
         new Date(),
       ),
     );
