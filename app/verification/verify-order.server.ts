@@ -61,7 +61,11 @@ async function verifyOrder(ctx: JobContext, deps: PipelineDeps): Promise<Transit
 }
 
 /** What the steps start from; or how the run stops before any step (a decided order, a shop that verifies nothing). */
-function begin(ctx: JobContext, row: Verification, settings: ServerSettings | SkipCause | SealError): OrderState | Stop {
+function begin(
+  ctx: JobContext,
+  row: Verification,
+  settings: ServerSettings | SkipCause | SealError,
+): OrderState | Stop {
   if (settings instanceof SealError)
     return { to: "park", reason: `the stored API key cannot be used: ${settings.message}` };
   if (typeof settings === "string") return { to: "end", outcome: "skipped", reason: SKIP_REASONS[settings] };

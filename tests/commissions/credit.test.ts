@@ -78,9 +78,7 @@ describe("crediting an order's commission", () => {
   it("starts a record approved when its hold is over, and in review when the order is contested", async () => {
     const late = await orderToCredit({ holdDays: 0 });
     const contested = await orderToCredit({ holdDays: 0, review: true });
-    await sql.transaction((tx) =>
-      Promise.all([creditCommission(tx, late, NOW), creditCommission(tx, contested, NOW)]),
-    );
+    await sql.transaction((tx) => Promise.all([creditCommission(tx, late, NOW), creditCommission(tx, contested, NOW)]));
     expect((await ledgerOf(late.verificationId))[0]?.status).toBe("approved");
     expect((await ledgerOf(contested.verificationId))[0]?.status).toBe("review");
   });
