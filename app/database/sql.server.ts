@@ -158,10 +158,8 @@ export const sql: Sql & {
   rows: (query) => (dialect === "postgresql" ? postgresql : sqlite).rows(query),
   execute: (query) => (dialect === "postgresql" ? postgresql : sqlite).execute(query),
   /**
-   * Runs `fn`'s statements, outside any transaction, so that those it issues before awaiting any
-   * share a round trip: on PostgreSQL one connection, one write and one answer (a wake-up of
-   * each process per round trip was most of an order's cost, docs/lab/postgresql-time.md);
-   * SQLite, in the process, runs each as it is issued.
+   * Runs `fn`'s statements outside any transaction. On PostgreSQL they share one connection, and
+   * those issued before any is awaited one write and one answer; SQLite runs each as issued.
    */
   async together(fn) {
     if (dialect !== "postgresql") return fn(sqlite);
@@ -274,10 +272,7 @@ export async function insertRows<T extends TableName>(
   );
 }
 
-/**
- * One row, written only if `when` holds as the statement runs; returns whether it was. A write
- * that depends on one issued before it can go out with it, in the same round trip.
- */
+/** One row, written only if `when` holds as it runs (a write that depends on one issued before it goes with it). */
 export async function insertRowWhen<T extends TableName>(
   tx: Sql,
   table: T,
