@@ -62,6 +62,12 @@ export interface OrderWitnesses {
   outOfContest?: ReadonlySet<string>;
   /** What the same network source brought before the order's own cart and visitor appeared; null: nothing. */
   linked?: LinkedJourney | null;
+  /**
+   * Clicks the web pixel reported a landing of, from any visitor: a hint that the order's checkout
+   * report is on its way, never evidence (a report binds only through its checkout token). Read
+   * only while no storefront report is bound to the order; missing: none.
+   */
+  pixelLanded?: ReadonlySet<string>;
 }
 
 /**

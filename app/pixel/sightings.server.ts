@@ -91,14 +91,15 @@ function distinct(values: string[]): string[] {
 }
 
 /**
- * Whether the pixel reported a landing with this click, from any visitor: a hint that its
- * checkout report is on its way, never evidence (a report binds only through its checkout token).
+ * Which of these clicks the pixel reported a landing of, from any visitor: a hint that a checkout
+ * report is on its way, never evidence (a report binds only through its checkout token).
  */
-export async function pixelSawClick(shop: string, clickId: string): Promise<boolean> {
-  const [row] = await sql.rows(
-    Prisma.sql`SELECT 1 AS "seen" FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clickId} = ${clickId} AND ${PixelSightingTable.kind} = 'landing' LIMIT 1`,
+export async function pixelLandingsOf(db: Sql, shop: string, clickIds: readonly string[]): Promise<Set<string>> {
+  if (clickIds.length === 0) return new Set();
+  const rows = await db.rows<{ clickId: string }>(
+    Prisma.sql`SELECT DISTINCT ${PixelSightingTable.clickId} FROM ${PixelSightingTable} WHERE ${PixelSightingTable.shop} = ${shop} AND ${PixelSightingTable.clickId} IN (${Prisma.join(clickIds)}) AND ${PixelSightingTable.kind} = 'landing'`,
   );
-  return row !== undefined;
+  return new Set(rows.map((r) => r.clickId));
 }
 
 /** Whether the pixel has reported anything for the shop since `since` (the setup guide). */

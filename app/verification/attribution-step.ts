@@ -36,17 +36,14 @@ export const attributionStep: OrderStep = {
       const judged = judgeWitnesses(witnesses);
       if (judged.kind === "read-journey") return { kind: "call", call: { kind: "journey", witnesses } };
       const clickId = awaitsPixel(state, judged);
-      if (clickId) return { kind: "call", call: { kind: "pixel-saw-click", clickId, judged, witnesses } };
+      // A click the pixel saw land: its checkout report is on its way.
+      if (clickId && witnesses.pixelLanded?.has(clickId))
+        return stop({
+          to: "defer",
+          at: new Date(state.now.getTime() + PIXEL_RECHECK_MS),
+          reason: "waiting for the web pixel's checkout report",
+        });
       return attributed(state, judged, witnesses);
-    }
-    if (answered.call.kind === "pixel-saw-click") {
-      const { call, result } = answered as Extract<Answered, { call: { kind: "pixel-saw-click" } }>;
-      if (!result) return attributed(state, call.judged, call.witnesses);
-      return stop({
-        to: "defer",
-        at: new Date(state.now.getTime() + PIXEL_RECHECK_MS),
-        reason: "waiting for the web pixel's checkout report",
-      });
     }
     if (answered.call.kind === "journey")
       return afterJourney(state, answered as Extract<Answered, { call: { kind: "journey" } }>);
@@ -91,8 +88,9 @@ function afterJourney(state: OrderState, { call, result }: Extract<Answered, { c
 }
 
 /**
- * The click to ask the pixel about: the order was attributed with no storefront report bound to
- * it, it has a checkout the pixel can report, and it is young. null: nothing to wait for.
+ * The click whose checkout report the order may wait for, if the pixel saw it land: the order was
+ * attributed with no storefront report bound to it, it has a checkout the pixel can report, and
+ * it is young. null: nothing to wait for.
  */
 function awaitsPixel(state: OrderState, judged: Attribution): string | null {
   if (judged.kind !== "attributed") return null;

@@ -4,7 +4,7 @@ import type { OrderWitnesses } from "../attribution/witnesses";
 import { hasPendingEvents } from "../commissions/order-events.server";
 import { sql, type Sql } from "../database/sql.server";
 import { cartTouches, knownClick, linkedJourney } from "../landing/journey.server";
-import { pixelSawClick, pixelWitness } from "../pixel/sightings.server";
+import { pixelLandingsOf, pixelWitness } from "../pixel/sightings.server";
 import type { ServerSettings } from "../settings/shop-settings.server";
 import {
   markOrderHijacked,
@@ -97,8 +97,6 @@ export async function perform(call: Call, on: CallContext): Promise<Answered> {
       );
       return answer(result);
     }
-    case "pixel-saw-click":
-      return answer(await pixelSawClick(row.shop, call.clickId));
     case "pending-events":
       return answer(await hasPendingEvents(row.shop, row.orderId));
   }
@@ -167,7 +165,7 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
         })
       : null;
   // The linked and recorded clicks first: a cart full of made-up ids must not crowd them out.
-  const clicks = await clicksOf(db, row.shop, [
+  const claimed = [
     ...new Set([
       ...(linked ? [linked.clickId] : []),
       ...(landingSite?.clickId ? [landingSite.clickId] : []),
@@ -177,6 +175,14 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
       ...(pixel.bound?.checkout ?? []).flatMap((c) => (c.clickId ? [c.clickId] : [])),
       ...pixel.unbound,
     ]),
+  ].slice(0, MAX_CLAIMED);
+  // Whether the pixel saw a click is asked only while the order may wait for its checkout report
+  // (no storefront report, no bound checkout report, a checkout it can report), and with the
+  // clicks' records: the click the order waits on is one of these.
+  const mayWaitForPixel = facts.checkoutToken != null && touches.length === 0 && !pixel.bound?.checkout.length;
+  const [clicks, pixelLanded] = await Promise.all([
+    clicksOf(db, row.shop, claimed),
+    mayWaitForPixel ? pixelLandingsOf(db, row.shop, claimed) : null,
   ]);
   const inState = (state: HeldState) => new Set([...held].flatMap(([id, s]) => (s === state ? [id] : [])));
   const [blocked, suspected] = [inState("blocked"), inState("suspected")];
@@ -190,6 +196,7 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
     orderAt: row.orderCreatedAt,
     unknown: clicks.unknown,
     linked: linked && { first: linked, ownSince: ownFirst },
+    ...(pixelLanded && pixelLanded.size > 0 && { pixelLanded }),
     ...(blocked.size > 0 && { blocked }),
     ...(suspected.size > 0 && { suspected }),
   };
@@ -202,9 +209,8 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
 async function clicksOf(
   db: Sql,
   shop: string,
-  claimed: string[],
+  clickIds: string[],
 ): Promise<{ creators: Map<string, string | null>; unknown: Set<string> }> {
-  const clickIds = claimed.slice(0, MAX_CLAIMED);
   if (clickIds.length === 0) return { creators: new Map(), unknown: new Set() };
   const rows = await db.rows<{ clickId: string; creatorId: string | null; state: string }>(Prisma.sql`
     SELECT ${ClickRecord.clickId}, ${ClickRecord.creatorId}, ${ClickRecord.state} FROM ${ClickRecord}

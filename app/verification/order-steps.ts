@@ -1,5 +1,5 @@
 import type { Verification } from "@prisma/client";
-import type { Attribution, OrderWitnesses } from "../attribution/witnesses";
+import type { OrderWitnesses } from "../attribution/witnesses";
 import type { CreatorEvidenceClaim } from "../attribution/creator-evidence";
 import type { ClickRecord } from "@prisma/client";
 import type {
@@ -128,8 +128,6 @@ export interface Calls {
     call: { access: Extract<OfflineAdmin, { ok: true }>; attemptId: string };
     result: AdminResult;
   };
-  /** Whether the web pixel reported a landing with this click: its checkout report is worth waiting for. */
-  "pixel-saw-click": { call: { clickId: string; judged: Attribution; witnesses: OrderWitnesses }; result: boolean };
   /** Whether a decided order has refunds, edits or a cancellation still to apply; the edits that need its amounts. */
   "pending-events": { call: object; result: boolean | { edits: string[] } };
   /** The order's amounts as they stand after its edits `edits`, within the shop's API bucket (decision 045). */

@@ -111,6 +111,41 @@ describe("the pixel as a witness", () => {
     ]);
   });
 
+  it("the pixel saw the click land and its checkout report is not in yet: the order waits for it", async () => {
+    const shop = await newShop();
+    const visitor = clientId();
+    const clickId = await pixelLanding(shop, visitor, ["alice-20"]);
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
+    await w.runOnce();
+    const waiting = await verificationOf(shop, payload.id);
+    expect(waiting).toMatchObject({ outcome: null, captureSource: null, job: { state: "queued" } });
+    // Looked at again 10 seconds after the worker deferred it, unless the report comes first.
+    const waitMs = waiting.job.runAt.getTime() - h.clock.ms();
+    expect(waitMs).toBeGreaterThan(5_000);
+    expect(waitMs).toBeLessThanOrEqual(10_000);
+    // The report brings the order forward: the pixel's landing decides it.
+    await checkedOut(shop, visitor, payload.id);
+    await w.runOnce();
+    await expect
+      .poll(async () => (await verificationOf(shop, payload.id)).outcome, { timeout: 10_000 })
+      .toBe("matched");
+    expect(await verificationOf(shop, payload.id)).toMatchObject({ captureSource: "pixel", clickId });
+  });
+
+  it("a click the pixel saw from no visitor: nothing to wait for, the landing page decides at once", async () => {
+    const shop = await newShop();
+    const seenElsewhere = await pixelLanding(shop, clientId(), ["alice-20"]);
+    const clickId = h.clicks.addClick({ expectedTag: "alice-20", creatorId: "cr_alice" }).clickId;
+    const { payload } = await placeOrder(h, { shop, clickId, capture: "none", landingSite: link(clickId) });
+    await w.runOnce();
+    expect(await verificationOf(shop, payload.id)).toMatchObject({
+      outcome: "matched",
+      captureSource: "landing_site",
+      clickId,
+    });
+    expect(seenElsewhere).not.toBe(clickId);
+  });
+
   it("a tag swapped after the pixel's landing is a hijack, credited to the expected creator", async () => {
     const shop = await newShop();
     const visitor = clientId();

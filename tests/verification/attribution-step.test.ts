@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { OrderWitnesses } from "../../app/attribution/witnesses";
 import { attributionStep } from "../../app/verification/attribution-step";
 import type { OrderState } from "../../app/verification/order-steps";
-import { last, MINUTE, misrouted, NOW, play, SECOND, state } from "../support/order-steps";
+import { last, MINUTE, misrouted, NOW, SECOND, state } from "../support/order-steps";
 
 // The attribution step's decisions, branch by branch: when it has nothing to do, how it waits for
 // the web pixel's checkout report and for Shopify's journey of the order, and what it does when
@@ -55,14 +55,11 @@ describe("an order attribution has already settled", () => {
 });
 
 describe("waiting for the web pixel's checkout report", () => {
+  /** The pixel reported a landing with the order's click, from some visitor. */
+  const seen = new Set(["clk-9"]);
+
   it("an order 29 seconds old whose click the pixel saw waits 10 seconds for the report, saying so", () => {
-    const at = placed(29);
-    const [, asked, waiting] = play(attributionStep, at, [landedThrough(), true]);
-    expect(asked).toMatchObject({
-      kind: "call",
-      call: { kind: "pixel-saw-click", clickId: "clk-9", judged: { kind: "attributed" } },
-    });
-    expect(waiting).toEqual({
+    expect(after(placed(29), landedThrough({ pixelLanded: seen }))).toEqual({
       kind: "stop",
       stop: {
         to: "defer",
@@ -73,11 +70,13 @@ describe("waiting for the web pixel's checkout report", () => {
   });
 
   it("a click the pixel never saw: no report is on its way, and the landing page decides at once", () => {
-    expect(after(placed(29), landedThrough(), false)).toMatchObject({
-      kind: "done",
-      row: { captureSource: "landing_site", clickId: "clk-9", arrivedTag: "alice-20" },
-      hold: { row: { captureSource: "landing_site", clickId: "clk-9" } },
-    });
+    for (const pixelLanded of [undefined, new Set<string>(), new Set(["clk-other"])]) {
+      expect(after(placed(29), landedThrough({ pixelLanded }))).toMatchObject({
+        kind: "done",
+        row: { captureSource: "landing_site", clickId: "clk-9", arrivedTag: "alice-20" },
+        hold: { row: { captureSource: "landing_site", clickId: "clk-9" } },
+      });
+    }
   });
 
   it("the report arrived while the order waited: the pixel's landing decides, a tag swapped after it shows", () => {
@@ -88,9 +87,9 @@ describe("waiting for the web pixel's checkout report", () => {
     });
   });
 
-  it("the wait runs out 30 seconds after the order: decided on its landing page without asking the pixel", () => {
+  it("the wait runs out 30 seconds after the order: decided on its landing page though the pixel saw the click", () => {
     for (const secondsAgo of [30, 31]) {
-      expect(after(placed(secondsAgo), landedThrough())).toMatchObject({
+      expect(after(placed(secondsAgo), landedThrough({ pixelLanded: seen }))).toMatchObject({
         kind: "done",
         row: { captureSource: "landing_site", clickId: "clk-9" },
       });
@@ -98,11 +97,11 @@ describe("waiting for the web pixel's checkout report", () => {
   });
 
   it("nothing to wait for: a storefront report bound by the cart, or a checkout the pixel cannot report", () => {
-    const touched = landedThrough({ touches: [{ clickId: "clk-9", tag: "alice-20", seenAt: NOW }] });
+    const touched = landedThrough({ touches: [{ clickId: "clk-9", tag: "alice-20", seenAt: NOW }], pixelLanded: seen });
     expect(after(placed(5), touched)).toMatchObject({ kind: "done", row: { captureSource: "app_proxy" } });
     const noCheckout = placed(5);
     const withoutToken = { ...noCheckout, facts: { ...noCheckout.facts!, checkoutToken: null } };
-    expect(after(withoutToken, landedThrough())).toMatchObject({
+    expect(after(withoutToken, landedThrough({ pixelLanded: seen }))).toMatchObject({
       kind: "done",
       row: { captureSource: "landing_site" },
     });
