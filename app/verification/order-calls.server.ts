@@ -131,7 +131,8 @@ async function readWithinBucket<T extends { ok: true; cost?: QueryCost }>(
 /**
  * What Shopify's data binds to the order, and what the app knows of each click's creator. Read
  * together (sql.together): the reads that need nothing of another go out at once, so the order
- * costs three round trips here on PostgreSQL, not five or six.
+ * costs two round trips here on PostgreSQL (three when its linked journey brought a click no
+ * witness of the order named), not five or six.
  */
 function witnessesOf(on: CallContext): Promise<OrderWitnesses> {
   return sql.together((db) => witnessesFrom(db, on));
@@ -156,18 +157,9 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
   );
   // Only an order some witness names a click for can have one contested by the journey before it.
   const claims = ownFirst !== null || cart.clickId !== null || landingSite?.clickId != null;
-  const linked =
-    source && claims
-      ? await linkedJourney(db, row.shop, source, {
-          cartToken: facts.cartToken,
-          visitors: pixel.visitors,
-          until: ownFirst ?? row.orderCreatedAt,
-        })
-      : null;
-  // The linked and recorded clicks first: a cart full of made-up ids must not crowd them out.
-  const claimed = [
+  // The recorded clicks first: a cart full of made-up ids must not crowd them out.
+  const named = [
     ...new Set([
-      ...(linked ? [linked.clickId] : []),
       ...(landingSite?.clickId ? [landingSite.clickId] : []),
       ...(cart.clickId ? [cart.clickId] : []),
       ...touches.map((t) => t.clickId),
@@ -178,12 +170,28 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
   ].slice(0, MAX_CLAIMED);
   // Whether the pixel saw a click is asked only while the order may wait for its checkout report
   // (no storefront report, no bound checkout report, a checkout it can report), and with the
-  // clicks' records: the click the order waits on is one of these.
+  // clicks' records: the click the order waits on is one of them, or the linked journey's.
   const mayWaitForPixel = facts.checkoutToken != null && touches.length === 0 && !pixel.bound?.checkout.length;
-  const [clicks, pixelLanded] = await Promise.all([
-    clicksOf(db, row.shop, claimed),
-    mayWaitForPixel ? pixelLandingsOf(db, row.shop, claimed) : null,
+  const clicksOfAll = (clickIds: string[]) =>
+    Promise.all([clicksOf(db, row.shop, clickIds), mayWaitForPixel ? pixelLandingsOf(db, row.shop, clickIds) : null]);
+  // The linked journey and the named clicks' records go out together; the journey's own click is
+  // read after it only when no witness of the order named it.
+  const [linked, [clicks, pixelLanded]] = await Promise.all([
+    source && claims
+      ? linkedJourney(db, row.shop, source, {
+          cartToken: facts.cartToken,
+          visitors: pixel.visitors,
+          until: ownFirst ?? row.orderCreatedAt,
+        })
+      : null,
+    clicksOfAll(named),
   ]);
+  if (linked && !named.includes(linked.clickId)) {
+    const [more, seen] = await clicksOfAll([linked.clickId]);
+    for (const [clickId, creator] of more.creators) clicks.creators.set(clickId, creator);
+    for (const clickId of more.unknown) clicks.unknown.add(clickId);
+    for (const clickId of seen ?? []) pixelLanded?.add(clickId);
+  }
   const inState = (state: HeldState) => new Set([...held].flatMap(([id, s]) => (s === state ? [id] : [])));
   const [blocked, suspected] = [inState("blocked"), inState("suspected")];
   return {
