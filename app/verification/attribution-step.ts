@@ -35,7 +35,7 @@ export const attributionStep: OrderStep = {
       const witnesses = answered.result as OrderWitnesses;
       const judged = judgeWitnesses(witnesses);
       if (judged.kind === "read-journey") return { kind: "call", call: { kind: "journey", witnesses } };
-      const clickId = awaitsPixel(state, judged);
+      const clickId = awaitsPixel(state, judged, witnesses);
       // A click the pixel saw land: its checkout report is on its way.
       if (clickId && witnesses.pixelLanded?.has(clickId))
         return stop({
@@ -88,17 +88,25 @@ function afterJourney(state: OrderState, { call, result }: Extract<Answered, { c
 }
 
 /**
- * The click whose checkout report the order may wait for, if the pixel saw it land: the order was
- * attributed with no storefront report bound to it, it has a checkout the pixel can report, and
- * it is young. null: nothing to wait for.
+ * Whether the order may wait for the web pixel's checkout report: no storefront report and no
+ * checkout report is bound to it, and it has a checkout the pixel can report. The witnesses read
+ * which clicks the pixel saw land only then (order-calls.server.ts).
  */
-function awaitsPixel(state: OrderState, judged: Attribution): string | null {
+export function mayAwaitPixel(
+  witnesses: Pick<OrderWitnesses, "touches" | "pixel">,
+  checkoutToken: string | null | undefined,
+) {
+  return witnesses.touches.length === 0 && !witnesses.pixel?.checkout.length && checkoutToken != null;
+}
+
+/**
+ * The click whose checkout report the order may wait for, if the pixel saw it land: the order was
+ * attributed, may await the pixel's report (mayAwaitPixel), and is young. null: nothing to wait for.
+ */
+function awaitsPixel(state: OrderState, judged: Attribution, witnesses: OrderWitnesses): string | null {
   if (judged.kind !== "attributed") return null;
-  const { witnesses } = judged;
   const waiting =
-    witnesses.landing.length === 0 &&
-    witnesses.pixelCheckout === null &&
-    state.facts?.checkoutToken != null &&
+    mayAwaitPixel(witnesses, state.facts?.checkoutToken) &&
     state.now.getTime() < state.row.orderCreatedAt.getTime() + PIXEL_WAIT_MS;
   return waiting ? judged.evidence.clickId : null;
 }

@@ -26,6 +26,7 @@ import type { OrderFacts } from "./order-facts";
 import type { PipelineDeps } from "./order-run.server";
 import type { Answered, Call, Calls } from "./order-steps";
 import { evidenceOf } from "./tagging";
+import { mayAwaitPixel } from "./attribution-step";
 import { ClickRecord } from "../database/tables";
 import { heldCreators, type HeldState } from "../commissions/held-creators.server";
 
@@ -168,10 +169,9 @@ async function witnessesFrom(db: Sql, { row, facts, settings }: CallContext): Pr
       ...pixel.unbound,
     ]),
   ].slice(0, MAX_CLAIMED);
-  // Whether the pixel saw a click is asked only while the order may wait for its checkout report
-  // (no storefront report, no bound checkout report, a checkout it can report), and with the
-  // clicks' records: the click the order waits on is one of them, or the linked journey's.
-  const mayWaitForPixel = facts.checkoutToken != null && touches.length === 0 && !pixel.bound?.checkout.length;
+  // Whether the pixel saw a click is asked only while the order may wait for its checkout report,
+  // and with the clicks' records: the click the order waits on is one of them, or the linked journey's.
+  const mayWaitForPixel = mayAwaitPixel({ touches, pixel: pixel.bound }, facts.checkoutToken);
   const clicksOfAll = (clickIds: string[]) =>
     Promise.all([clicksOf(db, row.shop, clickIds), mayWaitForPixel ? pixelLandingsOf(db, row.shop, clickIds) : null]);
   // The linked journey and the named clicks' records go out together; the journey's own click is
